@@ -1,0 +1,3 @@
+from scorepad.cli import main
+
+main(prog_name="scorepad")

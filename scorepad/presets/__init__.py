@@ -1,0 +1,1 @@
+"""The bundled rules presets (TOML files, one per preset)."""

@@ -1,0 +1,454 @@
+"""The rules table: every setting a table can choose, the bundled presets, and overrides.
+
+A table is read from TOML (a bundled preset, or a user's file that may start from a preset), then
+`--set KEY=VALUE` overrides are laid over it. Internally every setting has a dotted key
+(`double_on_the_bump`, `deal.5.partners`, `game_values.solo`), which makes overlaying, validating
+and printing one simple pass over a flat mapping.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import RulesError
+
+PRESETS = ("standard", "pagat", "first-night", "schafkopf")
+DEFAULT_PRESET = "standard"
+FAMILIES = ("sheepshead", "schafkopf")
+GAMES = ("partner", "solo", "wenz", "geier", "solo-tout", "wenz-tout", "geier-tout")
+BASE_GAMES = ("partner", "solo", "wenz", "geier")
+CALLS = ("none", "ace", "jack-of-diamonds")
+DECK_SIZES = (32, 24)
+_BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True,
+               "false": False, "no": False, "off": False, "0": False}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of the rules table: its key, the kind of value it takes, and what it means."""
+
+    key: str
+    kind: str  # "bool", "int", "choice", "text" or "levels"
+    help: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int | None = None
+    family: str | None = None  # None: every family
+
+    def describe_valid(self) -> str:
+        """Say which values are valid, for error messages."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "levels":
+            return "three whole numbers of at least 1, e.g. 1,2,3"
+        if self.kind == "int":
+            upper = f" to {self.high}" if self.high is not None else " or more"
+            return f"a whole number {self.low}{upper}"
+        return "any text"
+
+    def parse(self, text: str) -> Any:
+        """Turn the text of a `--set` value into a value of this setting's kind, checked."""
+        raw = text.strip()
+        if self.kind == "bool":
+            value: Any = _BOOL_WORDS.get(raw.lower())
+            if value is None:
+                raise self._bad(text)
+        elif self.kind == "int":
+            if not re.fullmatch(r"[+-]?\d+", raw):
+                raise self._bad(text)
+            value = int(raw)
+        elif self.kind == "levels":
+            parts = [p for p in re.split(r"[,/\s]+", raw.strip("[]() ")) if p]
+            if not all(re.fullmatch(r"\d+", p) for p in parts):
+                raise self._bad(text)
+            value = [int(p) for p in parts]
+        else:
+            value = raw
+        return self.check(value)
+
+    def check(self, value: Any) -> Any:
+        """Check a value (from TOML or parsed from text) and return it in canonical form."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise self._bad(value)
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self._bad(value)
+            if value < self.low or (self.high is not None and value > self.high):
+                raise self._bad(value)
+        elif self.kind == "choice":
+            if value not in self.choices:
+                raise self._bad(value)
+        elif self.kind == "levels":
+            if (not isinstance(value, (list, tuple)) or len(value) != 3
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                               for v in value)):
+                raise self._bad(value)
+            value = tuple(value)
+        elif not isinstance(value, str):
+            raise self._bad(value)
+        return value
+
+    def _bad(self, value: Any) -> RulesError:
+        shown = value if isinstance(value, str) else format_value(value)
+        return RulesError(f"{self.key}: {shown!r} is not valid; use {self.describe_valid()}")
+
+
+_SCALARS = (
+    Setting("name", "text", "the name of this rules table"),
+    Setting("description", "text", "what this table plays, in a line"),
+    Setting("family", "choice", "the game: Sheepshead or its German parent Schafkopf", FAMILIES),
+    Setting("settlement", "choice",
+            "zero-sum: every hand sums to 0; race: picker's side moves, first to target wins",
+            ("zero-sum", "race")),
+    Setting("target", "int", "race settlement: the total that wins the night", low=1),
+    Setting("base", "int", "the stake of one level, in game points", low=1),
+    Setting("level_multipliers", "levels",
+            "stake multipliers for a plain result, schneider, and no-trick", family="sheepshead"),
+    Setting("schneider_win", "int", "a win with at least these card points is schneider",
+            low=61, high=120),
+    Setting("schneider_loss", "int", "a loss with at most these card points is schneider",
+            low=0, high=60),
+    Setting("level3_by", "choice",
+            "the top level: tricks (every trick / no trick) or points (120 / 0)",
+            ("tricks", "points"), family="sheepshead"),
+    Setting("double_on_the_bump", "bool", "a loss by the picker's side pays double"),
+    Setting("bump_factor", "int", "double on the bump multiplies a loss by this", low=1),
+    Setting("bump_on_forced", "bool", "double on the bump applies to a forced pick too"),
+    Setting("all_pass", "choice", "what happens when everyone passes",
+            ("leaster", "doubler", "forced", "redeal")),
+    Setting("leaster_payout", "int", "a leaster winner receives this from each other player",
+            low=1),
+    Setting("must_take_trick", "bool", "a leaster winner must have taken a trick"),
+    Setting("leaster_tie", "choice",
+            "a tie for fewest in a leaster: name the winner, nobody paid, or share",
+            ("name", "none", "share")),
+    Setting("doubler_stacking", "choice",
+            "doublers in a row: queue (each doubles one later hand), multiply, or cap",
+            ("queue", "multiply", "cap")),
+    Setting("max_doubled_hands", "int", "doubler_stacking = cap: most doubled hands pending",
+            low=1),
+    Setting("max_multiplier", "int", "cap on the product of all doublings (0: no cap)"),
+    Setting("cracks", "bool", "cracking (Stoss in Schafkopf) and re-cracking are allowed"),
+    Setting("crack_by", "choice",
+            "who may crack: a defender seated after the picker, or any defender",
+            ("after-picker", "defender")),
+    Setting("crack_factor", "int", "a crack multiplies the stake by this", low=1),
+    Setting("recrack_factor", "int", "a re-crack multiplies the stake by this again", low=1),
+    Setting("partner_free_on_no_trick", "bool",
+            "a loss without a trick: the picker pays it all, the partner nothing",
+            family="sheepshead"),
+    Setting("blitz", "bool", "showing both black (or both red) queens doubles the hand, x2 each",
+            family="sheepshead"),
+    Setting("seats", "int", "the players in a hand; with more at the table, sit_out decides",
+            low=2, high=8),
+    Setting("sit_out", "choice", "who sits out when more people than seats are at the table",
+            ("none", "dealer")),
+    Setting("schneider_bonus", "int", "Schafkopf: value added for schneider", family="schafkopf"),
+    Setting("schwarz_bonus", "int", "Schafkopf: value added for schwarz", family="schafkopf"),
+)
+_DEAL_FIELDS = (
+    Setting("cards", "int", "cards dealt to each player (the tricks in a hand)", low=1, high=16),
+    Setting("blind", "int", "cards in the blind", low=0, high=8),
+    Setting("partners", "int", "most partners the picker can have", low=0, high=3),
+    Setting("call", "choice", "how the partner is found", CALLS),
+)
+_SCALAR_BY_KEY = {s.key: s for s in _SCALARS}
+_DEAL_BY_FIELD = {s.key: s for s in _DEAL_FIELDS}
+_SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")
+
+
+def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
+    """The setting a dotted key names; unknown keys are an error that lists the valid ones."""
+    if key in _SCALAR_BY_KEY:
+        return _SCALAR_BY_KEY[key]
+    parts = key.split(".")
+    if len(parts) == 3 and parts[0] == "deal" and parts[2] in _DEAL_BY_FIELD:
+        if not re.fullmatch(r"[2-8]", parts[1]):
+            raise RulesError(f"{key}: a deal is for 2 to 8 players, e.g. deal.5.{parts[2]}")
+        base = _DEAL_BY_FIELD[parts[2]]
+        return Setting(key, base.kind, base.help, base.choices, base.low, base.high)
+    if len(parts) == 2 and parts[0] == "game_values" and parts[1] in GAMES:
+        return Setting(key, "int", f"Schafkopf: base value of a {parts[1]} game", low=1,
+                       family="schafkopf")
+    if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
+        return Setting(key, "int", f"Schafkopf: fewest runs that count in a {parts[1]} game",
+                       low=1, family="schafkopf")
+    valid = sorted(set(_SCALAR_BY_KEY) | set(known_keys))
+    close = difflib.get_close_matches(key, valid, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise RulesError(f"unknown setting {key!r}{hint}; valid settings: {', '.join(valid)}, "
+                     f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """How one head count is dealt: cards each, the blind, and the picker's partners."""
+
+    cards: int
+    blind: int
+    partners: int
+    call: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated rules table. Build one with `load_rules`."""
+
+    name: str
+    description: str
+    family: str
+    settlement: str
+    target: int
+    base: int
+    schneider_win: int
+    schneider_loss: int
+    double_on_the_bump: bool
+    bump_factor: int
+    bump_on_forced: bool
+    all_pass: str
+    leaster_payout: int
+    must_take_trick: bool
+    leaster_tie: str
+    doubler_stacking: str
+    max_doubled_hands: int
+    max_multiplier: int
+    cracks: bool
+    crack_by: str
+    crack_factor: int
+    recrack_factor: int
+    seats: int
+    sit_out: str
+    deals: Mapping[int, Deal]
+    # Sheepshead only (Schafkopf has its tariff instead):
+    level_multipliers: tuple[int, int, int] = (1, 2, 3)
+    level3_by: str = "tricks"
+    partner_free_on_no_trick: bool = False
+    blitz: bool = False
+    # Schafkopf only:
+    schneider_bonus: int = 0
+    schwarz_bonus: int = 0
+    game_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    runs_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    source: str = DEFAULT_PRESET
+    overrides: tuple[str, ...] = ()
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether every hand must sum to zero."""
+        return self.settlement == "zero-sum"
+
+    @property
+    def is_schafkopf(self) -> bool:
+        return self.family == "schafkopf"
+
+    def deal_for(self, players: int) -> Deal | None:
+        """The deal for this many active players, or None when these rules have none."""
+        return self.deals.get(players)
+
+    def flat(self) -> dict[str, Any]:
+        """Every setting of this table by dotted key, in display order."""
+        out: dict[str, Any] = {}
+        for setting in _SCALARS:
+            if setting.family in (None, self.family):
+                out[setting.key] = getattr(self, setting.key)
+        for players in sorted(self.deals):
+            deal = self.deals[players]
+            for name in _DEAL_BY_FIELD:
+                out[f"deal.{players}.{name}"] = getattr(deal, name)
+        for game, value in self.game_values.items():
+            out[f"game_values.{game}"] = value
+        for game, value in self.runs_min.items():
+            out[f"runs_min.{game}"] = value
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The table as nested data, ready for TOML or JSON (and `Rules.from_dict`)."""
+        nested: dict[str, Any] = {}
+        for key, value in self.flat().items():
+            node = nested
+            *path, last = key.split(".")
+            for part in path:
+                node = node.setdefault(part, {})
+            node[last] = list(value) if isinstance(value, tuple) else value
+        return nested
+
+    def help_for(self, key: str) -> str:
+        """What a setting means, in a line."""
+        return _setting_for(key).help
+
+
+def format_value(value: Any) -> str:
+    """A setting's value as a user would type it after `--set KEY=`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            yield from _flatten(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def _checked_flat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Flatten a TOML table and check every key and value, naming `where` in errors."""
+    flat: dict[str, Any] = {}
+    for key, value in _flatten(data):
+        try:
+            flat[key] = _setting_for(key).check(value)
+        except RulesError as exc:
+            raise RulesError(f"{where}: {exc}") from None
+    return flat
+
+
+def _build(flat: Mapping[str, Any], source: str, overrides: tuple[str, ...]) -> Rules:
+    """Make a `Rules` from a complete flat table, checking that its settings fit together."""
+    family = flat.get("family", "sheepshead")
+    required = [s.key for s in _SCALARS if s.family in (None, family)]
+    if family == "schafkopf":
+        required += [f"game_values.{g}" for g in GAMES] + [f"runs_min.{g}" for g in BASE_GAMES]
+    missing = [key for key in required if key not in flat]
+    if missing:
+        raise RulesError(f"{source}: missing settings: {', '.join(missing)}")
+    stray = [k for k in flat if _setting_for(k).family not in (None, family)]
+    if stray:
+        raise RulesError(f"{source}: {', '.join(stray)}: not a setting of {family} rules")
+
+    deals: dict[int, Deal] = {}
+    head_counts = sorted({int(k.split(".")[1]) for k in flat if k.startswith("deal.")})
+    for players in head_counts:
+        fields = {}
+        for name in _DEAL_BY_FIELD:
+            key = f"deal.{players}.{name}"
+            if key not in flat:
+                raise RulesError(f"{source}: deal.{players} needs cards, blind, partners and "
+                                 f"call (missing {key})")
+            fields[name] = flat[key]
+        deal = Deal(**fields)
+        deck = players * deal.cards + deal.blind
+        if deck not in DECK_SIZES:
+            raise RulesError(
+                f"{source}: deal.{players}: {players} players x {deal.cards} cards + "
+                f"{deal.blind} in the blind is {deck} cards, not a 32- or 24-card pack")
+        if deal.partners > players - 2:
+            raise RulesError(f"{source}: deal.{players}.partners: at most {players - 2} partners "
+                             f"leave anyone to defend")
+        if (deal.partners == 0) != (deal.call == "none"):
+            raise RulesError(f"{source}: deal.{players}: call = {deal.call!r} does not fit "
+                             f"partners = {deal.partners}")
+        deals[players] = deal
+    if not deals:
+        raise RulesError(f"{source}: no deal table: add [deal.5] (cards, blind, partners, call)")
+    if family == "schafkopf" and any(d.blind for d in deals.values()):
+        raise RulesError(f"{source}: Schafkopf deals have no blind")
+
+    values = {s.key: flat[s.key] for s in _SCALARS if s.family in (None, family)}
+    return Rules(
+        **values,
+        deals=MappingProxyType(deals),
+        game_values=MappingProxyType({g: flat[f"game_values.{g}"] for g in GAMES
+                                      if f"game_values.{g}" in flat}),
+        runs_min=MappingProxyType({g: flat[f"runs_min.{g}"] for g in BASE_GAMES
+                                   if f"runs_min.{g}" in flat}),
+        source=source,
+        overrides=overrides,
+    )
+
+
+def _preset_flat(name: str) -> dict[str, Any]:
+    text = resources.files("scorepad.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    return _checked_flat(tomllib.loads(text), f"preset {name}")
+
+
+def _unknown_preset(spec: str) -> RulesError:
+    close = difflib.get_close_matches(spec, PRESETS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return RulesError(f"unknown rules {spec!r}{hint}; presets: {', '.join(PRESETS)}, "
+                      f"or the path of a TOML rules file")
+
+
+def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
+    """Read a user's rules file: returns its flat table laid over the preset it names."""
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read rules file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    preset = data.pop("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        raise RulesError(f"{path}: preset: {_unknown_preset(str(preset))}")
+    flat = _preset_flat(preset)
+    own = _checked_flat(data, str(path))
+    if "name" not in own:
+        own["name"] = path.stem
+    if own.get("family", flat["family"]) != flat["family"]:
+        raise RulesError(f"{path}: family: start from a {own['family']} preset "
+                         f"(preset = \"schafkopf\") to change the family")
+    flat.update(own)
+    return flat, str(path)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Read one `KEY=VALUE` override into a dotted key and a checked value."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise RulesError(f"--set {text!r}: write KEY=VALUE, e.g. --set double_on_the_bump=true")
+    try:
+        return key, _setting_for(key).parse(value)
+    except RulesError as exc:
+        raise RulesError(f"--set {text}: {exc}") from None
+
+
+def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
+    """Load a preset by name or a rules file by path, then apply `KEY=VALUE` overrides."""
+    spec = spec or DEFAULT_PRESET
+    if spec in PRESETS:
+        flat, source = _preset_flat(spec), spec
+    else:
+        path = Path(spec)
+        if not path.is_file() and not spec.endswith(".toml") and "/" not in spec:
+            raise _unknown_preset(spec)
+        flat, source = _file_flat(path)
+    applied = []
+    for text in overrides:
+        key, value = parse_override(text)
+        if _setting_for(key).family not in (None, flat["family"]):
+            raise RulesError(f"--set {text}: {key} is not a setting of {flat['family']} rules")
+        if key == "family" and value != flat["family"]:
+            raise RulesError(f"--set {text}: the family comes with the preset; "
+                             f"use --rules schafkopf or a Sheepshead preset")
+        flat[key] = value
+        applied.append(f"{key}={format_value(value)}")
+    return _build(flat, source, tuple(applied))
+
+
+def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
+    """Rebuild a complete table from `Rules.to_dict()` output (e.g. as stored in a session)."""
+    return _build(_checked_flat(data, source), source, ())
+
+
+def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
+    """(setting, value, meaning) for every setting in force but the name and description."""
+    for key, value in rules.flat().items():
+        if key not in ("name", "description"):
+            yield key, format_value(value), _setting_for(key).help

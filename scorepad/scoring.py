@@ -1,0 +1,638 @@
+"""Scoring one hand: who won, at what level and stake, each player's game points, and why.
+
+`score(rules, hand)` takes a validated `Rules` and a `PickerHand` or `LeasterHand` and returns a
+`Score`, or raises `HandError` naming what is wrong. It does no I/O and keeps no state: the session
+ledger and the card-level tools call it the same way `scorepad check` does.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from .cards import ACE_POINTS, MAKE, TOTAL_POINTS
+from .errors import HandError
+from .rules import GAMES, Deal, Rules
+
+TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PickerHand:
+    """A hand with a picker (in Schafkopf, a declarer): the inputs a table writes down."""
+
+    players: tuple[str, ...]  # everyone at the table, in seat order
+    picker: str
+    points: int  # card points of the picker's side, bury included
+    dealer: str | None = None  # default: the last of `players`
+    partners: tuple[str, ...] = ()
+    alone: bool = False
+    tricks: int | None = None  # tricks of the picker's side; None: each side took one
+    crack: str | None = None  # who cracked (Stoss)
+    recrack: bool = False  # re-crack (Gegenstoss) by the picker's side
+    doubled: int = 0  # how many doublers double this hand
+    forced: bool = False
+    game: str | None = None  # Schafkopf game; None: partner game (Schafkopf) / not given
+    runs: int | None = None  # Schafkopf runs ("Laufende")
+    blitz: int = 0  # blitzes shown (0-2), where the rules play blitz
+    out: tuple[str, ...] = ()  # players sitting out this hand besides the rules' sit_out
+
+
+@dataclass(frozen=True)
+class LeasterHand:
+    """A leaster: everyone passed and plays alone; fewest card points wins."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    winner: str | None = None
+    points: Mapping[str, int] | None = None
+    tricks: Mapping[str, int] | None = None
+    doubled: int = 0
+    out: tuple[str, ...] = ()
+
+
+Hand = PickerHand | LeasterHand
+
+
+# --- outputs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result of one hand: each active player's game points and the reasons, line by line."""
+
+    outcome: str  # "win", "loss" or "leaster"
+    stake: int  # the amount each defender pays or receives (leaster: the payout)
+    deltas: Mapping[str, int]  # every active player, in seat order
+    roles: Mapping[str, str]  # everyone at the table, in seat order
+    explanation: tuple[str, ...]
+    zero_sum: bool
+    level: int | None = None
+    winners: tuple[str, ...] = ()  # leaster winners
+
+    def to_dict(self) -> dict:
+        """The score as plain data (for JSON)."""
+        return {
+            "outcome": self.outcome,
+            "level": self.level,
+            "stake": self.stake,
+            "zero_sum": self.zero_sum,
+            "deltas": dict(self.deltas),
+            "roles": dict(self.roles),
+            "winners": list(self.winners),
+            "explanation": list(self.explanation),
+        }
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays a hand: the active players in picking order and who sits out."""
+
+    players: tuple[str, ...]  # everyone at the table, in seat order
+    dealer: str
+    order: tuple[str, ...]  # active players, dealer's left first
+    sitting_out: tuple[str, ...]
+    deal: Deal
+
+    @property
+    def size(self) -> int:
+        return len(self.order)
+
+
+# --- seating and names --------------------------------------------------------------------------
+
+
+def find_player(name: str, among: Sequence[str], option: str) -> str:
+    """The player `name` refers to (case does not matter); unknown names suggest the closest."""
+    wanted = name.strip().casefold()
+    for player in among:
+        if player.casefold() == wanted:
+            return player
+    close = difflib.get_close_matches(name, list(among), n=1, cutoff=0.5)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise HandError(f"{option} {name}: unknown player{hint}; players: {', '.join(among)}")
+
+
+def seat(rules: Rules, players: Sequence[str], dealer: str | None = None,
+         out: Iterable[str] = ()) -> Seating:
+    """Work out who plays this hand and in which order, by the rules' deal table and sit_out."""
+    players = tuple(players)
+    if len(players) < 2:
+        raise HandError("--players: name everyone at the table, in seat order, e.g. "
+                        "--players Ann,Bob,Cy,Dee,Ed")
+    seen: dict[str, str] = {}
+    for name in players:
+        if not name.strip():
+            raise HandError("--players: a player's name is empty")
+        if name.casefold() in seen:
+            raise HandError(f"--players: {name} is listed twice")
+        seen[name.casefold()] = name
+    dealer = find_player(dealer, players, "--dealer") if dealer else players[-1]
+    start = players.index(dealer) + 1
+    rotation = players[start:] + players[:start]  # the dealer's left first, the dealer last
+    sitting = {find_player(name, players, "--out") for name in out}
+    if rules.sit_out == "dealer" and len(players) - len(sitting) > rules.seats:
+        sitting.add(dealer)
+    order = tuple(p for p in rotation if p not in sitting)
+    deal = rules.deal_for(len(order))
+    if deal is None:
+        counts = ", ".join(str(n) for n in sorted(rules.deals))
+        why = f" ({len(sitting)} sitting out)" if sitting else ""
+        raise HandError(f"{len(order)} players in the hand{why}: {rules.name} rules deal for "
+                        f"{counts} players")
+    return Seating(players, dealer, order, tuple(p for p in players if p in sitting), deal)
+
+
+def _active(seating: Seating, name: str, option: str) -> str:
+    player = find_player(name, seating.players, option)
+    if player in seating.sitting_out:
+        raise HandError(f"{option} {player}: {player} sits out this hand")
+    return player
+
+
+def _in_seat_order(seating: Seating, values: Mapping[str, int]) -> dict[str, int]:
+    return {p: values[p] for p in seating.players if p in values}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "nobody"
+
+
+# --- doublings and settlement (shared by every kind of hand) ------------------------------------
+
+
+def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
+    """Multiply the doublings that apply, capped by max_multiplier; return it and its text."""
+    product = 1
+    for _, factor in factors:
+        product *= factor
+    text = "".join(f" x {factor} ({label})" for label, factor in factors)
+    if rules.max_multiplier and product > rules.max_multiplier:
+        text += f", capped at x {rules.max_multiplier} (max_multiplier)"
+        product = rules.max_multiplier
+    return product, text
+
+
+def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
+    if hand.doubled < 0:
+        raise HandError("--doubled: a hand cannot be doubled a negative number of times")
+    return [("doubled hand after a doubler", 2)] * hand.doubled
+
+
+def _settle(rules: Rules, seating: Seating, picker: str, partners: tuple[str, ...],
+            won: bool, stake: int, partner_free: bool,
+            side: Mapping[str, str]) -> tuple[dict[str, int], list[str]]:
+    """Each active player's game points for a picker hand, and the lines that explain them."""
+    sign = 1 if won else -1
+    defenders = [p for p in seating.order if p != picker and p not in partners]
+    deltas = {p: 0 for p in seating.order}
+    lines = []
+    if rules.zero_sum:
+        pay, get = ("pays", "receives") if won else ("receives", "pays")
+        for d in defenders:
+            deltas[d] = -sign * stake
+        lines.append(f"Each {side['defender']} {pay} {stake}: {_names(defenders)}.")
+        paying_partners = () if partner_free else partners
+        for p in paying_partners:
+            deltas[p] = sign * stake
+        if partners and partner_free:
+            lines.append(f"{side['Partner']} {_names(partners)} pays nothing: the "
+                         f"{side['picker']} pays every share (partner_free_on_no_trick).")
+        elif partners:
+            lines.append(f"{side['Partner']} {_names(partners)} {get} {stake}.")
+        share = len(defenders) - len(paying_partners)
+        deltas[picker] = sign * share * stake
+        rest = (f"the rest, ({_plural(len(defenders), side['defender'])} - "
+                f"{_plural(len(paying_partners), 'partner')}) x {stake}"
+                if paying_partners else f"{len(defenders)} x {stake}")
+        lines.append(f"{side['Picker']} {picker} {get} {rest} = {share * stake}.")
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    else:
+        movers = [picker] + ([] if partner_free else list(partners))
+        for p in movers:
+            deltas[p] = sign * stake
+        way = "up" if won else "down"
+        lines.append(f"Race to {rules.target}: {_names(movers)} move {way} {stake}; "
+                     f"{side['defender']}s do not move (race ledgers are not zero-sum).")
+    return deltas, lines
+
+
+# --- picker hands -------------------------------------------------------------------------------
+
+_SHEEPSHEAD_WORDS = {"picker": "picker", "Picker": "Picker", "defender": "defender",
+                     "Partner": "Partner", "side": "picker's side"}
+_SCHAFKOPF_WORDS = {"picker": "declarer", "Picker": "Declarer", "defender": "opponent",
+                    "Partner": "Partner", "side": "declarer's side"}
+
+
+def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
+    p, t, total_tricks = hand.points, hand.tricks, deal.cards
+    if not 0 <= p <= TOTAL_POINTS:
+        raise HandError(f"--points {p}: card points run from 0 to {TOTAL_POINTS}")
+    if t is None:
+        return
+    if not 0 <= t <= total_tricks:
+        raise HandError(f"--tricks {t}: this hand has {total_tricks} tricks (0 to "
+                        f"{total_tricks})")
+    if t == total_tricks and p != TOTAL_POINTS:
+        raise HandError(f"--tricks {t} is every trick, so the {words['side']} has all "
+                        f"{TOTAL_POINTS} card points, not {p}")
+    bury_most = deal.blind * ACE_POINTS
+    if t == 0 and p > bury_most:
+        held = (f"only the bury's points, at most {bury_most}" if deal.blind
+                else "no card points (there is no blind)")
+        raise HandError(f"--tricks 0 with --points {p}: without a trick the {words['side']} "
+                        f"has {held}")
+
+
+def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
+    """The picker and partners, checked against the table and the deal."""
+    picker = _active(seating, hand.picker, "--picker")
+    partners: list[str] = []
+    for name in hand.partners:
+        partner = _active(seating, name, "--partner")
+        if partner == picker:
+            raise HandError(f"--partner {partner}: {partner} is the picker")
+        if partner in partners:
+            raise HandError(f"--partner {partner} is given twice")
+        partners.append(partner)
+    allowed = seating.deal.partners
+    if partners and hand.alone:
+        raise HandError(f"--alone with --partner {partners[0]}: a picker who goes alone has no "
+                        f"partner")
+    if len(partners) > allowed:
+        raise HandError(f"{_plural(len(partners), 'partner')} named: a {seating.size}-handed "
+                        f"hand under {rules.name} rules has at most {allowed}")
+    if allowed and not partners and not hand.alone:
+        raise HandError(f"name the --partner, or say --alone ({seating.size}-handed "
+                        f"{rules.name} plays with a partner: {seating.deal.call})")
+    return picker, tuple(partners)
+
+
+def _crack_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str,
+                   partners: tuple[str, ...], words: Mapping[str, str]) -> list[tuple[str, int]]:
+    crack = "Stoss" if rules.is_schafkopf else "crack"
+    recrack = "Gegenstoss" if rules.is_schafkopf else "re-crack"
+    if hand.crack is None:
+        if hand.recrack:
+            raise HandError(f"--recrack: a {recrack} answers a {crack}; give --crack NAME too")
+        return []
+    if not rules.cracks:
+        raise HandError(f"--crack: {rules.name} rules have no {crack} (cracks = false)")
+    cracker = _active(seating, hand.crack, "--crack")
+    if cracker == picker or cracker in partners:
+        raise HandError(f"--crack {cracker}: {cracker} is on the {words['side']}; only a "
+                        f"{words['defender']} may {crack}")
+    if rules.crack_by == "after-picker":
+        if seating.order.index(cracker) < seating.order.index(picker):
+            raise HandError(f"--crack {cracker}: {cracker} had the chance to pick before "
+                            f"{picker} did; only a defender seated after the picker may crack")
+    factors = [(f"{crack} by {cracker}", rules.crack_factor)]
+    if hand.recrack:
+        factors.append((recrack, rules.recrack_factor))
+    return factors
+
+
+def _check_family_options(rules: Rules, hand: PickerHand) -> None:
+    if not rules.is_schafkopf:
+        for option, given in (("--game", hand.game), ("--runs", hand.runs)):
+            if given is not None:
+                raise HandError(f"{option} belongs to Schafkopf; {rules.name} rules are "
+                                f"Sheepshead (use --rules schafkopf)")
+    if hand.blitz:
+        if not rules.blitz:
+            raise HandError(f"--blitz: {rules.name} rules play no blitz (blitz = false)")
+        if not 0 <= hand.blitz <= 2:
+            raise HandError(f"--blitz {hand.blitz}: at most 2 blitzes (black queens, red "
+                            f"queens)")
+
+
+def _common_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str,
+                    partners: tuple[str, ...], won: bool,
+                    words: Mapping[str, str]) -> list[tuple[str, int]]:
+    factors = []
+    if hand.forced:
+        if rules.all_pass != "forced":
+            raise HandError(f"--forced: {rules.name} rules have all_pass = {rules.all_pass}; a "
+                            f"forced pick needs all_pass = forced")
+        if picker != seating.dealer:
+            raise HandError(f"--forced: a forced pick is the dealer's ({seating.dealer}), not "
+                            f"{picker}'s")
+    if not won and rules.double_on_the_bump:
+        if hand.forced and not rules.bump_on_forced:
+            pass
+        else:
+            factors.append(("double on the bump", rules.bump_factor))
+    factors += _crack_factors(rules, seating, hand, picker, partners, words)
+    factors += _doubler_factors(hand)
+    factors += [("blitz", 2)] * hand.blitz
+    return factors
+
+
+def _score_picker(rules: Rules, hand: PickerHand) -> Score:
+    words = _SCHAFKOPF_WORDS if rules.is_schafkopf else _SHEEPSHEAD_WORDS
+    _check_family_options(rules, hand)
+    seating = seat(rules, hand.players, hand.dealer, hand.out)
+    if rules.is_schafkopf:
+        if hand.alone:
+            raise HandError("--alone: in Schafkopf a lone game is a solo, wenz or geier; give "
+                            "--game")
+        game = hand.game or "partner"
+        if game not in GAMES:
+            raise HandError(f"--game {game}: choose one of {', '.join(GAMES)}")
+        if game != "partner":
+            if hand.partners:
+                raise HandError(f"--partner: a {game} is one against three and has no partner")
+            hand = replace(hand, alone=True)
+        elif not hand.partners:
+            raise HandError("a partner game needs the --partner: whoever held the called ace "
+                            "(or give --game solo, wenz, geier, ...)")
+    picker, partners = _side(rules, seating, hand)
+    _check_points_and_tricks(hand, seating.deal, words)
+    p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
+
+    lines = []
+    defenders = [x for x in seating.order if x != picker and x not in partners]
+    who = f"{words['Picker']} {picker}"
+    if partners:
+        who += f", {'partner' if len(partners) == 1 else 'partners'} {_names(partners)}"
+    elif not rules.is_schafkopf:
+        who += " alone"
+    deal = seating.deal
+    lines.append(f"{who}; {words['defender']}s {_names(defenders)} "
+                 f"({seating.size}-handed: {deal.cards} cards each, "
+                 f"{deal.blind} in the blind).")
+    if seating.sitting_out:
+        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+
+    if rules.is_schafkopf:
+        won, value, level, value_lines = _schafkopf_value(rules, hand, seating, p, t)
+        lines += value_lines
+    else:
+        won, value, level, value_lines = _sheepshead_value(rules, p, t, total_tricks)
+        lines += value_lines
+    partner_free = (not won and bool(partners) and rules.partner_free_on_no_trick
+                    and level == 3)
+
+    factors = _common_factors(rules, seating, hand, picker, partners, won, words)
+    product, factor_text = _doublings(rules, factors)
+    stake = value * product
+    lines.append(f"Stake: {value}{factor_text} = {stake}." if factors else f"Stake: {stake}.")
+    if won and rules.double_on_the_bump:
+        lines.append("Double on the bump does not apply: it doubles losses only.")
+    if hand.forced and not won and rules.double_on_the_bump and not rules.bump_on_forced:
+        lines.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
+
+    deltas, settle_lines = _settle(rules, seating, picker, partners, won, stake, partner_free,
+                                   words)
+    lines += settle_lines
+    roles = {}
+    for player in seating.players:
+        if player in seating.sitting_out:
+            roles[player] = "sits out"
+        elif player == picker:
+            roles[player] = words["picker"]
+        elif player in partners:
+            roles[player] = "partner"
+        else:
+            roles[player] = words["defender"]
+    return Score("win" if won else "loss", stake, MappingProxyType(_in_seat_order(seating, deltas)),
+                 MappingProxyType(roles), tuple(lines), rules.zero_sum, level)
+
+
+def _sheepshead_value(rules: Rules, p: int, t: int | None,
+                      total_tricks: int) -> tuple[bool, int, int, list[str]]:
+    """Win or loss, the stake before doublings, the level, and their explanation."""
+    won = p >= MAKE
+    lines = []
+    took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
+    if won:
+        lines.append(f"The picker's side took {took}: {p} >= {MAKE}, a win.")
+    elif p == TOTAL_POINTS // 2:
+        lines.append(f"The picker's side took {took}: a 60-60 tie is a loss.")
+    else:
+        lines.append(f"The picker's side took {took}: {p} < {MAKE}, a loss.")
+    if t is None and rules.level3_by == "tricks":
+        lines.append("No --tricks given: each side is taken to have won a trick.")
+
+    if rules.level3_by == "tricks":
+        top = t == total_tricks if won else t == 0
+        top_why = ("took every trick (no-trick)" if won else "took no trick (no-trick)")
+    else:
+        top = p == TOTAL_POINTS if won else p == 0
+        top_why = f"took {'all 120' if won else 'no'} card points"
+    if top:
+        level, why = 3, f"Level 3: the picker's side {top_why}."
+    elif won and p >= rules.schneider_win:
+        level, why = 2, (f"Level 2 (schneider): {p} >= {rules.schneider_win}, the defenders "
+                         f"held {TOTAL_POINTS - p}.")
+        if p == TOTAL_POINTS and rules.level3_by == "tricks":
+            why += " Not no-trick: the defenders took a trick, even if it held no points."
+    elif not won and p <= rules.schneider_loss:
+        level, why = 2, f"Level 2 (schneider): {p} <= {rules.schneider_loss}."
+    elif won:
+        level, why = 1, f"Level 1: {p} is under the schneider line of {rules.schneider_win}."
+    else:
+        level, why = 1, f"Level 1: {p} is over the schneider line of {rules.schneider_loss}."
+    lines.append(why)
+    multiplier = rules.level_multipliers[level - 1]
+    value = rules.base * multiplier
+    lines.append(f"Base {rules.base} x level multiplier {multiplier} = {value}.")
+    return won, value, level, lines
+
+
+def _max_runs(game: str, seating: Seating) -> int:
+    deck = seating.size * seating.deal.cards + seating.deal.blind
+    suit_cards = deck // 4 - 2  # a suit less its Ober and Unter
+    return 4 if game.split("-")[0] in ("wenz", "geier") else 8 + suit_cards
+
+
+def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int,
+                     t: int | None) -> tuple[bool, int, int | None, list[str]]:
+    """Win or loss and the game value v = base + schneider + schwarz + runs, explained."""
+    game = hand.game or "partner"
+    total_tricks = seating.deal.cards
+    tout = game in TOUTS
+    lines = []
+    took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
+    if tout:
+        if t is None:
+            raise HandError(f"--tricks is needed for a {game}: it is won only by taking every "
+                            f"trick")
+        won = t == total_tricks
+        lines.append(f"The declarer took {took}: a {game} is "
+                     f"{'won: every trick' if won else 'lost: it needs every trick'}.")
+    else:
+        won = p >= MAKE
+        verdict = f"{p} >= {MAKE}, a win" if won else (
+            "a 60-60 tie is a loss" if p == 60 else f"{p} < {MAKE}, a loss")
+        lines.append(f"The declarer's side took {took}: {verdict}.")
+    value = rules.game_values[game]
+    parts = [f"{game} {value}"]
+    level = None
+    if not tout:
+        if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
+            value += rules.schneider_bonus
+            parts.append(f"schneider {rules.schneider_bonus}")
+        if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
+            value += rules.schwarz_bonus
+            parts.append(f"schwarz {rules.schwarz_bonus}")
+    runs = hand.runs or 0
+    most = _max_runs(game, seating)
+    if not 0 <= runs <= most:
+        raise HandError(f"--runs {runs}: a {game} has {most} trumps, so 0 to {most} runs")
+    base_game = game.removesuffix("-tout")
+    least = rules.runs_min[base_game]
+    if runs >= least:
+        value += runs
+        parts.append(f"runs {runs}")
+    elif runs:
+        lines.append(f"{_plural(runs, 'run')} count nothing: a {base_game} game needs at least "
+                     f"{least}.")
+    lines.append(f"Game value: {' + '.join(parts)} = {value}.")
+    return won, value, level, lines
+
+
+# --- leasters -----------------------------------------------------------------------------------
+
+
+def _per_player(seating: Seating, given: Mapping[str, int], option: str, low: int,
+                high: int, total: int) -> dict[str, int]:
+    values: dict[str, int] = {}
+    for name, value in given.items():
+        player = _active(seating, name, option)
+        if player in values:
+            raise HandError(f"{option}: {player} is given twice")
+        if not low <= value <= high:
+            raise HandError(f"{option}: {player}={value} is outside {low} to {high}")
+        values[player] = value
+    missing = [p for p in seating.order if p not in values]
+    if missing:
+        raise HandError(f"{option}: give every player in the hand; missing {_names(missing)}")
+    if sum(values.values()) != total:
+        raise HandError(f"{option}: the values add up to {sum(values.values())}, not {total}")
+    return values
+
+
+def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
+    if rules.all_pass != "leaster":
+        raise HandError(f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
+                        f"play leasters with --set all_pass=leaster")
+    seating = seat(rules, hand.players, hand.dealer, hand.out)
+    total_tricks = seating.deal.cards
+    if hand.winner is None and hand.points is None:
+        raise HandError("a leaster needs --winner NAME or --leaster-points A=N,B=N,...")
+    points = (_per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS,
+                          TOTAL_POINTS) if hand.points is not None else None)
+    tricks = (_per_player(seating, hand.tricks, "--leaster-tricks", 0, total_tricks,
+                          total_tricks) if hand.tricks is not None else None)
+    if points and tricks:
+        for player in seating.order:
+            if tricks[player] == 0 and points[player] > 0:
+                raise HandError(f"--leaster-points {player}={points[player]}: {player} took no "
+                                f"trick, so took no card points")
+    winner = _active(seating, hand.winner, "--winner") if hand.winner else None
+    lines = [f"Leaster: everyone plays alone; fewest card points wins "
+             f"({seating.size}-handed, {total_tricks} tricks)."]
+    if seating.sitting_out:
+        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+
+    if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
+        raise HandError(f"--winner {winner}: {winner} took no trick, and these rules say a "
+                        f"leaster winner must take one (must_take_trick)")
+
+    winners: tuple[str, ...]
+    if points is None:
+        winners = (winner,)
+        lines.append(f"{winner} won the leaster (named with --winner).")
+    else:
+        eligible = list(seating.order)
+        if rules.must_take_trick:
+            if tricks is not None:
+                shut_out = [p for p in eligible if tricks[p] == 0]
+                eligible = [p for p in eligible if tricks[p] > 0]
+                if shut_out:
+                    lines.append(f"{_names(shut_out)} took no trick and cannot win "
+                                 f"(must_take_trick).")
+            else:
+                # Without tricks, a player with points surely took a trick; one with none may
+                # have taken a trick of 7s, 8s and 9s, so only a named winner settles it.
+                unsure = [p for p in eligible if points[p] == 0 and p != winner]
+                if unsure and not winner:
+                    raise HandError(
+                        f"{_names(unsure)} took 0 points; give --leaster-tricks (or --winner), "
+                        f"since a leaster winner must have taken a trick")
+                eligible = [p for p in eligible if points[p] > 0 or p == winner]
+        low = min(points[p] for p in eligible)
+        tied = tuple(p for p in eligible if points[p] == low)
+        shown = ", ".join(f"{p} {points[p]}" for p in seating.order)
+        lines.append(f"Card points: {shown}.")
+        if winner is not None:
+            if winner not in tied:
+                raise HandError(f"--winner {winner}: {winner} took {points[winner]} points, "
+                                f"but {_names(tied)} took fewer ({low})")
+            winners = (winner,)
+            lines.append(f"{winner} won the leaster with {points[winner]} card points"
+                         + (" (named with --winner)." if len(tied) > 1 else "."))
+        elif len(tied) == 1:
+            winners = tied
+            lines.append(f"{tied[0]} took the fewest, {low}, and wins.")
+        elif rules.leaster_tie == "name":
+            raise HandError(f"{' and '.join(tied)} tie for fewest with {low}: name the winner "
+                            f"with --winner (leaster_tie = name)")
+        elif rules.leaster_tie == "none":
+            winners = ()
+            lines.append(f"{' and '.join(tied)} tie for fewest with {low}: nobody is paid "
+                         f"(leaster_tie = none).")
+        else:
+            winners = tied
+            lines.append(f"{' and '.join(tied)} tie for fewest with {low}: each collects from "
+                         f"every player outside the tie (leaster_tie = share).")
+
+    factors = _doubler_factors(hand)
+    product, factor_text = _doublings(rules, factors)
+    stake = rules.leaster_payout * product
+    lines.append(f"Payout: {rules.leaster_payout}{factor_text} = {stake}." if factors
+                 else f"Payout: {stake}.")
+    deltas = {p: 0 for p in seating.order}
+    others = [p for p in seating.order if p not in winners]
+    if not winners:
+        pass
+    elif rules.zero_sum:
+        for w in winners:
+            deltas[w] = stake * len(others)
+        for o in others:
+            deltas[o] = -stake * len(winners)
+        if len(winners) == 1:
+            lines.append(f"{winners[0]} receives {stake} from each of {_names(others)} = "
+                         f"{stake * len(others)}.")
+        else:
+            lines.append(f"Each of {_names(winners)} receives {stake} from each of "
+                         f"{_names(others)}.")
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    else:
+        for w in winners:
+            deltas[w] = stake
+        lines.append(f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else "
+                     f"moves.")
+    roles = {p: ("sits out" if p in seating.sitting_out else
+                 "leaster winner" if p in winners else "leaster")
+             for p in seating.players}
+    return Score("leaster", stake, MappingProxyType(_in_seat_order(seating, deltas)),
+                 MappingProxyType(roles), tuple(lines), rules.zero_sum, None, tuple(winners))
+
+
+def score(rules: Rules, hand: Hand) -> Score:
+    """Score one hand under `rules`; raise `HandError` when its inputs are impossible."""
+    if isinstance(hand, LeasterHand):
+        return _score_leaster(rules, hand)
+    return _score_picker(rules, hand)
