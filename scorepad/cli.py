@@ -34,14 +34,17 @@ class ScorepadGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())  # `scorepad` alone: the help, as asked for
+            sys.exit(0)
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f"; see '{exc.ctx.command_path} --help'"
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            _error(f"{exc.format_message().rstrip('.')}{hint}")
             sys.exit(exc.exit_code)
         except ScorepadError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            _error(str(exc))
             sys.exit(1)
         except OSError as exc:
             if exc.errno != errno.EPIPE:
@@ -50,6 +53,12 @@ class ScorepadGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _error(message: str) -> None:
+    """Print `Error: message` on one line: control characters the user typed are escaped."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    click.echo(f"Error: {shown}", err=True)
 
 
 # --- shell completion ---------------------------------------------------------------------------
@@ -257,7 +266,7 @@ def check(rules_spec, overrides, players, dealer, fmt, leaster, doubled, **param
 def _rules_line(rules) -> str:
     line = f"Rules: {rules.name}"
     if rules.source != rules.name:
-        line += f" ({rules.source})"
+        line += f" ({rules.source}, from {rules.preset})"
     if rules.overrides:
         line += ", with " + ", ".join(rules.overrides)
     return line + "."

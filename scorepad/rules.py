@@ -240,7 +240,8 @@ class Rules:
     schwarz_bonus: int = 0
     game_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     runs_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    source: str = DEFAULT_PRESET
+    preset: str = DEFAULT_PRESET  # the bundled preset this table was laid over
+    source: str = DEFAULT_PRESET  # where it was read from: a preset's name or a file's path
     overrides: tuple[str, ...] = ()
 
     @property
@@ -273,8 +274,12 @@ class Rules:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The table as nested data, ready for TOML or JSON (and `Rules.from_dict`)."""
-        nested: dict[str, Any] = {}
+        """The table as nested data, ready for TOML or JSON (and `rules_from_dict`).
+
+        It names the preset it was laid over, so a file written from it loads as a rules file
+        to the very same table.
+        """
+        nested: dict[str, Any] = {"preset": self.preset}
         for key, value in self.flat().items():
             node = nested
             *path, last = key.split(".")
@@ -317,7 +322,8 @@ def _checked_flat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     return flat
 
 
-def _build(flat: Mapping[str, Any], source: str, overrides: tuple[str, ...]) -> Rules:
+def _build(flat: Mapping[str, Any], preset: str, source: str,
+           overrides: tuple[str, ...]) -> Rules:
     """Make a `Rules` from a complete flat table, checking that its settings fit together."""
     family = flat.get("family", "sheepshead")
     required = [s.key for s in _SCALARS if s.family in (None, family)]
@@ -366,6 +372,7 @@ def _build(flat: Mapping[str, Any], source: str, overrides: tuple[str, ...]) -> 
                                       if f"game_values.{g}" in flat}),
         runs_min=MappingProxyType({g: flat[f"runs_min.{g}"] for g in BASE_GAMES
                                    if f"runs_min.{g}" in flat}),
+        preset=preset,
         source=source,
         overrides=overrides,
     )
@@ -384,7 +391,7 @@ def _unknown_preset(spec: str) -> RulesError:
 
 
 def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
-    """Read a user's rules file: returns its flat table laid over the preset it names."""
+    """Read a user's rules file: its flat table laid over the preset it names, and that name."""
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except OSError as exc:
@@ -404,7 +411,7 @@ def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
         raise RulesError(f"{path}: family: start from a {own['family']} preset "
                          f"(preset = \"schafkopf\") to change the family")
     flat.update(own)
-    return flat, str(path)
+    return flat, preset
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -423,12 +430,12 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
     """Load a preset by name or a rules file by path, then apply `KEY=VALUE` overrides."""
     spec = spec or DEFAULT_PRESET
     if spec in PRESETS:
-        flat, source = _preset_flat(spec), spec
+        flat, preset = _preset_flat(spec), spec
     else:
         path = Path(spec)
         if not path.is_file() and not spec.endswith(".toml") and "/" not in spec:
             raise _unknown_preset(spec)
-        flat, source = _file_flat(path)
+        flat, preset = _file_flat(path)
     applied = []
     for text in overrides:
         key, value = parse_override(text)
@@ -439,12 +446,20 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
                              f"use --rules schafkopf or a Sheepshead preset")
         flat[key] = value
         applied.append(f"{key}={format_value(value)}")
-    return _build(flat, source, tuple(applied))
+    return _build(flat, preset, spec, tuple(applied))
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
-    """Rebuild a complete table from `Rules.to_dict()` output (e.g. as stored in a session)."""
-    return _build(_checked_flat(data, source), source, ())
+    """Rebuild a table from `Rules.to_dict()` output (e.g. as stored in a session file).
+
+    The data must be complete: nothing is taken from the preset it names, so a table stored
+    this way scores the same even after the bundled presets change.
+    """
+    data = dict(data)
+    preset = data.pop("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        raise RulesError(f"{source}: preset: {_unknown_preset(str(preset))}")
+    return _build(_checked_flat(data, source), preset, source, ())
 
 
 def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:

@@ -274,8 +274,11 @@ def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[
                         f"hand under {rules.name} rules has at most {allowed}")
     if allowed and not partners and not hand.alone:
         raise HandError(f"name the --partner, or say --alone ({seating.size}-handed "
-                        f"{rules.name} plays with a partner: {seating.deal.call})")
+                        f"{rules.name} finds the partner by {_CALL_WORDS[seating.deal.call]})")
     return picker, tuple(partners)
+
+
+_CALL_WORDS = {"ace": "a called ace", "jack-of-diamonds": "the jack of diamonds", "none": "-"}
 
 
 def _crack_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str,
@@ -376,17 +379,19 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
 
     if rules.is_schafkopf:
         won, value, level, value_lines = _schafkopf_value(rules, hand, seating, p, t)
-        lines += value_lines
+        formula = str(value)
     else:
         won, value, level, value_lines = _sheepshead_value(rules, p, t, total_tricks)
-        lines += value_lines
+        formula = f"base {rules.base} x level multiplier {value // rules.base}"
+    lines += value_lines
     partner_free = (not won and bool(partners) and rules.partner_free_on_no_trick
                     and level == 3)
 
     factors = _common_factors(rules, seating, hand, picker, partners, won, words)
     product, factor_text = _doublings(rules, factors)
     stake = value * product
-    lines.append(f"Stake: {value}{factor_text} = {stake}." if factors else f"Stake: {stake}.")
+    formula += factor_text
+    lines.append(f"Stake: {formula} = {stake}." if formula != str(stake) else f"Stake: {stake}.")
     if won and rules.double_on_the_bump:
         lines.append("Double on the bump does not apply: it doubles losses only.")
     if hand.forced and not won and rules.double_on_the_bump and not rules.bump_on_forced:
@@ -444,10 +449,7 @@ def _sheepshead_value(rules: Rules, p: int, t: int | None,
     else:
         level, why = 1, f"Level 1: {p} is over the schneider line of {rules.schneider_loss}."
     lines.append(why)
-    multiplier = rules.level_multipliers[level - 1]
-    value = rules.base * multiplier
-    lines.append(f"Base {rules.base} x level multiplier {multiplier} = {value}.")
-    return won, value, level, lines
+    return won, rules.base * rules.level_multipliers[level - 1], level, lines
 
 
 def _max_runs(game: str, seating: Seating) -> int:

@@ -1,0 +1,52 @@
+"""Shared helpers: run the real command line in-process and read its JSON."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scorepad.cli import cli
+
+FIVE = "Ann,Bob,Cy,Dee,Ed"
+FOUR = "Ann,Bob,Cy,Dee"
+
+
+@pytest.fixture
+def run():
+    """Invoke `scorepad ARGS...`; returns click's Result (stdout and stderr apart)."""
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        result = runner.invoke(cli, [str(a) for a in args], input=input, prog_name="scorepad")
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def check_json(run):
+    """Run `scorepad check ... --format json` and return the parsed object (asserting success)."""
+
+    def invoke(*args):
+        result = run("check", *args, "--format", "json")
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout)
+
+    return invoke
+
+
+@pytest.fixture
+def fails(run):
+    """Run a command that must fail with one `Error: …` line; return that line."""
+
+    def invoke(*args, code=1):
+        result = run(*args)
+        assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+        assert result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+        return lines[0]
+
+    return invoke

@@ -1,0 +1,186 @@
+"""Invariants over generated hands and generated command lines (hypothesis)."""
+
+import string
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorepad.cards import ACE_POINTS
+from scorepad.cli import cli
+from scorepad.rules import load_rules
+from scorepad.scoring import LeasterHand, PickerHand, score, seat
+
+ZERO_SUM = ("standard", "pagat", "schafkopf")
+OVERRIDES = {
+    "standard": ["double_on_the_bump=true", "level_multipliers=1,2,4", "max_multiplier=4",
+                 "partner_free_on_no_trick=true", "blitz=true", "sit_out=dealer", "base=3"],
+    "pagat": ["bump_factor=3", "crack_factor=3", "sit_out=dealer", "leaster_payout=2"],
+    "schafkopf": ["max_multiplier=2", "double_on_the_bump=true", "schneider_bonus=2"],
+}
+
+
+@st.composite
+def picker_hands(draw, presets=ZERO_SUM):
+    preset = draw(st.sampled_from(presets))
+    overrides = draw(st.lists(st.sampled_from(OVERRIDES.get(preset, [""])), unique=True))
+    rules = load_rules(preset, [o for o in overrides if o])
+    people = draw(st.sampled_from(sorted(rules.deals)))
+    if rules.sit_out == "dealer" and draw(st.booleans()):
+        people += 1
+    players = tuple(f"P{i}" for i in range(people))
+    dealer = draw(st.sampled_from(players))
+    seating = seat(rules, players, dealer)
+    if seating.size not in rules.deals:
+        people -= 1
+        players, dealer = players[:-1], draw(st.sampled_from(players[:-1]))
+        seating = seat(rules, players, dealer)
+    deal = seating.deal
+    picker = draw(st.sampled_from(seating.order))
+    others = [p for p in seating.order if p != picker]
+    game = None
+    if rules.is_schafkopf:
+        game = draw(st.sampled_from(sorted(rules.game_values)))
+        partners = [draw(st.sampled_from(others))] if game == "partner" else []
+    else:
+        partners = draw(st.lists(st.sampled_from(others), unique=True, max_size=deal.partners))
+    alone = not partners and not rules.is_schafkopf
+    tricks = draw(st.one_of(st.none(), st.integers(0, deal.cards)))
+    if game and game.endswith("tout") and tricks is None:
+        tricks = draw(st.integers(0, deal.cards))
+    if tricks == deal.cards:
+        points = 120
+    elif tricks == 0:
+        points = draw(st.integers(0, deal.blind * ACE_POINTS))
+    else:
+        points = draw(st.integers(0, 120))
+    side = {picker, *partners}
+    after = seating.order[seating.order.index(picker) + 1:]
+    can_crack = [p for p in (after if rules.crack_by == "after-picker" else seating.order)
+                 if p not in side] if rules.cracks else []
+    crack = draw(st.one_of(st.none(), st.sampled_from(can_crack))) if can_crack else None
+    hand = PickerHand(players, picker, points, dealer, tuple(partners), alone, tricks, crack,
+                      recrack=bool(crack) and draw(st.booleans()),
+                      doubled=draw(st.integers(0, 2)),
+                      game=game, runs=draw(st.integers(0, 4)) if rules.is_schafkopf else None,
+                      blitz=draw(st.integers(0, 2)) if rules.blitz else 0)
+    return rules, hand
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(picker_hands())
+def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case):
+    rules, hand = case
+    result = score(rules, hand)
+    assert sum(result.deltas.values()) == 0
+    picker_sign = result.deltas[hand.picker]
+    assert (picker_sign > 0) == (result.outcome == "win")
+    assert picker_sign != 0 and result.stake > 0
+    for partner in hand.partners:
+        assert result.deltas[partner] in (0, picker_sign // abs(picker_sign) * result.stake)
+
+
+@settings(max_examples=200)
+@given(picker_hands(presets=("first-night",)))
+def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case):
+    rules, hand = case
+    result = score(rules, hand)
+    side = {hand.picker, *hand.partners}
+    assert all(v == 0 for p, v in result.deltas.items() if p not in side)
+    assert abs(result.deltas[hand.picker]) == result.level * 2 ** hand.doubled
+
+
+@st.composite
+def leasters(draw):
+    preset = draw(st.sampled_from(("standard", "pagat")))
+    tie = draw(st.sampled_from(("none", "share")))
+    rules = load_rules(preset, [f"leaster_tie={tie}"])
+    people = draw(st.sampled_from(sorted(rules.deals)))
+    players = tuple(f"P{i}" for i in range(people))
+    cards = rules.deals[people].cards
+    # Split the tricks, then the 120 points among players who took a trick.
+    cuts = sorted(draw(st.lists(st.integers(0, cards), min_size=people - 1,
+                                max_size=people - 1)))
+    tricks = [b - a for a, b in zip([0, *cuts], [*cuts, cards])]
+    takers = [i for i, t in enumerate(tricks) if t]
+    shares = sorted(draw(st.lists(st.integers(0, 120), min_size=len(takers) - 1,
+                                  max_size=len(takers) - 1)))
+    amounts = [b - a for a, b in zip([0, *shares], [*shares, 120])]
+    points = [0] * people
+    for i, amount in zip(takers, amounts):
+        points[i] = amount
+    return rules, LeasterHand(players, points=dict(zip(players, points)),
+                              tricks=dict(zip(players, tricks)),
+                              doubled=draw(st.integers(0, 2)))
+
+
+@settings(max_examples=300)
+@given(leasters())
+def test_every_leaster_sums_to_zero_and_pays_the_fewest(case):
+    rules, hand = case
+    result = score(rules, hand)
+    assert sum(result.deltas.values()) == 0
+    for winner in result.winners:
+        assert hand.tricks[winner] > 0
+        assert hand.points[winner] == min(hand.points[p] for p in hand.players
+                                          if hand.tricks[p] > 0)
+
+
+# --- no argument list produces a traceback -------------------------------------------------------
+
+NAMES = st.sampled_from(["Ann", "Bob", "Cy", "Dee", "Ed", "Flo", "ann", "Zed", "", "Zoë", "A,B"])
+NUMBERS = st.one_of(st.integers(-3, 125).map(str), st.sampled_from(["x", "", "1.5", "1e3"]))
+TEXT = st.text(alphabet=string.printable + "äöü♣♦", max_size=12)
+VALUES = {
+    "--players": st.sampled_from(["Ann,Bob,Cy,Dee,Ed", "Ann,Bob,Cy,Dee", "Ann,Bob,Cy",
+                                  "Ann,Bob,Cy,Dee,Ed,Flo", "Ann,Ann", "Ann,,Bob", "Ann", ""]),
+    "--picker": NAMES, "--partner": NAMES, "--crack": NAMES, "--winner": NAMES,
+    "--dealer": NAMES, "--points": NUMBERS, "--tricks": NUMBERS, "--runs": NUMBERS,
+    "--game": st.sampled_from(["partner", "solo", "wenz-tout", "geier", "ramsch"]),
+    "--rules": st.sampled_from(["standard", "pagat", "first-night", "schafkopf", "nope",
+                                "/nonexistent.toml", "/dev/null", "/etc/passwd"]),
+    "--set": st.sampled_from(["all_pass=doubler", "all_pass=forced", "sit_out=dealer",
+                              "double_on_the_bump=true", "deal.5.partners=2", "base=",
+                              "=", "A=B=C", "deal.4.cards=6", "leaster_tie=share",
+                              "must_take_trick=false", "blitz=true", "max_multiplier=2",
+                              "deal.6.cards=9", "level_multipliers=0,1,2", "family=x"]),
+    "--leaster-points": st.sampled_from(["Ann=60,Bob=60", "Ann=10,Bob=20,Cy=30,Dee=40,Ed=20",
+                                         "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30", "Ann=x", "=,",
+                                         "Ann=120,Bob=0,Cy=0"]),
+    "--leaster-tricks": st.sampled_from(["Ann=1,Bob=1,Cy=1,Dee=2,Ed=1", "Ann=6", "Ann=-1"]),
+    "--format": st.sampled_from(["json", "text", "toml", "xml"]),
+}
+FLAGS = st.sampled_from(["--alone", "--recrack", "--doubled", "--forced", "--leaster",
+                         "--alone", "--recrack", "--doubled", "--forced", "--leaster",
+                         "--blitz", "-h", "--version", "--", "-x"])
+OPTION = st.sampled_from(sorted(VALUES)).flatmap(
+    lambda option: VALUES[option].map(lambda value: [option, value]))
+FLAG = FLAGS.map(lambda flag: [flag])
+WORD = TEXT.map(lambda text: [text])
+
+
+@st.composite
+def argument_lists(draw):
+    command = list(draw(st.sampled_from([
+        ["check", "--players"], ["check", "--players"], ["check"], ["rules"], [], ["nope"],
+        ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--points", "70"],
+        ["check", "--players", "Ann,Bob,Cy,Dee", "--picker", "Bob", "--points", "40"],
+        ["check", "--leaster", "--players", "Ann,Bob,Cy,Dee,Ed"]])))
+    if command[-1:] == ["--players"]:
+        command.append(draw(VALUES["--players"]))
+    pairs = draw(st.lists(st.one_of(OPTION, OPTION, OPTION, OPTION, FLAG, FLAG, WORD),
+                          max_size=10))
+    return command + [word for pair in pairs for word in pair]
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(argument_lists())
+def test_no_argument_list_produces_a_traceback(args):
+    result = CliRunner().invoke(cli, args, prog_name="scorepad")
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{args!r} raised {result.exception!r}"
+    assert result.exit_code in (0, 1, 2)
+    if result.exit_code:
+        assert result.stdout == ""
+        assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, \
+            (args, result.stderr)

@@ -1,0 +1,167 @@
+"""The rules table: presets, a user's own file, --set overrides and the `rules` command."""
+
+import json
+import textwrap
+import tomllib
+
+import pytest
+
+from scorepad.errors import RulesError
+from scorepad.rules import PRESETS, load_rules, rules_from_dict
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_loads_and_round_trips(name):
+    rules = load_rules(name)
+    assert rules.name == name
+    assert rules_from_dict(rules.to_dict(), name) == rules
+
+
+def test_presets_differ_as_rules_md_section_4_says():
+    standard, pagat, first, sk = (load_rules(n) for n in PRESETS)
+    assert (standard.double_on_the_bump, pagat.double_on_the_bump) == (False, True)
+    assert standard.deals[6].partners == 1 and pagat.deals[6].partners == 2
+    assert first.settlement == "race" and first.target == 5 and first.level3_by == "points"
+    assert (first.schneider_win, first.schneider_loss) == (91, 29)
+    assert first.cracks is False and first.all_pass == "redeal" and 6 not in first.deals
+    assert (first.deals[4].cards, first.deals[4].blind) == (8, 0)
+    assert (standard.deals[4].cards, standard.deals[4].blind) == (7, 4)
+    assert sk.family == "schafkopf" and list(sk.deals) == [4] and sk.all_pass == "redeal"
+    assert sk.game_values["solo"] == 5 and sk.game_values["wenz-tout"] == 10
+
+
+@pytest.mark.parametrize("text, key, value", [
+    ("double_on_the_bump=true", "double_on_the_bump", True),
+    ("double_on_the_bump=off", "double_on_the_bump", False),
+    ("all_pass=doubler", "all_pass", "doubler"),
+    ("base=2", "base", 2),
+    ("level_multipliers=1,2,4", "level_multipliers", (1, 2, 4)),
+    ("level_multipliers=[1, 2, 4]", "level_multipliers", (1, 2, 4)),
+])
+def test_set_values_are_typed(text, key, value):
+    rules = load_rules("standard", [text])
+    assert getattr(rules, key) == value
+    assert rules.overrides == (f"{key}={text.split('=')[1].strip('[]').replace(' ', '')}"
+                               .replace("=off", "=false"),)
+
+
+def test_set_a_deal_field():
+    assert load_rules("pagat", ["deal.6.partners=1"]).deals[6].partners == 1
+
+
+def test_short_deck_schafkopf():
+    rules = load_rules("schafkopf", ["deal.4.cards=6"])
+    assert rules.deals[4].cards == 6
+
+
+@pytest.mark.parametrize("override, message", [
+    ("base=two", "base: 'two' is not valid; use a whole number 1 or more"),
+    ("base=0", "use a whole number 1 or more"),
+    ("cracks=maybe", "use true or false"),
+    ("schneider_win=50", "a whole number 61 to 120"),
+    ("level_multipliers=1,2", "three whole numbers"),
+    ("nonsense", "write KEY=VALUE"),
+    ("deal.9.cards=3", "a deal is for 2 to 8 players"),
+    ("deal.5.cards=7", "is 37 cards, not a 32- or 24-card pack"),
+    ("deal.5.partners=0", "does not fit partners = 0"),
+    ("deal.7.cards=4", "deal.7 needs cards, blind, partners and call"),
+    ("family=schafkopf", "the family comes with the preset"),
+    ("double_on_bump=true", "did you mean 'double_on_the_bump'?"),
+])
+def test_bad_overrides_are_refused(override, message):
+    with pytest.raises(RulesError, match=None) as info:
+        load_rules("standard", [override])
+    assert message in str(info.value)
+
+
+def test_users_file_starts_from_a_preset(tmp_path):
+    path = tmp_path / "friday.toml"
+    path.write_text(textwrap.dedent("""\
+        preset = "pagat"
+        leaster_payout = 2
+        [deal.5]
+        call = "jack-of-diamonds"
+    """))
+    rules = load_rules(str(path))
+    assert rules.name == "friday" and rules.double_on_the_bump is True
+    assert rules.leaster_payout == 2 and rules.deals[5].call == "jack-of-diamonds"
+    assert rules.deals[5].cards == 6  # the rest of the deal comes from the preset
+
+
+def test_users_file_defaults_to_standard(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('name = "House"\nall_pass = "doubler"\n')
+    rules = load_rules(str(path), ["doubler_stacking=multiply"])
+    assert rules.name == "House" and rules.all_pass == "doubler"
+    assert rules.double_on_the_bump is False and rules.doubler_stacking == "multiply"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("base = \n", "not valid TOML"),
+    ("preset = \"pagot\"\n", "did you mean 'pagat'?"),
+    ("leaster_payot = 2\n", "unknown setting 'leaster_payot'"),
+    ("base = \"one\"\n", "base: 'one' is not valid"),
+    ("[deal.5]\nblind = 3\n", "not a 32- or 24-card pack"),
+    ("family = \"schafkopf\"\n", "start from a schafkopf preset"),
+])
+def test_bad_rules_files_name_the_file(tmp_path, content, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(content)
+    with pytest.raises(RulesError) as info:
+        load_rules(str(path))
+    assert str(path) in str(info.value) and message in str(info.value)
+
+
+def test_rules_file_that_is_not_text(tmp_path):
+    path = tmp_path / "bin.toml"
+    path.write_bytes(b"\xff\xfe\x00junk")
+    with pytest.raises(RulesError, match="not a UTF-8 text file"):
+        load_rules(str(path))
+
+
+# --- the `rules` command ------------------------------------------------------------------------
+
+
+def test_rules_command_shows_every_setting_with_its_meaning(run):
+    result = run("rules", "pagat")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Rules: pagat. Sheepshead as Pagat scores it")
+    line = next(l for l in result.stdout.splitlines() if l.startswith("double_on_the_bump"))
+    assert line.split()[1] == "true" and "loss by the picker's side pays double" in line
+    assert "deal.6.partners" in result.stdout
+
+
+def test_rules_command_defaults_to_standard_and_shows_overrides(run):
+    result = run("rules", "--set", "all_pass=doubler")
+    assert result.stdout.startswith("Rules: standard, with all_pass=doubler.")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_rules_toml_output_loads_back_as_the_same_table(run, tmp_path, name):
+    result = run("rules", name, "--set", "base=3", "--format", "toml")
+    assert result.exit_code == 0
+    path = tmp_path / "mine.toml"
+    path.write_text(result.stdout)
+    assert tomllib.loads(result.stdout)["base"] == 3
+    reloaded = load_rules(str(path))
+    original = load_rules(name, ["base=3"])
+    assert reloaded.flat() == original.flat()
+
+
+def test_rules_json_output(run):
+    data = json.loads(run("rules", "schafkopf", "--format", "json").stdout)
+    assert data["family"] == "schafkopf" and data["deal"]["4"]["cards"] == 8
+    assert data["game_values"]["solo-tout"] == 10
+
+
+def test_rules_command_unknown_preset_lists_presets(fails):
+    line = fails("rules", "sheepshead")
+    assert "presets: standard, pagat, first-night, schafkopf" in line
+
+
+def test_rules_from_a_file_via_check(run, tmp_path):
+    path = tmp_path / "bump.toml"
+    path.write_text("double_on_the_bump = true\n")
+    result = run("check", "--rules", str(path), "--players", "A,B,C", "--picker", "A",
+                 "--points", 40, "--format", "json")
+    assert json.loads(result.stdout)["deltas"] == {"A": -4, "B": 2, "C": 2}
