@@ -330,11 +330,9 @@ def _common_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: st
         if picker != seating.dealer:
             raise HandError(f"--forced: a forced pick is the dealer's ({seating.dealer}), not "
                             f"{picker}'s")
-    if not won and rules.double_on_the_bump:
-        if hand.forced and not rules.bump_on_forced:
-            pass
-        else:
-            factors.append(("double on the bump", rules.bump_factor))
+    waived = hand.forced and not rules.bump_on_forced
+    if not won and rules.double_on_the_bump and not waived:
+        factors.append(("double on the bump", rules.bump_factor))
     factors += _crack_factors(rules, seating, hand, picker, partners, words)
     factors += _doubler_factors(hand)
     factors += [("blitz", 2)] * hand.blitz
