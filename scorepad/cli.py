@@ -12,6 +12,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -110,10 +111,18 @@ def format_option(*choices: str) -> Callable:
                         show_default=True, help="Output format.")
 
 
+def _csv_items(value: str) -> list[str]:
+    """Split an option's comma-separated value; a name holding a comma goes in double quotes."""
+    import csv
+
+    rows = list(csv.reader([value], skipinitialspace=True))
+    return [item.strip() for item in rows[0]] if rows else [""]
+
+
 def _split_names(ctx, param, value):
     if value is None:
         return None
-    return tuple(name.strip() for name in value.split(","))
+    return tuple(_csv_items(value))
 
 
 def _split_pairs(ctx, param, value):
@@ -121,39 +130,82 @@ def _split_pairs(ctx, param, value):
     if value is None:
         return None
     pairs = {}
-    for item in value.split(","):
-        name, sep, number = item.partition("=")
+    for item in _csv_items(value):
+        name, sep, number = item.rpartition("=")
         name, number = name.strip(), number.strip()
         if not sep or not name or not number.lstrip("-").isdigit():
-            raise click.BadParameter(f"{item.strip()!r}: write NAME=N, e.g. Ann=10,Bob=25")
+            raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
         if name in pairs:
             raise click.BadParameter(f"{name} is given twice")
         pairs[name] = int(number)
     return pairs
 
 
-# --- commands -----------------------------------------------------------------------------------
-
-
-@click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)
-@click.version_option(__version__, "--version", prog_name="scorepad",
-                      message="%(prog)s %(version)s")
-def cli():
-    """Keep score at a Sheepshead or Schafkopf table.
-
-    Score a hand, check a disputed one step by step, and see the rules a table plays. Every
-    command has its own help: scorepad COMMAND --help.
-
-    Example:
-
-    \b
-        scorepad check --players Ann,Bob,Cy,Dee,Ed --picker Ann --partner Bob --points 64
-    """
-
+# --- the options that describe a hand (shared by check, hand and amend) ---------------------------
 
 _PICKER_ONLY = ("picker", "partners", "alone", "points", "tricks", "crack", "recrack", "forced",
                 "game", "runs", "blitz")
 _LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks")
+
+
+def hand_options(amend: bool = False) -> Callable:
+    """Add the options of one hand; under `amend` every flag also has a --no- form."""
+
+    def flag(name: str, text: str):
+        if amend:
+            return click.option(f"--{name}/--no-{name}", default=None, help=text)
+        return click.option(f"--{name}", is_flag=True, help=text)
+
+    options = [
+        click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
+                     help="Who dealt. Default: " + ("as recorded." if amend else
+                                                   "the last player listed (a session: whoever "
+                                                   "is next).")),
+        click.option("--picker", metavar="NAME", shell_complete=_complete_player,
+                     help="Who picked (in Schafkopf: the declarer)."),
+        click.option("--partner", "partners", multiple=True, metavar="NAME",
+                     shell_complete=_complete_player, help="The picker's partner (repeatable)."),
+        flag("alone", "The picker went alone."),
+        click.option("--points", type=int, metavar="N",
+                     help="Card points of the picker's side, bury included (0-120)."),
+        click.option("--tricks", type=int, metavar="N",
+                     help="Tricks the picker's side took. Without it, each side is taken to "
+                          "have won a trick."),
+        click.option("--crack", metavar="NAME", shell_complete=_complete_player,
+                     help="A defender cracked (Stoss in Schafkopf): x2."),
+        flag("recrack", "The picker's side re-cracked (Gegenstoss): x2 more."),
+        flag("forced", "The dealer was forced to pick (all_pass = forced)."),
+        click.option("--blitz", type=click.IntRange(0, 2), metavar="N", help="Blitzes shown.")
+        if amend else click.option(
+            "--blitz", count=True,
+            help="A blitz was shown (where the rules play blitz); give twice for two."),
+        click.option("--game", type=click.Choice(GAME_NAMES),
+                     help="Schafkopf: the game declared. Default: partner."),
+        click.option("--runs", type=int, metavar="N",
+                     help="Schafkopf: runs (consecutive top trumps held by one side)."),
+        click.option("--leaster", is_flag=True, help="Nobody picked: a leaster."),
+        click.option("--winner", metavar="NAME", shell_complete=_complete_player,
+                     help="Leaster: who won."),
+        click.option("--leaster-points", callback=_split_pairs, metavar="A=N,B=N,...",
+                     help="Leaster: each player's card points (adding up to 120); scorepad "
+                          "finds the winner."),
+        click.option("--leaster-tricks", callback=_split_pairs, metavar="A=N,B=N,...",
+                     help="Leaster: each player's tricks."),
+    ]
+    if amend:
+        options.append(click.option("--no-crack", is_flag=True, help="Nobody cracked."))
+    else:
+        options.append(click.option(
+            "--doubled", count=True,
+            help="The hand is doubled by a doubler before it (give twice for x4). A session "
+                 "works this out itself."))
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def _option_name(param: str) -> str:
@@ -163,8 +215,73 @@ def _option_name(param: str) -> str:
 def _given(params: dict, names: tuple[str, ...]) -> list[str]:
     """The options among `names` that the user gave (flags set, counts above 0)."""
     return [_option_name(n) for n in names
-            if not (params[n] is None or params[n] is False or params[n] == ()
-                    or (n == "blitz" and params[n] == 0))]
+            if not (params.get(n) is None or params.get(n) is False or params.get(n) == ()
+                    or (n == "blitz" and params.get(n) == 0))]
+
+
+def _build_hand(players, params, out=()):
+    """The PickerHand or LeasterHand the options describe (usage mistakes exit 2)."""
+    from .scoring import LeasterHand, PickerHand
+
+    if params["leaster"]:
+        stray = _given(params, _PICKER_ONLY)
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
+        return LeasterHand(players, params["dealer"], params["winner"], params["leaster_points"],
+                           params["leaster_tricks"], params["doubled"], tuple(out))
+    stray = _given(params, _LEASTER_ONLY)
+    if stray:
+        raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
+    for needed in ("picker", "points"):
+        if params[needed] is None:
+            raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
+    return PickerHand(players, params["picker"], params["points"], params["dealer"],
+                      params["partners"], params["alone"], params["tricks"], params["crack"],
+                      params["recrack"], params["doubled"], params["forced"], params["game"],
+                      params["runs"], params["blitz"], tuple(out))
+
+
+def _score_table(result, totals=None) -> str:
+    from .render import render, signed
+
+    headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
+    rows = []
+    for player, role in result.roles.items():
+        row = [player, role, signed(result.deltas[player]) if player in result.deltas else ""]
+        if totals is not None:
+            row.append(signed(totals[player]))
+        rows.append(row)
+    return render(headers, rows, colalign=("left", "left", "right", "right")[:len(headers)])
+
+
+# --- the session file option --------------------------------------------------------------------
+
+
+@click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)
+@click.option("-f", "--file", "session_file", type=click.Path(dir_okay=False, path_type=Path),
+              envvar="SCOREPAD_FILE", default="scorepad.csv", show_default=True,
+              metavar="FILE", help="The session file (else $SCOREPAD_FILE, else scorepad.csv).")
+@click.version_option(__version__, "--version", prog_name="scorepad",
+                      message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx, session_file):
+    """Keep score at a Sheepshead or Schafkopf table.
+
+    Start a night with `new`, record each hand with `hand` as it ends, and see `standings` and
+    the score `sheet` at any time. `check` scores a disputed hand without a session file, and
+    `rules` shows the rules a table plays. Every command has its own help: scorepad COMMAND -h.
+
+    Example:
+
+    \b
+        scorepad new --players Ann,Bob,Cy,Dee,Ed
+        scorepad hand --picker Ann --partner Bob --points 64 --tricks 4
+        scorepad standings
+    """
+    ctx.obj = session_file
+
+
+# --- commands without a session -----------------------------------------------------------------
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -172,41 +289,9 @@ def _given(params: dict, names: tuple[str, ...]) -> list[str]:
 @click.option("--players", required=True, callback=_split_names, metavar="A,B,C,...",
               help="Everyone at the table, in seat order (which is the picking order after the "
                    "dealer).")
-@click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
-              help="Who dealt. Default: the last player listed.")
-@click.option("--picker", metavar="NAME", shell_complete=_complete_player,
-              help="Who picked (in Schafkopf: the declarer).")
-@click.option("--partner", "partners", multiple=True, metavar="NAME",
-              shell_complete=_complete_player, help="The picker's partner (repeatable).")
-@click.option("--alone", is_flag=True, help="The picker went alone.")
-@click.option("--points", type=int, metavar="N",
-              help="Card points of the picker's side, bury included (0-120).")
-@click.option("--tricks", type=int, metavar="N",
-              help="Tricks the picker's side took. Without it, each side is taken to have won "
-                   "a trick.")
-@click.option("--crack", metavar="NAME", shell_complete=_complete_player,
-              help="A defender cracked (Stoss in Schafkopf): x2.")
-@click.option("--recrack", is_flag=True,
-              help="The picker's side re-cracked (Gegenstoss): x2 more.")
-@click.option("--doubled", count=True,
-              help="The hand is doubled by a doubler before it (give twice for x4).")
-@click.option("--forced", is_flag=True, help="The dealer was forced to pick (all_pass = forced).")
-@click.option("--blitz", count=True,
-              help="A blitz was shown (where the rules play blitz); give twice for two.")
-@click.option("--game", type=click.Choice(GAME_NAMES),
-              help="Schafkopf: the game declared. Default: partner.")
-@click.option("--runs", type=int, metavar="N",
-              help="Schafkopf: runs (consecutive top trumps held by one side).")
-@click.option("--leaster", is_flag=True, help="Nobody picked: a leaster.")
-@click.option("--winner", metavar="NAME", shell_complete=_complete_player,
-              help="Leaster: who won.")
-@click.option("--leaster-points", callback=_split_pairs, metavar="A=N,B=N,...",
-              help="Leaster: each player's card points (adding up to 120); scorepad finds the "
-                   "winner.")
-@click.option("--leaster-tricks", callback=_split_pairs, metavar="A=N,B=N,...",
-              help="Leaster: each player's tricks.")
+@hand_options()
 @format_option("text", "json")
-def check(rules_spec, overrides, players, dealer, fmt, leaster, doubled, **params):
+def check(rules_spec, overrides, players, fmt, **params):
     """Score one hand without a session file: each player's points, explained step by step.
 
     Use it to settle a disputed hand at the table. --points are the card points of the picker's
@@ -225,38 +310,17 @@ def check(rules_spec, overrides, players, dealer, fmt, leaster, doubled, **param
             --points 95 --tricks 7 --runs 3
     """
     from .rules import load_rules
-    from .scoring import LeasterHand, PickerHand, score
+    from .scoring import score
 
     rules = load_rules(rules_spec, overrides)
-    if leaster:
-        stray = _given(params, _PICKER_ONLY)
-        if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
-        hand = LeasterHand(players, dealer, params["winner"], params["leaster_points"],
-                           params["leaster_tricks"], doubled)
-    else:
-        stray = _given(params, _LEASTER_ONLY)
-        if stray:
-            raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
-        for needed in ("picker", "points"):
-            if params[needed] is None:
-                raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
-        hand = PickerHand(players, params["picker"], params["points"], dealer,
-                          params["partners"], params["alone"], params["tricks"], params["crack"],
-                          params["recrack"], doubled, params["forced"], params["game"],
-                          params["runs"], params["blitz"])
-    result = score(rules, hand)
+    result = score(rules, _build_hand(players, params))
     if fmt == "json":
         from .render import to_json
 
         click.echo(to_json({"rules": rules.name, "overrides": list(rules.overrides),
                             **result.to_dict()}))
         return
-    from .render import render, signed
-
-    rows = [(player, role, signed(result.deltas[player]) if player in result.deltas else "")
-            for player, role in result.roles.items()]
-    click.echo(render(("Player", "Role", "Points"), rows, colalign=("left", "left", "right")))
+    click.echo(_score_table(result))
     click.echo()
     click.echo(_rules_line(rules))
     for line in result.explanation:
@@ -309,6 +373,539 @@ def rules_command(spec, overrides, fmt):
     click.echo(f"{_rules_line(rules)} {rules.description}.")
     click.echo()
     click.echo(render(("Setting", "Value", "Meaning"), list(describe(rules))))
+
+
+# --- the session -------------------------------------------------------------------------------
+
+
+def _summary(row, result=None) -> str:
+    """One line saying what a recorded hand was."""
+    label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
+    if row.kind == "doubler":
+        return f"{label}: everyone passed; a doubler (the next hand is doubled)."
+    if result is None:
+        return f"{label}."
+    if result.outcome == "leaster":
+        won = " and ".join(result.winners) or "nobody"
+        return f"{label}: a leaster, won by {won} (payout {result.stake})."
+    side = f"{row.picker} picked"
+    if row.partners:
+        side += f", partner {', '.join(row.partners)}"
+    elif row.alone:
+        side += " alone"
+    if row.game and row.game != "partner":
+        side = f"{row.picker} played a {row.game}"
+    level = f", level {result.level}" if result.level else ""
+    return (f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
+            f"{result.stake}.")
+
+
+def _next_line(state, rules) -> str:
+    from .scoring import seat
+
+    seating = seat(rules, state.seated, state.next_dealer)
+    text = f"Next: hand {state.last_hand + 1}, {state.next_dealer} deals, {seating.order[0]} leads"
+    if seating.sitting_out:
+        text += f", {', '.join(seating.sitting_out)} sits out"
+    doubled = state.doubled_next()
+    if doubled:
+        text += f"; it is doubled (x{2 ** doubled})"
+    return text + "."
+
+
+def _race_line(state) -> str | None:
+    if state.race_winners:
+        who = " and ".join(state.race_winners)
+        return f"{who} {'reaches' if len(state.race_winners) == 1 else 'reach'} " \
+               f"{state.rules.target} and {'wins' if len(state.race_winners) == 1 else 'win'} " \
+               f"the night!"
+    return None
+
+
+def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
+    if fmt == "json":
+        from .render import to_json
+
+        click.echo(to_json({
+            "file": str(path), "hand": row.hand, "ref": row.ref, "kind": row.kind,
+            "deltas": dict(row.deltas), "totals": dict(state.totals),
+            "next_dealer": state.next_dealer, "pending": len(state.pending),
+            "race_winners": list(state.race_winners),
+            "score": result.to_dict() if result else None}))
+        return
+    click.echo(_summary(row, result))
+    if result is not None:
+        click.echo(_score_table(result, state.totals))
+    else:
+        click.echo(_totals_table(state))
+    if explain and result is not None:
+        click.echo()
+        for line in result.explanation:
+            click.echo(line)
+    click.echo()
+    race = _race_line(state)
+    click.echo(race if race else _next_line(state, state.rules))
+
+
+def _totals_table(state) -> str:
+    from .render import render, signed
+
+    return render(("Player", "Total"), [(p, signed(state.totals[p])) for p in state.seated],
+                  colalign=("left", "right"))
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@rules_options
+@click.option("--players", required=True, callback=_split_names, metavar="A,B,C,...",
+              help="Everyone at the table, in seat order. A name with a comma goes in double "
+                   "quotes.")
+@click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
+              help="Who deals the first hand. Default: the last player listed.")
+@click.pass_obj
+def new(path, rules_spec, overrides, players, dealer):
+    """Start a session file for a night: the players in seat order and the rules.
+
+    The rules table is written into the file, so the file alone scores every hand even if the
+    rules file changes later. An existing file is never overwritten.
+
+    Example:
+
+    \b
+        scorepad -f friday.csv new --players Ann,Bob,Cy,Dee,Ed --rules pagat --dealer Ed
+    """
+    from .ledger import check_name
+    from .rules import load_rules
+    from .scoring import seat
+    from .session import create
+
+    rules = load_rules(rules_spec, overrides)
+    players = tuple(check_name(p) for p in players)
+    seating = seat(rules, players, dealer)  # can this table be dealt at all?
+    head = create(path, players, rules, seating.dealer)
+    click.echo(f"Started {path}: {', '.join(head.players)} ({_rules_line(rules)[7:-1]} rules).")
+    click.echo(f"Next: hand 1, {seating.dealer} deals, {seating.order[0]} leads.")
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@hand_options()
+@click.option("--doubler", is_flag=True,
+              help="Everyone passed and the table plays doublers: the next hand is doubled.")
+@click.option("--out", multiple=True, metavar="NAME", shell_complete=_complete_player,
+              help="Sit this player out for this hand (repeatable).")
+@click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
+@click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
+@format_option("text", "json")
+@click.pass_obj
+def hand(path, doubler, out, note, explain, fmt, **params):
+    """Record a hand as it ends: score it, append it to the session, show the totals.
+
+    The options are those of `check` (without --players, --rules and --set, which come from the
+    session). The dealer is whoever is next unless --dealer says otherwise, and doublers pending
+    from earlier hands are applied by themselves.
+
+    Examples:
+
+    \b
+        scorepad hand --picker Ann --partner Bob --points 64 --tricks 4
+        scorepad hand --picker Cy --alone --points 95 --crack Ed --note "Cy's big one"
+        scorepad hand --leaster --winner Dee
+        scorepad hand --doubler
+    """
+    from .ledger import Replay
+    from .session import append, locked, now, read_head, read_tail
+
+    if doubler:
+        stray = _given({**params, "leaster": params["leaster"] or None},
+                       _PICKER_ONLY + _LEASTER_ONLY + ("leaster",))
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --doubler")
+    with locked(path) as fd:
+        head = read_head(path)
+        last, last_hand = read_tail(head)
+        state = Replay.resume(head.rules, head.players, last, last_hand)
+        if doubler:
+            row, result = state.record_doubler(params["dealer"], note, now()), None
+        else:
+            given_hand = _build_hand(head.players, params, out)
+            row, result = state.record(given_hand, note, now())
+        append(path, fd, head.players, [row])
+    _echo_recorded(path, row, result, state, fmt, explain)
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@format_option("text", "json")
+@click.pass_obj
+def status(path, fmt):
+    """Where the night stands: the next hand, its dealer, who leads and sits out, doublers.
+
+    Reads only the top and the end of the file, however long the night.
+
+    Example:
+
+    \b
+        scorepad status
+    """
+    from .ledger import Replay
+    from .scoring import seat
+    from .session import read_head, read_tail
+
+    head = read_head(path)
+    last, last_hand = read_tail(head)
+    state = Replay.resume(head.rules, head.players, last, last_hand)
+    seating = seat(head.rules, state.seated, state.next_dealer)
+    pending = len(state.pending)
+    leader = max(state.seated, key=lambda p: state.totals[p])
+    info = {
+        "file": str(path),
+        "rules": head.rules.name,
+        "players": list(state.seated),
+        "next_hand": last_hand + 1,
+        "dealer": state.next_dealer,
+        "leads": seating.order[0],
+        "sits_out": list(seating.sitting_out),
+        "doublers_pending": pending,
+        "next_hand_doubled": state.doubled_next(),
+        "leader": leader,
+        "totals": dict(state.totals),
+        "race_winners": list(state.race_winners),
+    }
+    if fmt == "json":
+        from .render import to_json
+
+        click.echo(to_json(info))
+        return
+    from .render import signed
+
+    doubled = state.doubled_next()
+    lines = [
+        ("Session", f"{path} ({head.rules.name} rules)"),
+        ("Players", ", ".join(state.seated)),
+        ("Next hand", str(last_hand + 1)),
+        ("Dealer", state.next_dealer),
+        ("Leads", seating.order[0]),
+        ("Sits out", ", ".join(seating.sitting_out) or "nobody"),
+        ("Doublers", f"{pending} pending" + (f"; the next hand is doubled (x{2 ** doubled})"
+                                             if doubled else "") if pending else "none pending"),
+        ("Leader", f"{leader} {signed(state.totals[leader])}"),
+    ]
+    race = _race_line(state)
+    if race:
+        lines.append(("Race", race))
+    width = max(len(k) for k, _ in lines) + 1
+    for key, value in lines:
+        click.echo(f"{key + ':':<{width}} {value}")
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@format_option("text", "json")
+@click.pass_obj
+def standings(path, fmt):
+    """The night so far: each player's total, hands played, picks and picker wins.
+
+    Checks every row as it reads; a file that fails is refused with the first problem (run
+    `scorepad verify` for all of them).
+
+    Example:
+
+    \b
+        scorepad -f sample_sessions/standard-friday.csv standings
+    """
+    from .session import checked_replay, read_head
+
+    head = read_head(path)
+    state = checked_replay(head)
+    order = sorted(state.seated, key=lambda p: -state.totals[p])
+    if fmt == "json":
+        from .render import to_json
+
+        click.echo(to_json({
+            "file": str(path), "rules": head.rules.name, "hands": state.hands,
+            "totals": {p: state.totals[p] for p in state.seated},
+            "players": [{"name": p, "total": state.totals[p], "played": state.stats[p].played,
+                         "picks": state.stats[p].picks,
+                         "picker_wins": state.stats[p].picker_wins} for p in order],
+            "race_winners": list(state.race_winners)}))
+        return
+    from .render import render, signed
+
+    rows = [(rank, p, signed(state.totals[p]), state.stats[p].played, state.stats[p].picks,
+             state.stats[p].picker_wins) for rank, p in enumerate(order, 1)]
+    click.echo(render(("#", "Player", "Total", "Hands", "Picks", "Picker wins"),
+                      [[str(c) for c in r] for r in rows],
+                      colalign=("right", "left", "right", "right", "right", "right")))
+    click.echo()
+    summary = f"{state.hands} hands ({head.rules.name} rules)"
+    race = _race_line(state)
+    click.echo(f"{summary}. {race}" if race else f"{summary}.")
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--running", is_flag=True, help="Show running totals instead of each hand's points.")
+@format_option("text", "csv", "json")
+@click.pass_obj
+def sheet(path, running, fmt):
+    """The score sheet: a row per hand with each player's points, and the totals.
+
+    A voided hand shows as void; an amended hand shows as amended, with its new points.
+
+    Examples:
+
+    \b
+        scorepad sheet
+        scorepad sheet --running
+    """
+    from .ledger import Row
+    from .session import checked_replay, read_head, rows
+
+    head = read_head(path)
+    state = checked_replay(head)  # checks every row and keeps the corrected hands' last versions
+    players = head.players
+    running_totals = dict.fromkeys(players, 0)
+    table = []
+    for row in rows(head):
+        if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
+            continue
+        version = state.kept.get(row.hand)
+        shown = version.row if version else row
+        deltas = version.deltas if version else row.deltas
+        void = row.hand in state.voided
+        what = _what(shown) + (" (void)" if void else " (amended)" if version and
+                               shown.kind == "amend" else "")
+        cells = []
+        for p in players:
+            points = 0 if void else deltas.get(p, 0)
+            running_totals[p] += points
+            value = running_totals[p] if running else points
+            cells.append("" if void and not running else value)
+        table.append([row.hand, shown.dealer or "", what, *cells, shown.note])
+    totals_row = ["", "", "Total", *[running_totals[p] for p in players], ""]
+    headers = ["Hand", "Dealer", "Hand played", *players, "Note"]
+    if fmt == "json":
+        from .render import to_json
+
+        click.echo(to_json({"file": str(path), "players": list(players),
+                            "running": running,
+                            "hands": [dict(zip(headers, r)) for r in table],
+                            "totals": {p: running_totals[p] for p in players}}))
+        return
+    from .render import render, signed
+
+    def show(value):
+        return signed(value) if isinstance(value, int) else value
+
+    body = [[r[0], r[1], r[2], *[show(c) for c in r[3:-1]], r[-1]] for r in table]
+    if fmt == "csv":
+        click.echo(render(headers, [*table, totals_row], "csv"))
+        return
+    click.echo(render(headers, [*body, [show(c) if isinstance(c, int) else c
+                                        for c in totals_row]],
+                      colalign=("right", "left", "left", *["right"] * len(players), "left")))
+
+
+def _what(row) -> str:
+    if row.kind == "doubler":
+        return "doubler"
+    if row.picker is None:
+        return f"leaster: {row.winner}" if row.winner else "leaster"
+    side = row.picker
+    if row.partners:
+        side += " + " + " + ".join(row.partners)
+    elif row.alone:
+        side += " alone"
+    if row.game and row.game != "partner":
+        side += f" {row.game}"
+    return f"{side} {row.points}"
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.pass_obj
+def verify(path):
+    """Re-read the file and re-score every hand from its recorded inputs and rules.
+
+    Prints nothing and exits 0 when all is well; otherwise prints every problem, one per line,
+    as FILE:LINE: message, and exits 1.
+
+    Example:
+
+    \b
+        scorepad -f friday.csv verify
+    """
+    from .session import SessionError, read_head, replay
+
+    try:
+        head = read_head(path)
+    except SessionError as exc:
+        if exc.line is None:
+            raise
+        click.echo(str(exc))
+        sys.exit(1)
+    _, problems = replay(head)
+    for problem in problems:
+        click.echo(f"{path}:{problem.line}: {problem.message}")
+    if problems:
+        sys.exit(1)
+
+
+def _correct(path, ref_for, make_row):
+    """Under the lock: check the whole file, then append the correction row `make_row` makes."""
+    from .session import append, checked_replay, locked, read_head, scan_refs
+
+    with locked(path) as fd:
+        head = read_head(path)
+        refs = scan_refs(path)
+        ref = ref_for(head)
+        state = checked_replay(head, refs | {ref})
+        row, result = make_row(state, ref)
+        append(path, fd, head.players, [row])
+    return row, result, state
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
+@format_option("text", "json")
+@click.pass_obj
+def undo(path, reason, fmt):
+    """Void the last hand (it stays in the file, reversed by a void row).
+
+    The deal goes back to whoever dealt the voided hand.
+
+    Example:
+
+    \b
+        scorepad undo --reason "recorded twice"
+    """
+    from .session import now, read_tail, scan_refs
+
+    def last_effective(head):
+        _, last_hand = read_tail(head)
+        voided = scan_refs(path, kinds=("void",))
+        hand_number = last_hand
+        while hand_number in voided:
+            hand_number -= 1
+        if hand_number < 1:
+            from .errors import HandError
+
+            raise HandError("there is no hand to undo")
+        return hand_number
+
+    row, _, state = _correct(path, last_effective,
+                             lambda state, ref: (state.void_row(ref, reason, now()), None))
+    _echo_void(path, row, state, fmt)
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
+@format_option("text", "json")
+@click.pass_obj
+def void(path, number, reason, fmt):
+    """Void hand N: its points are reversed by a new row; nothing is erased.
+
+    Example:
+
+    \b
+        scorepad void 7 --reason "misdeal found after scoring"
+    """
+    from .session import now
+
+    row, _, state = _correct(path, lambda head: number,
+                             lambda state, ref: (state.void_row(ref, reason, now()), None))
+    _echo_void(path, row, state, fmt)
+
+
+def _echo_void(path, row, state, fmt) -> None:
+    if fmt == "json":
+        from .render import to_json
+
+        click.echo(to_json({"file": str(path), "void": row.ref, "deltas": dict(row.deltas),
+                            "totals": dict(state.totals), "next_dealer": state.next_dealer}))
+        return
+    click.echo(f"Hand {row.ref} is void" + (f" ({row.note})" if row.note else "") +
+               ": its points are reversed.")
+    click.echo(_totals_table(state))
+    click.echo()
+    click.echo(_next_line(state, state.rules))
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@hand_options(amend=True)
+@click.option("--out", multiple=True, metavar="NAME", shell_complete=_complete_player,
+              help="Who sat out this hand (replaces the recorded list).")
+@click.option("--note", default="", metavar="TEXT", help="Why the hand is amended.")
+@click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
+@format_option("text", "json")
+@click.pass_obj
+def amend(path, number, out, note, explain, fmt, **params):
+    """Correct some inputs of hand N and re-score it; the change is a new row.
+
+    Give only what changes; everything else stays as recorded. Flags have a --no- form
+    (--no-alone, --no-recrack, --no-forced, --no-crack).
+
+    Examples:
+
+    \b
+        scorepad amend 4 --points 58
+        scorepad amend 6 --partner Dee
+        scorepad amend 9 --leaster --winner Cy
+    """
+    from .session import now
+
+    changes = _amend_changes(params, out)
+    if not changes:
+        raise click.UsageError("give at least one hand option to change, e.g. --points 58")
+    row, result, state = _correct(
+        path, lambda head: number,
+        lambda state, ref: state.amend_row(ref, changes, note, now()))
+    _echo_recorded(path, row, result, state, fmt, explain)
+
+
+def _amend_changes(params, out) -> dict:
+    """The recorded inputs that the given amend options replace."""
+    changes = {}
+    for name in ("dealer", "picker", "points", "tricks", "crack", "recrack", "forced", "blitz",
+                 "game", "runs", "winner", "leaster_points", "leaster_tricks", "alone"):
+        if params.get(name) is not None:
+            changes[name] = params[name]
+    if params["partners"]:
+        changes.update(partners=params["partners"], alone=False)
+    if params["alone"]:
+        changes["partners"] = ()
+    if params["no_crack"]:
+        changes.update(crack=None, recrack=False)
+    if out:
+        changes["out"] = tuple(out)
+    if params["leaster"]:
+        stray = _given(params, _PICKER_ONLY)
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
+        changes.update(picker=None, partners=(), alone=False, points=None, tricks=None,
+                       crack=None, recrack=False, forced=False, game=None, runs=None, blitz=0)
+    elif params["picker"] is not None:
+        changes.update(winner=None, leaster_points=None, leaster_tricks=None)
+    return changes
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.pass_obj
+def repair(path):
+    """Move a torn last line (the machine stopped mid-write) into FILE.rejected.
+
+    Every complete hand stays in the file; the torn line is kept in FILE.rejected.
+
+    Example:
+
+    \b
+        scorepad repair
+    """
+    from .session import repair as repair_file
+
+    line, size = repair_file(path)
+    if not line:
+        click.echo(f"{path}: nothing to repair: the last line is complete.")
+        return
+    click.echo(f"{path}: moved the incomplete line {line} ({size} bytes) to "
+               f"{path.name}.rejected; every complete hand is kept.")
 
 
 def main(args=None, prog_name="scorepad"):

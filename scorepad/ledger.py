@@ -1,0 +1,622 @@
+"""The ledger of a night: what each row of a session file means, and replaying the rows.
+
+Pure: no I/O (`session.py` owns the file). A session file is a CSV score sheet:
+
+    hand,kind,ref,<one column per player, in seat order>,dealer,out,picker,...,pending,totals
+    ,rules,,...                       the rules table in force, as JSON in the `note` cell
+    ,session,,...                     who deals first; the starting state
+    1,picker,,2,1,-1,-1,-1,Ed,...     one row per hand: its inputs and each player's points
+    2,doubler,,0,0,0,0,0,Ann,...
+    ,void,1,-2,-1,1,1,1,...           a correction: hand 1 voided (its points reversed)
+    ,amend,2,...                      a correction: new inputs for hand 2 (the change in points)
+
+Every row's player cells are what that row adds to the totals, so a spreadsheet's column sums are
+the standings. Each row also carries the state after it (next dealer, doublers pending, running
+totals), so recording a hand needs only the file's head and its last row; `Replay` recomputes that
+state from the rows and reports every row that disagrees.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .errors import HandError, ScorepadError
+from .rules import Rules
+from .scoring import Hand, LeasterHand, PickerHand, Score, score, seat
+
+HEAD = ("hand", "kind", "ref")
+TAIL = ("dealer", "out", "picker", "partners", "alone", "points", "tricks", "crack", "recrack",
+        "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
+        "leaster_tricks", "note", "time", "next_dealer", "pending", "totals")
+HAND_KINDS = ("picker", "leaster", "doubler")
+CORRECTIONS = ("void", "amend")
+KINDS = ("rules", "session", *HAND_KINDS, *CORRECTIONS)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+MAX_NAME = 40
+
+
+class LedgerError(ScorepadError):
+    """A row of a session file is not valid; carries its line number."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a session file, at a line."""
+
+    line: int
+    message: str
+
+
+# --- names and notes ----------------------------------------------------------------------------
+
+
+def check_name(name: str) -> str:
+    """A player's name as it may stand in a session file, or a HandError saying why not."""
+    name = name.strip()
+    if not name:
+        raise HandError("a player's name is empty")
+    if any(not c.isprintable() for c in name):
+        raise HandError(f"player {name!r}: a name cannot hold line breaks or control characters")
+    if name.startswith(FORMULA_STARTS):
+        raise HandError(f"player {name!r}: a name cannot start with {name[0]} (a spreadsheet "
+                        f"would run it as a formula)")
+    if len(name) > MAX_NAME:
+        raise HandError(f"player {name[:20]}...: a name has at most {MAX_NAME} characters")
+    return name
+
+
+def check_note(note: str) -> str:
+    """A hand's note as it may stand in a session file."""
+    if any(not c.isprintable() for c in note):
+        raise HandError("--note: a note cannot hold line breaks or control characters")
+    if note.startswith(FORMULA_STARTS):
+        raise HandError(f"--note: a note cannot start with {note[0]} (a spreadsheet would run it "
+                        f"as a formula)")
+    return note
+
+
+# --- rows ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a session file, parsed. `deltas` holds the player cells that are filled."""
+
+    kind: str
+    line: int = 0
+    hand: int | None = None
+    ref: int | None = None
+    deltas: Mapping[str, int] = field(default_factory=dict)
+    dealer: str | None = None
+    out: tuple[str, ...] = ()
+    picker: str | None = None
+    partners: tuple[str, ...] = ()
+    alone: bool = False
+    points: int | None = None
+    tricks: int | None = None
+    crack: str | None = None
+    recrack: bool = False
+    doubled: int = 0
+    forced: bool = False
+    game: str | None = None
+    runs: int | None = None
+    blitz: int = 0
+    winner: str | None = None
+    leaster_points: Mapping[str, int] | None = None
+    leaster_tricks: Mapping[str, int] | None = None
+    note: str = ""
+    time: str = ""
+    next_dealer: str | None = None
+    pending: int = 0
+    totals: Mapping[str, int] = field(default_factory=dict)
+
+    def hand_inputs(self) -> dict[str, Any]:
+        """The inputs that describe the hand itself (what `amend` may change)."""
+        return {name: getattr(self, name) for name in _INPUTS}
+
+
+_INPUTS = ("dealer", "out", "picker", "partners", "alone", "points", "tricks", "crack", "recrack",
+           "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
+           "leaster_tricks")
+
+
+def header(players: Sequence[str]) -> list[str]:
+    """The header row of a session file for these players (in seat order)."""
+    return [*HEAD, *players, *TAIL]
+
+
+def _cell(value: Any) -> str:
+    if value is None or value is False or value == () or value == {}:
+        return ""
+    if value is True:
+        return "yes"
+    if isinstance(value, (tuple, list)):
+        return json.dumps(list(value), ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, Mapping):
+        return json.dumps(dict(value), ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def format_row(players: Sequence[str], row: Row) -> list[str]:
+    """The cells of a row, in header order."""
+    cells = [_cell(row.hand), row.kind, _cell(row.ref)]
+    cells += [str(row.deltas[p]) if p in row.deltas else "" for p in players]
+    scored = row.kind in ("picker", "leaster", "amend")
+    for name in TAIL:
+        value = getattr(row, name)
+        if name in ("doubled", "blitz") and not scored:
+            value = None
+        elif name in ("next_dealer", "pending", "totals") and row.kind == "rules":
+            value = None
+        cells.append(_cell(value))
+    return cells
+
+
+def _int(text: str, what: str, line: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise LedgerError(line, f"{what}: {text!r} is not a whole number") from None
+
+
+def _json(text: str, kind: type, what: str, line: int) -> Any:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise LedgerError(line, f"{what}: {text!r} is not valid") from None
+    if not isinstance(value, kind):
+        raise LedgerError(line, f"{what}: {text!r} is not valid")
+    return value
+
+
+def _names(value: Any, players: Sequence[str], what: str, line: int) -> tuple[str, ...]:
+    if not all(isinstance(v, str) for v in value):
+        raise LedgerError(line, f"{what}: names must be text")
+    for name in value:
+        _player(name, players, what, line)
+    return tuple(value)
+
+
+def _player(name: str, players: Sequence[str], what: str, line: int) -> str:
+    if name not in players:
+        raise LedgerError(line, f"{what}: unknown player {name!r}")
+    return name
+
+
+def _counts(value: Any, players: Sequence[str], what: str, line: int) -> dict[str, int]:
+    out = {}
+    for name, number in value.items():
+        _player(name, players, what, line)
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise LedgerError(line, f"{what}: {name}'s value is not a whole number")
+        out[name] = number
+    return out
+
+
+def parse_row(players: Sequence[str], cells: Sequence[str], line: int) -> Row:
+    """Read the cells of one row (after the header); raises LedgerError naming the column."""
+    width = len(HEAD) + len(players) + len(TAIL)
+    if len(cells) != width:
+        raise LedgerError(line, f"{len(cells)} cells where the header has {width}")
+    hand_text, kind, ref_text = cells[:3]
+    if kind not in KINDS:
+        raise LedgerError(line, f"kind: {kind!r} is not one of {', '.join(KINDS)}")
+    values: dict[str, Any] = {"kind": kind, "line": line}
+    if hand_text:
+        values["hand"] = _int(hand_text, "hand", line)
+    if ref_text:
+        values["ref"] = _int(ref_text, "ref", line)
+    deltas = {}
+    for player, text in zip(players, cells[3:3 + len(players)]):
+        if text.strip():
+            deltas[player] = _int(text, f"{player}'s points", line)
+    values["deltas"] = deltas
+    tail = dict(zip(TAIL, cells[3 + len(players):]))
+    for name in ("dealer", "picker", "crack", "winner", "next_dealer"):
+        if tail[name]:
+            values[name] = _player(tail[name], players, name, line)
+    for name in ("out", "partners"):
+        if tail[name]:
+            values[name] = _names(_json(tail[name], list, name, line), players, name, line)
+    for name in ("alone", "recrack", "forced"):
+        if tail[name] not in ("", "yes"):
+            raise LedgerError(line, f"{name}: {tail[name]!r} is not 'yes' or empty")
+        values[name] = tail[name] == "yes"
+    for name in ("points", "tricks", "doubled", "runs", "blitz", "pending"):
+        if tail[name]:
+            values[name] = _int(tail[name], name, line)
+    if tail["game"]:
+        values["game"] = tail["game"]
+    for name in ("leaster_points", "leaster_tricks", "totals"):
+        if tail[name]:
+            values[name] = _counts(_json(tail[name], dict, name, line), players, name, line)
+    values["note"], values["time"] = tail["note"], tail["time"]
+    return Row(**values)
+
+
+# --- from rows to hands and back ----------------------------------------------------------------
+
+
+def hand_of(row: Row, seated: Sequence[str]) -> Hand:
+    """The scoring input that a picker or leaster row (or an amend) records."""
+    if row.picker is not None:
+        return PickerHand(tuple(seated), row.picker, row.points if row.points is not None else -1,
+                          row.dealer, row.partners, row.alone, row.tricks, row.crack,
+                          row.recrack, row.doubled, row.forced, row.game, row.runs, row.blitz,
+                          row.out)
+    return LeasterHand(tuple(seated), row.dealer, row.winner, row.leaster_points,
+                       row.leaster_tricks, row.doubled, row.out)
+
+
+def kind_of(hand: Hand) -> str:
+    return "leaster" if isinstance(hand, LeasterHand) else "picker"
+
+
+def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
+    """A row recording a scored hand (number and state are filled in by `Replay.record`)."""
+    sitting = tuple(p for p in seated if result.roles.get(p) == "sits out")
+    deltas = {p: result.deltas.get(p, 0) for p in seated}
+    if isinstance(hand, LeasterHand):
+        return Row("leaster", dealer=hand.dealer, out=sitting, deltas=deltas, winner=hand.winner,
+                   leaster_points=hand.points, leaster_tricks=hand.tricks, doubled=hand.doubled)
+    return Row("picker", dealer=hand.dealer, out=sitting, deltas=deltas, picker=hand.picker,
+               partners=tuple(hand.partners), alone=hand.alone, points=hand.points,
+               tricks=hand.tricks, crack=hand.crack, recrack=hand.recrack, doubled=hand.doubled,
+               forced=hand.forced, game=hand.game, runs=hand.runs, blitz=hand.blitz)
+
+
+def canonical(rules: Rules, hand: Hand, seated: Sequence[str]) -> Hand:
+    """The hand with every name spelled as the session spells it (names match case-blind)."""
+    from .scoring import find_player
+
+    def one(name: str | None, option: str) -> str | None:
+        return find_player(name, seated, option) if name else name
+
+    def counts(values: Mapping[str, int] | None, option: str) -> dict[str, int] | None:
+        return None if values is None else {one(k, option): v for k, v in values.items()}
+
+    if isinstance(hand, LeasterHand):
+        return replace(hand, dealer=one(hand.dealer, "--dealer"),
+                       winner=one(hand.winner, "--winner"),
+                       points=counts(hand.points, "--leaster-points"),
+                       tricks=counts(hand.tricks, "--leaster-tricks"),
+                       out=tuple(one(n, "--out") for n in hand.out))
+    return replace(hand, dealer=one(hand.dealer, "--dealer"), picker=one(hand.picker, "--picker"),
+                   partners=tuple(one(n, "--partner") for n in hand.partners),
+                   crack=one(hand.crack, "--crack"), out=tuple(one(n, "--out") for n in hand.out))
+
+
+# --- replaying the rows -------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStats:
+    """What `standings` shows for one player."""
+
+    total: int = 0
+    played: int = 0
+    picks: int = 0
+    picker_wins: int = 0
+
+
+@dataclass
+class _Version:
+    """What the replay remembers of a hand that a later correction refers to."""
+
+    row: Row
+    deltas: dict[str, int]
+    consumed: list[int]
+
+
+class Replay:
+    """The state of a night, row by row: totals, dealer, doublers pending and per-player stats.
+
+    `feed` checks one row against the state so far and returns its problems; `record` makes the
+    row for a new hand, `void_row` and `amend_row` the rows of corrections. Hands that later
+    rows correct must be named in `keep` (their numbers), so memory stays proportional to the
+    corrections, not to the length of the night.
+    """
+
+    def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str,
+                 keep: Iterable[int] = ()):
+        self.rules = rules
+        self.players = tuple(players)
+        self.next_dealer = first_dealer
+        self.totals = {p: 0 for p in self.players}
+        self.stats = {p: PlayerStats() for p in self.players}
+        self.pending: list[int] = []  # the doubler hands whose doubling is still to come
+        self.last_hand = 0
+        self.hands = 0  # picker and leaster hands that count (not voided)
+        self.voided: set[int] = set()
+        self.keep = set(keep)
+        self.kept: dict[int, _Version] = {}
+        self.race_winners: tuple[str, ...] = ()
+
+    @classmethod
+    def resume(cls, rules: Rules, players: Sequence[str], last: Row, last_hand: int) -> Replay:
+        """Pick the night up from the state its last row records (no history needed)."""
+        replay = cls(rules, players, last.next_dealer or players[-1])
+        replay.pending = [0] * last.pending
+        replay.totals = {p: last.totals.get(p, 0) for p in replay.players}
+        replay.last_hand = last_hand
+        replay._check_race()
+        return replay
+
+    def resync(self, row: Row) -> None:
+        """Take a row's recorded state as given (after reporting a problem with it), so one
+        bad row is reported once and not again on every row below it."""
+        if row.hand is not None:
+            self.last_hand = max(self.last_hand, row.hand)
+        if row.next_dealer is not None:
+            self.next_dealer = row.next_dealer
+        if row.totals:
+            self.totals.update(row.totals)
+            for player, total in row.totals.items():
+                self.stats[player].total = total
+        self.pending = self.pending[:row.pending] + [0] * max(0, row.pending - len(self.pending))
+
+    # -- what the next hand looks like --
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        return self.players
+
+    def doubled_next(self) -> int:
+        """How many doublings the next scored hand carries, from the doublers pending."""
+        if not self.pending:
+            return 0
+        return len(self.pending) if self.rules.doubler_stacking == "multiply" else 1
+
+    def left_of(self, dealer: str) -> str:
+        seated = self.seated
+        return seated[(seated.index(dealer) + 1) % len(seated)]
+
+    def last_effective(self) -> int:
+        hand = self.last_hand
+        while hand in self.voided:
+            hand -= 1
+        return hand
+
+    # -- applying rows --
+
+    def _apply_stats(self, row: Row, deltas: Mapping[str, int], sign: int) -> None:
+        if row.kind == "doubler" or (row.picker is None and row.winner is None
+                                     and row.leaster_points is None):
+            return
+        self.hands += sign
+        for player in deltas:
+            if player not in row.out:
+                self.stats[player].played += sign
+        if row.picker is not None:
+            self.stats[row.picker].picks += sign
+            if deltas.get(row.picker, 0) > 0:
+                self.stats[row.picker].picker_wins += sign
+
+    def _add(self, deltas: Mapping[str, int]) -> None:
+        for player, value in deltas.items():
+            self.totals[player] += value
+            self.stats[player].total = self.totals[player]
+
+    def _check_race(self) -> None:
+        if self.rules.settlement != "race":
+            return
+        reached = tuple(p for p in self.players if self.totals[p] >= self.rules.target)
+        # The first to reach the target wins; a correction that undoes it reopens the race.
+        if not any(p in reached for p in self.race_winners):
+            self.race_winners = reached
+
+    def _consume(self) -> list[int]:
+        if self.rules.doubler_stacking == "multiply":
+            taken, self.pending = self.pending, []
+            return taken
+        return [self.pending.pop(0)] if self.pending else []
+
+    def _state(self, row: Row) -> Row:
+        return replace(row, next_dealer=self.next_dealer, pending=len(self.pending),
+                       totals=dict(self.totals))
+
+    def _apply(self, row: Row) -> Row:
+        """Apply a row whose contents are known to be right; return it with the state after."""
+        if row.kind in HAND_KINDS:
+            self.last_hand = row.hand
+            consumed = [] if row.kind == "doubler" else self._consume()
+            if row.kind == "doubler":
+                cap = self.rules.doubler_stacking == "cap"
+                if not cap or len(self.pending) < self.rules.max_doubled_hands:
+                    self.pending.append(row.hand)
+            self._add(row.deltas)
+            self._apply_stats(row, row.deltas, 1)
+            self.next_dealer = self.left_of(row.dealer)
+            if row.hand in self.keep:
+                self.kept[row.hand] = _Version(row, dict(row.deltas), consumed)
+        elif row.kind == "void":
+            version = self.kept[row.ref]
+            was_last = row.ref == self.last_effective()
+            self._add(row.deltas)
+            self._apply_stats(version.row, version.deltas, -1)
+            self.voided.add(row.ref)
+            if version.row.kind == "doubler":
+                self.pending = [h for h in self.pending if h != row.ref]
+            else:
+                self.pending = version.consumed + self.pending
+            if was_last:
+                self.next_dealer = version.row.dealer
+        elif row.kind == "amend":
+            version = self.kept[row.ref]
+            self._apply_stats(version.row, version.deltas, -1)
+            self._add(row.deltas)
+            new = {p: version.deltas.get(p, 0) + row.deltas.get(p, 0)
+                   for p in set(version.deltas) | set(row.deltas)}
+            self._apply_stats(row, new, 1)
+            self.kept[row.ref] = _Version(row, new, version.consumed)
+        self._check_race()
+        return self._state(row)
+
+    def feed(self, row: Row) -> list[Problem]:
+        """Check a row read from the file against the state so far, then apply it."""
+        try:
+            expected = self._expected(row)
+        except LedgerError as exc:
+            return [Problem(exc.line, exc.message)]
+        problems = []
+        if expected.deltas != row.deltas:
+            problems.append(Problem(row.line, _differs("points", row.deltas, expected.deltas)))
+        state = self._apply(expected)
+        for name in ("next_dealer", "pending", "totals"):
+            if getattr(state, name) != getattr(row, name):
+                problems.append(Problem(row.line, f"{name}: recorded {_show(getattr(row, name))}"
+                                                  f", but the rows above give "
+                                                  f"{_show(getattr(state, name))}"))
+        return problems
+
+    def _expected(self, row: Row) -> Row:
+        """The row as it should be (its points re-scored), or a LedgerError."""
+        line = row.line
+        if row.kind in ("rules", "session"):
+            raise LedgerError(line, f"a {row.kind} row belongs at the top of the file")
+        if row.kind in HAND_KINDS:
+            if row.hand != self.last_hand + 1:
+                raise LedgerError(line, f"hand number {row.hand} is out of order: "
+                                        f"{self.last_hand + 1} comes next")
+            if row.ref is not None:
+                raise LedgerError(line, "a hand row has no ref")
+            if row.dealer is None:
+                raise LedgerError(line, "dealer: missing")
+            if set(row.deltas) != set(self.seated):
+                raise LedgerError(line, "every player at the table needs a number of points")
+            if row.kind == "doubler":
+                if self.rules.all_pass != "doubler":
+                    raise LedgerError(line, f"a doubler under rules with all_pass = "
+                                            f"{self.rules.all_pass}")
+                return replace(row, deltas={p: 0 for p in self.seated})
+            if row.doubled != self.doubled_next():
+                raise LedgerError(line, f"doubled: recorded {row.doubled}, but the doublers "
+                                        f"before it give {self.doubled_next()}")
+            return replace(row, deltas=self._rescore(row))
+        # corrections
+        if row.hand is not None:
+            raise LedgerError(line, f"a {row.kind} row has no hand number")
+        if row.ref is None or not 1 <= row.ref <= self.last_hand:
+            raise LedgerError(line, f"ref: {row.ref} is not a hand recorded above")
+        if row.ref in self.voided:
+            raise LedgerError(line, f"ref: hand {row.ref} is already void")
+        version = self.kept.get(row.ref)
+        if version is None:
+            raise LedgerError(line, f"ref: hand {row.ref} was not kept for checking")
+        if row.kind == "void":
+            return replace(row, deltas={p: -v for p, v in version.deltas.items()})
+        if version.row.kind == "doubler":
+            raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
+        if row.doubled != version.row.doubled:
+            raise LedgerError(line, f"doubled: an amendment keeps the doubling of hand "
+                                    f"{row.ref} ({version.row.doubled})")
+        new = self._rescore(row)
+        return replace(row, deltas={p: new.get(p, 0) - version.deltas.get(p, 0)
+                                    for p in self.seated})
+
+    def _rescore(self, row: Row) -> dict[str, int]:
+        try:
+            hand = hand_of(row, self.seated)
+            result = score(self.rules, hand)
+            seating = seat(self.rules, self.seated, row.dealer, row.out)
+        except ScorepadError as exc:
+            raise LedgerError(row.line, f"this hand cannot be scored: {exc}") from None
+        if set(seating.sitting_out) != set(row.out):
+            raise LedgerError(row.line, f"out: recorded {_show(row.out)}, but the rules seat "
+                                        f"out {_show(seating.sitting_out)}")
+        if self.rules.zero_sum and sum(result.deltas.values()) != 0:
+            raise LedgerError(row.line, "the hand does not sum to zero")
+        return {p: result.deltas.get(p, 0) for p in self.seated}
+
+    # -- making new rows --
+
+    def record(self, hand: Hand, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """Score a new hand at the next number and return its row (with state) and score."""
+        self._check_race_open()
+        hand = canonical(self.rules, replace(hand, players=self.seated), self.seated)
+        if hand.dealer is None:
+            hand = replace(hand, dealer=self.next_dealer)
+        if hand.doubled:
+            raise HandError("--doubled: a session doubles the hands after a recorded doubler by "
+                            "itself; record the doubler with `scorepad hand --doubler`")
+        hand = replace(hand, doubled=self.doubled_next())
+        result = score(self.rules, hand)
+        row = replace(row_for_hand(hand, result, self.seated), hand=self.last_hand + 1,
+                      note=check_note(note), time=time)
+        return self._apply(row), result
+
+    def record_doubler(self, dealer: str | None = None, note: str = "",
+                       time: str = "") -> Row:
+        """The row of a thrown-in hand under all_pass = doubler."""
+        if self.rules.all_pass != "doubler":
+            raise HandError(f"--doubler: {self.rules.name} rules have all_pass = "
+                            f"{self.rules.all_pass}; a doubler needs all_pass = doubler")
+        self._check_race_open()
+        from .scoring import find_player
+
+        dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
+        row = Row("doubler", hand=self.last_hand + 1, dealer=dealer,
+                  deltas={p: 0 for p in self.seated}, note=check_note(note), time=time)
+        return self._apply(row)
+
+    def void_row(self, ref: int, reason: str = "", time: str = "") -> Row:
+        """The row that voids hand `ref` (which must be in `keep`)."""
+        self._check_ref(ref)
+        version = self.kept[ref]
+        row = Row("void", ref=ref, deltas={p: -v for p, v in version.deltas.items()},
+                  note=check_note(reason), time=time)
+        return self._apply(row)
+
+    def amend_row(self, ref: int, changes: Mapping[str, Any], note: str = "",
+                  time: str = "") -> tuple[Row, Score]:
+        """The row that replaces some inputs of hand `ref` and re-scores it."""
+        self._check_ref(ref)
+        version = self.kept[ref]
+        if version.row.kind == "doubler":
+            raise HandError(f"hand {ref} is a doubler: there is nothing to amend (void it with "
+                            f"`scorepad void {ref}` and record the hand)")
+        inputs = {**version.row.hand_inputs(), **changes}
+        hand = canonical(self.rules, hand_of(Row("amend", **inputs), self.seated), self.seated)
+        result = score(self.rules, hand)
+        new = row_for_hand(hand, result, self.seated)
+        row = replace(new, kind="amend", ref=ref,
+                      deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0)
+                              for p in self.seated},
+                      note=check_note(note), time=time)
+        return self._apply(row), result
+
+    def _check_race_open(self) -> None:
+        if self.race_winners:
+            raise HandError(f"the race is over: {' and '.join(self.race_winners)} reached "
+                            f"{self.rules.target}; start a new session for another night")
+
+    def _check_ref(self, ref: int) -> None:
+        if not 1 <= ref <= self.last_hand:
+            raise HandError(f"there is no hand {ref}: hands run from 1 to {self.last_hand}"
+                            if self.last_hand else f"there is no hand {ref}: no hand recorded")
+        if ref in self.voided:
+            raise HandError(f"hand {ref} is already void")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}"
+                         for k, v in value.items()) or "nothing"
+    if isinstance(value, (tuple, list, set)):
+        return ", ".join(sorted(value)) or "nobody"
+    return str(value)
+
+
+def _differs(what: str, recorded: Mapping[str, int], expected: Mapping[str, int]) -> str:
+    wrong = [p for p in {**expected, **recorded} if recorded.get(p) != expected.get(p)]
+    shown = "; ".join(f"{p} recorded {recorded.get(p, 'nothing')}, the rules give "
+                      f"{expected.get(p, 'nothing')}" for p in wrong)
+    return f"{what} differ from the re-scoring: {shown}"
