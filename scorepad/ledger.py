@@ -468,7 +468,11 @@ class Replay:
             return [Problem(exc.line, exc.message)]
         problems = []
         if expected.deltas != row.deltas:
-            problems.append(Problem(row.line, _differs("points", row.deltas, expected.deltas)))
+            message = _differs("points", row.deltas, expected.deltas)
+            unbalanced = sum(row.deltas.values())
+            if self.rules.zero_sum and unbalanced:
+                message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
+            problems.append(Problem(row.line, message))
         state = self._apply(expected)
         for name in ("next_dealer", "pending", "totals"):
             if getattr(state, name) != getattr(row, name):

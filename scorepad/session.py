@@ -124,29 +124,26 @@ def _open_for_reading(path: Path):
         raise SessionError(path, f"cannot read: {exc.strerror}") from None
 
 
-def _head_lines(handle, path: Path) -> list[bytes]:
-    lines = []
-    for number in range(1, 4):
-        raw = handle.readline()
-        if not raw:
-            if number == 1:
-                raise SessionError(path, "the file is empty, not a scorepad session", 1)
-            raise SessionError(path, "the file ends before its rules and session rows", number)
-        if not raw.endswith(b"\n"):
-            raise SessionError(path, "the line is incomplete; run `scorepad repair`", number)
-        lines.append(raw)
-    return lines
+def _head_line(handle, path: Path, number: int) -> bytes:
+    raw = handle.readline()
+    if not raw:
+        if number == 1:
+            raise SessionError(path, "the file is empty, not a scorepad session", 1)
+        raise SessionError(path, "the file ends before its rules and session rows", number)
+    if not raw.endswith(b"\n"):
+        raise SessionError(path, "the line is incomplete; run `scorepad repair`", number)
+    return raw
 
 
 def read_head(path: Path) -> Head:
     """Read and check the header, rules row and session row."""
     with _open_for_reading(path) as handle:
-        raw = _head_lines(handle, path)
-    cells = _decode_line(raw[0], path, 1)
-    if (len(cells) < len(HEAD) + len(TAIL) + 1 or tuple(cells[:len(HEAD)]) != HEAD
-            or tuple(cells[-len(TAIL):]) != TAIL):
-        raise SessionError(path, "not a scorepad session: the header must be "
-                                 f"{','.join(HEAD)},<players>,{','.join(TAIL)}", 1)
+        cells = _decode_line(_head_line(handle, path, 1), path, 1)
+        if (len(cells) < len(HEAD) + len(TAIL) + 1 or tuple(cells[:len(HEAD)]) != HEAD
+                or tuple(cells[-len(TAIL):]) != TAIL):
+            raise SessionError(path, "not a scorepad session: the header must be "
+                                     f"{','.join(HEAD)},<players>,{','.join(TAIL)}", 1)
+        raw = [_head_line(handle, path, 2), _head_line(handle, path, 3)]
     players = tuple(cells[len(HEAD):-len(TAIL)])
     seen = set()
     for name in players:
@@ -159,8 +156,8 @@ def read_head(path: Path) -> Head:
                                      f"around it", 1)
         seen.add(name.casefold())
     try:
-        rules_row = parse_row(players, _decode_line(raw[1], path, 2), 2)
-        start = parse_row(players, _decode_line(raw[2], path, 3), 3)
+        rules_row = parse_row(players, _decode_line(raw[0], path, 2), 2)
+        start = parse_row(players, _decode_line(raw[1], path, 3), 3)
     except LedgerError as exc:
         raise SessionError(path, exc.message, exc.line) from None
     if rules_row.kind != "rules":

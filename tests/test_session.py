@@ -1,0 +1,522 @@
+"""The session ledger: recording hands in a CSV session file that never loses one."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import FIVE
+
+HAND = ("--picker", "Ann", "--partner", "Bob", "--points", 64, "--tricks", 4)
+
+
+@pytest.fixture
+def session(run, tmp_path):
+    """A new five-handed session; returns a function running `scorepad -f FILE ...`."""
+    path = tmp_path / "night.csv"
+
+    def sp(*args, input=None):
+        return run("-f", path, *args, input=input)
+
+    sp.path = path
+    sp.new = lambda *args: _ok(sp("new", "--players", FIVE, *args))
+    return sp
+
+
+def _ok(result):
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+def _json(result):
+    return json.loads(_ok(result).stdout)
+
+
+def refused(sp, *args, code=1):
+    """Run a command that must fail and leave the session file byte-for-byte unchanged."""
+    before = sp.path.read_bytes() if sp.path.exists() else None
+    result = sp(*args)
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert (sp.path.read_bytes() if sp.path.exists() else None) == before
+    return result.stderr
+
+
+# --- the file -----------------------------------------------------------------------------------
+
+
+def test_new_writes_a_self_contained_csv(session):
+    result = session.new()
+    assert "Next: hand 1, Ed deals, Ann leads." in result.stdout
+    lines = session.path.read_text().splitlines()
+    assert lines[0].startswith("hand,kind,ref,Ann,Bob,Cy,Dee,Ed,dealer,")
+    assert lines[1].startswith(",rules,") and '""double_on_the_bump"":false' in lines[1]
+    assert lines[2].startswith(",session,")
+    assert session.path.read_bytes().count(b"\r\n") == 3  # RFC 4180 line ends
+
+
+def test_new_refuses_to_overwrite(session):
+    session.new()
+    message = refused(session, "new", "--players", "X,Y,Z")
+    assert "already exists" in message
+
+
+@pytest.mark.parametrize("players, message", [
+    ("Ann,=SUM(A1),Cy", "cannot start with ="),
+    ("Ann,+1,Cy", "cannot start with +"),
+    ("Ann,-Bob,Cy", "cannot start with -"),
+    ("Ann,@Bob,Cy", "cannot start with @"),
+    ("Ann,Bob,ann", "listed twice"),
+    ("A,B,C,D,E,F,G", "deal for 3, 4, 5, 6 players"),
+])
+def test_new_refuses_bad_tables_and_writes_nothing(session, players, message):
+    assert message in refused(session, "new", "--players", players)
+    assert not session.path.exists()
+
+
+def test_file_option_environment_variable_and_default(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _ok(run("new", "--players", "A,B,C"))
+    assert (tmp_path / "scorepad.csv").exists()
+    monkeypatch.setenv("SCOREPAD_FILE", str(tmp_path / "env.csv"))
+    _ok(run("new", "--players", "A,B,C"))
+    assert (tmp_path / "env.csv").exists()
+    _ok(run("-f", tmp_path / "flag.csv", "new", "--players", "A,B,C"))
+    assert (tmp_path / "flag.csv").exists()
+
+
+def test_missing_session_file_says_how_to_start(session):
+    assert "start one with `scorepad new" in refused(session, "standings")
+
+
+def test_rules_are_recorded_in_the_file(session, run, tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('preset = "pagat"\nleaster_payout = 3\n')
+    _ok(session("new", "--players", FIVE, "--rules", rules, "--set", "base=2"))
+    rules.unlink()  # the session no longer needs it
+    out = _json(session("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40,
+                        "--format", "json"))
+    assert out["deltas"]["Ann"] == -8  # base 2 x double on the bump 2, picker pays two shares
+    assert _json(session("hand", "--leaster", "--winner", "Cy", "--format", "json")
+                 )["deltas"]["Cy"] == 12
+
+
+# --- recording hands ----------------------------------------------------------------------------
+
+
+def test_hand_scores_exactly_as_check_does(session, check_json):
+    session.new()
+    recorded = _json(session("hand", *HAND, "--format", "json"))
+    checked = check_json("--players", FIVE, *HAND)
+    assert recorded["deltas"] == checked["deltas"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1,
+                                                      "Ed": -1}
+    assert recorded["hand"] == 1 and recorded["totals"] == recorded["deltas"]
+
+
+def test_hand_prints_points_and_standings(session):
+    session.new()
+    session("hand", *HAND)
+    out = _ok(session("hand", "--picker", "Cy", "--alone", "--points", 95)).stdout
+    assert out.splitlines()[0] == "Hand 2: Cy picked alone, 95 points: a win, level 2, stake 2."
+    ann = next(line for line in out.splitlines() if line.startswith("Ann"))
+    assert ann.split() == ["Ann", "defender", "-2", "0"]
+    assert out.rstrip().endswith("Next: hand 3, Bob deals, Cy leads.")
+
+
+def test_the_deal_passes_to_the_left(session):
+    session.new("--dealer", "Cy")
+    dealers = []
+    for _ in range(6):
+        out = _json(session("hand", "--leaster", "--winner", "Ann", "--format", "json"))
+        dealers.append(out["next_dealer"])
+    assert dealers == ["Dee", "Ed", "Ann", "Bob", "Cy", "Dee"]
+
+
+def test_crack_eligibility_follows_the_sessions_dealer(session):
+    session.new("--dealer", "Cy")  # Dee picks first, Cy last
+    assert "had the chance to pick" in refused(session, "hand", "--picker", "Ed", "--partner",
+                                               "Ann", "--points", 70, "--crack", "Dee")
+    _ok(session("hand", "--picker", "Ed", "--partner", "Ann", "--points", 70, "--crack", "Bob"))
+
+
+def test_six_people_with_the_dealer_sitting_out(session, run):
+    _ok(session("new", "--players", FIVE + ",Flo", "--set", "sit_out=dealer"))
+    status = _json(session("status", "--format", "json"))
+    assert status["dealer"] == "Flo" and status["sits_out"] == ["Flo"]
+    assert "Flo sits out this hand" in refused(session, "hand", "--picker", "Flo", "--partner",
+                                               "Ann", "--points", 70)
+    out = _json(session("hand", *HAND, "--format", "json"))
+    assert out["deltas"]["Flo"] == 0 and sum(out["deltas"].values()) == 0
+    assert out["score"]["roles"]["Flo"] == "sits out"
+    assert _json(session("status", "--format", "json"))["sits_out"] == ["Ann"]
+
+
+def test_out_sits_someone_out_for_one_hand(session):
+    _ok(session("new", "--players", FIVE + ",Flo"))
+    out = _json(session("hand", *HAND, "--out", "Dee", "--format", "json"))
+    assert out["deltas"]["Dee"] == 0 and out["score"]["roles"]["Dee"] == "sits out"
+    assert len([v for v in out["deltas"].values() if v]) == 5  # a five-handed hand
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_doubler_queue_doubles_each_of_the_next_hands(session):
+    session.new("--set", "all_pass=doubler")
+    _ok(session("hand", "--doubler"))
+    _ok(session("hand", "--doubler"))
+    status = _json(session("status", "--format", "json"))
+    assert status["doublers_pending"] == 2 and status["next_hand_doubled"] == 1
+    assert "the next hand is doubled (x2)" in _ok(session("status")).stdout
+    first = _json(session("hand", *HAND, "--format", "json"))
+    second = _json(session("hand", *HAND, "--format", "json"))
+    third = _json(session("hand", *HAND, "--format", "json"))
+    assert [h["deltas"]["Ann"] for h in (first, second, third)] == [4, 4, 2]
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_doubler_multiply_doubles_the_next_hand_twice(session):
+    session.new("--set", "all_pass=doubler", "--set", "doubler_stacking=multiply")
+    session("hand", "--doubler")
+    session("hand", "--doubler")
+    assert "x4" in _ok(session("status")).stdout
+    out = _json(session("hand", *HAND, "--format", "json"))
+    assert out["deltas"]["Ann"] == 8 and out["pending"] == 0
+
+
+def test_doubler_cap(session):
+    session.new("--set", "all_pass=doubler", "--set", "doubler_stacking=cap",
+                "--set", "max_doubled_hands=1")
+    session("hand", "--doubler")
+    session("hand", "--doubler")
+    assert _json(session("status", "--format", "json"))["doublers_pending"] == 1
+
+
+def test_doubler_needs_doubler_rules_and_nothing_else(session):
+    session.new()
+    assert "all_pass = doubler" in refused(session, "hand", "--doubler")
+    session.path.unlink()
+    session.new("--set", "all_pass=doubler")
+    assert "does not belong with --doubler" in refused(session, "hand", "--doubler", "--picker",
+                                                      "Ann", code=2)
+    assert "record the doubler with `scorepad hand --doubler`" in refused(session, "hand", *HAND,
+                                                                         "--doubled")
+
+
+def test_race_night_announces_the_winner_and_then_stops(session):
+    _ok(session("new", "--players", FIVE, "--rules", "first-night"))
+    for points in (95, 75):
+        session("hand", "--picker", "Ann", "--partner", "Bob", "--points", points)
+    out = _ok(session("hand", "--picker", "Ann", "--partner", "Cy", "--points", 120)).stdout
+    assert "Ann reaches 5 and wins the night!" in out
+    assert "the race is over: Ann reached 5" in refused(session, "hand", *HAND)
+    standings = _json(session("standings", "--format", "json"))
+    assert standings["race_winners"] == ["Ann"] and standings["totals"]["Ann"] == 6
+
+
+def test_names_with_commas_quotes_spaces_and_accents_round_trip(session):
+    players = '"Smith, John","Ann ""the Ace""",Zoë,Jean Luc,Ed'
+    _ok(session("new", "--players", players))
+    _ok(session("hand", "--picker", "Smith, John", "--partner", 'Ann "the Ace"', "--points", 70))
+    _ok(session("hand", "--leaster", "--leaster-points",
+                '"Smith, John"=10,"Ann ""the Ace"""=20,Zoë=30,Jean Luc=40,Ed=20',
+                "--leaster-tricks", '"Smith, John"=1,"Ann ""the Ace"""=1,Zoë=1,Jean Luc=2,Ed=1'))
+    totals = _json(session("standings", "--format", "json"))["totals"]
+    assert totals == {"Smith, John": 6, 'Ann "the Ace"': 0, "Zoë": -2, "Jean Luc": -2, "Ed": -2}
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_a_file_saved_by_a_spreadsheet_still_loads(session):
+    session.new()
+    session("hand", *HAND)
+    data = session.path.read_bytes()
+    session.path.write_bytes(b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n",
+                                                                                 b"\r\n"))
+    assert _ok(session("verify")).stdout == ""
+    _ok(session("hand", "--leaster", "--winner", "Cy"))
+    assert _json(session("standings", "--format", "json"))["totals"]["Cy"] == 3
+    session.path.write_bytes(data.replace(b"\r\n", b"\n"))  # LF only
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_recording_reads_only_the_head_and_the_tail(session):
+    session.new()
+    for _ in range(3):
+        session("hand", *HAND)
+    lines = session.path.read_bytes().split(b"\r\n")
+    lines[3] = lines[3].replace(b"1,picker,,2,1,", b"1,picker,,9,1,")  # hand 1 tampered
+    session.path.write_bytes(b"\r\n".join(lines))
+    _ok(session("hand", *HAND))  # the tail is intact, so recording still works
+    assert "night.csv:4: the hand does not sum to zero (+7)" in session("verify").stdout
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+def test_status(session):
+    session.new()
+    session("hand", *HAND)
+    out = _ok(session("status")).stdout
+    assert "Next hand: 2" in out and "Dealer:    Ann" in out and "Leads:     Bob" in out
+    assert "Leader:    Ann +2" in out and "Doublers:  none pending" in out
+
+
+def test_standings_text_and_json(session):
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--picker", "Cy", "--alone", "--points", 40)
+    text = _ok(session("standings")).stdout
+    assert text.splitlines()[0].split() == ["#", "Player", "Total", "Hands", "Picks", "Picker",
+                                            "wins"]
+    assert text.splitlines()[2].split() == ["1", "Ann", "+3", "2", "1", "1"]
+    data = _json(session("standings", "--format", "json"))
+    assert data["hands"] == 2
+    assert data["totals"] == {"Ann": 3, "Bob": 2, "Cy": -5, "Dee": 0, "Ed": 0}
+
+
+def test_sheet_and_running_sheet(session):
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--leaster", "--winner", "Dee")
+    sheet = _ok(session("sheet")).stdout.splitlines()
+    assert sheet[2].split() == ["1", "Ed", "Ann", "+", "Bob", "64", "+2", "+1", "-1", "-1", "-1"]
+    assert sheet[-1].split() == ["Total", "+1", "0", "-2", "+3", "-2"]
+    running = _ok(session("sheet", "--running")).stdout.splitlines()
+    assert running[3].split()[-5:] == ["+1", "0", "-2", "+3", "-2"]
+    as_csv = _ok(session("sheet", "--format", "csv")).stdout.splitlines()
+    assert as_csv[0] == "Hand,Dealer,Hand played,Ann,Bob,Cy,Dee,Ed,Note"
+    assert as_csv[-1] == ",,Total,1,0,-2,3,-2,"
+
+
+# --- corrections --------------------------------------------------------------------------------
+
+
+def test_undo_voids_the_last_hand_and_gives_the_deal_back(session):
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--picker", "Cy", "--alone", "--points", 95)
+    before = session.path.read_bytes()
+    out = _ok(session("undo", "--reason", "recorded twice")).stdout
+    assert out.startswith("Hand 2 is void (recorded twice)")
+    assert session.path.read_bytes().startswith(before)  # nothing erased
+    status = _json(session("status", "--format", "json"))
+    assert status["dealer"] == "Ann" and status["next_hand"] == 3
+    assert status["totals"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
+    _ok(session("undo"))
+    assert _json(session("status", "--format", "json"))["dealer"] == "Ed"
+    assert "no hand to undo" in refused(session, "undo")
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_undo_of_a_doubler_and_of_a_doubled_hand(session):
+    session.new("--set", "all_pass=doubler")
+    session("hand", "--doubler")
+    session("hand", *HAND)  # doubled
+    session("undo")  # the doubling is pending again
+    assert _json(session("status", "--format", "json"))["doublers_pending"] == 1
+    session("undo")  # the doubler itself
+    assert _json(session("status", "--format", "json"))["doublers_pending"] == 0
+    assert _json(session("hand", *HAND, "--format", "json"))["deltas"]["Ann"] == 2
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_void_any_hand(session):
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--picker", "Cy", "--alone", "--points", 95)
+    _ok(session("void", 1, "--reason", "misdeal"))
+    status = _json(session("status", "--format", "json"))
+    assert status["totals"]["Ann"] == -2 and status["dealer"] == "Bob"  # hand 2 still stands
+    assert "already void" in refused(session, "void", 1)
+    assert "there is no hand 9" in refused(session, "void", 9)
+    sheet = _ok(session("sheet")).stdout
+    assert "Ann + Bob 64 (void)" in sheet
+    assert _json(session("standings", "--format", "json"))["hands"] == 1
+
+
+def test_amend_rescores_a_hand(session):
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--leaster", "--winner", "Dee")
+    out = _json(session("amend", 1, "--points", 58, "--format", "json"))
+    assert out["score"]["deltas"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1}
+    assert out["deltas"] == {"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2}  # the change
+    _ok(session("amend", 1, "--partner", "Cy"))
+    _ok(session("amend", 2, "--winner", "Ed"))
+    totals = _json(session("standings", "--format", "json"))["totals"]
+    assert totals == {"Ann": -3, "Bob": 0, "Cy": -2, "Dee": 0, "Ed": 5}
+    assert "(amended)" in _ok(session("sheet")).stdout
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_amend_can_turn_a_hand_into_a_leaster_and_back(session):
+    session.new()
+    session("hand", *HAND)
+    _ok(session("amend", 1, "--leaster", "--winner", "Cy"))
+    assert _json(session("standings", "--format", "json"))["totals"]["Cy"] == 4
+    _ok(session("amend", 1, "--picker", "Bob", "--alone", "--points", 70))
+    assert _json(session("standings", "--format", "json"))["totals"]["Bob"] == 4
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_amend_refusals_leave_the_file_unchanged(session):
+    session.new()
+    session("hand", *HAND)
+    assert "card points run from 0 to 120" in refused(session, "amend", 1, "--points", 130)
+    assert "give at least one hand option" in refused(session, "amend", 1, code=2)
+    assert "there is no hand 4" in refused(session, "amend", 4, "--points", 50)
+
+
+# --- refusals never touch the file --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, code", [
+    (("--picker", "Ann", "--partner", "Bob", "--points", 130), 1),
+    (("--picker", "Zed", "--partner", "Bob", "--points", 70), 1),
+    (("--picker", "Ann", "--points", 70), 1),
+    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--note", "=HYPERLINK()"), 1),
+    (("--picker", "Ann", "--partner", "Bob", "--points", "x"), 2),
+    (("--leaster", "--picker", "Ann"), 2),
+    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--game", "solo"), 1),
+    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--out", "Zed"), 1),
+])
+def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(session, args, code):
+    session.new()
+    session("hand", *HAND)
+    refused(session, "hand", *args, code=code)
+
+
+# --- verify -------------------------------------------------------------------------------------
+
+
+def _tamper(path: Path, line: int, old: str, new: str) -> None:
+    lines = path.read_bytes().decode("utf-8").split("\r\n")
+    assert old in lines[line - 1], lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    path.write_bytes("\r\n".join(lines).encode("utf-8"))
+
+
+def _night(session):
+    session.new()
+    session("hand", *HAND)                                        # line 4
+    session("hand", "--picker", "Cy", "--alone", "--points", 95)  # line 5
+    session("hand", "--leaster", "--winner", "Dee")               # line 6
+
+
+def test_verify_is_silent_on_a_good_file(session):
+    _night(session)
+    result = session("verify")
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
+
+
+@pytest.mark.parametrize("line, old, new, message", [
+    (4, "1,picker,,2,1,-1,-1,-1", "1,picker,,3,1,-1,-1,-1",
+     "points differ from the re-scoring: Ann recorded 3, the rules give 2"),
+    (5, "2,picker,", "7,picker,", "hand number 7 is out of order: 2 comes next"),
+    (4, ",Ann,", ",Zed,", "picker: unknown player 'Zed'"),
+    (4, ",64,", ",sixty,", "points: 'sixty' is not a whole number"),
+    (4, "-1,-1,-1,Ed", "-1,-1,0,Ed", "points differ"),
+    (6, "3,leaster,", "3,lester,", "kind: 'lester' is not one of"),
+    (5, ",95,", ",195,", "card points run from 0 to 120"),
+])
+def test_verify_reports_hand_edits_as_file_line_message(session, line, old, new, message):
+    _night(session)
+    _tamper(session.path, line, old, new)
+    result = session("verify")
+    assert result.exit_code == 1
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"{session.path}:{line}: ") and message in first, result.stdout
+    refusal = refused(session, "standings")
+    assert f"{session.path}:{line}: " in refusal and "run `scorepad verify`" in refusal
+
+
+def test_verify_reports_every_problem(session):
+    _night(session)
+    _tamper(session.path, 4, "1,picker,,2,1,", "1,picker,,5,1,")
+    _tamper(session.path, 6, ",Dee,", ",Zed,")
+    lines = session("verify").stdout.splitlines()
+    assert any(l.startswith(f"{session.path}:4: the hand does not sum to zero (+3)")
+               for l in lines)
+    assert any(l.startswith(f"{session.path}:6: winner: unknown player") for l in lines)
+
+
+def test_verify_reports_a_hand_that_does_not_sum_to_zero(session):
+    _night(session)
+    _tamper(session.path, 5, "2,picker,,-2,-2,8,", "2,picker,,-2,-2,9,")
+    out = session("verify").stdout
+    assert f"{session.path}:5: the hand does not sum to zero (+1); points differ" in out
+    assert "Cy recorded 9, the rules give 8" in out
+
+
+def test_verify_reports_running_totals_that_disagree(session):
+    _night(session)
+    _tamper(session.path, 6, '""Cy"":6', '""Cy"":7')
+    out = session("verify").stdout
+    assert out.startswith(f"{session.path}:6: totals: recorded") and "Cy +6" in out
+
+
+def test_verify_reports_rules_changed_by_hand(session):
+    _night(session)
+    _tamper(session.path, 2, '""base"":1', '""base"":2')
+    lines = session("verify").stdout.splitlines()
+    assert lines[0].startswith(f"{session.path}:4: points differ")
+
+
+@pytest.mark.parametrize("content, line, message", [
+    ("", 1, "the file is empty"),
+    ("name,score\r\nAnn,3\r\n", 1, "not a scorepad session"),
+])
+def test_verify_rejects_files_that_are_not_sessions(session, content, line, message):
+    session.path.write_text(content)
+    result = session("verify")
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{session.path}:{line}: ") and message in result.stdout
+
+
+# --- never lose a hand --------------------------------------------------------------------------
+
+
+def test_torn_last_line_is_reported_and_repaired(session):
+    _night(session)
+    good = session.path.read_bytes()
+    with open(session.path, "ab") as out:
+        out.write(b"4,picker,,2,1,-1,-1,")  # the machine died mid-append
+    assert "run `scorepad repair`" in refused(session, "hand", *HAND)
+    verify = session("verify")
+    assert verify.exit_code == 1 and f"{session.path}:7: the last line is incomplete" in \
+        verify.stdout
+    out = _ok(session("repair")).stdout
+    assert "moved the incomplete line 7" in out
+    assert session.path.read_bytes() == good
+    assert Path(str(session.path) + ".rejected").read_bytes() == b"4,picker,,2,1,-1,-1,\n"
+    assert _ok(session("verify")).stdout == ""
+    assert "nothing to repair" in _ok(session("repair")).stdout
+
+
+def test_two_processes_recording_at_once_both_land(session):
+    session.new()
+    env = {**os.environ, "SCOREPAD_FILE": str(session.path)}
+    code = textwrap.dedent("""\
+        import sys, time
+        from scorepad.cli import main
+        start = float(sys.argv[1])
+        while time.time() < start:
+            pass
+        main(["hand", "--leaster", "--winner", sys.argv[2]])
+    """)
+    import time
+
+    start = time.time() + 1.0
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(start), name], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for name in ("Ann", "Bob", "Cy", "Dee")]
+    for proc in procs:
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+    rows = session.path.read_text().splitlines()[3:]
+    assert sorted(int(row.split(",")[0]) for row in rows) == [1, 2, 3, 4]
+    totals = _json(session("standings", "--format", "json"))["totals"]
+    assert totals == {"Ann": 1, "Bob": 1, "Cy": 1, "Dee": 1, "Ed": -4}
+    assert _ok(session("verify")).stdout == ""
