@@ -1,0 +1,150 @@
+"""Invariants of the ledger over generated nights, names and damaged files (hypothesis)."""
+
+import json
+import random
+import tempfile
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorepad.cli import cli
+from scorepad.errors import ScorepadError
+from scorepad.ledger import check_name
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Ed"]
+
+
+def invoke(path, *args):
+    return CliRunner().invoke(cli, ["-f", str(path), *map(str, args)], prog_name="scorepad")
+
+
+OPERATIONS = st.one_of(
+    st.tuples(st.just("hand"), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS),
+              st.integers(0, 120)),
+    st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(0, 120)),
+    st.tuples(st.just("leaster"), st.sampled_from(PLAYERS)),
+    st.tuples(st.just("doubler")),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(1, 12)),
+    st.tuples(st.just("amend"), st.integers(1, 12), st.integers(0, 120)),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["standard", "pagat"]), st.sampled_from(["queue", "multiply"]),
+       st.lists(OPERATIONS, min_size=1, max_size=12))
+def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stacking, operations):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        assert invoke(path, "new", "--players", ",".join(PLAYERS), "--rules", preset, "--set",
+                      "all_pass=doubler", "--set", f"doubler_stacking={stacking}").exit_code == 0
+        for op in operations:
+            before = path.read_bytes()
+            if op[0] == "hand":
+                args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
+            elif op[0] == "alone":
+                args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
+            elif op[0] == "leaster":
+                args = ["amend", 1, "--leaster", "--winner", op[1]]
+            elif op[0] == "doubler":
+                args = ["hand", "--doubler"]
+            elif op[0] == "undo":
+                args = ["undo"]
+            elif op[0] == "void":
+                args = ["void", op[1]]
+            else:
+                args = ["amend", op[1], "--points", op[2]]
+            result = invoke(path, *args)
+            assert result.exception is None or isinstance(result.exception, SystemExit)
+            if result.exit_code:
+                assert result.stderr.startswith("Error: ")
+                assert path.read_bytes() == before  # a refused command writes nothing
+            verify = invoke(path, "verify")
+            assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
+        standings = json.loads(invoke(path, "standings", "--format", "json").stdout)
+        assert sum(standings["totals"].values()) == 0
+        rows = path.read_text().splitlines()[3:]
+        columns = {p: 0 for p in PLAYERS}
+        import csv
+
+        for cells in csv.reader(rows):
+            for player, cell in zip(PLAYERS, cells[3:8]):
+                columns[player] += int(cell or 0)
+        assert columns == standings["totals"]
+
+
+def _valid(name):
+    try:
+        check_name(name)
+    except ScorepadError:
+        return False
+    return name == name.strip()
+
+
+NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(
+    _valid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(NAMES, min_size=3, max_size=5, unique_by=str.casefold))
+def test_any_acceptable_names_round_trip(names):
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    csv.writer(buffer).writerow(names)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "names.csv"
+        result = invoke(path, "new", "--players", buffer.getvalue().strip())
+        assert result.exit_code == 0, result.stderr
+        result = invoke(path, "hand", "--picker", names[0], "--alone", "--points", 70)
+        assert result.exit_code == 0, result.stderr
+        totals = json.loads(invoke(path, "standings", "--format", "json").stdout)["totals"]
+        assert list(totals) == names and totals[names[0]] == len(names) - 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["flip", "cut", "insert", "delete-line",
+                                                   "duplicate-line", "garbage"]))
+def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage):
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        invoke(path, "new", "--players", ",".join(PLAYERS))
+        for winner in PLAYERS[:3]:
+            invoke(path, "hand", "--leaster", "--winner", winner)
+        invoke(path, "hand", "--picker", "Ann", "--partner", "Cy", "--points", 80)
+        data = bytearray(path.read_bytes())
+        lines = bytes(data).split(b"\r\n")
+        if damage == "flip":
+            for _ in range(rng.randint(1, 4)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        elif damage == "cut":
+            data = data[:rng.randrange(len(data))]
+        elif damage == "insert":
+            at = rng.randrange(len(data))
+            data[at:at] = rng.choice([b",", b'"', b"\r\n", b"\x00", b"9", b"\xff"])
+        elif damage == "delete-line":
+            del lines[rng.randrange(len(lines) - 1)]
+            data = bytearray(b"\r\n".join(lines))
+        elif damage == "duplicate-line":
+            at = rng.randrange(len(lines) - 1)
+            lines.insert(at, lines[at])
+            data = bytearray(b"\r\n".join(lines))
+        else:
+            data = bytearray(rng.randbytes(rng.randint(0, 3000)))
+        path.write_bytes(bytes(data))
+        for args in (["verify"], ["standings"], ["sheet"], ["status"],
+                     ["hand", "--leaster", "--winner", "Ed"], ["undo"], ["void", "1"],
+                     ["amend", "2", "--winner", "Bob"], ["repair"]):
+            before = path.read_bytes()
+            result = invoke(path, *args)
+            assert result.exception is None or isinstance(result.exception, SystemExit), \
+                (args, damage, repr(result.exception))
+            assert result.exit_code in (0, 1, 2)
+            if result.exit_code and args != ["verify"]:
+                assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, \
+                    (args, result.stderr)
+                assert path.read_bytes() == before
