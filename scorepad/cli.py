@@ -85,7 +85,15 @@ def _complete_setting(ctx, param, incomplete):
 
 
 def _complete_player(ctx, param, incomplete):
-    players = ctx.params.get("players") or ()
+    players = ctx.params.get("players")
+    if not players:  # a session command: the names in the session file
+        from .session import read_head
+
+        try:
+            players = read_head(ctx.find_root().params.get("session_file")
+                                or Path("scorepad.csv")).players
+        except (ScorepadError, OSError):
+            players = ()
     return [p for p in players if p.casefold().startswith(incomplete.casefold())]
 
 
@@ -669,7 +677,7 @@ def sheet(path, running, fmt):
         shown = version.row if version else row
         deltas = version.deltas if version else row.deltas
         void = row.hand in state.voided
-        what = _what(shown) + (" (void)" if void else " (amended)" if version and
+        what = _what(shown, deltas) + (" (void)" if void else " (amended)" if version and
                                shown.kind == "amend" else "")
         cells = []
         for p in players:
@@ -679,7 +687,7 @@ def sheet(path, running, fmt):
             cells.append("" if void and not running else value)
         table.append([row.hand, shown.dealer or "", what, *cells, shown.note])
     totals_row = ["", "", "Total", *[running_totals[p] for p in players], ""]
-    headers = ["Hand", "Dealer", "Hand played", *players, "Note"]
+    headers = ["Hand", "Dealer", "Played", *players, "Note"]
     if fmt == "json":
         from .render import to_json
 
@@ -702,11 +710,13 @@ def sheet(path, running, fmt):
                       colalign=("right", "left", "left", *["right"] * len(players), "left")))
 
 
-def _what(row) -> str:
+def _what(row, deltas) -> str:
+    """A few words for the sheet's Played column: who picked with whom, and the points."""
     if row.kind == "doubler":
         return "doubler"
     if row.picker is None:
-        return f"leaster: {row.winner}" if row.winner else "leaster"
+        winners = [p for p, v in deltas.items() if v > 0]
+        return f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
     side = row.picker
     if row.partners:
         side += " + " + " + ".join(row.partners)

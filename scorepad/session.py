@@ -81,13 +81,15 @@ def _decode_line(raw: bytes, path: Path, line: int) -> list[str]:
 # --- creating -----------------------------------------------------------------------------------
 
 
-def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str) -> Head:
+def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
+           time: str | None = None) -> Head:
     """Write a new session file; refuses to touch a file that exists."""
     players = tuple(check_name(p) for p in players)
+    time = time or now()
     rules_row = Row("rules", note=json.dumps(rules.to_dict(), ensure_ascii=False,
-                                             separators=(",", ":")), time=now())
+                                             separators=(",", ":")), time=time)
     start = Row("session", dealer=first_dealer, next_dealer=first_dealer, pending=0,
-                totals={p: 0 for p in players}, time=now())
+                totals={p: 0 for p in players}, time=time)
     data = _encode([header(players), format_row(players, rules_row),
                     format_row(players, start)])
     try:

@@ -136,6 +136,12 @@ def test_shell_completion_offers_presets_and_players():
     assert complete(["check", "--players", "Ann,Bob,Cy", "--picker"], "b") == ["Bob"]
     assert "double_on_the_bump=" in complete(["check", "--set"], "double")
     assert complete(["rules"], "first") == ["first-night"]
+    from pathlib import Path
+
+    sample = str(Path(__file__).parent.parent / "sample_sessions" / "standard-friday.csv")
+    assert complete(["-f", sample, "hand", "--picker"], "d") == ["Dee"]
+    assert complete(["-f", sample, "hand", "--leaster", "--winner"], "") == ["Ann", "Bob", "Cy",
+                                                                            "Dee", "Ed"]
 
 
 def test_group_without_command_lists_the_commands(run):

@@ -286,7 +286,7 @@ def test_sheet_and_running_sheet(session):
     running = _ok(session("sheet", "--running")).stdout.splitlines()
     assert running[3].split()[-5:] == ["+1", "0", "-2", "+3", "-2"]
     as_csv = _ok(session("sheet", "--format", "csv")).stdout.splitlines()
-    assert as_csv[0] == "Hand,Dealer,Hand played,Ann,Bob,Cy,Dee,Ed,Note"
+    assert as_csv[0] == "Hand,Dealer,Played,Ann,Bob,Cy,Dee,Ed,Note"
     assert as_csv[-1] == ",,Total,1,0,-2,3,-2,"
 
 
