@@ -663,51 +663,57 @@ def sheet(path, running, fmt):
         scorepad sheet --running
     """
     from .ledger import Row
+    from .render import render_stream, signed
     from .session import checked_replay, read_head, rows
 
     head = read_head(path)
     state = checked_replay(head)  # checks every row and keeps the corrected hands' last versions
     players = head.players
-    running_totals = dict.fromkeys(players, 0)
-    table = []
-    for row in rows(head):
-        if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
-            continue
-        version = state.kept.get(row.hand)
-        shown = version.row if version else row
-        deltas = version.deltas if version else row.deltas
-        void = row.hand in state.voided
-        what = _what(shown, deltas) + (" (void)" if void else " (amended)" if version and
-                               shown.kind == "amend" else "")
-        cells = []
-        for p in players:
-            points = 0 if void else deltas.get(p, 0)
-            running_totals[p] += points
-            value = running_totals[p] if running else points
-            cells.append("" if void and not running else value)
-        table.append([row.hand, shown.dealer or "", what, *cells, shown.note])
-    totals_row = ["", "", "Total", *[running_totals[p] for p in players], ""]
     headers = ["Hand", "Dealer", "Played", *players, "Note"]
+    totals = {}
+
+    def sheet_rows(show=signed):
+        """One row per hand, in hand order, then the totals; streamed from the file."""
+        running_totals = dict.fromkeys(players, 0)
+        for row in rows(head):
+            if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
+                continue
+            version = state.kept.get(row.hand)
+            shown = version.row if version else row
+            deltas = version.deltas if version else row.deltas
+            void = row.hand in state.voided
+            amended = version is not None and shown.kind == "amend"
+            what = _what(shown, deltas) + (" (void)" if void else " (amended)" if amended else "")
+            cells = []
+            for p in players:
+                points = 0 if void else deltas.get(p, 0)
+                running_totals[p] += points
+                cells.append("" if void and not running else
+                             show(running_totals[p] if running else points))
+            yield [row.hand, shown.dealer or "", what, *cells, shown.note]
+        totals.update(running_totals)
+        yield ["", "", "Total", *[show(running_totals[p]) for p in players], ""]
+
     if fmt == "json":
-        from .render import to_json
+        import json
 
-        click.echo(to_json({"file": str(path), "players": list(players),
-                            "running": running,
-                            "hands": [dict(zip(headers, r)) for r in table],
-                            "totals": {p: running_totals[p] for p in players}}))
+        click.echo('{"file": %s, "players": %s, "running": %s, "hands": [' % (
+            json.dumps(str(path)), json.dumps(list(players), ensure_ascii=False),
+            json.dumps(running)))
+        first = True
+        for row in sheet_rows(show=lambda v: v):
+            if row[2] == "Total":
+                break
+            click.echo(("" if first else ",") + json.dumps(dict(zip(headers, row)),
+                                                           ensure_ascii=False))
+            first = False
+        click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
         return
-    from .render import render, signed
-
-    def show(value):
-        return signed(value) if isinstance(value, int) else value
-
-    body = [[r[0], r[1], r[2], *[show(c) for c in r[3:-1]], r[-1]] for r in table]
-    if fmt == "csv":
-        click.echo(render(headers, [*table, totals_row], "csv"))
-        return
-    click.echo(render(headers, [*body, [show(c) if isinstance(c, int) else c
-                                        for c in totals_row]],
-                      colalign=("right", "left", "left", *["right"] * len(players), "left")))
+    show = (lambda v: v) if fmt == "csv" else signed
+    for line in render_stream(headers, lambda: sheet_rows(show), fmt,
+                              colalign=("right", "left", "left", *["right"] * len(players),
+                                        "left")):
+        click.echo(line)
 
 
 def _what(row, deltas) -> str:

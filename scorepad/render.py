@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 TEXT_FORMAT = "simple"
@@ -41,3 +41,38 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "te
 def to_json(data: Any) -> str:
     """Data as indented JSON, names kept as written."""
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def render_stream(headers: Sequence[str], rows: Callable[[], Iterable[Sequence[Any]]],
+                  fmt: str = "text", colalign: Sequence[str] | None = None) -> Iterator[str]:
+    """Render a table too long to hold, line by line: `rows()` is called once per pass.
+
+    Text takes two passes (the first measures the columns) and looks exactly like `render`'s
+    plain table; CSV takes one. Memory does not grow with the number of rows.
+    """
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="")
+        writer.writerow(headers)
+        yield buffer.getvalue()
+        for row in rows():
+            buffer.seek(0)
+            buffer.truncate()
+            writer.writerow(row)
+            yield buffer.getvalue()
+        return
+    if fmt != "text":
+        raise ValueError(f"render_stream: no streaming for {fmt!r}")
+    widths = [len(h) + 2 for h in headers]  # tabulate's minimum padding for headers
+    for row in rows():
+        widths = [max(w, len(str(cell))) for w, cell in zip(widths, row)]
+    align = list(colalign or ["left"] * len(headers))
+
+    def line(cells: Sequence[Any]) -> str:
+        return "  ".join(str(c).rjust(w) if a == "right" else str(c).ljust(w)
+                         for c, w, a in zip(cells, widths, align)).rstrip()
+
+    yield line(headers)
+    yield "  ".join("-" * w for w in widths)
+    for row in rows():
+        yield line(row)
