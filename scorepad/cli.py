@@ -336,12 +336,7 @@ def check(rules_spec, overrides, players, fmt, **params):
 
 
 def _rules_line(rules) -> str:
-    line = f"Rules: {rules.name}"
-    if rules.source != rules.name:
-        line += f" ({rules.source}, from {rules.preset})"
-    if rules.overrides:
-        line += ", with " + ", ".join(rules.overrides)
-    return line + "."
+    return f"Rules: {rules.summary()}."
 
 
 @cli.command("rules", context_settings=CONTEXT_SETTINGS)
@@ -490,7 +485,7 @@ def new(path, rules_spec, overrides, players, dealer):
     players = tuple(check_name(p) for p in players)
     seating = seat(rules, players, dealer)  # can this table be dealt at all?
     head = create(path, players, rules, seating.dealer)
-    click.echo(f"Started {path}: {', '.join(head.players)} ({_rules_line(rules)[7:-1]} rules).")
+    click.echo(f"Started {path}: {', '.join(head.players)}; rules: {rules.summary()}.")
     click.echo(f"Next: hand 1, {seating.dealer} deals, {seating.order[0]} leads.")
 
 
@@ -566,6 +561,7 @@ def status(path, fmt):
     info = {
         "file": str(path),
         "rules": head.rules.name,
+        "rules_in_force": head.start.note or head.rules.name,
         "players": list(state.seated),
         "next_hand": last_hand + 1,
         "dealer": state.next_dealer,
@@ -586,7 +582,8 @@ def status(path, fmt):
 
     doubled = state.doubled_next()
     lines = [
-        ("Session", f"{path} ({head.rules.name} rules)"),
+        ("Session", str(path)),
+        ("Rules", head.start.note or head.rules.name),
         ("Players", ", ".join(state.seated)),
         ("Next hand", str(last_hand + 1)),
         ("Dealer", state.next_dealer),

@@ -253,6 +253,15 @@ class Rules:
     def is_schafkopf(self) -> bool:
         return self.family == "schafkopf"
 
+    def summary(self) -> str:
+        """The rules in force in a few words: 'pagat, with base=2'."""
+        text = self.name
+        if self.source != self.name:
+            text += f" ({self.source}, from {self.preset})"
+        if self.overrides:
+            text += ", with " + ", ".join(self.overrides)
+        return text
+
     def deal_for(self, players: int) -> Deal | None:
         """The deal for this many active players, or None when these rules have none."""
         return self.deals.get(players)

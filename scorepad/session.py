@@ -89,7 +89,7 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
     rules_row = Row("rules", note=json.dumps(rules.to_dict(), ensure_ascii=False,
                                              separators=(",", ":")), time=time)
     start = Row("session", dealer=first_dealer, next_dealer=first_dealer, pending=0,
-                totals={p: 0 for p in players}, time=time)
+                totals={p: 0 for p in players}, note=rules.summary(), time=time)
     data = _encode([header(players), format_row(players, rules_row),
                     format_row(players, start)])
     try:
