@@ -114,16 +114,21 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
 # --- reading ------------------------------------------------------------------------------------
 
 
+def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
+    """Say in a line why the session file cannot be opened."""
+    if isinstance(exc, FileNotFoundError):
+        return SessionError(path, "no such session file; start one with `scorepad new "
+                                  "--players A,B,C,D,E` (or give -f FILE)")
+    if isinstance(exc, IsADirectoryError):
+        return SessionError(path, "is a folder, not a session file")
+    return SessionError(path, f"cannot {doing}: {exc.strerror}")
+
+
 def _open_for_reading(path: Path):
     try:
         return open(path, "rb")
-    except FileNotFoundError:
-        raise SessionError(path, "no such session file; start one with `scorepad new --players "
-                                 "A,B,C,D,E` (or give -f FILE)") from None
-    except IsADirectoryError:
-        raise SessionError(path, "is a folder, not a session file") from None
     except OSError as exc:
-        raise SessionError(path, f"cannot read: {exc.strerror}") from None
+        raise _file_error(path, exc, "read") from None
 
 
 def _head_line(handle, path: Path, number: int) -> bytes:
@@ -376,13 +381,8 @@ def locked(path: Path) -> Iterator[int]:
     while True:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        except FileNotFoundError:
-            raise SessionError(path, "no such session file; start one with `scorepad new "
-                                     "--players A,B,C,D,E` (or give -f FILE)") from None
-        except IsADirectoryError:
-            raise SessionError(path, "is a folder, not a session file") from None
         except OSError as exc:
-            raise SessionError(path, f"cannot open for writing: {exc.strerror}") from None
+            raise _file_error(path, exc, "open for writing") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
