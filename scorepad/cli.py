@@ -119,6 +119,52 @@ def format_option(*choices: str) -> Callable:
                         show_default=True, help="Output format.")
 
 
+class FormatType(click.ParamType):
+    """text, csv, json, any of tabulate's table formats, and any extra formats a command has.
+
+    tabulate's list is read only when a format outside the usual three is given, so a command
+    does not pay for importing tabulate just to check its options.
+    """
+
+    name = "format"
+
+    def __init__(self, extra: tuple[str, ...] = ()):
+        self.extra = extra
+
+    def convert(self, value, param, ctx):
+        if value in ("text", "csv", "json", *self.extra):
+            return value
+        from .render import table_formats
+
+        known = [*table_formats(), *self.extra]
+        if value in known:
+            return value
+        self.fail(f"{value!r} is not a format; use one of {', '.join(known)}", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from .render import table_formats
+
+        return [CompletionItem(f) for f in [*table_formats(), *self.extra]
+                if f.startswith(incomplete)]
+
+
+def table_format_option(*extra: str) -> Callable:
+    """Add `--format`: text (the default), csv, json, any tabulate format, and `extra`."""
+    more = "".join(f", {e}" for e in extra)
+    return click.option("--format", "fmt", type=FormatType(extra), default="text",
+                        show_default=True, metavar="FORMAT",
+                        help=f"text, csv, json{more}, or a tabulate table format such as grid, "
+                             f"github, markdown or rounded_outline.")
+
+
+def use_color(fmt: str) -> bool:
+    """Colour points in a table on a terminal, unless NO_COLOR is set or the output is data."""
+    return (fmt not in ("csv", "json", "toml") and not os.environ.get("NO_COLOR")
+            and sys.stdout.isatty())
+
+
 def _csv_items(value: str) -> list[str]:
     """Split an option's comma-separated value; a name holding a comma goes in double quotes."""
     import csv
@@ -249,17 +295,18 @@ def _build_hand(players, params, out=()):
                       params["runs"], params["blitz"], tuple(out))
 
 
-def _score_table(result, totals=None) -> str:
-    from .render import render, signed
+def _score_table(result, totals=None, fmt="text") -> str:
+    from .render import Points, render
 
     headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
     rows = []
     for player, role in result.roles.items():
-        row = [player, role, signed(result.deltas[player]) if player in result.deltas else ""]
+        row = [player, role, Points(result.deltas[player]) if player in result.deltas else None]
         if totals is not None:
-            row.append(signed(totals[player]))
+            row.append(Points(totals[player]))
         rows.append(row)
-    return render(headers, rows, colalign=("left", "left", "right", "right")[:len(headers)])
+    return render(headers, rows, fmt, ("left", "left", "right", "right")[:len(headers)],
+                  use_color(fmt))
 
 
 # --- the session file option --------------------------------------------------------------------
@@ -298,7 +345,7 @@ def cli(ctx, session_file):
               help="Everyone at the table, in seat order (which is the picking order after the "
                    "dealer).")
 @hand_options()
-@format_option("text", "json")
+@table_format_option()
 def check(rules_spec, overrides, players, fmt, **params):
     """Score one hand without a session file: each player's points, explained step by step.
 
@@ -328,7 +375,9 @@ def check(rules_spec, overrides, players, fmt, **params):
         click.echo(to_json({"rules": rules.name, "overrides": list(rules.overrides),
                             **result.to_dict()}))
         return
-    click.echo(_score_table(result))
+    click.echo(_score_table(result, fmt=fmt))
+    if fmt == "csv":
+        return
     click.echo()
     click.echo(_rules_line(rules))
     for line in result.explanation:
@@ -343,7 +392,7 @@ def _rules_line(rules) -> str:
 @click.argument("spec", required=False, metavar="[NAME|PATH]", shell_complete=_complete_rules)
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               shell_complete=_complete_setting, help="Override one setting (repeatable).")
-@format_option("text", "toml", "json")
+@table_format_option("toml")
 def rules_command(spec, overrides, fmt):
     """Show a rules table: every setting in force and what it means.
 
@@ -373,9 +422,11 @@ def rules_command(spec, overrides, fmt):
         return
     from .render import render
 
-    click.echo(f"{_rules_line(rules)} {rules.description}.")
-    click.echo()
-    click.echo(render(("Setting", "Value", "Meaning"), list(describe(rules))))
+    table = render(("Setting", "Value", "Meaning"), describe(rules), fmt)
+    if fmt != "csv":
+        click.echo(f"{_rules_line(rules)} {rules.description}.")
+        click.echo()
+    click.echo(table)
 
 
 # --- the session -------------------------------------------------------------------------------
@@ -436,11 +487,13 @@ def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
             "race_winners": list(state.race_winners),
             "score": result.to_dict() if result else None}))
         return
+    table = (_score_table(result, state.totals, fmt) if result is not None
+             else _totals_table(state, fmt))
+    if fmt == "csv":
+        click.echo(table)
+        return
     click.echo(_summary(row, result))
-    if result is not None:
-        click.echo(_score_table(result, state.totals))
-    else:
-        click.echo(_totals_table(state))
+    click.echo(table)
     if explain and result is not None:
         click.echo()
         for line in result.explanation:
@@ -450,11 +503,11 @@ def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
     click.echo(race if race else _next_line(state, state.rules))
 
 
-def _totals_table(state) -> str:
-    from .render import render, signed
+def _totals_table(state, fmt="text") -> str:
+    from .render import Points, render
 
-    return render(("Player", "Total"), [(p, signed(state.totals[p])) for p in state.seated],
-                  colalign=("left", "right"))
+    return render(("Player", "Total"), [(p, Points(state.totals[p])) for p in state.totals],
+                  fmt, ("left", "right"), use_color(fmt))
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -497,7 +550,7 @@ def new(path, rules_spec, overrides, players, dealer):
               help="Sit this player out for this hand (repeatable).")
 @click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
-@format_option("text", "json")
+@table_format_option()
 @click.pass_obj
 def hand(path, doubler, out, note, explain, fmt, **params):
     """Record a hand as it ends: score it, append it to the session, show the totals.
@@ -602,7 +655,7 @@ def status(path, fmt):
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@format_option("text", "json")
+@table_format_option()
 @click.pass_obj
 def standings(path, fmt):
     """The night so far: each player's total, hands played, picks and picker wins.
@@ -619,25 +672,26 @@ def standings(path, fmt):
 
     head = read_head(path)
     state = checked_replay(head)
-    order = sorted(state.seated, key=lambda p: -state.totals[p])
+    order = sorted(state.totals, key=lambda p: -state.totals[p])
     if fmt == "json":
         from .render import to_json
 
         click.echo(to_json({
             "file": str(path), "rules": head.rules.name, "hands": state.hands,
-            "totals": {p: state.totals[p] for p in state.seated},
+            "totals": dict(state.totals),
             "players": [{"name": p, "total": state.totals[p], "played": state.stats[p].played,
                          "picks": state.stats[p].picks,
                          "picker_wins": state.stats[p].picker_wins} for p in order],
             "race_winners": list(state.race_winners)}))
         return
-    from .render import render, signed
+    from .render import Points, render
 
-    rows = [(rank, p, signed(state.totals[p]), state.stats[p].played, state.stats[p].picks,
+    rows = [(rank, p, Points(state.totals[p]), state.stats[p].played, state.stats[p].picks,
              state.stats[p].picker_wins) for rank, p in enumerate(order, 1)]
-    click.echo(render(("#", "Player", "Total", "Hands", "Picks", "Picker wins"),
-                      [[str(c) for c in r] for r in rows],
-                      colalign=("right", "left", "right", "right", "right", "right")))
+    click.echo(render(("#", "Player", "Total", "Hands", "Picks", "Picker wins"), rows, fmt,
+                      ("right", "left", "right", "right", "right", "right"), use_color(fmt)))
+    if fmt == "csv":
+        return
     click.echo()
     summary = f"{state.hands} hands ({head.rules.name} rules)"
     race = _race_line(state)
@@ -646,7 +700,7 @@ def standings(path, fmt):
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--running", is_flag=True, help="Show running totals instead of each hand's points.")
-@format_option("text", "csv", "json")
+@table_format_option()
 @click.pass_obj
 def sheet(path, running, fmt):
     """The score sheet: a row per hand with each player's points, and the totals.
@@ -660,7 +714,7 @@ def sheet(path, running, fmt):
         scorepad sheet --running
     """
     from .ledger import Row
-    from .render import render_stream, signed
+    from .render import Points, render_stream
     from .session import checked_replay, read_head, rows
 
     head = read_head(path)
@@ -669,7 +723,7 @@ def sheet(path, running, fmt):
     headers = ["Hand", "Dealer", "Played", *players, "Note"]
     totals = {}
 
-    def sheet_rows(show=signed):
+    def sheet_rows():
         """One row per hand, in hand order, then the totals; streamed from the file."""
         running_totals = dict.fromkeys(players, 0)
         for row in rows(head):
@@ -685,11 +739,11 @@ def sheet(path, running, fmt):
             for p in players:
                 points = 0 if void else deltas.get(p, 0)
                 running_totals[p] += points
-                cells.append("" if void and not running else
-                             show(running_totals[p] if running else points))
+                cells.append(None if void and not running else
+                             Points(running_totals[p] if running else points))
             yield [row.hand, shown.dealer or "", what, *cells, shown.note]
         totals.update(running_totals)
-        yield ["", "", "Total", *[show(running_totals[p]) for p in players], ""]
+        yield ["", "", "Total", *[Points(running_totals[p]) for p in players], ""]
 
     if fmt == "json":
         import json
@@ -698,7 +752,7 @@ def sheet(path, running, fmt):
             json.dumps(str(path)), json.dumps(list(players), ensure_ascii=False),
             json.dumps(running)))
         first = True
-        for row in sheet_rows(show=lambda v: v):
+        for row in sheet_rows():
             if row[2] == "Total":
                 break
             click.echo(("" if first else ",") + json.dumps(dict(zip(headers, row)),
@@ -706,10 +760,9 @@ def sheet(path, running, fmt):
             first = False
         click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
         return
-    show = (lambda v: v) if fmt == "csv" else signed
-    for line in render_stream(headers, lambda: sheet_rows(show), fmt,
-                              colalign=("right", "left", "left", *["right"] * len(players),
-                                        "left")):
+    for line in render_stream(headers, sheet_rows, fmt,
+                              ("right", "left", "left", *["right"] * len(players), "left"),
+                              use_color(fmt)):
         click.echo(line)
 
 
@@ -775,7 +828,7 @@ def _correct(path, ref_for, make_row):
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
-@format_option("text", "json")
+@table_format_option()
 @click.pass_obj
 def undo(path, reason, fmt):
     """Void the last hand (it stays in the file, reversed by a void row).
@@ -809,7 +862,7 @@ def undo(path, reason, fmt):
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
-@format_option("text", "json")
+@table_format_option()
 @click.pass_obj
 def void(path, number, reason, fmt):
     """Void hand N: its points are reversed by a new row; nothing is erased.
@@ -833,9 +886,12 @@ def _echo_void(path, row, state, fmt) -> None:
         click.echo(to_json({"file": str(path), "void": row.ref, "deltas": dict(row.deltas),
                             "totals": dict(state.totals), "next_dealer": state.next_dealer}))
         return
+    if fmt == "csv":
+        click.echo(_totals_table(state, fmt))
+        return
     click.echo(f"Hand {row.ref} is void" + (f" ({row.note})" if row.note else "") +
                ": its points are reversed.")
-    click.echo(_totals_table(state))
+    click.echo(_totals_table(state, fmt))
     click.echo()
     click.echo(_next_line(state, state.rules))
 
@@ -847,7 +903,7 @@ def _echo_void(path, row, state, fmt) -> None:
               help="Who sat out this hand (replaces the recorded list).")
 @click.option("--note", default="", metavar="TEXT", help="Why the hand is amended.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
-@format_option("text", "json")
+@table_format_option()
 @click.pass_obj
 def amend(path, number, out, note, explain, fmt, **params):
     """Correct some inputs of hand N and re-score it; the change is a new row.
@@ -919,6 +975,81 @@ def repair(path):
         return
     click.echo(f"{path}: moved the incomplete line {line} ({size} bytes) to "
                f"{path.name}.rejected; every complete hand is kept.")
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--rate", default="1", show_default=True, metavar="AMOUNT",
+              help="Money per game point, e.g. 0.25.")
+@click.option("--currency", default="$", show_default=True, metavar="SYMBOL",
+              help="Currency symbol to show amounts with.")
+@table_format_option()
+@click.pass_obj
+def settle(path, rate, currency, fmt):
+    """Settle the night: each player's points and money, then who pays whom.
+
+    The payments clear every balance with the fewest payments possible (exactly, for up to 12
+    players with a balance), to the cent. A race night has no money: it shows the result.
+
+    Examples:
+
+    \b
+        scorepad settle --rate 0.25
+        scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
+    """
+    from .render import Money, Points, render, to_json
+    from .session import checked_replay, read_head
+    from .settlement import fewest_payments, money_balances, parse_rate
+
+    per_point = parse_rate(rate)
+    head = read_head(path)
+    state = checked_replay(head)
+    order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
+    if not head.rules.zero_sum:
+        race = _race_line(state) or (f"Nobody has reached {head.rules.target} yet: the race "
+                                     f"goes on.")
+        if fmt == "json":
+            click.echo(to_json({"file": str(path), "race": True, "target": head.rules.target,
+                                "winners": list(state.race_winners),
+                                "totals": dict(state.totals)}))
+            return
+        click.echo(render(("Player", "Points"), [(p, Points(state.totals[p])) for p in order],
+                          fmt, ("left", "right"), use_color(fmt)))
+        if fmt != "csv":
+            click.echo()
+            click.echo(f"A race to {head.rules.target} settles no money. {race}")
+        return
+    balances = money_balances(state.totals, per_point)
+    payments = fewest_payments(balances)
+    if fmt == "json":
+        click.echo(to_json({
+            "file": str(path), "rate": str(per_point), "currency": currency,
+            "points": dict(state.totals),
+            "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
+            "payments": [pay.to_dict() for pay in payments]}))
+        return
+    color = use_color(fmt)
+    people = render(("Player", "Points", "Money"),
+                    [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
+                    fmt, ("left", "right", "right"), color)
+    plan = render(("From", "To", "Amount"),
+                  [(pay.payer, pay.payee, Money(pay.amount, currency)) for pay in payments],
+                  fmt, ("left", "left", "right"))
+    if fmt == "csv":
+        click.echo(people)
+        click.echo()
+        click.echo(plan)
+        return
+    click.echo(f"Settlement at {Money(per_point, currency)} a point "
+               f"({state.hands} hands, {head.rules.name} rules):")
+    click.echo(people)
+    click.echo()
+    if payments:
+        count = len(payments)
+        click.echo(f"{count} payment{'s' if count != 1 else ''} settle{'s' if count == 1 else ''}"
+                   f" it:")
+        click.echo(plan)
+    else:
+        click.echo("Everyone is even: nobody pays.")
 
 
 def main(args=None, prog_name="scorepad"):

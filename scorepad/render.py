@@ -1,5 +1,7 @@
 """Turning rows into text: one `render` for every table scorepad prints.
 
+Cells are plain values; game points are `Points` and money is `Money`, so each format can show
+them its own way: signed (and coloured on a terminal) in a text table, plain in CSV and JSON.
 tabulate is imported only here, and only when a table is actually drawn, so commands that print
 no table (and `--help`) start without it.
 """
@@ -9,10 +11,39 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from decimal import Decimal
 from typing import Any
 
 TEXT_FORMAT = "simple"
+DATA_FORMATS = ("csv", "json")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_GREEN, _RED, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[0m"
+
+
+class Points(int):
+    """Game points in a table: +2, -1, 0 in text; a plain number in CSV and JSON."""
+
+
+class Money:
+    """An amount of money (a Decimal to the cent) and the currency symbol it is shown with."""
+
+    __slots__ = ("amount", "currency")
+
+    def __init__(self, amount: Decimal, currency: str = "$"):
+        self.amount, self.currency = amount, currency
+
+    def __str__(self) -> str:
+        sign = "-" if self.amount < 0 else ""
+        return f"{sign}{self.currency}{abs(self.amount):,.2f}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Money) and (self.amount, self.currency) == (other.amount,
+                                                                             other.currency)
+
+    def __repr__(self) -> str:
+        return f"Money({self.amount!r}, {self.currency!r})"
 
 
 def signed(points: int) -> str:
@@ -20,35 +51,70 @@ def signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
-def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = "text",
-           colalign: Sequence[str] | None = None) -> str:
+def _paint(text: str, value: float | Decimal) -> str:
+    if value > 0:
+        return f"{_GREEN}{text}{_RESET}"
+    if value < 0:
+        return f"{_RED}{text}{_RESET}"
+    return text
+
+
+def text_cell(value: Any, color: bool = False) -> str:
+    """A cell as a text table shows it."""
+    if isinstance(value, Points):
+        return _paint(signed(value), value) if color else signed(value)
+    if isinstance(value, Money):
+        return _paint(str(value), value.amount) if color else str(value)
+    if value is None:
+        return ""
+    return str(value)
+
+
+def data_cell(value: Any) -> Any:
+    """A cell as CSV and JSON carry it: numbers as numbers, money as a string to the cent."""
+    if isinstance(value, Points):
+        return int(value)
+    if isinstance(value, Money):
+        return f"{value.amount:.2f}"
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def table_formats() -> list[str]:
+    """Every --format a table takes: text, csv, json and each of tabulate's formats."""
+    from tabulate import tabulate_formats
+
+    return ["text", *DATA_FORMATS, *sorted(tabulate_formats)]
+
+
+def render(headers: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str = "text",
+           colalign: Sequence[str] | None = None, color: bool = False) -> str:
     """Render rows under headers as a text table (any tabulate format), CSV or JSON."""
+    rows = list(rows)
     if fmt == "json":
-        return json.dumps([dict(zip(headers, row)) for row in rows], indent=2,
-                          ensure_ascii=False)
+        return to_json([{h: data_cell(c) for h, c in zip(headers, row)} for row in rows])
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(headers)
-        writer.writerows(rows)
+        writer.writerows([data_cell(c) for c in row] for row in rows)
         return buffer.getvalue().rstrip("\n")
     from tabulate import tabulate
 
-    return tabulate(rows, headers=list(headers), tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
+    cells = [[text_cell(c, color) for c in row] for row in rows]
+    return tabulate(cells, headers=list(headers), tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
                     colalign=colalign, disable_numparse=True)
 
 
-def to_json(data: Any) -> str:
-    """Data as indented JSON, names kept as written."""
-    return json.dumps(data, indent=2, ensure_ascii=False)
-
-
 def render_stream(headers: Sequence[str], rows: Callable[[], Iterable[Sequence[Any]]],
-                  fmt: str = "text", colalign: Sequence[str] | None = None) -> Iterator[str]:
+                  fmt: str = "text", colalign: Sequence[str] | None = None,
+                  color: bool = False) -> Iterator[str]:
     """Render a table too long to hold, line by line: `rows()` is called once per pass.
 
-    Text takes two passes (the first measures the columns) and looks exactly like `render`'s
-    plain table; CSV takes one. Memory does not grow with the number of rows.
+    Plain text takes two passes (the first measures the columns) and looks exactly like
+    `render`'s; CSV takes one. Memory does not grow with the number of rows. Other formats
+    hold the rows and go through `render`.
     """
     if fmt == "csv":
         buffer = io.StringIO()
@@ -58,21 +124,30 @@ def render_stream(headers: Sequence[str], rows: Callable[[], Iterable[Sequence[A
         for row in rows():
             buffer.seek(0)
             buffer.truncate()
-            writer.writerow(row)
+            writer.writerow([data_cell(c) for c in row])
             yield buffer.getvalue()
         return
     if fmt != "text":
-        raise ValueError(f"render_stream: no streaming for {fmt!r}")
+        yield render(headers, rows(), fmt, colalign, color)
+        return
     widths = [len(h) + 2 for h in headers]  # tabulate's minimum padding for headers
     for row in rows():
-        widths = [max(w, len(str(cell))) for w, cell in zip(widths, row)]
+        widths = [max(w, len(text_cell(c))) for w, c in zip(widths, row)]
     align = list(colalign or ["left"] * len(headers))
 
-    def line(cells: Sequence[Any]) -> str:
-        return "  ".join(str(c).rjust(w) if a == "right" else str(c).ljust(w)
-                         for c, w, a in zip(cells, widths, align)).rstrip()
+    def line(cells: Sequence[str]) -> str:
+        out = []
+        for cell, width, how in zip(cells, widths, align):
+            pad = " " * (width - len(_ANSI.sub("", cell)))
+            out.append(pad + cell if how == "right" else cell + pad)
+        return "  ".join(out).rstrip()
 
-    yield line(headers)
+    yield line(list(headers))
     yield "  ".join("-" * w for w in widths)
     for row in rows():
-        yield line(row)
+        yield line([text_cell(c, color) for c in row])
+
+
+def to_json(data: Any) -> str:
+    """Data as indented JSON, names kept as written."""
+    return json.dumps(data, indent=2, ensure_ascii=False, default=data_cell)

@@ -22,9 +22,24 @@ def test_streamed_csv_matches_render():
     assert '"a long note, with a comma"' in streamed
 
 
-def test_stream_refuses_formats_it_cannot_stream():
-    with pytest.raises(ValueError):
-        list(render_stream(HEADERS, lambda: iter(ROWS), "grid"))
+def test_stream_hands_other_formats_to_render():
+    streamed = "\n".join(render_stream(HEADERS, lambda: iter(ROWS), "grid", ALIGN))
+    assert streamed == render(HEADERS, ROWS, "grid", ALIGN)
+    assert streamed.startswith("+--")
+
+
+def test_points_and_money_cells():
+    from decimal import Decimal
+
+    from scorepad.render import Money, Points
+
+    rows = [["Ann", Points(3), Money(Decimal("0.75"))], ["Bob", Points(-3),
+                                                         Money(Decimal("-1234.5"), "€")]]
+    text = render(["Player", "Points", "Money"], rows)
+    assert "+3" in text and "$0.75" in text and "-€1,234.50" in text
+    assert render(["Player", "Points", "Money"], rows, "csv").splitlines()[2] == "Bob,-3,-1234.50"
+    colored = render(["Player", "Points", "Money"], rows, color=True)
+    assert "\x1b[32m+3\x1b[0m" in colored and "\x1b[31m-3\x1b[0m" in colored
 
 
 @pytest.mark.parametrize("points, shown", [(2, "+2"), (-3, "-3"), (0, "0")])
