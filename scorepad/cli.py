@@ -726,6 +726,7 @@ def sheet(path, running, fmt):
     def sheet_rows():
         """One row per hand, in hand order, then the totals; streamed from the file."""
         running_totals = dict.fromkeys(players, 0)
+        started = set()
         for row in rows(head):
             if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
                 continue
@@ -737,10 +738,16 @@ def sheet(path, running, fmt):
             what = _what(shown, deltas) + (" (void)" if void else " (amended)" if amended else "")
             cells = []
             for p in players:
+                seated = p in deltas  # a player not at the table for this hand shows blank
                 points = 0 if void else deltas.get(p, 0)
                 running_totals[p] += points
-                cells.append(None if void and not running else
-                             Points(running_totals[p] if running else points))
+                joined = seated or running_totals[p] or p in started
+                if seated:
+                    started.add(p)
+                if running:
+                    cells.append(Points(running_totals[p]) if joined else None)
+                else:
+                    cells.append(Points(points) if seated and not void else None)
             yield [row.hand, shown.dealer or "", what, *cells, shown.note]
         totals.update(running_totals)
         yield ["", "", "Total", *[Points(running_totals[p]) for p in players], ""]
@@ -1050,6 +1057,92 @@ def settle(path, rate, currency, fmt):
         click.echo(plan)
     else:
         click.echo("Everyone is even: nobody pays.")
+
+
+@cli.group(context_settings=CONTEXT_SETTINGS)
+def seat():
+    """Seats that change during a night: someone joins late or leaves early.
+
+    A player who leaves keeps their total in the standings and the settlement and is no longer
+    dealt in; the deal and sitting out follow the seats in force for each hand.
+
+    Example:
+
+    \b
+        scorepad seat add Flo --after Bob
+    """
+
+
+@seat.command("add", context_settings=CONTEXT_SETTINGS)
+@click.argument("name")
+@click.option("--after", metavar="NAME", shell_complete=_complete_player,
+              help="Seat the player on this player's left (next after them in seat order). "
+                   "Default: after the last seat.")
+@click.pass_obj
+def seat_add(path, name, after):
+    """Seat a player who joins (or comes back): dealt in from the next hand.
+
+    Example:
+
+    \b
+        scorepad seat add Flo --after Bob
+    """
+    from .ledger import Replay, check_name
+    from .scoring import find_player
+    from .session import add_column, append, locked, now, read_head, read_tail
+
+    with locked(path) as fd:
+        head = read_head(path)
+        last, last_hand = read_tail(head)
+        state = Replay.resume(head.rules, head.players, last, last_hand)
+        name = check_name(name)
+        player = next((p for p in head.players if p.casefold() == name.casefold()), name)
+        if player in state.seated:
+            raise ScorepadError(f"{player} is already seated")
+        order = list(state.seated)
+        after = find_player(after, order, "--after") if after else None
+        order.insert(order.index(after) + 1 if after else len(order), player)
+        players = head.players
+        if player not in players:  # a newcomer: a new column, next to where they sit
+            index = players.index(after) + 1 if after else len(players)
+            players = (*players[:index], player, *players[index:])
+            state = Replay.resume(head.rules, players, last, last_hand)
+        place = f" after {after}" if after else ""
+        row = state.seat_row(order, f"{player} joins{place}", now())
+        if players == head.players:
+            append(path, fd, players, [row])
+        else:
+            add_column(path, head, players, [row])
+    click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
+    click.echo(_next_line(state, state.rules))
+
+
+@seat.command("remove", context_settings=CONTEXT_SETTINGS)
+@click.argument("name")
+@click.pass_obj
+def seat_remove(path, name):
+    """A player leaves: they keep their total and are no longer dealt in.
+
+    Example:
+
+    \b
+        scorepad seat remove Ed
+    """
+    from .ledger import Replay
+    from .scoring import find_player
+    from .session import append, locked, now, read_head, read_tail
+
+    with locked(path) as fd:
+        head = read_head(path)
+        last, last_hand = read_tail(head)
+        state = Replay.resume(head.rules, head.players, last, last_hand)
+        player = find_player(name, state.seated, "seat remove")
+        order = [p for p in state.seated if p != player]
+        row = state.seat_row(order, f"{player} leaves", now())
+        append(path, fd, head.players, [row])
+    click.echo(f"{player} leaves the table with {state.totals[player]:+d}. "
+               f"Seats: {', '.join(state.seated)}.")
+    click.echo(_next_line(state, state.rules))
 
 
 def main(args=None, prog_name="scorepad"):

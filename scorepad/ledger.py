@@ -30,10 +30,10 @@ from .scoring import Hand, LeasterHand, PickerHand, Score, score, seat
 HEAD = ("hand", "kind", "ref")
 TAIL = ("dealer", "out", "picker", "partners", "alone", "points", "tricks", "crack", "recrack",
         "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
-        "leaster_tricks", "note", "time", "next_dealer", "pending", "totals")
+        "leaster_tricks", "note", "time", "next_dealer", "seated", "pending", "totals")
 HAND_KINDS = ("picker", "leaster", "doubler")
 CORRECTIONS = ("void", "amend")
-KINDS = ("rules", "session", *HAND_KINDS, *CORRECTIONS)
+KINDS = ("rules", "session", "seat", *HAND_KINDS, *CORRECTIONS)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 MAX_NAME = 40
 
@@ -115,6 +115,7 @@ class Row:
     note: str = ""
     time: str = ""
     next_dealer: str | None = None
+    seated: tuple[str, ...] = ()  # the seats in force after this row, in seat order
     pending: int = 0
     totals: Mapping[str, int] = field(default_factory=dict)
 
@@ -154,7 +155,7 @@ def format_row(players: Sequence[str], row: Row) -> list[str]:
         value = getattr(row, name)
         if name in ("doubled", "blitz") and not scored:
             value = None
-        elif name in ("next_dealer", "pending", "totals") and row.kind == "rules":
+        elif name in ("next_dealer", "seated", "pending", "totals") and row.kind == "rules":
             value = None
         cells.append(_cell(value))
     return cells
@@ -223,7 +224,7 @@ def parse_row(players: Sequence[str], cells: Sequence[str], line: int) -> Row:
     for name in ("dealer", "picker", "crack", "winner", "next_dealer"):
         if tail[name]:
             values[name] = _player(tail[name], players, name, line)
-    for name in ("out", "partners"):
+    for name in ("out", "partners", "seated"):
         if tail[name]:
             values[name] = _names(_json(tail[name], list, name, line), players, name, line)
     for name in ("alone", "recrack", "forced"):
@@ -326,11 +327,12 @@ class Replay:
     """
 
     def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str,
-                 keep: Iterable[int] = ()):
+                 keep: Iterable[int] = (), seated: Sequence[str] | None = None):
         self.rules = rules
-        self.players = tuple(players)
+        self.players = tuple(players)  # everyone in the file's header
+        self.order = list(seated or players)  # the seats in force, in seat order
         self.next_dealer = first_dealer
-        self.totals = {p: 0 for p in self.players}
+        self.totals = {p: 0 for p in self.order}  # everyone who has sat down tonight
         self.stats = {p: PlayerStats() for p in self.players}
         self.pending: list[int] = []  # the doubler hands whose doubling is still to come
         self.last_hand = 0
@@ -343,9 +345,11 @@ class Replay:
     @classmethod
     def resume(cls, rules: Rules, players: Sequence[str], last: Row, last_hand: int) -> Replay:
         """Pick the night up from the state its last row records (no history needed)."""
-        replay = cls(rules, players, last.next_dealer or players[-1])
+        replay = cls(rules, players, last.next_dealer or players[-1],
+                     seated=last.seated or players)
         replay.pending = [0] * last.pending
-        replay.totals = {p: last.totals.get(p, 0) for p in replay.players}
+        replay.totals = {p: last.totals.get(p, 0)
+                         for p in replay.players if p in last.totals or p in replay.order}
         replay.last_hand = last_hand
         replay._check_race()
         return replay
@@ -357,6 +361,8 @@ class Replay:
             self.last_hand = max(self.last_hand, row.hand)
         if row.next_dealer is not None:
             self.next_dealer = row.next_dealer
+        if row.seated and all(p in self.players for p in row.seated):
+            self.order = list(row.seated)
         if row.totals:
             self.totals.update(row.totals)
             for player, total in row.totals.items():
@@ -367,7 +373,7 @@ class Replay:
 
     @property
     def seated(self) -> tuple[str, ...]:
-        return self.players
+        return tuple(self.order)
 
     def doubled_next(self) -> int:
         """How many doublings the next scored hand carries, from the doublers pending."""
@@ -376,8 +382,23 @@ class Replay:
         return len(self.pending) if self.rules.doubler_stacking == "multiply" else 1
 
     def left_of(self, dealer: str) -> str:
+        """Who deals after `dealer`: the next seated player (in the header's order if the
+        dealer has left since)."""
         seated = self.seated
-        return seated[(seated.index(dealer) + 1) % len(seated)]
+        if dealer in seated:
+            return seated[(seated.index(dealer) + 1) % len(seated)]
+        return self.following(dealer, self.players)
+
+    def following(self, player: str, order: Sequence[str]) -> str:
+        """`player` if seated, else the first seated player after them in `order`."""
+        if player in self.order:
+            return player
+        start = list(order).index(player) if player in order else -1
+        for step in range(1, len(order) + 1):
+            candidate = order[(start + step) % len(order)]
+            if candidate in self.order:
+                return candidate
+        return self.order[0]
 
     def last_effective(self) -> int:
         hand = self.last_hand
@@ -408,7 +429,7 @@ class Replay:
     def _check_race(self) -> None:
         if self.rules.settlement != "race":
             return
-        reached = tuple(p for p in self.players if self.totals[p] >= self.rules.target)
+        reached = tuple(p for p in self.totals if self.totals[p] >= self.rules.target)
         # The first to reach the target wins; a correction that undoes it reopens the race.
         if not any(p in reached for p in self.race_winners):
             self.race_winners = reached
@@ -420,8 +441,8 @@ class Replay:
         return [self.pending.pop(0)] if self.pending else []
 
     def _state(self, row: Row) -> Row:
-        return replace(row, next_dealer=self.next_dealer, pending=len(self.pending),
-                       totals=dict(self.totals))
+        return replace(row, next_dealer=self.next_dealer, seated=self.seated,
+                       pending=len(self.pending), totals=dict(self.totals))
 
     def _apply(self, row: Row) -> Row:
         """Apply a row whose contents are known to be right; return it with the state after."""
@@ -448,7 +469,13 @@ class Replay:
             else:
                 self.pending = version.consumed + self.pending
             if was_last:
-                self.next_dealer = version.row.dealer
+                self.next_dealer = self.following(version.row.dealer, self.players)
+        elif row.kind == "seat":
+            old = self.seated
+            self.order = list(row.seated)
+            for player in self.order:
+                self.totals.setdefault(player, 0)
+            self.next_dealer = self.following(self.next_dealer, old + self.seated)
         elif row.kind == "amend":
             version = self.kept[row.ref]
             self._apply_stats(version.row, version.deltas, -1)
@@ -474,7 +501,7 @@ class Replay:
                 message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
             problems.append(Problem(row.line, message))
         state = self._apply(expected)
-        for name in ("next_dealer", "pending", "totals"):
+        for name in ("next_dealer", "seated", "pending", "totals"):
             if getattr(state, name) != getattr(row, name):
                 problems.append(Problem(row.line, f"{name}: recorded {_show(getattr(row, name))}"
                                                   f", but the rows above give "
@@ -486,6 +513,11 @@ class Replay:
         line = row.line
         if row.kind in ("rules", "session"):
             raise LedgerError(line, f"a {row.kind} row belongs at the top of the file")
+        if row.kind == "seat":
+            if row.hand is not None or row.ref is not None or row.deltas:
+                raise LedgerError(line, "a seat row has no hand number, ref or points")
+            self._check_seats(row.seated, line)
+            return row
         if row.kind in HAND_KINDS:
             if row.hand != self.last_hand + 1:
                 raise LedgerError(line, f"hand number {row.hand} is out of order: "
@@ -522,15 +554,28 @@ class Replay:
         if row.doubled != version.row.doubled:
             raise LedgerError(line, f"doubled: an amendment keeps the doubling of hand "
                                     f"{row.ref} ({version.row.doubled})")
-        new = self._rescore(row)
+        new = self._rescore(row, self._seats_of(version))
         return replace(row, deltas={p: new.get(p, 0) - version.deltas.get(p, 0)
-                                    for p in self.seated})
+                                    for p in version.deltas})
 
-    def _rescore(self, row: Row) -> dict[str, int]:
+    def _seats_of(self, version: _Version) -> tuple[str, ...]:
+        """The players who were seated for a recorded hand, in seat order."""
+        return tuple(p for p in self.players if p in version.deltas)
+
+    def _check_seats(self, seated: Sequence[str], line: int) -> None:
+        if len(set(seated)) != len(seated) or not all(p in self.players for p in seated):
+            raise LedgerError(line, f"seated: {_show(seated)} is not a list of players")
         try:
-            hand = hand_of(row, self.seated)
+            seat(self.rules, seated, None)
+        except ScorepadError as exc:
+            raise LedgerError(line, f"seated: {exc}") from None
+
+    def _rescore(self, row: Row, seated: Sequence[str] | None = None) -> dict[str, int]:
+        seated = tuple(seated or self.seated)
+        try:
+            hand = hand_of(row, seated)
             result = score(self.rules, hand)
-            seating = seat(self.rules, self.seated, row.dealer, row.out)
+            seating = seat(self.rules, seated, row.dealer, row.out)
         except ScorepadError as exc:
             raise LedgerError(row.line, f"this hand cannot be scored: {exc}") from None
         if set(seating.sitting_out) != set(row.out):
@@ -538,7 +583,7 @@ class Replay:
                                         f"out {_show(seating.sitting_out)}")
         if self.rules.zero_sum and sum(result.deltas.values()) != 0:
             raise LedgerError(row.line, "the hand does not sum to zero")
-        return {p: result.deltas.get(p, 0) for p in self.seated}
+        return {p: result.deltas.get(p, 0) for p in seated}
 
     # -- making new rows --
 
@@ -588,14 +633,23 @@ class Replay:
             raise HandError(f"hand {ref} is a doubler: there is nothing to amend (void it with "
                             f"`scorepad void {ref}` and record the hand)")
         inputs = {**version.row.hand_inputs(), **changes}
-        hand = canonical(self.rules, hand_of(Row("amend", **inputs), self.seated), self.seated)
+        seated = self._seats_of(version)
+        hand = canonical(self.rules, hand_of(Row("amend", **inputs), seated), seated)
         result = score(self.rules, hand)
-        new = row_for_hand(hand, result, self.seated)
+        new = row_for_hand(hand, result, seated)
         row = replace(new, kind="amend", ref=ref,
                       deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0)
-                              for p in self.seated},
+                              for p in seated},
                       note=check_note(note), time=time)
         return self._apply(row), result
+
+    def seat_row(self, seated: Sequence[str], note: str, time: str = "") -> Row:
+        """The row that changes the seats in force (someone joined or left)."""
+        try:
+            self._check_seats(seated, 0)
+        except LedgerError as exc:
+            raise HandError(exc.message.removeprefix("seated: ")) from None
+        return self._apply(Row("seat", seated=tuple(seated), note=note, time=time))
 
     def _check_race_open(self) -> None:
         if self.race_winners:

@@ -88,7 +88,8 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
     time = time or now()
     rules_row = Row("rules", note=json.dumps(rules.to_dict(), ensure_ascii=False,
                                              separators=(",", ":")), time=time)
-    start = Row("session", dealer=first_dealer, next_dealer=first_dealer, pending=0,
+    start = Row("session", dealer=first_dealer, next_dealer=first_dealer, seated=players,
+                pending=0,
                 totals={p: 0 for p in players}, note=rules.summary(), time=time)
     data = _encode([header(players), format_row(players, rules_row),
                     format_row(players, start)])
@@ -323,7 +324,8 @@ def replay(head: Head, keep: set[int] | None = None,
            stop_at_first: bool = False) -> tuple[Replay, list[Problem]]:
     """Replay every row, checking each; returns the final state and every problem found."""
     refs = scan_refs(head.path) if keep is None else keep
-    state = Replay(head.rules, head.players, head.first_dealer, keep=refs)
+    state = Replay(head.rules, head.players, head.first_dealer, keep=refs,
+                   seated=head.start.seated or head.players)
     problems: list[Problem] = []
     for item in rows(head):
         found = [item] if isinstance(item, Problem) else state.feed(item)
@@ -437,6 +439,38 @@ def rewrite(path: Path, data: bytes) -> None:
             os.unlink(temp)
         raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") \
             from None
+    _fsync_dir(path)
+
+
+def add_column(path: Path, head: Head, players: Sequence[str], new_rows: Sequence[Row]) -> None:
+    """Rewrite the session with a column for a new player, then the rows that seat them.
+
+    `players` is the new header's list of players: the old one with one name inserted; that
+    column is empty in every row so far. One atomic rewrite (temp file, fsync, rename) that
+    streams the old file, so it needs no more memory for a longer night. The caller holds the
+    lock.
+    """
+    (name,) = [p for p in players if p not in head.players]
+    at = len(HEAD) + list(players).index(name)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding=ENCODING, newline="") as out, \
+                open(path, encoding="utf-8-sig", newline="") as source:
+            writer = csv.writer(out, lineterminator=NEWLINE)
+            for number, cells in enumerate(csv.reader(source, strict=True)):
+                cells.insert(at, name if number == 0 else "")
+                writer.writerow(cells)
+            writer.writerows(format_row(players, row) for row in new_rows)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, os.stat(path).st_mode & 0o777)
+        os.replace(temp, path)
+    except (OSError, csv.Error) as exc:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise SessionError(path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; "
+                                 f"the file is as it was") from None
     _fsync_dir(path)
 
 

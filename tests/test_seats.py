@@ -1,0 +1,107 @@
+"""Seats that change during a night: joining late, leaving early, coming back."""
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def sp(run, tmp_path):
+    path = tmp_path / "night.csv"
+
+    def invoke(*args):
+        return run("-f", path, *args)
+
+    invoke.path = path
+    assert invoke("new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert invoke("hand", "--picker", "Ann", "--partner", "Bob", "--points", 64).exit_code == 0
+    return invoke
+
+
+def status(sp):
+    return json.loads(sp("status", "--format", "json").stdout)
+
+
+def test_a_newcomer_gets_a_column_and_is_dealt_in(sp):
+    out = sp("seat", "add", "Flo", "--after", "Bob")
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout.startswith("Flo joins the table after Bob. Seats: Ann, Bob, Flo, Cy, Dee,"
+                                 " Ed.")
+    header = sp.path.read_text().splitlines()[0]
+    assert header.startswith("hand,kind,ref,Ann,Bob,Flo,Cy,Dee,Ed,")
+    hand = json.loads(sp("hand", "--picker", "Flo", "--partner", "Bob", "--points", 70,
+                         "--format", "json").stdout)
+    assert len(hand["deltas"]) == 6 and hand["deltas"]["Flo"] == 3  # six-handed now
+    assert sp("verify").stdout == ""
+    sheet = sp("sheet").stdout.splitlines()
+    assert sheet[2].split()[:7] == ["1", "Ed", "Ann", "+", "Bob", "64", "+2"]
+    assert sheet[2].split()[7] == "+1" and len(sheet[2].split()) == 11  # Flo blank in hand 1
+
+
+def test_someone_who_leaves_keeps_their_total_and_is_not_dealt_in(sp):
+    assert sp("seat", "remove", "ann").stdout.startswith("Ann leaves the table with +2.")
+    assert status(sp)["players"] == ["Bob", "Cy", "Dee", "Ed"]
+    assert "Ann sits out" not in sp("status").stdout
+    error = sp("hand", "--picker", "Ann", "--alone", "--points", 70)
+    assert error.exit_code == 1 and "unknown player" in error.stderr
+    hand = json.loads(sp("hand", "--picker", "Bob", "--alone", "--points", 70, "--format",
+                         "json").stdout)
+    assert "Ann" not in hand["deltas"] and hand["deltas"]["Bob"] == 3  # four-handed alone
+    standings = json.loads(sp("standings", "--format", "json").stdout)
+    assert standings["totals"]["Ann"] == 2
+    settle = json.loads(sp("settle", "--format", "json").stdout)
+    assert settle["balances"]["Ann"] == "2.00"
+    assert sp("verify").stdout == ""
+
+
+def test_the_deal_follows_the_seats_in_force(sp):
+    assert status(sp)["dealer"] == "Ann"
+    sp("seat", "remove", "Ann")  # the next dealer leaves: the deal moves on to Bob
+    assert status(sp)["dealer"] == "Bob"
+    sp("hand", "--leaster", "--winner", "Cy")
+    assert status(sp)["dealer"] == "Cy"
+    sp("seat", "add", "Ann", "--after", "Cy")  # she comes back, to Cy's left
+    assert status(sp)["players"] == ["Bob", "Cy", "Ann", "Dee", "Ed"]
+    sp("hand", "--leaster", "--winner", "Cy")
+    assert status(sp)["dealer"] == "Ann"
+    assert sp("verify").stdout == ""
+
+
+def test_sitting_out_follows_the_seats(run, tmp_path):
+    path = tmp_path / "six.csv"
+    run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "sit_out=dealer")
+    assert json.loads(run("-f", path, "status", "--format", "json").stdout)["sits_out"] == []
+    run("-f", path, "seat", "add", "Flo")
+    data = json.loads(run("-f", path, "status", "--format", "json").stdout)
+    assert data["sits_out"] == ["Ed"]  # six at a five-seat table: the dealer sits out
+
+
+@pytest.mark.parametrize("args, message", [
+    (("seat", "add", "Bob"), "Bob is already seated"),
+    (("seat", "add", "Flo", "--after", "Zed"), "unknown player"),
+    (("seat", "add", "+Flo"), "cannot start with +"),
+    (("seat", "remove", "Zed"), "unknown player"),
+])
+def test_seat_refusals_leave_the_file_unchanged(sp, args, message):
+    before = sp.path.read_bytes()
+    result = sp(*args)
+    assert result.exit_code == 1 and message in result.stderr
+    assert sp.path.read_bytes() == before
+
+
+def test_a_table_too_small_to_deal_is_refused(sp):
+    sp("seat", "remove", "Ann")
+    sp("seat", "remove", "Bob")
+    before = sp.path.read_bytes()
+    result = sp("seat", "remove", "Cy")
+    assert result.exit_code == 1 and "deal for 3, 4, 5, 6 players" in result.stderr
+    assert sp.path.read_bytes() == before
+
+
+def test_corrections_of_hands_before_a_seat_change(sp):
+    sp("seat", "add", "Flo")
+    assert sp("amend", "1", "--points", "58").exit_code == 0
+    standings = json.loads(sp("standings", "--format", "json").stdout)
+    assert standings["totals"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1, "Flo": 0}
+    assert sp("void", "1").exit_code == 0
+    assert sp("verify").stdout == ""
