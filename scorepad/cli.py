@@ -713,9 +713,8 @@ def sheet(path, running, fmt):
         scorepad sheet
         scorepad sheet --running
     """
-    from .ledger import Row
     from .render import Points, render_stream
-    from .session import checked_replay, read_head, rows
+    from .session import checked_replay, read_head
 
     head = read_head(path)
     state = checked_replay(head)  # checks every row and keeps the corrected hands' last versions
@@ -727,19 +726,11 @@ def sheet(path, running, fmt):
         """One row per hand, in hand order, then the totals; streamed from the file."""
         running_totals = dict.fromkeys(players, 0)
         started = set()
-        for row in rows(head):
-            if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
-                continue
-            version = state.kept.get(row.hand)
-            shown = version.row if version else row
-            deltas = version.deltas if version else row.deltas
-            void = row.hand in state.voided
-            amended = version is not None and shown.kind == "amend"
-            what = _what(shown, deltas) + (" (void)" if void else " (amended)" if amended else "")
+        for hand in _hands(head, state):
             cells = []
             for p in players:
-                seated = p in deltas  # a player not at the table for this hand shows blank
-                points = 0 if void else deltas.get(p, 0)
+                seated = p in hand.deltas  # a player not at the table for this hand: blank
+                points = 0 if hand.void else hand.deltas.get(p, 0)
                 running_totals[p] += points
                 joined = seated or running_totals[p] or p in started
                 if seated:
@@ -747,8 +738,10 @@ def sheet(path, running, fmt):
                 if running:
                     cells.append(Points(running_totals[p]) if joined else None)
                 else:
-                    cells.append(Points(points) if seated and not void else None)
-            yield [row.hand, shown.dealer or "", what, *cells, shown.note]
+                    cells.append(Points(points) if seated and not hand.void else None)
+            what = _what(hand.row, hand.deltas) + (" (void)" if hand.void else
+                                                   " (amended)" if hand.amended else "")
+            yield [hand.number, hand.row.dealer or "", what, *cells, hand.row.note]
         totals.update(running_totals)
         yield ["", "", "Total", *[Points(running_totals[p]) for p in players], ""]
 
@@ -771,6 +764,32 @@ def sheet(path, running, fmt):
                               ("right", "left", "left", *["right"] * len(players), "left"),
                               use_color(fmt)):
         click.echo(line)
+
+
+class _Hand:
+    """A hand as the reports show it: its last version, and whether it was voided."""
+
+    __slots__ = ("number", "row", "deltas", "void", "amended")
+
+    def __init__(self, number, row, deltas, void, amended):
+        self.number, self.row, self.deltas = number, row, deltas
+        self.void, self.amended = void, amended
+
+
+def _hands(head, state):
+    """Every hand in order, as last corrected, streamed from the file (after a checked replay
+    that kept the corrected hands' last versions)."""
+    from .ledger import Row
+    from .session import rows
+
+    for row in rows(head):
+        if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
+            continue
+        version = state.kept.get(row.hand)
+        shown = version.row if version else row
+        deltas = version.deltas if version else row.deltas
+        yield _Hand(row.hand, shown, deltas, row.hand in state.voided,
+                    version is not None and shown.kind == "amend")
 
 
 def _what(row, deltas) -> str:
@@ -1143,6 +1162,224 @@ def seat_remove(path, name):
     click.echo(f"{player} leaves the table with {state.totals[player]:+d}. "
                f"Seats: {', '.join(state.seated)}.")
     click.echo(_next_line(state, state.rules))
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@table_format_option()
+@click.pass_obj
+def stats(path, fmt):
+    """Each player's night in numbers: picks, wins, schneiders, partners, best and worst hand.
+
+    Schneiders and no-tricks count "for" a player on the side that made them and "against" a
+    player on the side that suffered them. A voided hand counts for nothing; an amended hand
+    counts as amended.
+
+    Example:
+
+    \b
+        scorepad -f sample_sessions/standard-friday.csv stats
+    """
+    from .render import Points, render, to_json
+    from .session import checked_replay, read_head
+
+    head = read_head(path)
+    state = checked_replay(head)
+    records = []
+    for player in state.totals:
+        st = state.stats[player]
+        records.append({
+            "player": player, "total": st.total, "hands": st.played, "picks": st.picks,
+            "pick_rate": round(st.picks / st.played, 3) if st.played else None,
+            "picker_wins": st.picker_wins,
+            "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
+            "average_picker_points": round(st.picker_points / st.picks, 1) if st.picks else None,
+            "partner": st.partner,
+            "schneider_for": st.schneider_for, "schneider_against": st.schneider_against,
+            "no_trick_for": st.no_trick_for, "no_trick_against": st.no_trick_against,
+            "leasters_won": st.leasters_won, "best": st.best, "worst": st.worst})
+    if fmt == "json":
+        click.echo(to_json({"file": str(path), "hands": state.hands, "players": records}))
+        return
+
+    def percent(value):
+        return None if value is None else f"{value:.0%}"
+
+    def points(value):
+        return None if value is None else Points(value)
+
+    rows = [(r["player"], r["hands"], r["picks"], percent(r["pick_rate"]),
+             percent(r["picker_win_rate"]), r["average_picker_points"], r["partner"],
+             f"{r['schneider_for']}/{r['schneider_against']}",
+             f"{r['no_trick_for']}/{r['no_trick_against']}", r["leasters_won"],
+             points(r["best"]), points(r["worst"])) for r in records]
+    headers = ("Player", "Hands", "Picks", "Pick rate", "Wins", "Avg points", "Partner",
+               "Schneider +/-", "No-trick +/-", "Leasters", "Best", "Worst")
+    if fmt == "csv":
+        rows = [[r[h] for h in ("player", "hands", "picks", "pick_rate", "picker_win_rate",
+                                "average_picker_points", "partner", "schneider_for",
+                                "schneider_against", "no_trick_for", "no_trick_against",
+                                "leasters_won", "best", "worst")] for r in records]
+        headers = ("Player", "Hands", "Picks", "Pick rate", "Picker win rate",
+                   "Average picker points", "Partner", "Schneider for", "Schneider against",
+                   "No-trick for", "No-trick against", "Leasters won", "Best", "Worst")
+    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
+                      use_color(fmt)))
+    if fmt not in ("csv",):
+        click.echo()
+        click.echo(f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
+                   f"out of picks; Avg points: card points taken when picking.")
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("sources", nargs=-1, required=True, metavar="FILE_OR_FOLDER...",
+                type=click.Path(exists=True, path_type=Path))
+@click.option("--skip-bad", is_flag=True,
+              help="Leave out a night that fails verification (named on stderr) instead of "
+                   "failing.")
+@table_format_option()
+def season(sources, skip_bad, fmt):
+    """A league table over many nights: each night a column, then totals and averages.
+
+    Give session files, or folders of them (*.csv). Nights played under different rules add
+    up the same way. Every night is checked as it is read; one that fails stops the table
+    unless --skip-bad, which names it and leaves it out.
+
+    Examples:
+
+    \b
+        scorepad season sample_sessions/
+        scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
+    """
+    from .render import Points, render, to_json
+    from .session import SessionError, checked_replay, read_head
+
+    files = []
+    for source in sources:
+        if source.is_dir():
+            files += sorted(source.glob("*.csv"))
+        else:
+            files.append(source)
+    if not files:
+        raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
+    nights, names = [], {}  # names: casefold -> the spelling shown
+    for file in files:
+        try:
+            state = checked_replay(read_head(file))
+        except SessionError as exc:
+            if not skip_bad:
+                raise SessionError(exc.path, f"{exc.message} (leave it out with --skip-bad)",
+                                   exc.line) from None
+            click.echo(f"scorepad: skipped {exc}", err=True)
+            continue
+        totals = {}
+        for player, total in state.totals.items():
+            key = names.setdefault(player.casefold(), player)
+            totals[key] = total
+        nights.append((file.stem, totals))
+    if not nights:
+        raise ScorepadError("every night failed verification: no table to show")
+    players = sorted(names.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in nights), p))
+    records = []
+    for player in players:
+        played = [n[player] for _, n in nights if player in n]
+        total = sum(played)
+        records.append({"player": player, "nights": {name: n.get(player) for name, n in nights},
+                        "total": total, "played": len(played),
+                        "average": round(total / len(played), 2) if played else None})
+    if fmt == "json":
+        click.echo(to_json({"nights": [name for name, _ in nights], "players": records}))
+        return
+    headers = ["Player", *[name for name, _ in nights], "Total", "Nights", "Average"]
+    rows = [[r["player"], *[None if v is None else Points(v) for v in r["nights"].values()],
+             Points(r["total"]), r["played"],
+             f"{r['average']:+.2f}" if r["average"] else "0.00"] for r in records]
+    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
+                      use_color(fmt)))
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write the chart as an image (.png or .svg) instead; needs the plot extra: "
+                   "pip install 'scorepad[plot]'.")
+@click.option("--width", type=click.IntRange(20, 400), metavar="COLUMNS",
+              help="Width of the terminal chart. Default: the terminal's.")
+@click.option("--height", type=click.IntRange(8, 200), metavar="LINES",
+              help="Height of the terminal chart. Default: 20.")
+@click.pass_obj
+def chart(path, output, width, height):
+    """Draw each player's running total over the night, in the terminal or as an image.
+
+    Examples:
+
+    \b
+        scorepad chart
+        scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
+    """
+    from .session import checked_replay, read_head
+
+    if output and output.suffix.lower() not in (".png", ".svg"):
+        raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
+    head = read_head(path)
+    state = checked_replay(head)
+    players = list(state.totals)
+    running = dict.fromkeys(players, 0)
+    hands = [0]
+    series = {p: [0] for p in players}
+    for hand in _hands(head, state):
+        if hand.void:
+            continue
+        hands.append(hand.number)
+        for p in players:
+            running[p] += hand.deltas.get(p, 0)
+            series[p].append(running[p])
+    title = f"Running totals: {path.name} ({head.rules.name} rules)"
+    if output:
+        _chart_image(output, title, hands, series)
+        click.echo(f"Wrote {output}.")
+        return
+    import shutil
+
+    import plotext as plt
+
+    plt.clf()
+    plt.plotsize(width or shutil.get_terminal_size((100, 24)).columns, height or 20)
+    plt.theme("clear")
+    color = use_color("text")
+    marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
+    for number, player in enumerate(players):
+        plt.plot(hands, series[player], label=player,
+                 marker="braille" if color else marks[number % len(marks)])
+    plt.title(title)
+    plt.xlabel("hand")
+    text = plt.build()
+    if not color:
+        text = plt.uncolorize(text)
+    click.echo(text.rstrip("\n"))
+
+
+def _chart_image(output, title, hands, series):
+    try:
+        import matplotlib
+    except ImportError:
+        raise ScorepadError("--output needs matplotlib, which is not installed: "
+                            "pip install 'scorepad[plot]'") from None
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(10, 5))
+    for player, values in series.items():
+        axes.step(hands, values, where="post", label=player)
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set_title(title)
+    axes.set_xlabel("hand")
+    axes.set_ylabel("game points")
+    axes.legend()
+    try:
+        figure.savefig(output)
+    except OSError as exc:
+        raise ScorepadError(f"{output}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        pyplot.close(figure)
 
 
 def main(args=None, prog_name="scorepad"):

@@ -19,6 +19,7 @@ state from the rows and reports every row that disagrees.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -300,12 +301,28 @@ def canonical(rules: Rules, hand: Hand, seated: Sequence[str]) -> Hand:
 
 @dataclass
 class PlayerStats:
-    """What `standings` shows for one player."""
+    """One player's night in numbers (what `standings` and `stats` show)."""
 
     total: int = 0
     played: int = 0
     picks: int = 0
     picker_wins: int = 0
+    picker_points: int = 0  # card points taken when picking, summed
+    partner: int = 0
+    schneider_for: int = 0
+    schneider_against: int = 0
+    no_trick_for: int = 0
+    no_trick_against: int = 0
+    leasters_won: int = 0
+    results: Counter = field(default_factory=Counter)  # points of a hand -> how many hands
+
+    @property
+    def best(self) -> int | None:
+        return max((v for v, n in self.results.items() if n > 0), default=None)
+
+    @property
+    def worst(self) -> int | None:
+        return min((v for v, n in self.results.items() if n > 0), default=None)
 
 
 @dataclass
@@ -315,6 +332,7 @@ class _Version:
     row: Row
     deltas: dict[str, int]
     consumed: list[int]
+    result: Score | None = None
 
 
 class Replay:
@@ -408,18 +426,40 @@ class Replay:
 
     # -- applying rows --
 
-    def _apply_stats(self, row: Row, deltas: Mapping[str, int], sign: int) -> None:
-        if row.kind == "doubler" or (row.picker is None and row.winner is None
-                                     and row.leaster_points is None):
+    def _apply_stats(self, row: Row, deltas: Mapping[str, int], sign: int,
+                     result: Score | None) -> None:
+        """Count a hand into (sign 1) or out of (sign -1) every player's numbers."""
+        if row.kind == "doubler" or result is None:
             return
         self.hands += sign
-        for player in deltas:
-            if player not in row.out:
-                self.stats[player].played += sign
-        if row.picker is not None:
-            self.stats[row.picker].picks += sign
-            if deltas.get(row.picker, 0) > 0:
-                self.stats[row.picker].picker_wins += sign
+        side = {row.picker, *row.partners}
+        won = result.outcome == "win"
+        for player, points in deltas.items():
+            if player in row.out:
+                continue
+            stats = self.stats[player]
+            stats.played += sign
+            stats.results[points] += sign
+            if result.outcome == "leaster":
+                stats.leasters_won += sign * (player in result.winners)
+                continue
+            if player == row.picker:
+                stats.picks += sign
+                stats.picker_wins += sign * won
+                stats.picker_points += sign * (row.points or 0)
+            elif player in side:
+                stats.partner += sign
+            winning = (player in side) == won
+            if result.schneider:
+                if winning:
+                    stats.schneider_for += sign
+                else:
+                    stats.schneider_against += sign
+            if result.no_trick:
+                if winning:
+                    stats.no_trick_for += sign
+                else:
+                    stats.no_trick_against += sign
 
     def _add(self, deltas: Mapping[str, int]) -> None:
         for player, value in deltas.items():
@@ -444,8 +484,10 @@ class Replay:
         return replace(row, next_dealer=self.next_dealer, seated=self.seated,
                        pending=len(self.pending), totals=dict(self.totals))
 
-    def _apply(self, row: Row) -> Row:
-        """Apply a row whose contents are known to be right; return it with the state after."""
+    def _apply(self, row: Row, result: Score | None = None) -> Row:
+        """Apply a row whose contents are known to be right; return it with the state after.
+
+        `result` is the hand's score (for a hand row or an amendment), for the statistics."""
         if row.kind in HAND_KINDS:
             self.last_hand = row.hand
             consumed = [] if row.kind == "doubler" else self._consume()
@@ -454,15 +496,15 @@ class Replay:
                 if not cap or len(self.pending) < self.rules.max_doubled_hands:
                     self.pending.append(row.hand)
             self._add(row.deltas)
-            self._apply_stats(row, row.deltas, 1)
+            self._apply_stats(row, row.deltas, 1, result)
             self.next_dealer = self.left_of(row.dealer)
             if row.hand in self.keep:
-                self.kept[row.hand] = _Version(row, dict(row.deltas), consumed)
+                self.kept[row.hand] = _Version(row, dict(row.deltas), consumed, result)
         elif row.kind == "void":
             version = self.kept[row.ref]
             was_last = row.ref == self.last_effective()
             self._add(row.deltas)
-            self._apply_stats(version.row, version.deltas, -1)
+            self._apply_stats(version.row, version.deltas, -1, version.result)
             self.voided.add(row.ref)
             if version.row.kind == "doubler":
                 self.pending = [h for h in self.pending if h != row.ref]
@@ -478,19 +520,18 @@ class Replay:
             self.next_dealer = self.following(self.next_dealer, old + self.seated)
         elif row.kind == "amend":
             version = self.kept[row.ref]
-            self._apply_stats(version.row, version.deltas, -1)
+            self._apply_stats(version.row, version.deltas, -1, version.result)
             self._add(row.deltas)
-            new = {p: version.deltas.get(p, 0) + row.deltas.get(p, 0)
-                   for p in set(version.deltas) | set(row.deltas)}
-            self._apply_stats(row, new, 1)
-            self.kept[row.ref] = _Version(row, new, version.consumed)
+            new = {p: version.deltas.get(p, 0) + row.deltas.get(p, 0) for p in version.deltas}
+            self._apply_stats(row, new, 1, result)
+            self.kept[row.ref] = _Version(row, new, version.consumed, result)
         self._check_race()
         return self._state(row)
 
     def feed(self, row: Row) -> list[Problem]:
         """Check a row read from the file against the state so far, then apply it."""
         try:
-            expected = self._expected(row)
+            expected, result = self._expected(row)
         except LedgerError as exc:
             return [Problem(exc.line, exc.message)]
         problems = []
@@ -500,7 +541,7 @@ class Replay:
             if self.rules.zero_sum and unbalanced:
                 message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
             problems.append(Problem(row.line, message))
-        state = self._apply(expected)
+        state = self._apply(expected, result)
         for name in ("next_dealer", "seated", "pending", "totals"):
             if getattr(state, name) != getattr(row, name):
                 problems.append(Problem(row.line, f"{name}: recorded {_show(getattr(row, name))}"
@@ -508,8 +549,8 @@ class Replay:
                                                   f"{_show(getattr(state, name))}"))
         return problems
 
-    def _expected(self, row: Row) -> Row:
-        """The row as it should be (its points re-scored), or a LedgerError."""
+    def _expected(self, row: Row) -> tuple[Row, Score | None]:
+        """The row as it should be (its points re-scored) and its score, or a LedgerError."""
         line = row.line
         if row.kind in ("rules", "session"):
             raise LedgerError(line, f"a {row.kind} row belongs at the top of the file")
@@ -517,7 +558,7 @@ class Replay:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")
             self._check_seats(row.seated, line)
-            return row
+            return row, None
         if row.kind in HAND_KINDS:
             if row.hand != self.last_hand + 1:
                 raise LedgerError(line, f"hand number {row.hand} is out of order: "
@@ -532,11 +573,12 @@ class Replay:
                 if self.rules.all_pass != "doubler":
                     raise LedgerError(line, f"a doubler under rules with all_pass = "
                                             f"{self.rules.all_pass}")
-                return replace(row, deltas={p: 0 for p in self.seated})
+                return replace(row, deltas={p: 0 for p in self.seated}), None
             if row.doubled != self.doubled_next():
                 raise LedgerError(line, f"doubled: recorded {row.doubled}, but the doublers "
                                         f"before it give {self.doubled_next()}")
-            return replace(row, deltas=self._rescore(row))
+            deltas, result = self._rescore(row)
+            return replace(row, deltas=deltas), result
         # corrections
         if row.hand is not None:
             raise LedgerError(line, f"a {row.kind} row has no hand number")
@@ -548,15 +590,15 @@ class Replay:
         if version is None:
             raise LedgerError(line, f"ref: hand {row.ref} was not kept for checking")
         if row.kind == "void":
-            return replace(row, deltas={p: -v for p, v in version.deltas.items()})
+            return replace(row, deltas={p: -v for p, v in version.deltas.items()}), None
         if version.row.kind == "doubler":
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
         if row.doubled != version.row.doubled:
             raise LedgerError(line, f"doubled: an amendment keeps the doubling of hand "
                                     f"{row.ref} ({version.row.doubled})")
-        new = self._rescore(row, self._seats_of(version))
+        new, result = self._rescore(row, self._seats_of(version))
         return replace(row, deltas={p: new.get(p, 0) - version.deltas.get(p, 0)
-                                    for p in version.deltas})
+                                    for p in version.deltas}), result
 
     def _seats_of(self, version: _Version) -> tuple[str, ...]:
         """The players who were seated for a recorded hand, in seat order."""
@@ -570,7 +612,8 @@ class Replay:
         except ScorepadError as exc:
             raise LedgerError(line, f"seated: {exc}") from None
 
-    def _rescore(self, row: Row, seated: Sequence[str] | None = None) -> dict[str, int]:
+    def _rescore(self, row: Row, seated: Sequence[str] | None = None
+                 ) -> tuple[dict[str, int], Score]:
         seated = tuple(seated or self.seated)
         try:
             hand = hand_of(row, seated)
@@ -583,7 +626,7 @@ class Replay:
                                         f"out {_show(seating.sitting_out)}")
         if self.rules.zero_sum and sum(result.deltas.values()) != 0:
             raise LedgerError(row.line, "the hand does not sum to zero")
-        return {p: result.deltas.get(p, 0) for p in seated}
+        return {p: result.deltas.get(p, 0) for p in seated}, result
 
     # -- making new rows --
 
@@ -600,7 +643,7 @@ class Replay:
         result = score(self.rules, hand)
         row = replace(row_for_hand(hand, result, self.seated), hand=self.last_hand + 1,
                       note=check_note(note), time=time)
-        return self._apply(row), result
+        return self._apply(row, result), result
 
     def record_doubler(self, dealer: str | None = None, note: str = "",
                        time: str = "") -> Row:
@@ -641,7 +684,7 @@ class Replay:
                       deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0)
                               for p in seated},
                       note=check_note(note), time=time)
-        return self._apply(row), result
+        return self._apply(row, result), result
 
     def seat_row(self, seated: Sequence[str], note: str, time: str = "") -> Row:
         """The row that changes the seats in force (someone joined or left)."""

@@ -74,6 +74,8 @@ class Score:
     zero_sum: bool
     level: int | None = None
     winners: tuple[str, ...] = ()  # leaster winners
+    schneider: bool = False  # the losing side was schneidered (level 2, or Schafkopf's bonus)
+    no_trick: bool = False  # the losing side took no trick (level 3, or schwarz)
 
     def to_dict(self) -> dict:
         """The score as plain data (for JSON)."""
@@ -85,6 +87,8 @@ class Score:
             "deltas": dict(self.deltas),
             "roles": dict(self.roles),
             "winners": list(self.winners),
+            "schneider": self.schneider,
+            "no_trick": self.no_trick,
             "explanation": list(self.explanation),
         }
 
@@ -376,11 +380,12 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
 
     if rules.is_schafkopf:
-        won, value, level, value_lines = _schafkopf_value(rules, hand, seating, p, t)
+        won, value, level, value_lines, marks = _schafkopf_value(rules, hand, seating, p, t)
         formula = str(value)
     else:
         won, value, level, value_lines = _sheepshead_value(rules, p, t, total_tricks)
         formula = f"base {rules.base} x level multiplier {value // rules.base}"
+        marks = (level == 2, level == 3)
     lines += value_lines
     partner_free = (not won and bool(partners) and rules.partner_free_on_no_trick
                     and level == 3)
@@ -409,7 +414,8 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         else:
             roles[player] = words["defender"]
     return Score("win" if won else "loss", stake, MappingProxyType(_in_seat_order(seating, deltas)),
-                 MappingProxyType(roles), tuple(lines), rules.zero_sum, level)
+                 MappingProxyType(roles), tuple(lines), rules.zero_sum, level,
+                 schneider=marks[0], no_trick=marks[1])
 
 
 def _sheepshead_value(rules: Rules, p: int, t: int | None,
@@ -456,9 +462,10 @@ def _max_runs(game: str, seating: Seating) -> int:
     return 4 if game.split("-")[0] in ("wenz", "geier") else 8 + suit_cards
 
 
-def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int,
-                     t: int | None) -> tuple[bool, int, int | None, list[str]]:
-    """Win or loss and the game value v = base + schneider + schwarz + runs, explained."""
+def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int, t: int | None
+                     ) -> tuple[bool, int, int | None, list[str], tuple[bool, bool]]:
+    """Win or loss, the game value v = base + schneider + schwarz + runs explained, and whether
+    schneider and schwarz were scored."""
     game = hand.game or "partner"
     total_tricks = seating.deal.cards
     tout = game in TOUTS
@@ -479,11 +486,14 @@ def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int,
     value = rules.game_values[game]
     parts = [f"{game} {value}"]
     level = None
+    schneider = schwarz = False
     if not tout:
         if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
+            schneider = True
             value += rules.schneider_bonus
             parts.append(f"schneider {rules.schneider_bonus}")
         if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
+            schwarz = True
             value += rules.schwarz_bonus
             parts.append(f"schwarz {rules.schwarz_bonus}")
     runs = hand.runs or 0
@@ -499,7 +509,7 @@ def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int,
         lines.append(f"{_plural(runs, 'run')} count nothing: a {base_game} game needs at least "
                      f"{least}.")
     lines.append(f"Game value: {' + '.join(parts)} = {value}.")
-    return won, value, level, lines
+    return won, value, level, lines, (schneider, schwarz)
 
 
 # --- leasters -----------------------------------------------------------------------------------
