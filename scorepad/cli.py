@@ -1349,6 +1349,8 @@ def chart(path, output, width, height):
     for number, player in enumerate(players):
         plt.plot(hands, series[player], label=player,
                  marker="braille" if color else marks[number % len(marks)])
+    last = hands[-1]
+    plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
     plt.title(title)
     plt.xlabel("hand")
     text = plt.build()

@@ -1,0 +1,115 @@
+"""stats, season and chart, on nights made for the test and on the bundled samples."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).parent.parent / "sample_sessions"
+
+
+@pytest.fixture
+def night(run, tmp_path):
+    path = tmp_path / "night.csv"
+
+    def sp(*args):
+        result = run("-f", path, *args)
+        assert result.exit_code == 0, result.stderr
+        return result
+
+    sp("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    sp("hand", "--picker", "Ann", "--partner", "Bob", "--points", 95)             # schneider
+    sp("hand", "--picker", "Cy", "--alone", "--points", 0, "--tricks", 0)        # no-trick
+    sp("hand", "--leaster", "--winner", "Dee")
+    sp("hand", "--picker", "Ann", "--partner", "Ed", "--points", 70)
+    sp("hand", "--picker", "Bob", "--partner", "Cy", "--points", 20)
+    sp("void", "5")
+    sp.path = path
+    return sp
+
+
+def test_stats_counts_every_kind_of_hand(night):
+    data = json.loads(night("stats", "--format", "json").stdout)
+    players = {p["player"]: p for p in data["players"]}
+    ann, bob, cy, dee = players["Ann"], players["Bob"], players["Cy"], players["Dee"]
+    assert data["hands"] == 4  # the voided hand counts for nothing
+    assert (ann["picks"], ann["picker_wins"], ann["average_picker_points"]) == (2, 2, 82.5)
+    assert ann["pick_rate"] == 0.5 and ann["picker_win_rate"] == 1.0
+    assert bob["partner"] == 1 and bob["picks"] == 0
+    assert ann["schneider_for"] == 1 and cy["schneider_against"] == 1
+    assert cy["no_trick_against"] == 1 and ann["no_trick_for"] == 1
+    assert dee["leasters_won"] == 1
+    assert (cy["best"], cy["worst"]) == (-1, -12)  # alone without a trick: 4 x 3
+    assert (ann["best"], ann["worst"]) == (4, -1)
+
+
+def test_stats_text(night):
+    lines = night("stats").stdout.splitlines()
+    assert lines[0].split()[:4] == ["Player", "Hands", "Picks", "Pick"]
+    ann = next(line for line in lines if line.startswith("Ann")).split()
+    assert ann[:5] == ["Ann", "4", "2", "50%", "100%"]
+
+
+def test_stats_on_every_sample(run):
+    for path in SAMPLES.glob("*.csv"):
+        assert run("-f", path, "stats").exit_code == 0
+
+
+def test_season_over_a_folder(run, night, tmp_path):
+    other = tmp_path / "second.csv"
+    run("-f", other, "new", "--players", "ann,Bob,Cy,Zed")
+    run("-f", other, "hand", "--picker", "Zed", "--points", 80)
+    data = json.loads(run("season", tmp_path, "--format", "json").stdout)
+    assert data["nights"] == ["night", "second"]
+    rows = {r["player"]: r for r in data["players"]}
+    assert rows["Ann"]["nights"] == {"night": 4 + 3 - 1 + 2, "second": -1}  # names match
+    assert rows["Zed"]["played"] == 1 and rows["Zed"]["nights"]["night"] is None
+    assert rows["Ann"]["average"] == (rows["Ann"]["total"]) / 2
+
+
+def test_season_text_has_a_column_per_night_and_totals(run):
+    out = run("season", SAMPLES / "standard-friday.csv", SAMPLES / "pagat-bump-and-cracks.csv")
+    header = out.stdout.splitlines()[0].split()
+    assert header == ["Player", "standard-friday", "pagat-bump-and-cracks", "Total", "Nights",
+                      "Average"]
+
+
+def test_season_refuses_a_bad_night_unless_skipped(run, night, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("hand,kind\r\n")
+    result = run("season", tmp_path)
+    assert result.exit_code == 1 and "bad.csv:1:" in result.stderr
+    assert "--skip-bad" in result.stderr
+    skipped = run("season", tmp_path, "--skip-bad", "--format", "json")
+    assert skipped.exit_code == 0 and "skipped" in skipped.stderr and "bad.csv" in skipped.stderr
+    assert json.loads(skipped.stdout)["nights"] == ["night"]
+
+
+def test_chart_in_the_terminal(night):
+    out = night("chart", "--width", 60, "--height", 12).stdout
+    assert "Running totals: night.csv" in out and "hand" in out
+    for player in ("Ann", "Bob", "Cy", "Dee", "Ed"):
+        assert player in out
+    assert "\x1b[" not in out  # no colour codes when not on a terminal
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+def test_chart_as_an_image(night, tmp_path, suffix, magic):
+    image = tmp_path / f"chart{suffix}"
+    assert night("chart", "--output", image).stdout == f"Wrote {image}.\n"
+    assert image.read_bytes().startswith(magic)
+
+
+def test_chart_image_without_matplotlib_says_how_to_get_it(night, monkeypatch, tmp_path, run):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    result = run("-f", night.path, "chart", "--output", tmp_path / "c.png")
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: --output needs matplotlib, which is not installed: "
+                             "pip install 'scorepad[plot]'\n")
+
+
+def test_chart_refuses_other_image_types(run, night, tmp_path):
+    result = run("-f", night.path, "chart", "--output", tmp_path / "c.jpg")
+    assert result.exit_code == 2 and ".png or .svg" in result.stderr
