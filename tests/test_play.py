@@ -1,0 +1,93 @@
+"""Guided entry: `scorepad play` asks for each hand, checks every answer, records on yes."""
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def table(run, tmp_path):
+    path = tmp_path / "night.csv"
+
+    def sp(*args, input=None):
+        return run("-f", path, *args, input=input)
+
+    sp.path = path
+    return sp
+
+
+def totals(sp):
+    return json.loads(sp("standings", "--format", "json").stdout)["totals"]
+
+
+def test_a_hand_a_leaster_and_a_clean_end(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    answers = ["ann", "Bob", "64", "4", "", "",    # Ann + Bob, 64, 4 tricks, no crack, record
+               "leaster", "Cy", "y",               # a leaster won by Cy
+               ""]                                 # an empty answer ends
+    result = table("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Hand 1: Ann picked, partner Bob, 64 points: a win, level 1, stake 1." in \
+        result.stdout
+    assert "Hand 2: a leaster, won by Cy (payout 1)." in result.stdout
+    assert result.stdout.rstrip().endswith("Ed             -2")  # the standings at the end
+    assert totals(table) == {"Ann": 1, "Bob": 0, "Cy": 3, "Dee": -2, "Ed": -2}
+    assert table("verify").stdout == ""
+
+
+def test_wrong_answers_are_asked_again(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    answers = ["Zed", "Ann", "Ann", "Bob", "121", "sixty", "70", "9", "", "Ann", "Ed", "maybe",
+               "y", "y"]
+    result = table("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0
+    errors = result.stderr.splitlines()
+    assert errors[0] == "  Zed: unknown player; players: Ann, Bob, Cy, Dee, Ed"
+    assert "Ann: unknown player" in errors[1]  # the picker is no partner of hers
+    assert errors[2:5] == ["  give a whole number from 0 to 120"] * 2 + [
+        "  give a whole number from 0 to 6"]
+    assert "Ann: unknown player" in errors[5]  # Ann may not crack her own pick
+    assert errors[6] == "  answer y or n"
+    assert totals(table)["Ann"] == 2 * 4  # cracked and re-cracked: a stake of 4
+
+
+def test_saying_no_records_nothing(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    before = table.path.read_bytes()
+    result = table("play", input="Ann\nBob\n70\n\n\nn\n\n")
+    assert "Not recorded." in result.stdout
+    assert table.path.read_bytes() == before
+
+
+def test_ctrl_d_mid_hand_records_nothing(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    before = table.path.read_bytes()
+    result = table("play", input="Ann\nBob\n")  # the input ends half way through a hand
+    assert result.exit_code == 0 and "Standings:" in result.stdout
+    assert table.path.read_bytes() == before
+
+
+def test_an_impossible_hand_is_taken_again(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    answers = ["Ann", "Bob", "100", "6", "",        # every trick but not 120: impossible
+               "Ann", "Bob", "120", "6", "", "y", ""]
+    result = table("play", input="\n".join(answers) + "\n")
+    assert "Let's take that hand again." in result.stderr
+    assert totals(table)["Ann"] == 6
+
+
+def test_doublers_and_schafkopf_games(table, run, tmp_path):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "all_pass=doubler")
+    table("play", input="doubler\n\nAnn\nalone\n70\n\n\n\n\n")
+    assert totals(table)["Ann"] == 8  # alone x4, doubled
+    sk = tmp_path / "sk.csv"
+    run("-f", sk, "new", "--players", "Ann,Bob,Cy,Dee", "--rules", "schafkopf")
+    result = run("-f", sk, "play", input="Bob\nsolo\n95\n7\n\n3\n\n\n")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(run("-f", sk, "standings", "--format", "json").stdout)
+    assert data["totals"]["Bob"] == 3 * (5 + 1 + 3)
+
+
+def test_play_on_a_missing_file_is_one_clear_error(table):
+    result = table("play", input="")
+    assert result.exit_code == 1 and "no such session file" in result.stderr
