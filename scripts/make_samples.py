@@ -29,6 +29,7 @@ class Night:
 
     def __init__(self, name, players, preset, overrides=(), seed=1, start="2026-11-06 19:05"):
         self.path = OUT / name
+        self.path.parent.mkdir(exist_ok=True)
         if self.path.exists():
             self.path.unlink()
         self.rules = load_rules(preset, overrides)
@@ -216,13 +217,28 @@ def schafkopf_evening():
             night.picker_hand(game=game, runs=runs, crack=number % 5 == 0)
 
 
+def league():
+    """Three Fridays of one league: mostly the same players, one night under pagat rules."""
+    nights = [("2026-10-02", ("Ann", "Bob", "Cy", "Dee", "Ed"), "standard"),
+              ("2026-10-09", ("Ann", "Bob", "Cy", "Flo", "Ed"), "pagat"),
+              ("2026-10-16", ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo"), "standard")]
+    for number, (date, players, preset) in enumerate(nights):
+        night = Night(f"league/{date}.csv", players, preset, seed=20 + number,
+                      start=f"{date} 19:00")
+        for hand in range(1, 21):
+            if hand % 8 == 0:
+                night.leaster()
+            else:
+                night.picker_hand(crack=hand % 5 == 0)
+
+
 def main() -> int:
     global OUT
     if len(sys.argv) > 1:
         OUT = Path(sys.argv[1])
     OUT.mkdir(exist_ok=True)
     for make in (standard_friday, pagat_bump, six_dealer_sits_out, three_handed,
-                 first_night_race, schafkopf_evening):
+                 first_night_race, schafkopf_evening, league):
         make()
     return 0
 

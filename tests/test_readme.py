@@ -30,3 +30,23 @@ def test_the_night_in_the_readme_is_what_scorepad_prints(run, tmp_path):
     block = night_block()
     assert block.startswith("$ scorepad new ")
     assert replay(block, run, tmp_path) == block
+
+
+def _quoted(command: str) -> str:
+    text = README.read_text()
+    return text.split(f"$ scorepad {command}\n", 1)[1].split("```", 1)[0]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("command", [
+    "-f sample_sessions/standard-friday.csv settle --rate 0.25",
+    "-f sample_sessions/standard-friday.csv stats",
+    "-f sample_sessions/three-handed.csv chart --width 72 --height 14",
+    "season sample_sessions/league/",
+    "-f sample_sessions/standard-friday.csv standings --format github",
+])
+def test_the_readmes_reports_are_what_scorepad_prints(run, command, monkeypatch):
+    monkeypatch.chdir(README.parent)
+    assert run(*shlex.split(command)).stdout == _quoted(command)

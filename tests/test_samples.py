@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-SAMPLES = sorted((ROOT / "sample_sessions").glob("*.csv"))
+SAMPLES = sorted((ROOT / "sample_sessions").glob("**/*.csv"))
 
 
 def test_there_are_samples_for_every_kind_of_night():
@@ -19,7 +19,7 @@ def test_there_are_samples_for_every_kind_of_night():
                      "schafkopf-evening.csv"}
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+@pytest.mark.parametrize("path", SAMPLES, ids=[str(p.relative_to(ROOT)) for p in SAMPLES])
 def test_every_sample_verifies(run, path):
     result = run("-f", path, "verify")
     assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
@@ -55,7 +55,8 @@ def test_samples_are_what_the_script_writes(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_samples.py"), str(tmp_path)],
                    check=True, cwd=ROOT)
     for path in SAMPLES:
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+        made = tmp_path / path.relative_to(ROOT / "sample_sessions")
+        assert made.read_bytes() == path.read_bytes(), path.name
 
 
 def test_readme_starts_with_the_two_commands_and_quotes_real_output(run):
