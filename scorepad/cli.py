@@ -1515,9 +1515,9 @@ def _play_one(path):
     line = _next_line(state, rules).removeprefix("Next: h").rstrip(".")
     click.echo(f"H{line}.")
     extra = {"leaster": "leaster", "doubler": "doubler"}.get(rules.all_pass)
-    hint = f", '{extra}'" if extra else ""
-    who = _ask(f"Who picked? (a name{hint}; Enter to stop)", _one_of(players, (extra,) if extra
-                                                                        else (), True))
+    choices = ", ".join(players + ([extra] if extra else []))
+    who = _ask(f"Who picked? ({choices}; Enter to stop)",
+               _one_of(players, (extra,) if extra else (), True))
     if who is None:
         raise _Stop
     if who == "doubler":
@@ -1529,7 +1529,7 @@ def _play_one(path):
         click.echo(_summary(row))
         return row, result, state
     if who == "leaster":
-        winner = _ask("Who won the leaster?", _one_of(players))
+        winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
         hand = LeasterHand(state.seated, winner=winner)
     else:
         hand = _ask_picker_hand(state, seating, who)
@@ -1573,7 +1573,8 @@ def _ask_picker_hand(state, seating, picker):
 
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
         if game == "partner":
-            partners = (_ask("Who held the called ace (the partner)?", _one_of(others)),)
+            partners = (_ask(f"Who held the called ace, the partner? ({', '.join(others)})",
+                             _one_of(others)),)
     elif seating.deal.partners:
         def pick_partners(text):
             if text.lower() == "alone":
@@ -1585,7 +1586,7 @@ def _ask_picker_hand(state, seating, picker):
                 raise ScorepadError(f"at most {seating.deal.partners} partner(s)")
             return names
 
-        answer = _ask("Partner? (a name, or 'alone')", pick_partners)
+        answer = _ask(f"Partner? ({', '.join(others)}, alone)", pick_partners)
         alone = answer == "alone"
         partners = () if alone else answer
     else:

@@ -45,3 +45,24 @@ def test_points_and_money_cells():
 @pytest.mark.parametrize("points, shown", [(2, "+2"), (-3, "-3"), (0, "0")])
 def test_signed(points, shown):
     assert signed(points) == shown
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    import sys
+
+    from scorepad.cli import use_color
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert use_color("text") and use_color("grid")
+    assert not use_color("csv") and not use_color("json")
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color("text")
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr(sys, "stdout", object.__new__(type("Pipe", (), {"isatty": lambda s:
+                                                                        False})))
+    assert not use_color("text")
