@@ -1,12 +1,20 @@
-"""Cards of the 32-card pack: notation, card points and the Sheepshead trump order.
+"""Cards of the 32-card pack: notation, card points, trump orders and who wins a trick.
 
-`Card.parse("QC")` and `str(card)` are each other's inverse. The card-level tools (count, trick,
-replay) build on this module; scoring a hand only needs the point constants.
+`Card.parse("QC")` and `str(card)` are each other's inverse. The notation is rank then suit:
+ranks 7 8 9 10 J Q K A (T for ten), suits C S H D (or ♣ ♠ ♥ ♦). German names are read too, suit
+first: Eichel, Gras (Blatt, Laub), Herz (Rot), Schellen for clubs, spades, hearts, diamonds;
+Ober = Q, Unter = J, Ass (Sau) = A, König = K; written out (`Eichel-Ober`, `Herz Sau`) or short
+(`EO`, `GU`, `HA`, `S10`).
+
+A `Game` says which cards are trump and how cards rank: Sheepshead (always the same 14 trumps),
+or one of the Schafkopf games (partner, solo in a suit, wenz, geier; touts rank as their game).
 """
 
 from __future__ import annotations
 
 import enum
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import CardError
@@ -23,6 +31,10 @@ class Suit(enum.Enum):
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
+
+    @property
+    def german(self) -> str:
+        return _GERMAN_SUIT_NAMES[self]
 
 
 class Rank(enum.Enum):
@@ -44,6 +56,21 @@ ACE_POINTS = CARD_POINTS[Rank.ACE]
 
 _UNICODE_SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
 _RANK_ALIASES = {"T": "10"}
+_GERMAN_SUITS = {"eichel": "C", "eicheln": "C", "gras": "S", "blatt": "S", "laub": "S",
+                 "grün": "S", "gruen": "S", "herz": "H", "rot": "H", "schellen": "D",
+                 "schelln": "D"}
+_GERMAN_SUIT_LETTERS = {"E": "C", "G": "S", "H": "H", "S": "D"}
+_GERMAN_SUIT_NAMES = {Suit.CLUBS: "Eichel", Suit.SPADES: "Gras", Suit.HEARTS: "Herz",
+                      Suit.DIAMONDS: "Schellen"}
+_GERMAN_RANKS = {"ober": "Q", "o": "Q", "unter": "J", "u": "J", "ass": "A", "as": "A",
+                 "sau": "A", "daus": "A", "a": "A", "könig": "K", "koenig": "K", "k": "K",
+                 "zehn": "10", "10": "10", "neun": "9", "9": "9", "acht": "8", "8": "8",
+                 "sieben": "7", "7": "7"}
+_GERMAN_RANK_NAMES = {Rank.QUEEN: "Ober", Rank.JACK: "Unter", Rank.ACE: "Sau",
+                      Rank.KING: "König", Rank.TEN: "Zehn", Rank.NINE: "Neun", Rank.EIGHT: "Acht",
+                      Rank.SEVEN: "Sieben"}
+_HELP = ("write rank then suit, e.g. QC, 10D, A♥ (ranks 7 8 9 10 J Q K A, suits C S H D), or a "
+         "German name such as Eichel-Ober or EO")
 
 
 @dataclass(frozen=True, order=True)
@@ -55,21 +82,41 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card such as `QC`, `10D`, `TD` or `A♥`."""
-        raw = text.strip().upper()
-        if len(raw) < 2:
-            raise CardError(f"cannot read card {text!r}: write rank then suit, e.g. QC or 10D")
-        suit_text = _UNICODE_SUITS.get(raw[-1], raw[-1])
-        rank_text = _RANK_ALIASES.get(raw[:-1], raw[:-1])
-        try:
-            return cls(Rank(rank_text), Suit(suit_text))
-        except ValueError:
-            raise CardError(
-                f"cannot read card {text!r}: ranks are 7 8 9 10 J Q K A, suits C S H D"
-            ) from None
+        """Read a card such as `QC`, `10D`, `TD`, `A♥`, `Eichel-Ober` or `EO`."""
+        raw = text.strip()
+        if not raw:
+            raise CardError(f"an empty card: {_HELP}")
+        english = raw.upper()
+        if len(english) >= 2:
+            suit_text = _UNICODE_SUITS.get(english[-1], english[-1])
+            rank_text = _RANK_ALIASES.get(english[:-1], english[:-1])
+            try:
+                return cls(Rank(rank_text), Suit(suit_text))
+            except ValueError:
+                pass
+        german = cls._parse_german(raw)
+        if german is None:
+            raise CardError(f"unknown card {text!r}: {_HELP}")
+        return german
+
+    @classmethod
+    def _parse_german(cls, raw: str) -> Card | None:
+        words = [w for w in re.split(r"[\s\-_]+", raw.strip().lower()) if w]
+        if len(words) == 2 and words[0] in _GERMAN_SUITS and words[1] in _GERMAN_RANKS:
+            return cls(Rank(_GERMAN_RANKS[words[1]]), Suit(_GERMAN_SUITS[words[0]]))
+        short = re.fullmatch(r"([EGHS])(10|[OUAK987])", raw.strip().upper())
+        if short:
+            return cls(Rank(_GERMAN_RANKS[short.group(2).lower()]),
+                       Suit(_GERMAN_SUIT_LETTERS[short.group(1)]))
+        return None
 
     def __str__(self) -> str:
         return f"{self.rank.value}{self.suit.value}"
+
+    @property
+    def german(self) -> str:
+        """The card's German name, e.g. `Eichel-Ober` for the queen of clubs."""
+        return f"{self.suit.german}-{_GERMAN_RANK_NAMES[self.rank]}"
 
     @property
     def points(self) -> int:
@@ -77,15 +124,137 @@ class Card:
         return CARD_POINTS[self.rank]
 
 
+def parse_cards(texts: Iterable[str], what: str = "cards") -> list[Card]:
+    """Read several cards (one text may hold several, split by commas); refuse duplicates."""
+    cards: list[Card] = []
+    for text in texts:
+        for word in text.split(","):
+            if word.strip():
+                cards.append(Card.parse(word))
+    seen = set()
+    for card in cards:
+        if card in seen:
+            raise CardError(f"{card} is given twice in the {what}; a pack has one of each card")
+        seen.add(card)
+    return cards
+
+
 DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 """The 32-card pack."""
 
-SHEEPSHEAD_TRUMPS = tuple(
-    [Card(Rank.QUEEN, s) for s in Suit]
-    + [Card(Rank.JACK, s) for s in Suit]
-    + [Card(r, Suit.DIAMONDS) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT,
-                                         Rank.SEVEN)]
-)
+SHORT_DECK = tuple(c for c in DECK if c.rank not in (Rank.SEVEN, Rank.EIGHT))
+"""The 24-card short pack (Schafkopf with six cards each)."""
+
+PLAIN_ORDER = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE, Rank.EIGHT,
+               Rank.SEVEN)
+"""How the cards of a suit rank, high to low, when they are not trump."""
+
+SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+"""Queens (Obers) and jacks (Unters) rank in this order among themselves."""
+
+TRUMP = "trump"
+"""The effective suit of every trump: trumps form a suit of their own."""
+
+SCHAFKOPF_GAMES = ("partner", "solo", "wenz", "geier")
+
+
+@dataclass(frozen=True)
+class Game:
+    """Which cards are trump, and how every card ranks, in one kind of game."""
+
+    name: str
+    trumps: tuple[Card, ...]  # high to low
+
+    @classmethod
+    def sheepshead(cls) -> Game:
+        """Sheepshead: queens, jacks, then diamonds A 10 K 9 8 7; always the same."""
+        return cls("sheepshead", (
+            *[Card(Rank.QUEEN, s) for s in SUIT_ORDER], *[Card(Rank.JACK, s) for s in SUIT_ORDER],
+            *[Card(r, Suit.DIAMONDS) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE,
+                                               Rank.EIGHT, Rank.SEVEN)]))
+
+    @classmethod
+    def schafkopf(cls, game: str = "partner", trump: Suit | None = None) -> Game:
+        """A Schafkopf game: partner (hearts trump), solo (in `trump`), wenz, geier; a tout
+        ranks as its game."""
+        base = game.removesuffix("-tout")
+        obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
+        unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
+        if base == "wenz":
+            return cls(game, tuple(unters))
+        if base == "geier":
+            return cls(game, tuple(obers))
+        if base == "partner":
+            trump = Suit.HEARTS
+        elif base != "solo":
+            raise CardError(f"unknown game {game!r}: choose partner, solo, wenz or geier "
+                            f"(or a tout)")
+        if trump is None:
+            raise CardError("a solo needs its trump suit, e.g. --trump H")
+        suit = [Card(r, trump) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT,
+                                          Rank.SEVEN)]
+        return cls(game, (*obers, *unters, *suit))
+
+    def is_trump(self, card: Card) -> bool:
+        return card in self.trumps
+
+    def suit_of(self, card: Card) -> Suit | str:
+        """The suit a card follows: TRUMP for every trump, else its printed suit."""
+        return TRUMP if card in self.trumps else card.suit
+
+    def power(self, card: Card) -> int:
+        """How high a card ranks within its effective suit (higher wins)."""
+        if card in self.trumps:
+            return 100 - self.trumps.index(card)
+        return len(PLAIN_ORDER) - PLAIN_ORDER.index(card.rank)
+
+    def winner(self, cards: Sequence[Card]) -> int:
+        """The index of the card that wins a trick played in this order."""
+        if not cards:
+            raise CardError("a trick needs at least one card")
+        led = self.suit_of(cards[0])
+        trumps = [i for i, c in enumerate(cards) if c in self.trumps]
+        contenders = trumps or [i for i, c in enumerate(cards) if self.suit_of(c) == led]
+        return max(contenders, key=lambda i: self.power(cards[i]))
+
+    def why(self, cards: Sequence[Card]) -> str:
+        """Why the winning card wins, in words."""
+        win = cards[self.winner(cards)]
+        if self.is_trump(win):
+            trumps = sum(1 for c in cards if self.is_trump(c))
+            return "the only trump" if trumps == 1 else "the highest trump"
+        led = cards[0].suit
+        return f"the highest {_SUIT_WORDS[led]}, the suit led, and no trump played"
+
+
+_SUIT_WORDS = {Suit.CLUBS: "club", Suit.SPADES: "spade", Suit.HEARTS: "heart",
+               Suit.DIAMONDS: "diamond"}
+
+
+def suit_word(suit: Suit | str) -> str:
+    """'club', 'trump', ... for messages."""
+    return "trump" if suit == TRUMP else _SUIT_WORDS[suit]
+
+
+def parse_suit(text: str) -> Suit:
+    """A suit as typed: C S H D, the symbols, English or German names."""
+    raw = text.strip()
+    names = {"c": "C", "clubs": "C", "club": "C", "s": "S", "spades": "S", "spade": "S",
+             "h": "H", "hearts": "H", "heart": "H", "d": "D", "diamonds": "D", "diamond": "D",
+             **_GERMAN_SUITS}
+    value = _UNICODE_SUITS.get(raw) or names.get(raw.lower())
+    if value is None:
+        raise CardError(f"unknown suit {text!r}: write C, S, H or D (or Eichel, Gras, Herz, "
+                        f"Schellen)")
+    return Suit(value)
+
+
+def card_points(cards: Iterable[Card]) -> int:
+    """The card points of some cards."""
+    return sum(card.points for card in cards)
+
+
+SHEEPSHEAD_TRUMPS = Game.sheepshead().trumps
 """The 14 Sheepshead trumps, highest first."""
 
-assert sum(card.points for card in DECK) == TOTAL_POINTS
+assert card_points(DECK) == TOTAL_POINTS

@@ -34,7 +34,8 @@ def test_the_night_in_the_readme_is_what_scorepad_prints(run, tmp_path):
 
 def _quoted(command: str) -> str:
     text = README.read_text()
-    return text.split(f"$ scorepad {command}\n", 1)[1].split("```", 1)[0]
+    after = text.split(f"$ scorepad {command}\n", 1)[1].split("```", 1)[0]
+    return after.split("$ scorepad ", 1)[0]
 
 
 import pytest  # noqa: E402
@@ -48,5 +49,15 @@ import pytest  # noqa: E402
     "-f sample_sessions/standard-friday.csv standings --format github",
 ])
 def test_the_readmes_reports_are_what_scorepad_prints(run, command, monkeypatch):
+    monkeypatch.chdir(README.parent)
+    assert run(*shlex.split(command)).stdout == _quoted(command)
+
+
+@pytest.mark.parametrize("command", [
+    "count 10C AC 7D KC 9H",
+    "trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H",
+    "replay sample_sessions/hands/friday-disputed.txt",
+])
+def test_the_readmes_card_examples_are_what_scorepad_prints(run, command, monkeypatch):
     monkeypatch.chdir(README.parent)
     assert run(*shlex.split(command)).stdout == _quoted(command)
