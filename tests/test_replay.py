@@ -222,3 +222,21 @@ def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
             assert any(p.trick == trick.number and p.player == player and "reneged" in
                        p.message for p in found), [str(p) for p in found]
             return
+
+
+def test_a_schafkopf_partner_game_replays_by_its_trump_order(run):
+    result = run("replay", HANDS / "schafkopf-sauspiel.txt", "--format", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["problems"] == [] and data["points"] == 61 and data["runs"] == 4
+    assert data["score"]["stake"] == 1 + 4  # a partner game 1, plus four runs
+    # hearts are trump in a partner game: a heart takes a trick of a plain suit
+    hearts = [t for t in data["tricks"] if t["card"].endswith("H") and t["card"][0] not in "QJ"]
+    assert all("trump" in t["why"] for t in hearts)
+
+
+def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
+    path = tmp_path / "pagat.txt"
+    path.write_text(WALKTHROUGH.replace("rules: first-night", "rules: pagat"))
+    data = json.loads(run("replay", path, "--format", "json").stdout)
+    assert data["problems"] == [] and data["score"]["deltas"]["West"] == 4
