@@ -680,18 +680,19 @@ def status(path, fmt):
 def standings(path, fmt):
     """The night so far: each player's total, hands played, picks and picker wins.
 
-    Checks every row as it reads; a file that fails is refused with the first problem (run
-    `scorepad verify` for all of them).
+    Checks every row as it adds it up (points, hand numbers, names, every hand summing to zero,
+    corrections, the file's running totals); a file that fails is refused with the first
+    problem. `scorepad verify` also re-scores every hand from its card points.
 
     Example:
 
     \b
         scorepad -f sample_sessions/standard-friday.csv standings
     """
-    from .session import checked_replay, read_head
+    from .session import read_head, tally
 
     head = read_head(path)
-    state = checked_replay(head)
+    state = tally(head)
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     if fmt == "json":
         from .render import to_json

@@ -19,6 +19,7 @@ state from the rows and reports every row that disagrees.
 from __future__ import annotations
 
 import json
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -125,6 +126,18 @@ class Row:
         return {name: getattr(self, name) for name in _INPUTS}
 
 
+_SCORED = ("picker", "partners", "alone", "points", "tricks", "crack", "recrack", "doubled",
+           "forced", "game", "runs", "blitz", "winner", "leaster_points", "leaster_tricks")
+_SCORE_CACHE = 20_000  # remembered scores; a night has far fewer distinct hands
+
+
+_scored_inputs = operator.attrgetter(*_SCORED)
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(sorted(value.items())) if isinstance(value, Mapping) else value
+
+
 _INPUTS = ("dealer", "out", "picker", "partners", "alone", "points", "tricks", "crack", "recrack",
            "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
            "leaster_tricks")
@@ -203,12 +216,33 @@ def _counts(value: Any, players: Sequence[str], what: str, line: int) -> dict[st
     return out
 
 
+_NAME_CELLS = ("dealer", "picker", "crack", "winner", "next_dealer")
+_LIST_CELLS = ("out", "partners", "seated")
+_FLAG_CELLS = ("alone", "recrack", "forced")
+_NUMBER_CELLS = ("points", "tricks", "doubled", "runs", "blitz", "pending")
+_COUNT_CELLS = ("leaster_points", "leaster_tricks", "totals")
+_AT = {name: index for index, name in enumerate(TAIL)}
+_LISTS: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}  # the same few lists recur
+
+
+def _name_list(text: str, players: tuple[str, ...], what: str, line: int) -> tuple[str, ...]:
+    found = _LISTS.get((text, players))
+    if found is None:
+        found = _names(_json(text, list, what, line), players, what, line)
+        if len(_LISTS) > 4096:
+            _LISTS.clear()
+        _LISTS[(text, players)] = found
+    return found
+
+
 def parse_row(players: Sequence[str], cells: Sequence[str], line: int) -> Row:
     """Read the cells of one row (after the header); raises LedgerError naming the column."""
-    width = len(HEAD) + len(players) + len(TAIL)
+    players = tuple(players)
+    count = len(players)
+    width = len(HEAD) + count + len(TAIL)
     if len(cells) != width:
         raise LedgerError(line, f"{len(cells)} cells where the header has {width}")
-    hand_text, kind, ref_text = cells[:3]
+    hand_text, kind, ref_text = cells[0], cells[1], cells[2]
     if kind not in KINDS:
         raise LedgerError(line, f"kind: {kind!r} is not one of {', '.join(KINDS)}")
     values: dict[str, Any] = {"kind": kind, "line": line}
@@ -217,30 +251,37 @@ def parse_row(players: Sequence[str], cells: Sequence[str], line: int) -> Row:
     if ref_text:
         values["ref"] = _int(ref_text, "ref", line)
     deltas = {}
-    for player, text in zip(players, cells[3:3 + len(players)]):
-        if text.strip():
+    for player, text in zip(players, cells[3:3 + count]):
+        if text and not text.isspace():
             deltas[player] = _int(text, f"{player}'s points", line)
     values["deltas"] = deltas
-    tail = dict(zip(TAIL, cells[3 + len(players):]))
-    for name in ("dealer", "picker", "crack", "winner", "next_dealer"):
-        if tail[name]:
-            values[name] = _player(tail[name], players, name, line)
-    for name in ("out", "partners", "seated"):
-        if tail[name]:
-            values[name] = _names(_json(tail[name], list, name, line), players, name, line)
-    for name in ("alone", "recrack", "forced"):
-        if tail[name] not in ("", "yes"):
-            raise LedgerError(line, f"{name}: {tail[name]!r} is not 'yes' or empty")
-        values[name] = tail[name] == "yes"
-    for name in ("points", "tricks", "doubled", "runs", "blitz", "pending"):
-        if tail[name]:
-            values[name] = _int(tail[name], name, line)
-    if tail["game"]:
-        values["game"] = tail["game"]
-    for name in ("leaster_points", "leaster_tricks", "totals"):
-        if tail[name]:
-            values[name] = _counts(_json(tail[name], dict, name, line), players, name, line)
-    values["note"], values["time"] = tail["note"], tail["time"]
+    tail = cells[3 + count:]
+    for name in _NAME_CELLS:
+        text = tail[_AT[name]]
+        if text:
+            values[name] = _player(text, players, name, line)
+    for name in _LIST_CELLS:
+        text = tail[_AT[name]]
+        if text:
+            values[name] = _name_list(text, players, name, line)
+    for name in _FLAG_CELLS:
+        text = tail[_AT[name]]
+        if text:
+            if text != "yes":
+                raise LedgerError(line, f"{name}: {text!r} is not 'yes' or empty")
+            values[name] = True
+    for name in _NUMBER_CELLS:
+        text = tail[_AT[name]]
+        if text:
+            values[name] = _int(text, name, line)
+    game = tail[_AT["game"]]
+    if game:
+        values["game"] = game
+    for name in _COUNT_CELLS:
+        text = tail[_AT[name]]
+        if text:
+            values[name] = _counts(_json(text, dict, name, line), players, name, line)
+    values["note"], values["time"] = tail[_AT["note"]], tail[_AT["time"]]
     return Row(**values)
 
 
@@ -359,6 +400,7 @@ class Replay:
         self.keep = set(keep)
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
+        self._scores: dict[tuple, tuple[dict[str, int], Score] | str] = {}
 
     @classmethod
     def resume(cls, rules: Rules, players: Sequence[str], last: Row, last_hand: int) -> Replay:
@@ -484,10 +526,14 @@ class Replay:
         return replace(row, next_dealer=self.next_dealer, seated=self.seated,
                        pending=len(self.pending), totals=dict(self.totals))
 
-    def _apply(self, row: Row, result: Score | None = None) -> Row:
-        """Apply a row whose contents are known to be right; return it with the state after.
+    def _apply(self, row: Row, result: Score | None = None,
+               deltas: Mapping[str, int] | None = None) -> None:
+        """Apply a row (`_state` then gives it the state after).
 
-        `result` is the hand's score (for a hand row or an amendment), for the statistics."""
+        `result` is the hand's score (for a hand row or an amendment), for the statistics;
+        `deltas` the points to apply when they differ from the row's (a row being checked)."""
+        if deltas is None:
+            deltas = row.deltas
         if row.kind in HAND_KINDS:
             self.last_hand = row.hand
             consumed = [] if row.kind == "doubler" else self._consume()
@@ -495,15 +541,15 @@ class Replay:
                 cap = self.rules.doubler_stacking == "cap"
                 if not cap or len(self.pending) < self.rules.max_doubled_hands:
                     self.pending.append(row.hand)
-            self._add(row.deltas)
-            self._apply_stats(row, row.deltas, 1, result)
+            self._add(deltas)
+            self._apply_stats(row, deltas, 1, result)
             self.next_dealer = self.left_of(row.dealer)
             if row.hand in self.keep:
-                self.kept[row.hand] = _Version(row, dict(row.deltas), consumed, result)
+                self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
         elif row.kind == "void":
             version = self.kept[row.ref]
             was_last = row.ref == self.last_effective()
-            self._add(row.deltas)
+            self._add(deltas)
             self._apply_stats(version.row, version.deltas, -1, version.result)
             self.voided.add(row.ref)
             if version.row.kind == "doubler":
@@ -521,36 +567,36 @@ class Replay:
         elif row.kind == "amend":
             version = self.kept[row.ref]
             self._apply_stats(version.row, version.deltas, -1, version.result)
-            self._add(row.deltas)
-            new = {p: version.deltas.get(p, 0) + row.deltas.get(p, 0) for p in version.deltas}
+            self._add(deltas)
+            new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
             self._apply_stats(row, new, 1, result)
             self.kept[row.ref] = _Version(row, new, version.consumed, result)
         self._check_race()
-        return self._state(row)
 
     def feed(self, row: Row) -> list[Problem]:
         """Check a row read from the file against the state so far, then apply it."""
         try:
-            expected, result = self._expected(row)
+            deltas, result = self._expected(row)
         except LedgerError as exc:
             return [Problem(exc.line, exc.message)]
         problems = []
-        if expected.deltas != row.deltas:
-            message = _differs("points", row.deltas, expected.deltas)
+        if deltas != row.deltas:
+            message = _differs("points", row.deltas, deltas)
             unbalanced = sum(row.deltas.values())
             if self.rules.zero_sum and unbalanced:
                 message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
             problems.append(Problem(row.line, message))
-        state = self._apply(expected, result)
-        for name in ("next_dealer", "seated", "pending", "totals"):
-            if getattr(state, name) != getattr(row, name):
+        self._apply(row, result, deltas)
+        state = {"next_dealer": self.next_dealer, "seated": tuple(self.order),
+                 "pending": len(self.pending), "totals": self.totals}
+        for name, value in state.items():
+            if value != getattr(row, name):
                 problems.append(Problem(row.line, f"{name}: recorded {_show(getattr(row, name))}"
-                                                  f", but the rows above give "
-                                                  f"{_show(getattr(state, name))}"))
+                                                  f", but the rows above give {_show(value)}"))
         return problems
 
-    def _expected(self, row: Row) -> tuple[Row, Score | None]:
-        """The row as it should be (its points re-scored) and its score, or a LedgerError."""
+    def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        """The points the row should hold (re-scored) and its score, or a LedgerError."""
         line = row.line
         if row.kind in ("rules", "session"):
             raise LedgerError(line, f"a {row.kind} row belongs at the top of the file")
@@ -558,7 +604,7 @@ class Replay:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")
             self._check_seats(row.seated, line)
-            return row, None
+            return {}, None
         if row.kind in HAND_KINDS:
             if row.hand != self.last_hand + 1:
                 raise LedgerError(line, f"hand number {row.hand} is out of order: "
@@ -573,12 +619,11 @@ class Replay:
                 if self.rules.all_pass != "doubler":
                     raise LedgerError(line, f"a doubler under rules with all_pass = "
                                             f"{self.rules.all_pass}")
-                return replace(row, deltas={p: 0 for p in self.seated}), None
+                return {p: 0 for p in self.seated}, None
             if row.doubled != self.doubled_next():
                 raise LedgerError(line, f"doubled: recorded {row.doubled}, but the doublers "
                                         f"before it give {self.doubled_next()}")
-            deltas, result = self._rescore(row)
-            return replace(row, deltas=deltas), result
+            return self._rescore(row)
         # corrections
         if row.hand is not None:
             raise LedgerError(line, f"a {row.kind} row has no hand number")
@@ -590,15 +635,14 @@ class Replay:
         if version is None:
             raise LedgerError(line, f"ref: hand {row.ref} was not kept for checking")
         if row.kind == "void":
-            return replace(row, deltas={p: -v for p, v in version.deltas.items()}), None
+            return {p: -v for p, v in version.deltas.items()}, None
         if version.row.kind == "doubler":
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
         if row.doubled != version.row.doubled:
             raise LedgerError(line, f"doubled: an amendment keeps the doubling of hand "
                                     f"{row.ref} ({version.row.doubled})")
         new, result = self._rescore(row, self._seats_of(version))
-        return replace(row, deltas={p: new.get(p, 0) - version.deltas.get(p, 0)
-                                    for p in version.deltas}), result
+        return {p: new.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas}, result
 
     def _seats_of(self, version: _Version) -> tuple[str, ...]:
         """The players who were seated for a recorded hand, in seat order."""
@@ -614,18 +658,37 @@ class Replay:
 
     def _rescore(self, row: Row, seated: Sequence[str] | None = None
                  ) -> tuple[dict[str, int], Score]:
+        """Score the hand a row records. Scoring is pure, and a night repeats the same few
+        hands over and over, so results are remembered (a bounded number of them)."""
         seated = tuple(seated or self.seated)
+        key = (seated, row.dealer, row.out, *_scored_inputs(row))
+        try:
+            found = self._scores.get(key)
+        except TypeError:  # leaster points or tricks: mappings do not hash
+            key = (seated, row.dealer, row.out, *map(_frozen, _scored_inputs(row)))
+            found = self._scores.get(key)
+        if found is None:
+            found = self._score_row(row, seated)
+            if len(self._scores) >= _SCORE_CACHE:
+                self._scores.clear()
+            self._scores[key] = found
+        if isinstance(found, str):
+            raise LedgerError(row.line, found)
+        deltas, result = found
+        return dict(deltas), result
+
+    def _score_row(self, row: Row, seated: tuple[str, ...]
+                   ) -> tuple[dict[str, int], Score] | str:
+        """The points and score of a row's hand, or the message saying why it has none."""
         try:
             hand = hand_of(row, seated)
             result = score(self.rules, hand)
             seating = seat(self.rules, seated, row.dealer, row.out)
         except ScorepadError as exc:
-            raise LedgerError(row.line, f"this hand cannot be scored: {exc}") from None
+            return f"this hand cannot be scored: {exc}"
         if set(seating.sitting_out) != set(row.out):
-            raise LedgerError(row.line, f"out: recorded {_show(row.out)}, but the rules seat "
-                                        f"out {_show(seating.sitting_out)}")
-        if self.rules.zero_sum and sum(result.deltas.values()) != 0:
-            raise LedgerError(row.line, "the hand does not sum to zero")
+            return (f"out: recorded {_show(row.out)}, but the rules seat out "
+                    f"{_show(seating.sitting_out)}")
         return {p: result.deltas.get(p, 0) for p in seated}, result
 
     # -- making new rows --
@@ -643,7 +706,8 @@ class Replay:
         result = score(self.rules, hand)
         row = replace(row_for_hand(hand, result, self.seated), hand=self.last_hand + 1,
                       note=check_note(note), time=time)
-        return self._apply(row, result), result
+        self._apply(row, result)
+        return self._state(row), result
 
     def record_doubler(self, dealer: str | None = None, note: str = "",
                        time: str = "") -> Row:
@@ -657,7 +721,8 @@ class Replay:
         dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
         row = Row("doubler", hand=self.last_hand + 1, dealer=dealer,
                   deltas={p: 0 for p in self.seated}, note=check_note(note), time=time)
-        return self._apply(row)
+        self._apply(row)
+        return self._state(row)
 
     def void_row(self, ref: int, reason: str = "", time: str = "") -> Row:
         """The row that voids hand `ref` (which must be in `keep`)."""
@@ -665,7 +730,8 @@ class Replay:
         version = self.kept[ref]
         row = Row("void", ref=ref, deltas={p: -v for p, v in version.deltas.items()},
                   note=check_note(reason), time=time)
-        return self._apply(row)
+        self._apply(row)
+        return self._state(row)
 
     def amend_row(self, ref: int, changes: Mapping[str, Any], note: str = "",
                   time: str = "") -> tuple[Row, Score]:
@@ -684,7 +750,8 @@ class Replay:
                       deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0)
                               for p in seated},
                       note=check_note(note), time=time)
-        return self._apply(row, result), result
+        self._apply(row, result)
+        return self._state(row), result
 
     def seat_row(self, seated: Sequence[str], note: str, time: str = "") -> Row:
         """The row that changes the seats in force (someone joined or left)."""
@@ -692,7 +759,9 @@ class Replay:
             self._check_seats(seated, 0)
         except LedgerError as exc:
             raise HandError(exc.message.removeprefix("seated: ")) from None
-        return self._apply(Row("seat", seated=tuple(seated), note=note, time=time))
+        row = Row("seat", seated=tuple(seated), note=note, time=time)
+        self._apply(row)
+        return self._state(row)
 
     def _check_race_open(self) -> None:
         if self.race_winners:
@@ -705,6 +774,137 @@ class Replay:
                             if self.last_hand else f"there is no hand {ref}: no hand recorded")
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
+
+
+class Tally:
+    """The standings of a night added up fast, straight from the cells, checking as it goes.
+
+    It checks everything the standings depend on: each row's shape and kind, hand numbers in
+    order, known names, whole-number points, every hand summing to zero (under zero-sum rules),
+    corrections that refer to recorded hands and reverse them exactly, and, at the end, that
+    the running totals the file records agree with the points in its rows. Re-scoring every hand
+    from its card points is `Replay`'s job (`verify`). Memory grows with the corrections only.
+    """
+
+    def __init__(self, rules: Rules, players: Sequence[str], seated: Sequence[str],
+                 keep: Iterable[int] = ()):
+        self.rules = rules
+        self.players = tuple(players)
+        self.totals = {p: 0 for p in seated}
+        self.stats = {p: PlayerStats() for p in self.players}
+        self.hands = 0
+        self.last_hand = 0
+        self.voided: set[int] = set()
+        self.keep = set(keep)
+        self.kept: dict[int, tuple[dict[str, int], tuple[str | None, tuple[str, ...]]]] = {}
+        self.race_winners: tuple[str, ...] = ()
+        self.last_totals: tuple[int, str] | None = None  # (line, cell) of the last row
+        count = len(self.players)
+        self._width = len(HEAD) + count + len(TAIL)
+        self._tail = len(HEAD) + count
+        self._zero_sum = rules.zero_sum
+
+    def feed(self, cells: Sequence[str], line: int) -> str | None:
+        """Add one row; returns what is wrong with it, or None."""
+        if len(cells) != self._width:
+            return f"{len(cells)} cells where the header has {self._width}"
+        kind = cells[1]
+        tail = self._tail
+        if kind not in KINDS or kind in ("rules", "session"):
+            return f"kind: {kind!r} is not one of {', '.join(KINDS[2:])}"
+        deltas = {}
+        try:
+            for player, text in zip(self.players, cells[3:tail]):
+                if text:
+                    deltas[player] = int(text)
+        except ValueError:
+            return f"points: {text!r} is not a whole number"
+        if self._zero_sum and sum(deltas.values()):
+            return f"the hand does not sum to zero ({sum(deltas.values()):+d})"
+        for name, high in (("points", 120), ("tricks", 16), ("doubled", 64)):
+            text = cells[tail + _AT[name]]
+            if text and not (text.isdigit() and int(text) <= high):
+                return f"{name}: {text!r} is not a whole number from 0 to {high}"
+        partners = cells[tail + _AT["partners"]]
+        if partners:
+            _name_list(partners, self.players, "partners", line)
+        totals_cell = cells[tail + _AT["totals"]]
+        if totals_cell:
+            self.last_totals = (line, totals_cell)
+        if kind == "seat":
+            for player in _name_list(cells[tail + _AT["seated"]] or "[]", self.players,
+                                     "seated", line):
+                self.totals.setdefault(player, 0)
+            return None
+        who = self._who(cells, line)
+        if kind in HAND_KINDS:
+            if cells[0] != str(self.last_hand + 1):
+                return f"hand number {cells[0]} is out of order: {self.last_hand + 1} comes next"
+            self.last_hand += 1
+            self._add(deltas, who, 1)
+            if self.last_hand in self.keep:
+                self.kept[self.last_hand] = (deltas, who)
+            return None
+        ref = int(cells[2]) if cells[2].isdigit() else 0
+        if not 1 <= ref <= self.last_hand or ref in self.voided or ref not in self.kept:
+            return f"ref: {cells[2] or 'nothing'} is not a hand recorded above (or is void)"
+        old, old_who = self.kept[ref]
+        if kind == "void":
+            if deltas != {p: -v for p, v in old.items()}:
+                return f"a void of hand {ref} must reverse its points exactly"
+            self._add(deltas, old_who, -1, old)
+            self.voided.add(ref)
+            return None
+        new = {p: old.get(p, 0) + deltas.get(p, 0) for p in old}
+        self._add({}, old_who, -1, old)
+        self._add(deltas, who, 1, new)
+        self.kept[ref] = (new, who)
+        return None
+
+    def _who(self, cells: Sequence[str], line: int) -> tuple[str | None, tuple[str, ...]]:
+        tail = self._tail
+        picker = cells[tail + _AT["picker"]] or None
+        if picker is not None and picker not in self.players:
+            raise LedgerError(line, f"picker: unknown player {picker!r}")
+        out = cells[tail + _AT["out"]]
+        return picker, (_name_list(out, self.players, "out", line) if out else ())
+
+    def _add(self, deltas: Mapping[str, int], who: tuple[str | None, tuple[str, ...]],
+             sign: int, hand: Mapping[str, int] | None = None) -> None:
+        """Add a row's points to the totals, and count the hand (`hand`: its points) into or
+        out of (sign -1) the players' numbers."""
+        for player, value in deltas.items():
+            self.totals[player] = self.totals.get(player, 0) + value
+        hand = deltas if hand is None else hand
+        picker, out = who
+        if hand and (picker is not None or any(hand.values())):
+            self.hands += sign
+            for player in hand:
+                if player not in out:
+                    self.stats[player].played += sign
+            if picker is not None:
+                self.stats[picker].picks += sign
+                self.stats[picker].picker_wins += sign * (hand.get(picker, 0) > 0)
+        if self.rules.settlement == "race":
+            reached = tuple(p for p in self.totals if self.totals[p] >= self.rules.target)
+            if not any(p in reached for p in self.race_winners):
+                self.race_winners = reached
+
+    def finish(self) -> tuple[int, str] | None:
+        """The last check: the file's own running totals agree with its rows' points."""
+        for player, stats in self.stats.items():
+            stats.total = self.totals.get(player, 0)
+        if self.last_totals is None:
+            return None
+        line, cell = self.last_totals
+        try:
+            recorded = json.loads(cell)
+        except ValueError:
+            return line, f"totals: {cell!r} is not valid"
+        if recorded != self.totals:
+            return line, (f"the running totals recorded here ({_show(recorded)}) disagree "
+                          f"with the points in the rows ({_show(self.totals)})")
+        return None
 
 
 def _show(value: Any) -> str:

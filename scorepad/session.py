@@ -21,8 +21,8 @@ from datetime import datetime
 from pathlib import Path
 
 from .errors import ScorepadError
-from .ledger import (HEAD, TAIL, LedgerError, Problem, Replay, Row, check_name, format_row,
-                     header, parse_row)
+from .ledger import (HEAD, TAIL, LedgerError, Problem, Replay, Row, Tally, check_name,
+                     format_row, header, parse_row)
 from .rules import Rules, rules_from_dict
 
 ENCODING = "utf-8"
@@ -336,6 +336,45 @@ def replay(head: Head, keep: set[int] | None = None,
             if isinstance(item, Row):
                 state.resync(item)
     return state, problems
+
+
+def tally(head: Head) -> Tally:
+    """Add up the night fast for the standings, checking as it goes (see `Tally`); the first
+    problem is an error that says to run verify."""
+    state = Tally(head.rules, head.players, head.start.seated or head.players,
+                  keep=scan_refs(head.path))
+
+    def fail(line: int, message: str) -> SessionError:
+        return SessionError(head.path, f"{message} (run `scorepad verify` to see every "
+                                       f"problem)", line)
+
+    with _open_for_reading(head.path) as handle:
+        torn = _torn_line(handle)
+        handle.seek(0)
+        reader = csv.reader(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""),
+                            strict=True)
+        line = 0
+        try:
+            for cells in reader:
+                line, number = reader.line_num, line + 1
+                if number < FIRST_ROW_LINE:
+                    continue
+                if torn is not None and line >= torn:
+                    raise fail(torn, "the last line is incomplete (the machine may have "
+                                     "stopped mid-write); run `scorepad repair`")
+                problem = state.feed(cells, line)
+                if problem:
+                    raise fail(line, problem)
+        except csv.Error as exc:
+            raise fail(reader.line_num, f"cannot read this line as CSV: {exc}") from None
+        except UnicodeDecodeError:
+            raise fail(reader.line_num + 1, "not UTF-8 text") from None
+        except LedgerError as exc:
+            raise fail(line, exc.message) from None
+    last = state.finish()
+    if last:
+        raise fail(*last)
+    return state
 
 
 def checked_replay(head: Head, keep: set[int] | None = None) -> Replay:

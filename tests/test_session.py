@@ -457,6 +457,15 @@ def test_verify_reports_running_totals_that_disagree(session):
     assert out.startswith(f"{session.path}:6: totals: recorded") and "Cy +6" in out
 
 
+def test_standings_catches_an_edit_that_still_sums_to_zero(session):
+    _night(session)
+    _tamper(session.path, 4, "1,picker,,2,1,-1,-1,-1", "1,picker,,1,2,-1,-1,-1")
+    refusal = refused(session, "standings")
+    assert f"{session.path}:6: the running totals recorded here" in refusal
+    assert "run `scorepad verify`" in refusal
+    assert session("verify").stdout.startswith(f"{session.path}:4: points differ")
+
+
 def test_verify_reports_rules_changed_by_hand(session):
     _night(session)
     _tamper(session.path, 2, '""base"":1', '""base"":2')

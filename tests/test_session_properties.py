@@ -65,6 +65,16 @@ def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stackin
             assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
         standings = json.loads(invoke(path, "standings", "--format", "json").stdout)
         assert sum(standings["totals"].values()) == 0
+        # the fast tally behind `standings` agrees with the full replay behind `verify`
+        from scorepad.session import read_head, replay, tally
+
+        head = read_head(path)
+        full, _ = replay(head)
+        fast = tally(head)
+        assert fast.totals == full.totals and fast.hands == full.hands
+        for player in PLAYERS:
+            a, b = fast.stats[player], full.stats[player]
+            assert (a.played, a.picks, a.picker_wins) == (b.played, b.picks, b.picker_wins)
         rows = path.read_text().splitlines()[3:]
         columns = {p: 0 for p in PLAYERS}
         import csv

@@ -1,0 +1,88 @@
+"""Write valid session files of any length, seeded, for the benchmarks.
+
+    python bench/generate.py HANDS [FILE]
+
+Standard rules with six people at a five-handed table (the dealer sits out), and every kind of
+hand: picker and partner, alone, cracked, schneider, no-trick, leasters, and corrections (an
+undo now and then, an amended hand). Every row is made by the same code as `scorepad hand`, so
+the file passes `scorepad verify`.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from pathlib import Path
+
+from scorepad.ledger import Replay, format_row
+from scorepad.rules import load_rules
+from scorepad.scoring import LeasterHand, PickerHand, seat
+from scorepad.session import NEWLINE, create
+
+PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo")
+TIME = "2026-11-06T19:00:00-06:00"
+
+
+def generate(hands: int, path: Path, seed: int = 1) -> Path:
+    """Write a session of `hands` recorded hands to `path` (replacing it)."""
+    rng = random.Random(seed)
+    rules = load_rules("standard", ["sit_out=dealer"])
+    if path.exists():
+        path.unlink()
+    create(path, PLAYERS, rules, PLAYERS[-1], TIME)
+    state = Replay(rules, PLAYERS, PLAYERS[-1])
+    with open(path, "a", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator=NEWLINE)
+        recorded = 0
+        while recorded < hands:
+            number = state.last_hand + 1
+            correct = rng.random() < 0.02
+            if correct:
+                state.keep.add(number)
+            row, _ = state.record(_random_hand(rng, rules, state), "", TIME)
+            writer.writerow(format_row(PLAYERS, row))
+            recorded += 1
+            if correct and rng.random() < 0.5:
+                writer.writerow(format_row(PLAYERS, state.void_row(number, "undo", TIME)))
+            elif correct:
+                changes = {"points": rng.randint(0, 120), "tricks": None}
+                if state.kept[number].row.picker is None:
+                    changes = {"winner": state.kept[number].row.winner}
+                writer.writerow(format_row(PLAYERS, state.amend_row(number, changes, "recount",
+                                                                    TIME)[0]))
+    return path
+
+
+def _random_hand(rng: random.Random, rules, state) -> PickerHand | LeasterHand:
+    seating = seat(rules, state.seated, state.next_dealer)
+    order = seating.order
+    if rng.random() < 0.1:
+        return LeasterHand(state.seated, winner=rng.choice(order))
+    picker = rng.choice(order)
+    others = [p for p in order if p != picker]
+    alone = rng.random() < 0.08
+    partners = () if alone else (rng.choice(others),)
+    points = max(0, min(120, round(rng.gauss(72, 20))))
+    tricks = None
+    if points == 120 and rng.random() < 0.6:
+        tricks = 6
+    elif points <= 22 and rng.random() < 0.5:
+        tricks = 0
+    after = [p for p in order[order.index(picker) + 1:] if p not in partners]
+    crack = rng.choice(after) if after and rng.random() < 0.03 else None
+    return PickerHand(state.seated, picker, points, partners=partners, alone=alone,
+                      tricks=tricks, crack=crack)
+
+
+def main() -> int:
+    hands = int(sys.argv[1])
+    path = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(f"bench/data/session-{hands}.csv")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    generate(hands, path)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
