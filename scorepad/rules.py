@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -388,6 +386,9 @@ def _build(flat: Mapping[str, Any], preset: str, source: str,
 
 
 def _preset_flat(name: str) -> dict[str, Any]:
+    import tomllib  # only when a preset is read, not when a session replays its own table
+    from importlib import resources
+
     text = resources.files("scorepad.presets").joinpath(f"{name}.toml").read_text("utf-8")
     return _checked_flat(tomllib.loads(text), f"preset {name}")
 
@@ -401,6 +402,8 @@ def _unknown_preset(spec: str) -> RulesError:
 
 def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
     """Read a user's rules file: its flat table laid over the preset it names, and that name."""
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except OSError as exc:

@@ -13,7 +13,6 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -461,6 +460,8 @@ def append(path: Path, fd: int, players: Sequence[str], new_rows: Sequence[Row])
 
 def rewrite(path: Path, data: bytes) -> None:
     """Replace the file's contents atomically: a temp file in the same folder, then a rename."""
+    import tempfile
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -491,6 +492,8 @@ def add_column(path: Path, head: Head, players: Sequence[str], new_rows: Sequenc
     """
     (name,) = [p for p in players if p not in head.players]
     at = len(HEAD) + list(players).index(name)
+    import tempfile
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
