@@ -13,8 +13,10 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 TEXT_FORMAT = "simple"
 DATA_FORMATS = ("csv", "json")
@@ -51,7 +53,7 @@ def signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
-def _paint(text: str, value: float | Decimal) -> str:
+def _paint(text: str, value: float) -> str:
     if value > 0:
         return f"{_GREEN}{text}{_RESET}"
     if value < 0:
@@ -76,8 +78,6 @@ def data_cell(value: Any) -> Any:
         return int(value)
     if isinstance(value, Money):
         return f"{value.amount:.2f}"
-    if isinstance(value, Decimal):
-        return str(value)
     return value
 
 
@@ -150,4 +150,9 @@ def render_stream(headers: Sequence[str], rows: Callable[[], Iterable[Sequence[A
 
 def to_json(data: Any) -> str:
     """Data as indented JSON, names kept as written."""
-    return json.dumps(data, indent=2, ensure_ascii=False, default=data_cell)
+    return json.dumps(data, indent=2, ensure_ascii=False, default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    """Money as a string to the cent; any other value JSON does not know (a Decimal) as text."""
+    return data_cell(value) if isinstance(value, Money) else str(value)

@@ -8,7 +8,6 @@ and printing one simple pass over a flat mapping.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -182,6 +181,8 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
     if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
         return Setting(key, "int", f"Schafkopf: fewest runs that count in a {parts[1]} game",
                        low=1, family="schafkopf")
+    import difflib
+
     valid = sorted(set(_SCALAR_BY_KEY) | set(known_keys))
     close = difflib.get_close_matches(key, valid, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -394,6 +395,8 @@ def _preset_flat(name: str) -> dict[str, Any]:
 
 
 def _unknown_preset(spec: str) -> RulesError:
+    import difflib
+
     close = difflib.get_close_matches(spec, PRESETS, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return RulesError(f"unknown rules {spec!r}{hint}; presets: {', '.join(PRESETS)}, "

@@ -7,16 +7,17 @@ ledger and the card-level tools call it the same way `scorepad check` does.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from .cards import ACE_POINTS, MAKE, TOTAL_POINTS
 from .errors import HandError
 from .rules import GAMES, Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
+TOTAL_POINTS = 120  # the card points in the pack (cards.TOTAL_POINTS; not imported, to start fast)
+MAKE = 61  # what the picker's side needs
+ACE_POINTS = 11  # the richest card: a blind of n cards holds at most n x 11
 
 
 # --- inputs -------------------------------------------------------------------------------------
@@ -117,6 +118,8 @@ def find_player(name: str, among: Sequence[str], option: str) -> str:
     for player in among:
         if player.casefold() == wanted:
             return player
+    import difflib  # only on the way to an error
+
     close = difflib.get_close_matches(name, list(among), n=1, cutoff=0.5)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise HandError(f"{option} {name}: unknown player{hint}; players: {', '.join(among)}")
