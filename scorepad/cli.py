@@ -867,7 +867,7 @@ def _correct(path, ref_for, make_row):
         head = read_head(path)
         refs = scan_refs(path)
         ref = ref_for(head)
-        state = checked_replay(head, refs | {ref})
+        state = checked_replay(head, set(refs) | {ref})
         row, result = make_row(state, ref)
         append(path, fd, head.players, [row])
     return row, result, state

@@ -783,11 +783,14 @@ class Tally:
     order, known names, whole-number points, every hand summing to zero (under zero-sum rules),
     corrections that refer to recorded hands and reverse them exactly, and, at the end, that
     the running totals the file records agree with the points in its rows. Re-scoring every hand
-    from its card points is `Replay`'s job (`verify`). Memory grows with the corrections only.
+    from its card points is `Replay`'s job (`verify`).
+
+    `refs` counts how often later rows refer to each hand; a hand is remembered only until its
+    last reference has gone by, so memory stays flat however long the night.
     """
 
     def __init__(self, rules: Rules, players: Sequence[str], seated: Sequence[str],
-                 keep: Iterable[int] = ()):
+                 refs: Mapping[int, int] | None = None):
         self.rules = rules
         self.players = tuple(players)
         self.totals = {p: 0 for p in seated}
@@ -795,105 +798,128 @@ class Tally:
         self.hands = 0
         self.last_hand = 0
         self.voided: set[int] = set()
-        self.keep = set(keep)
-        self.kept: dict[int, tuple[dict[str, int], tuple[str | None, tuple[str, ...]]]] = {}
+        self.refs = Counter(refs or {})
+        self.kept: dict[int, tuple[dict[str, int], str | None, tuple[str, ...], bool]] = {}
         self.race_winners: tuple[str, ...] = ()
         self.last_totals: tuple[int, str] | None = None  # (line, cell) of the last row
+        self._played: Counter = Counter()  # (players in the hand, sitting out) -> hands
+        self._picks: Counter = Counter()
+        self._wins: Counter = Counter()
         count = len(self.players)
         self._width = len(HEAD) + count + len(TAIL)
-        self._tail = len(HEAD) + count
+        self._tail = tail = len(HEAD) + count
         self._zero_sum = rules.zero_sum
+        self._race = rules.settlement == "race"
+        self._checked = tuple((tail + _AT[name], name, high) for name, high in
+                              (("points", 120), ("tricks", 16), ("doubled", 64)))
+        self._at_picker = tail + _AT["picker"]
+        self._at_out = tail + _AT["out"]
+        self._at_partners = tail + _AT["partners"]
+        self._at_totals = tail + _AT["totals"]
+        self._at_seated = tail + _AT["seated"]
 
     def feed(self, cells: Sequence[str], line: int) -> str | None:
         """Add one row; returns what is wrong with it, or None."""
         if len(cells) != self._width:
             return f"{len(cells)} cells where the header has {self._width}"
         kind = cells[1]
-        tail = self._tail
-        if kind not in KINDS or kind in ("rules", "session"):
-            return f"kind: {kind!r} is not one of {', '.join(KINDS[2:])}"
+        if kind not in _ROW_KINDS:
+            return f"kind: {kind!r} is not one of {', '.join(_ROW_KINDS)}"
         deltas = {}
+        balance = 0
         try:
-            for player, text in zip(self.players, cells[3:tail]):
+            for player, text in zip(self.players, cells[3:self._tail]):
                 if text:
-                    deltas[player] = int(text)
+                    deltas[player] = value = int(text)
+                    balance += value
         except ValueError:
             return f"points: {text!r} is not a whole number"
-        if self._zero_sum and sum(deltas.values()):
-            return f"the hand does not sum to zero ({sum(deltas.values()):+d})"
-        for name, high in (("points", 120), ("tricks", 16), ("doubled", 64)):
-            text = cells[tail + _AT[name]]
+        if balance and self._zero_sum:
+            return f"the hand does not sum to zero ({balance:+d})"
+        for at, name, high in self._checked:
+            text = cells[at]
             if text and not (text.isdigit() and int(text) <= high):
                 return f"{name}: {text!r} is not a whole number from 0 to {high}"
-        partners = cells[tail + _AT["partners"]]
-        if partners:
-            _name_list(partners, self.players, "partners", line)
-        totals_cell = cells[tail + _AT["totals"]]
-        if totals_cell:
-            self.last_totals = (line, totals_cell)
+        if cells[self._at_partners]:
+            _name_list(cells[self._at_partners], self.players, "partners", line)
+        if cells[self._at_totals]:
+            self.last_totals = (line, cells[self._at_totals])
         if kind == "seat":
-            for player in _name_list(cells[tail + _AT["seated"]] or "[]", self.players,
-                                     "seated", line):
+            for player in _name_list(cells[self._at_seated] or "[]", self.players, "seated",
+                                     line):
                 self.totals.setdefault(player, 0)
             return None
-        who = self._who(cells, line)
+        picker = cells[self._at_picker] or None
+        if picker is not None and picker not in self.players:
+            return f"picker: unknown player {picker!r}"
+        out = cells[self._at_out]
+        out = _name_list(out, self.players, "out", line) if out else ()
         if kind in HAND_KINDS:
             if cells[0] != str(self.last_hand + 1):
                 return f"hand number {cells[0]} is out of order: {self.last_hand + 1} comes next"
-            self.last_hand += 1
-            self._add(deltas, who, 1)
-            if self.last_hand in self.keep:
-                self.kept[self.last_hand] = (deltas, who)
+            self.last_hand = number = self.last_hand + 1
+            self._add(deltas)
+            if kind != "doubler":
+                self._count(deltas, picker, out, 1)
+            if self.refs[number]:
+                self.kept[number] = (deltas, picker, out, kind != "doubler")
             return None
         ref = int(cells[2]) if cells[2].isdigit() else 0
         if not 1 <= ref <= self.last_hand or ref in self.voided or ref not in self.kept:
             return f"ref: {cells[2] or 'nothing'} is not a hand recorded above (or is void)"
-        old, old_who = self.kept[ref]
+        old, old_picker, old_out, counts = self.kept[ref]
+        self.refs[ref] -= 1
+        if not self.refs[ref]:
+            del self.kept[ref]  # no later row refers to it
         if kind == "void":
             if deltas != {p: -v for p, v in old.items()}:
                 return f"a void of hand {ref} must reverse its points exactly"
-            self._add(deltas, old_who, -1, old)
+            self._add(deltas)
+            if counts:
+                self._count(old, old_picker, old_out, -1)
             self.voided.add(ref)
             return None
         new = {p: old.get(p, 0) + deltas.get(p, 0) for p in old}
-        self._add({}, old_who, -1, old)
-        self._add(deltas, who, 1, new)
-        self.kept[ref] = (new, who)
+        self._add(deltas)
+        self._count(old, old_picker, old_out, -1)
+        self._count(new, picker, out, 1)
+        if ref in self.kept:
+            self.kept[ref] = (new, picker, out, True)
         return None
 
-    def _who(self, cells: Sequence[str], line: int) -> tuple[str | None, tuple[str, ...]]:
-        tail = self._tail
-        picker = cells[tail + _AT["picker"]] or None
-        if picker is not None and picker not in self.players:
-            raise LedgerError(line, f"picker: unknown player {picker!r}")
-        out = cells[tail + _AT["out"]]
-        return picker, (_name_list(out, self.players, "out", line) if out else ())
-
-    def _add(self, deltas: Mapping[str, int], who: tuple[str | None, tuple[str, ...]],
-             sign: int, hand: Mapping[str, int] | None = None) -> None:
-        """Add a row's points to the totals, and count the hand (`hand`: its points) into or
-        out of (sign -1) the players' numbers."""
+    def _add(self, deltas: Mapping[str, int]) -> None:
+        totals = self.totals
         for player, value in deltas.items():
-            self.totals[player] = self.totals.get(player, 0) + value
-        hand = deltas if hand is None else hand
-        picker, out = who
-        if hand and (picker is not None or any(hand.values())):
-            self.hands += sign
-            for player in hand:
-                if player not in out:
-                    self.stats[player].played += sign
-            if picker is not None:
-                self.stats[picker].picks += sign
-                self.stats[picker].picker_wins += sign * (hand.get(picker, 0) > 0)
-        if self.rules.settlement == "race":
-            reached = tuple(p for p in self.totals if self.totals[p] >= self.rules.target)
+            if player in totals:
+                totals[player] += value
+            else:
+                totals[player] = value
+        if self._race:
+            reached = tuple(p for p in totals if totals[p] >= self.rules.target)
             if not any(p in reached for p in self.race_winners):
                 self.race_winners = reached
 
+    def _count(self, hand: Mapping[str, int], picker: str | None, out: tuple[str, ...],
+               sign: int) -> None:
+        """Count a hand into (sign 1) or out of (sign -1) the players' numbers."""
+        self.hands += sign
+        self._played[(tuple(hand), out)] += sign
+        if picker is not None:
+            self._picks[picker] += sign
+            if hand.get(picker, 0) > 0:
+                self._wins[picker] += sign
+
     def finish(self) -> tuple[int, str] | None:
-        """The last check: the file's own running totals agree with its rows' points."""
+        """Fill in the players' numbers, then the last check: the file's own running totals
+        agree with its rows' points."""
+        for (players, out), hands in self._played.items():
+            for player in players:
+                if player not in out:
+                    self.stats[player].played += hands
         for player, stats in self.stats.items():
             stats.total = self.totals.get(player, 0)
+            stats.picks = self._picks[player]
+            stats.picker_wins = self._wins[player]
         if self.last_totals is None:
             return None
         line, cell = self.last_totals
@@ -905,6 +931,9 @@ class Tally:
             return line, (f"the running totals recorded here ({_show(recorded)}) disagree "
                           f"with the points in the rows ({_show(self.totals)})")
         return None
+
+
+_ROW_KINDS = (*HAND_KINDS, *CORRECTIONS, "seat")
 
 
 def _show(value: Any) -> str:

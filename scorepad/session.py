@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -258,15 +259,15 @@ def _line_of(path: Path, raw: bytes) -> int | None:
     return total
 
 
-def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> set[int]:
-    """The hands that corrections refer to (a quick pass that does not parse every row)."""
-    refs = set()
+def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
+    """How often corrections refer to each hand (a quick pass that parses no row)."""
+    refs: Counter = Counter()
     with _open_for_reading(path) as handle:
         for raw in handle:
             if b"void," in raw or b"amend," in raw:
                 match = _CORRECTION.match(raw.lstrip(b"\xef\xbb\xbf"))
                 if match and match.group(1).decode() in kinds:
-                    refs.add(int(match.group(2)))
+                    refs[int(match.group(2))] += 1
     return refs
 
 
@@ -341,7 +342,7 @@ def tally(head: Head) -> Tally:
     """Add up the night fast for the standings, checking as it goes (see `Tally`); the first
     problem is an error that says to run verify."""
     state = Tally(head.rules, head.players, head.start.seated or head.players,
-                  keep=scan_refs(head.path))
+                  refs=scan_refs(head.path))
 
     def fail(line: int, message: str) -> SessionError:
         return SessionError(head.path, f"{message} (run `scorepad verify` to see every "

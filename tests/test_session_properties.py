@@ -115,9 +115,11 @@ def test_any_acceptable_names_round_trip(names):
         assert list(totals) == names and totals[names[0]] == len(names) - 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["flip", "cut", "insert", "delete-line",
-                                                   "duplicate-line", "garbage"]))
+                                                   "duplicate-line", "garbage", "number",
+                                                   "add-column", "remove-column", "bom",
+                                                   "lf", "formula-name"]))
 def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage):
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -143,6 +145,29 @@ def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, dam
             at = rng.randrange(len(lines) - 1)
             lines.insert(at, lines[at])
             data = bytearray(b"\r\n".join(lines))
+        elif damage == "number":
+            at = rng.randrange(3, len(lines) - 1)
+            digits = [i for i, b in enumerate(lines[at]) if chr(b).isdigit()]
+            if digits:
+                line = bytearray(lines[at])
+                line[rng.choice(digits)] = ord(str(rng.randrange(10)))
+                lines[at] = bytes(line)
+            data = bytearray(b"\r\n".join(lines))
+        elif damage in ("add-column", "remove-column"):
+            at = rng.randrange(len(lines) - 1)
+            cells = lines[at].split(b",")
+            if damage == "add-column":
+                cells.insert(rng.randrange(len(cells) + 1), b"7")
+            elif len(cells) > 1:
+                del cells[rng.randrange(len(cells))]
+            lines[at] = b",".join(cells)
+            data = bytearray(b"\r\n".join(lines))
+        elif damage == "bom":
+            data = bytearray(b"\xef\xbb\xbf" + bytes(data))
+        elif damage == "lf":
+            data = bytearray(bytes(data).replace(b"\r\n", b"\n"))
+        elif damage == "formula-name":
+            data = bytearray(bytes(data).replace(b"Cy", b"=CMD()", 1))
         else:
             data = bytearray(rng.randbytes(rng.randint(0, 3000)))
         path.write_bytes(bytes(data))

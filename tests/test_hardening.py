@@ -1,0 +1,197 @@
+"""Breaking the ledger on purpose: crashes, load, hostile files and a failing disk.
+
+Every test here is bounded in time: a few seconds each on two cores.
+"""
+
+import errno
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from scorepad.cli import cli
+
+PLAYERS = "Ann,Bob,Cy,Dee,Ed"
+
+# A writer that records leasters one after another through the real command line, in-process,
+# and says "ok N" (flushed) only after `scorepad hand` has returned for hand N.
+WRITER = textwrap.dedent("""\
+    import contextlib, io, json, sys
+    from scorepad.cli import cli
+    path, count = sys.argv[1], int(sys.argv[2])
+    winners = ["Ann", "Bob", "Cy", "Dee", "Ed"]
+    for number in range(count):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cli.main(["-f", path, "hand", "--leaster", "--winner", winners[number % 5],
+                      "--format", "json"], standalone_mode=False)
+        print("ok", json.loads(out.getvalue())["hand"], flush=True)
+""")
+
+
+def new_session(run, path: Path) -> None:
+    assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
+
+
+def hand_numbers(path: Path) -> list[int]:
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))[3:]
+    return [int(r[0]) for r in rows if r and r[0].isdigit()]
+
+
+def test_sigkill_while_recording_loses_no_hand_that_was_reported(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    rng = random.Random(7)
+    confirmed: set[int] = set()
+    for _ in range(6):
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), "10000"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(0.3, 1.2))
+        writer.send_signal(signal.SIGKILL)
+        out, _ = writer.communicate(timeout=30)
+        confirmed |= {int(line.split()[1]) for line in out.splitlines() if line.startswith("ok")}
+        if run("-f", path, "verify").exit_code:
+            assert run("-f", path, "repair").exit_code == 0  # a torn last line, moved aside
+        result = run("-f", path, "verify")
+        assert result.exit_code == 0 and result.stdout == "", result.stdout
+        numbers = hand_numbers(path)
+        assert confirmed <= set(numbers)
+        assert numbers == list(range(1, len(numbers) + 1))
+    assert len(confirmed) > 10  # the writers really wrote
+
+
+LOADER = textwrap.dedent("""\
+    import contextlib, io, sys
+    from scorepad.cli import cli
+    path, name, start = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    import time
+    while time.time() < start:
+        pass
+    for _ in range(25):
+        with contextlib.redirect_stdout(io.StringIO()):
+            cli.main(["-f", path, "hand", "--leaster", "--winner", name], standalone_mode=False)
+""")
+
+
+def test_eight_processes_record_two_hundred_hands_at_once(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    start = time.time() + 1.5
+    names = ["Ann", "Bob", "Cy", "Dee", "Ed", "Ann", "Bob", "Cy"]
+    workers = [subprocess.Popen([sys.executable, "-c", LOADER, str(path), name, str(start)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for name in names]
+    for worker in workers:
+        _, err = worker.communicate(timeout=120)
+        assert worker.returncode == 0, err.decode()
+    assert sorted(hand_numbers(path)) == list(range(1, 201))
+    assert run("-f", path, "verify").stdout == ""
+    standings = json.loads(run("-f", path, "standings", "--format", "json").stdout)
+    assert standings["hands"] == 200 and sum(standings["totals"].values()) == 0
+
+
+# --- a failing disk -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def night(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70)
+    return path
+
+
+def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(run, night, monkeypatch):
+    import scorepad.session as session
+
+    before = night.read_bytes()
+    real_write = os.write
+
+    def full(fd, data):
+        real_write(fd, bytes(data)[:20])  # some of the line lands, then the disk is full
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(session.os, "write", full)
+    result = run("-f", night, "hand", "--leaster", "--winner", "Cy")
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {night}: cannot write: No space left on device; the file "
+                             f"is as it was\n")
+    assert night.read_bytes() == before
+
+
+def test_a_read_only_session_file_is_a_clear_error(run, night, monkeypatch):
+    import scorepad.session as session
+
+    before = night.read_bytes()
+    real_open = os.open
+
+    def read_only(path, flags, *args):
+        if flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(session.os, "open", read_only)
+    for args in (["hand", "--leaster", "--winner", "Cy"], ["undo"], ["void", "1"],
+                 ["seat", "add", "Flo"], ["repair"]):
+        result = run("-f", night, *args)
+        assert result.exit_code == 1, args
+        assert result.stderr == (f"Error: {night}: cannot open for writing: Permission "
+                                 f"denied\n"), args
+    assert night.read_bytes() == before
+
+
+def test_a_full_disk_while_creating_leaves_no_file(run, tmp_path, monkeypatch):
+    import scorepad.session as session
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(session.os, "write", full)
+    path = tmp_path / "new.csv"
+    result = run("-f", path, "new", "--players", PLAYERS)
+    assert result.exit_code == 1 and "No space left on device" in result.stderr
+    assert not path.exists()
+
+
+def test_a_failing_rewrite_leaves_the_file_and_no_temp_file(run, night, monkeypatch):
+    import scorepad.session as session
+
+    before = night.read_bytes()
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(session.os, "replace", broken)
+    result = run("-f", night, "seat", "add", "Flo")  # a newcomer's column means a rewrite
+    assert result.exit_code == 1 and "the file is as it was" in result.stderr
+    assert night.read_bytes() == before
+    assert [p.name for p in night.parent.iterdir()] == [night.name]
+
+
+def test_a_huge_file_of_garbage_is_refused_quickly(run, tmp_path):
+    path = tmp_path / "garbage.csv"
+    rng = random.Random(3)
+    with open(path, "wb") as out:
+        for _ in range(40):
+            out.write(rng.randbytes(100_000))
+        out.write(b"x" * 300_000 + b"\n")  # a line longer than any CSV field allows
+    before = path.read_bytes()
+    for args in (["verify"], ["standings"], ["hand", "--leaster", "--winner", "Ann"],
+                 ["status"], ["repair"], ["sheet"]):
+        started = time.perf_counter()
+        result = run("-f", path, *args)
+        assert result.exit_code in (1, 2) or args == ["repair"], args
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert time.perf_counter() - started < 10
+        if args != ["repair"]:
+            assert path.read_bytes() == before
