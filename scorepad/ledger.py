@@ -802,6 +802,7 @@ class Tally:
         self.kept: dict[int, tuple[dict[str, int], str | None, tuple[str, ...], bool]] = {}
         self.race_winners: tuple[str, ...] = ()
         self.last_totals: tuple[int, str] | None = None  # (line, cell) of the last row
+        self._lists: dict[str, tuple[str, ...]] = {}  # name-list cells seen, already checked
         self._played: Counter = Counter()  # (players in the hand, sitting out) -> hands
         self._picks: Counter = Counter()
         self._wins: Counter = Counter()
@@ -840,8 +841,9 @@ class Tally:
             text = cells[at]
             if text and not (text.isdigit() and int(text) <= high):
                 return f"{name}: {text!r} is not a whole number from 0 to {high}"
-        if cells[self._at_partners]:
-            _name_list(cells[self._at_partners], self.players, "partners", line)
+        partners = cells[self._at_partners]
+        if partners and partners not in self._lists:
+            self._lists[partners] = _name_list(partners, self.players, "partners", line)
         if cells[self._at_totals]:
             self.last_totals = (line, cells[self._at_totals])
         if kind == "seat":
@@ -853,7 +855,12 @@ class Tally:
         if picker is not None and picker not in self.players:
             return f"picker: unknown player {picker!r}"
         out = cells[self._at_out]
-        out = _name_list(out, self.players, "out", line) if out else ()
+        if out:
+            found = self._lists.get(out)
+            out = found if found is not None else self._lists.setdefault(
+                out, _name_list(out, self.players, "out", line))
+        else:
+            out = ()
         if kind in HAND_KINDS:
             if cells[0] != str(self.last_hand + 1):
                 return f"hand number {cells[0]} is out of order: {self.last_hand + 1} comes next"
@@ -861,7 +868,7 @@ class Tally:
             self._add(deltas)
             if kind != "doubler":
                 self._count(deltas, picker, out, 1)
-            if self.refs[number]:
+            if self.refs.get(number):
                 self.kept[number] = (deltas, picker, out, kind != "doubler")
             return None
         ref = int(cells[2]) if cells[2].isdigit() else 0

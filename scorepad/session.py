@@ -29,7 +29,6 @@ ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
 FIRST_ROW_LINE = 4  # the header, the rules row and the session row come first
 _TAIL_CHUNK = 64 * 1024
-_CORRECTION = re.compile(rb"^\d*,(void|amend),(\d+),")
 
 
 class SessionError(ScorepadError):
@@ -260,14 +259,27 @@ def _line_of(path: Path, raw: bytes) -> int | None:
 
 
 def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
-    """How often corrections refer to each hand (a quick pass that parses no row)."""
+    """How often corrections refer to each hand: a quick pass over the raw bytes (a regular
+    expression over large blocks) that parses no row."""
+    pattern = re.compile(rb"(?:^|\n)(?:\xef\xbb\xbf)?\d*,(" + b"|".join(
+        k.encode() for k in kinds) + rb"),(\d+),")
     refs: Counter = Counter()
     with _open_for_reading(path) as handle:
-        for raw in handle:
-            if b"void," in raw or b"amend," in raw:
-                match = _CORRECTION.match(raw.lstrip(b"\xef\xbb\xbf"))
-                if match and match.group(1).decode() in kinds:
-                    refs[int(match.group(2))] += 1
+        rest = b""
+        while True:
+            block = handle.read(1 << 22)
+            if not block:
+                break
+            data = rest + block
+            cut = data.rfind(b"\n")  # scan whole lines; keep the last piece for the next block
+            if cut < 0:
+                rest = data
+                continue
+            for match in pattern.finditer(data, 0, cut):
+                refs[int(match.group(2))] += 1
+            rest = data[cut:]
+        for match in pattern.finditer(rest):
+            refs[int(match.group(2))] += 1
     return refs
 
 
