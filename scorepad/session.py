@@ -259,28 +259,29 @@ def _line_of(path: Path, raw: bytes) -> int | None:
 
 
 def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
-    """How often corrections refer to each hand: a quick pass over the raw bytes (a regular
-    expression over large blocks) that parses no row."""
-    pattern = re.compile(rb"(?:^|\n)(?:\xef\xbb\xbf)?\d*,(" + b"|".join(
-        k.encode() for k in kinds) + rb"),(\d+),")
+    """How often corrections refer to each hand: a quick pass over the raw bytes that looks
+    for the kind in the second cell and parses no row."""
+    needles = [b"," + kind.encode() + b"," for kind in kinds]
     refs: Counter = Counter()
     with _open_for_reading(path) as handle:
         rest = b""
         while True:
-            block = handle.read(1 << 22)
-            if not block:
-                break
+            block = handle.read(1 << 20)
             data = rest + block
-            cut = data.rfind(b"\n")  # scan whole lines; keep the last piece for the next block
-            if cut < 0:
-                rest = data
-                continue
-            for match in pattern.finditer(data, 0, cut):
-                refs[int(match.group(2))] += 1
+            cut = len(data) if not block else data.rfind(b"\n") + 1
+            for needle in needles:
+                at = data.find(needle, 0, cut)
+                while at >= 0:
+                    start = data.rfind(b"\n", 0, at) + 1
+                    if data[start:at].lstrip(b"\xef\xbb\xbf").isdigit() or start == at:
+                        end = data.find(b",", at + len(needle), cut)
+                        ref = data[at + len(needle):end]
+                        if ref.isdigit():
+                            refs[int(ref)] += 1
+                    at = data.find(needle, at + 1, cut)
+            if not block:
+                return refs
             rest = data[cut:]
-        for match in pattern.finditer(rest):
-            refs[int(match.group(2))] += 1
-    return refs
 
 
 def rows(head: Head) -> Iterator[Row | Problem]:
