@@ -368,14 +368,15 @@ def tally(head: Head) -> Tally:
                             strict=True)
         line = 0
         try:
+            for _ in range(FIRST_ROW_LINE - 1):  # the head, read and checked already
+                next(reader, None)
+            feed = state.feed
             for cells in reader:
-                line, number = reader.line_num, line + 1
-                if number < FIRST_ROW_LINE:
-                    continue
+                line = reader.line_num
                 if torn is not None and line >= torn:
                     raise fail(torn, "the last line is incomplete (the machine may have "
                                      "stopped mid-write); run `scorepad repair`")
-                problem = state.feed(cells, line)
+                problem = feed(cells, line)
                 if problem:
                     raise fail(line, problem)
         except csv.Error as exc:
