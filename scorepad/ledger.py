@@ -818,56 +818,67 @@ class Tally:
         self._at_partners = tail + _AT["partners"]
         self._at_totals = tail + _AT["totals"]
         self._at_seated = tail + _AT["seated"]
+        self._feed = self._feeder()
 
     def feed(self, cells: Sequence[str], line: int) -> str | None:
-        """Add one row; returns what is wrong with it, or None. (The hot loop of `standings`:
-        written for speed.)"""
-        if len(cells) != self._width:
-            return f"{len(cells)} cells where the header has {self._width}"
-        kind = cells[1]
-        if kind not in _ROW_KINDS:
-            return f"kind: {kind!r} is not one of {', '.join(sorted(_ROW_KINDS))}"
-        deltas = {}
-        balance = 0
-        try:
-            for player, text in zip(self.players, cells[3:self._tail]):
-                if text:
-                    deltas[player] = value = int(text)
-                    balance += value
-        except ValueError:
-            return f"points: {text!r} is not a whole number"
-        if balance and self._zero_sum:
-            return f"the hand does not sum to zero ({balance:+d})"
-        for at, name, high in self._checked:
-            text = cells[at]
-            if text and not (text.isdigit() and int(text) <= high):
-                return f"{name}: {text!r} is not a whole number from 0 to {high}"
-        partners = cells[self._at_partners]
-        if partners and partners not in self._lists:
-            self._lists[partners] = _name_list(partners, self.players, "partners", line)
-        if cells[self._at_totals]:
-            self.last_totals = (line, cells[self._at_totals])
-        if kind == "seat":
-            for player in _name_list(cells[self._at_seated] or "[]", self.players, "seated",
-                                     line):
-                self.totals.setdefault(player, 0)
-            return None
-        picker = cells[self._at_picker] or None
-        if picker is not None and picker not in self.players:
-            return f"picker: unknown player {picker!r}"
-        out = cells[self._at_out]
-        if out:
-            found = self._lists.get(out)
-            out = found if found is not None else self._lists.setdefault(
-                out, _name_list(out, self.players, "out", line))
-        else:
-            out = ()
-        if kind in HAND_KINDS:
+        """Add one row; returns what is wrong with it, or None."""
+        return self._feed(cells, line)
+
+    def _feeder(self):
+        """The hot loop of `standings`, as a closure over locals (which Python reads faster
+        than attributes): one call a row."""
+        players, width, tail, zero_sum = self.players, self._width, self._tail, self._zero_sum
+        at_points, at_tricks, at_doubled = (self._tail + _AT[n] for n in
+                                            ("points", "tricks", "doubled"))
+        at_partners, at_totals, at_picker = self._at_partners, self._at_totals, self._at_picker
+        at_out = self._at_out
+        lists, totals, refs, kept = self._lists, self.totals, self.refs, self.kept
+        played, picks, wins = self._played, self._picks, self._wins
+        row_kinds, hand_kinds = _ROW_KINDS, frozenset(HAND_KINDS)
+
+        def feed(cells: Sequence[str], line: int) -> str | None:
+            if len(cells) != width:
+                return f"{len(cells)} cells where the header has {width}"
+            kind = cells[1]
+            if kind not in row_kinds:
+                return f"kind: {kind!r} is not one of {', '.join(sorted(row_kinds))}"
+            deltas = {}
+            balance = 0
+            try:
+                for player, text in zip(players, cells[3:tail]):
+                    if text:
+                        deltas[player] = value = int(text)
+                        balance += value
+            except ValueError:
+                return f"points: {text!r} is not a whole number"
+            if balance and zero_sum:
+                return f"the hand does not sum to zero ({balance:+d})"
+            for at, name, high in ((at_points, "points", 120), (at_tricks, "tricks", 16),
+                                   (at_doubled, "doubled", 64)):
+                text = cells[at]
+                if text and not (text.isdigit() and int(text) <= high):
+                    return f"{name}: {text!r} is not a whole number from 0 to {high}"
+            partners = cells[at_partners]
+            if partners and partners not in lists:
+                lists[partners] = _name_list(partners, players, "partners", line)
+            if cells[at_totals]:
+                self.last_totals = (line, cells[at_totals])
+            if kind not in hand_kinds:
+                return self._correction(kind, cells, line, deltas)
+            picker = cells[at_picker] or None
+            if picker is not None and picker not in players:
+                return f"picker: unknown player {picker!r}"
+            out = cells[at_out]
+            if out:
+                found = lists.get(out)
+                out = found if found is not None else lists.setdefault(
+                    out, _name_list(out, players, "out", line))
+            else:
+                out = ()
             number = self.last_hand + 1
             if cells[0] != str(number):
                 return f"hand number {cells[0]} is out of order: {number} comes next"
             self.last_hand = number
-            totals = self.totals
             for player, value in deltas.items():
                 if player in totals:
                     totals[player] += value
@@ -877,14 +888,30 @@ class Tally:
                 self._check_race()
             if kind != "doubler":
                 self.hands += 1
-                self._played[(tuple(deltas), out)] += 1
+                played[(tuple(deltas), out)] += 1
                 if picker is not None:
-                    self._picks[picker] += 1
+                    picks[picker] += 1
                     if deltas.get(picker, 0) > 0:
-                        self._wins[picker] += 1
-            if number in self.refs:
-                self.kept[number] = (deltas, picker, out, kind != "doubler")
+                        wins[picker] += 1
+            if number in refs:
+                kept[number] = (deltas, picker, out, kind != "doubler")
             return None
+
+        return feed
+
+    def _correction(self, kind: str, cells: Sequence[str], line: int,
+                    deltas: dict[str, int]) -> str | None:
+        """A seat row, a void or an amendment (rare rows: plain code)."""
+        if kind == "seat":
+            for player in _name_list(cells[self._at_seated] or "[]", self.players, "seated",
+                                     line):
+                self.totals.setdefault(player, 0)
+            return None
+        picker = cells[self._at_picker] or None
+        if picker is not None and picker not in self.players:
+            return f"picker: unknown player {picker!r}"
+        out = cells[self._at_out]
+        out = _name_list(out, self.players, "out", line) if out else ()
         ref = int(cells[2]) if cells[2].isdigit() else 0
         if not 1 <= ref <= self.last_hand or ref in self.voided or ref not in self.kept:
             return f"ref: {cells[2] or 'nothing'} is not a hand recorded above (or is void)"
