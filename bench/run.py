@@ -175,7 +175,7 @@ def main() -> int:
     print()
     print("peak memory of standings: " + ", ".join(f"{size:,} hands {mib:.0f} MiB"
                                                    for size, mib in memory)
-          + f" (target: under 60 MiB and flat)")
+          + " (target: under 60 MiB and flat)")
     print(f"median of {runs} runs ({runs * 3} for recording a hand); python "
           f"{sys.version.split()[0]}; {os.cpu_count()} cores")
     return 0

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from .cards import (DECK, SHORT_DECK, TRUMP, Card, Game, Rank, Suit, card_points, parse_suit,
+from .cards import (DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit,
                     suit_word)
 from .errors import CardError, ScorepadError
 from .rules import Rules

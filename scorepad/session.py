@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import os
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.cards import (DECK, SHEEPSHEAD_TRUMPS, Card, Game, Rank, Suit, card_points,
+from scorepad.cards import (DECK, SHEEPSHEAD_TRUMPS, Card, Game, Suit, card_points,
                             parse_cards, parse_suit)
 from scorepad.errors import CardError
 

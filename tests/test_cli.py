@@ -8,11 +8,18 @@ import textwrap
 import pytest
 
 from scorepad import __version__
+import click
+
 from scorepad.cli import cli
 
 from conftest import FIVE
 
-COMMANDS = sorted(cli.commands)
+COMMANDS = cli.list_commands(click.Context(cli))
+
+
+def lookup(name):
+    """A command by name (the group loads its commands when asked)."""
+    return cli.get_command(click.Context(cli), name)
 
 
 def test_version(run):
@@ -27,7 +34,7 @@ def test_every_command_has_help_ending_in_an_example(run, command, flag):
     result = run(*args)
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: scorepad")
-    help_text = (cli.commands[command] if command else cli).help
+    help_text = (lookup(command) if command else cli).help
     _, heading, examples = help_text.partition("Example")
     assert heading, "the help has no example"
     first = examples.split("\b", 1)[1].strip().splitlines()[0]
@@ -35,6 +42,18 @@ def test_every_command_has_help_ending_in_an_example(run, command, flag):
     last = help_text.rstrip().splitlines()[-1].strip()
     description = result.stdout.split("\nOptions:")[0].rstrip()
     assert first in description and description.endswith(last)
+
+
+def test_every_command_loads_and_seat_has_its_own_commands():
+    assert all(lookup(name) is not None for name in COMMANDS)
+    assert sorted(lookup("seat").commands) == ["add", "remove"]
+    assert lookup("nope") is None
+
+
+@pytest.mark.parametrize("sub", ["add", "remove"])
+def test_seat_subcommands_have_help_with_an_example(run, sub):
+    result = run("seat", sub, "--help")
+    assert result.exit_code == 0 and f"scorepad seat {sub}" in result.stdout
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli import cli
-
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 
 # A writer that records leasters one after another through the real command line, in-process,

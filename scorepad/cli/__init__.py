@@ -1,0 +1,109 @@
+"""The `scorepad` command line: thin commands over the domain core.
+
+This package is the only place that imports click. Each command parses its options, calls one
+or two domain functions and renders the result. Every `ScorepadError` and every usage mistake
+becomes a one-line `Error: …` on stderr and a non-zero exit (1 for a bad hand or rules, 2 for
+bad usage); any other exception is a bug and keeps its traceback. The commands are loaded when
+called (a lazy group), so recording a hand does not build every other command first.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .. import __version__
+from ..errors import ScorepadError
+from ._common import CONTEXT_SETTINGS, _error, use_color
+
+__all__ = ["cli", "main", "use_color"]
+
+COMMANDS = {
+    "check": "cards.check", "rules": "cards.rules_command", "count": "cards.count",
+    "trick": "cards.trick", "replay": "cards.replay_command",
+    "new": "night.new", "hand": "night.hand", "status": "night.status",
+    "standings": "night.standings", "sheet": "night.sheet", "verify": "night.verify",
+    "undo": "night.undo", "void": "night.void", "amend": "night.amend", "repair": "night.repair",
+    "seat": "night.seat",
+    "settle": "reports.settle", "stats": "reports.stats", "season": "reports.season",
+    "chart": "reports.chart",
+    "play": "play.play",
+}
+"""Every command, and where it lives (module.attribute within this package)."""
+
+
+class ScorepadGroup(click.Group):
+    """A click group that loads its commands when they are called, and reports every user
+    error on one line with a non-zero exit."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        where = COMMANDS.get(name)
+        if where is None:
+            return None
+        module, attribute = where.split(".")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())  # `scorepad` alone: the help, as asked for
+            sys.exit(0)
+        except click.ClickException as exc:
+            hint = ""
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                hint = f"; see '{exc.ctx.command_path} --help'"
+            _error(f"{exc.format_message().rstrip('.')}{hint}")
+            sys.exit(exc.exit_code)
+        except ScorepadError as exc:
+            _error(str(exc))
+            sys.exit(1)
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            # The reader went away (e.g. `scorepad rules | head`): stop quietly.
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)
+@click.option("-f", "--file", "session_file", type=click.Path(dir_okay=False, path_type=Path),
+              envvar="SCOREPAD_FILE", default="scorepad.csv", show_default=True,
+              metavar="FILE", help="The session file (else $SCOREPAD_FILE, else scorepad.csv).")
+@click.version_option(__version__, "--version", prog_name="scorepad",
+                      message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx, session_file):
+    """Keep score at a Sheepshead or Schafkopf table.
+
+    Start a night with `new`, record each hand with `hand` as it ends, and see `standings` and
+    the score `sheet` at any time. `check` scores a disputed hand without a session file, and
+    `rules` shows the rules a table plays. Every command has its own help: scorepad COMMAND -h.
+
+    Example:
+
+    \b
+        scorepad new --players Ann,Bob,Cy,Dee,Ed
+        scorepad hand --picker Ann --partner Bob --points 64 --tricks 4
+        scorepad standings
+    """
+    ctx.obj = session_file
+
+
+def main(args=None, prog_name="scorepad"):
+    """Run the command line (the `scorepad` console script)."""
+    cli.main(args=args, prog_name=prog_name)

@@ -1,0 +1,414 @@
+"""What the commands share: options, completion, error lines, and the session helpers.
+
+Only the `scorepad.cli` package imports click. Commands live in small modules that the
+`scorepad` group loads when they are called, so a command starts without building the others.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from ..errors import ScorepadError
+
+PRESET_NAMES = ("standard", "pagat", "first-night", "schafkopf")  # also in rules.PRESETS
+GAME_NAMES = ("partner", "solo", "wenz", "geier", "solo-tout", "wenz-tout", "geier-tout")
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _error(message: str) -> None:
+    """Print `Error: message` on one line: control characters the user typed are escaped."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    click.echo(f"Error: {shown}", err=True)
+
+
+def _complete_rules(ctx, param, incomplete):
+    from click.shell_completion import CompletionItem
+
+    names = [CompletionItem(n) for n in PRESET_NAMES if n.startswith(incomplete)]
+    return names or [CompletionItem(incomplete, type="file")]
+
+
+def _complete_setting(ctx, param, incomplete):
+    from click.shell_completion import CompletionItem
+
+    from ..rules import load_rules
+
+    try:
+        keys = load_rules(ctx.params.get("rules_spec")).flat()
+    except ScorepadError:
+        return []
+    return [CompletionItem(f"{key}=") for key in keys if key.startswith(incomplete)]
+
+
+def _complete_player(ctx, param, incomplete):
+    players = ctx.params.get("players")
+    if not players:  # a session command: the names in the session file
+        from ..session import read_head
+
+        try:
+            players = read_head(ctx.find_root().params.get("session_file")
+                                or Path("scorepad.csv")).players
+        except (ScorepadError, OSError):
+            players = ()
+    return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+
+
+def rules_options(command: Callable) -> Callable:
+    """Add `--rules NAME|PATH` and `--set KEY=VALUE` to a command."""
+    command = click.option(
+        "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+        shell_complete=_complete_setting,
+        help="Override one setting for this call (repeatable), e.g. --set "
+             "double_on_the_bump=true. `scorepad rules` lists every setting.")(command)
+    return click.option(
+        "--rules", "rules_spec", metavar="NAME|PATH", shell_complete=_complete_rules,
+        help="Rules preset (standard, pagat, first-night, schafkopf) or a TOML rules file. "
+             "Default: standard.")(command)
+
+
+def format_option(*choices: str) -> Callable:
+    """Add `--format` with the given choices (the first is the default)."""
+    return click.option("--format", "fmt", type=click.Choice(choices), default=choices[0],
+                        show_default=True, help="Output format.")
+
+
+class FormatType(click.ParamType):
+    """text, csv, json, any of tabulate's table formats, and any extra formats a command has.
+
+    tabulate's list is read only when a format outside the usual three is given, so a command
+    does not pay for importing tabulate just to check its options.
+    """
+
+    name = "format"
+
+    def __init__(self, extra: tuple[str, ...] = ()):
+        self.extra = extra
+
+    def convert(self, value, param, ctx):
+        if value in ("text", "csv", "json", *self.extra):
+            return value
+        from ..render import table_formats
+
+        known = [*table_formats(), *self.extra]
+        if value in known:
+            return value
+        self.fail(f"{value!r} is not a format; use one of {', '.join(known)}", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from ..render import table_formats
+
+        return [CompletionItem(f) for f in [*table_formats(), *self.extra]
+                if f.startswith(incomplete)]
+
+
+def table_format_option(*extra: str) -> Callable:
+    """Add `--format`: text (the default), csv, json, any tabulate format, and `extra`."""
+    more = "".join(f", {e}" for e in extra)
+    return click.option("--format", "fmt", type=FormatType(extra), default="text",
+                        show_default=True, metavar="FORMAT",
+                        help=f"text, csv, json{more}, or a tabulate table format such as grid, "
+                             f"github, markdown or rounded_outline.")
+
+
+def use_color(fmt: str) -> bool:
+    """Colour points in a table on a terminal, unless NO_COLOR is set or the output is data."""
+    return (fmt not in ("csv", "json", "toml") and not os.environ.get("NO_COLOR")
+            and sys.stdout.isatty())
+
+
+def _csv_items(value: str) -> list[str]:
+    """Split an option's comma-separated value; a name holding a comma goes in double quotes."""
+    import csv
+
+    rows = list(csv.reader([value], skipinitialspace=True))
+    return [item.strip() for item in rows[0]] if rows else [""]
+
+
+def _split_names(ctx, param, value):
+    if value is None:
+        return None
+    return tuple(_csv_items(value))
+
+
+def _split_pairs(ctx, param, value):
+    """Read `A=N,B=N,...` into a dict of name to whole number."""
+    if value is None:
+        return None
+    pairs = {}
+    for item in _csv_items(value):
+        name, sep, number = item.rpartition("=")
+        name, number = name.strip(), number.strip()
+        if not sep or not name or not number.lstrip("-").isdigit():
+            raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
+        if name in pairs:
+            raise click.BadParameter(f"{name} is given twice")
+        pairs[name] = int(number)
+    return pairs
+
+_PICKER_ONLY = ("picker", "partners", "alone", "points", "tricks", "crack", "recrack", "forced",
+                "game", "runs", "blitz")
+
+_LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks")
+
+
+def hand_options(amend: bool = False) -> Callable:
+    """Add the options of one hand; under `amend` every flag also has a --no- form."""
+
+    def flag(name: str, text: str):
+        if amend:
+            return click.option(f"--{name}/--no-{name}", default=None, help=text)
+        return click.option(f"--{name}", is_flag=True, help=text)
+
+    options = [
+        click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
+                     help="Who dealt. Default: " + ("as recorded." if amend else
+                                                   "the last player listed (a session: whoever "
+                                                   "is next).")),
+        click.option("--picker", metavar="NAME", shell_complete=_complete_player,
+                     help="Who picked (in Schafkopf: the declarer)."),
+        click.option("--partner", "partners", multiple=True, metavar="NAME",
+                     shell_complete=_complete_player, help="The picker's partner (repeatable)."),
+        flag("alone", "The picker went alone."),
+        click.option("--points", type=int, metavar="N",
+                     help="Card points of the picker's side, bury included (0-120)."),
+        click.option("--tricks", type=int, metavar="N",
+                     help="Tricks the picker's side took. Without it, each side is taken to "
+                          "have won a trick."),
+        click.option("--crack", metavar="NAME", shell_complete=_complete_player,
+                     help="A defender cracked (Stoss in Schafkopf): x2."),
+        flag("recrack", "The picker's side re-cracked (Gegenstoss): x2 more."),
+        flag("forced", "The dealer was forced to pick (all_pass = forced)."),
+        click.option("--blitz", type=click.IntRange(0, 2), metavar="N", help="Blitzes shown.")
+        if amend else click.option(
+            "--blitz", count=True,
+            help="A blitz was shown (where the rules play blitz); give twice for two."),
+        click.option("--game", type=click.Choice(GAME_NAMES),
+                     help="Schafkopf: the game declared. Default: partner."),
+        click.option("--runs", type=int, metavar="N",
+                     help="Schafkopf: runs (consecutive top trumps held by one side)."),
+        click.option("--leaster", is_flag=True, help="Nobody picked: a leaster."),
+        click.option("--winner", metavar="NAME", shell_complete=_complete_player,
+                     help="Leaster: who won."),
+        click.option("--leaster-points", callback=_split_pairs, metavar="A=N,B=N,...",
+                     help="Leaster: each player's card points (adding up to 120); scorepad "
+                          "finds the winner."),
+        click.option("--leaster-tricks", callback=_split_pairs, metavar="A=N,B=N,...",
+                     help="Leaster: each player's tricks."),
+    ]
+    if amend:
+        options.append(click.option("--no-crack", is_flag=True, help="Nobody cracked."))
+    else:
+        options.append(click.option(
+            "--doubled", count=True,
+            help="The hand is doubled by a doubler before it (give twice for x4). A session "
+                 "works this out itself."))
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def _option_name(param: str) -> str:
+    return "--partner" if param == "partners" else "--" + param.replace("_", "-")
+
+
+def _given(params: dict, names: tuple[str, ...]) -> list[str]:
+    """The options among `names` that the user gave (flags set, counts above 0)."""
+    return [_option_name(n) for n in names
+            if not (params.get(n) is None or params.get(n) is False or params.get(n) == ()
+                    or (n == "blitz" and params.get(n) == 0))]
+
+
+def _build_hand(players, params, out=()):
+    """The PickerHand or LeasterHand the options describe (usage mistakes exit 2)."""
+    from ..scoring import LeasterHand, PickerHand
+
+    if params["leaster"]:
+        stray = _given(params, _PICKER_ONLY)
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
+        return LeasterHand(players, params["dealer"], params["winner"], params["leaster_points"],
+                           params["leaster_tricks"], params["doubled"], tuple(out))
+    stray = _given(params, _LEASTER_ONLY)
+    if stray:
+        raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
+    for needed in ("picker", "points"):
+        if params[needed] is None:
+            raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
+    return PickerHand(players, params["picker"], params["points"], params["dealer"],
+                      params["partners"], params["alone"], params["tricks"], params["crack"],
+                      params["recrack"], params["doubled"], params["forced"], params["game"],
+                      params["runs"], params["blitz"], tuple(out))
+
+
+def _score_table(result, totals=None, fmt="text") -> str:
+    from ..render import Points, render
+
+    headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
+    rows = []
+    for player, role in result.roles.items():
+        row = [player, role, Points(result.deltas[player]) if player in result.deltas else None]
+        if totals is not None:
+            row.append(Points(totals[player]))
+        rows.append(row)
+    return render(headers, rows, fmt, ("left", "left", "right", "right")[:len(headers)],
+                  use_color(fmt))
+
+
+def _rules_line(rules) -> str:
+    return f"Rules: {rules.summary()}."
+
+
+def _summary(row, result=None) -> str:
+    """One line saying what a recorded hand was."""
+    label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
+    if row.kind == "doubler":
+        return f"{label}: everyone passed; a doubler (the next hand is doubled)."
+    if result is None:
+        return f"{label}."
+    if result.outcome == "leaster":
+        won = " and ".join(result.winners) or "nobody"
+        return f"{label}: a leaster, won by {won} (payout {result.stake})."
+    side = f"{row.picker} picked"
+    if row.partners:
+        side += f", partner {', '.join(row.partners)}"
+    elif row.alone:
+        side += " alone"
+    if row.game and row.game != "partner":
+        side = f"{row.picker} played a {row.game}"
+    level = f", level {result.level}" if result.level else ""
+    return (f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
+            f"{result.stake}.")
+
+
+def _next_line(state, rules) -> str:
+    from ..scoring import seat
+
+    seating = seat(rules, state.seated, state.next_dealer)
+    text = f"Next: hand {state.last_hand + 1}, {state.next_dealer} deals, {seating.order[0]} leads"
+    if seating.sitting_out:
+        text += f", {', '.join(seating.sitting_out)} sits out"
+    doubled = state.doubled_next()
+    if doubled:
+        text += f"; it is doubled (x{2 ** doubled})"
+    return text + "."
+
+
+def _race_line(state) -> str | None:
+    if state.race_winners:
+        who = " and ".join(state.race_winners)
+        return f"{who} {'reaches' if len(state.race_winners) == 1 else 'reach'} " \
+               f"{state.rules.target} and {'wins' if len(state.race_winners) == 1 else 'win'} " \
+               f"the night!"
+    return None
+
+
+def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
+    if fmt == "json":
+        from ..render import to_json
+
+        click.echo(to_json({
+            "file": str(path), "hand": row.hand, "ref": row.ref, "kind": row.kind,
+            "deltas": dict(row.deltas), "totals": dict(state.totals),
+            "next_dealer": state.next_dealer, "pending": len(state.pending),
+            "race_winners": list(state.race_winners),
+            "score": result.to_dict() if result else None}))
+        return
+    table = (_score_table(result, state.totals, fmt) if result is not None
+             else _totals_table(state, fmt))
+    if fmt == "csv":
+        click.echo(table)
+        return
+    click.echo(_summary(row, result))
+    click.echo(table)
+    if explain and result is not None:
+        click.echo()
+        for line in result.explanation:
+            click.echo(line)
+    click.echo()
+    race = _race_line(state)
+    click.echo(race if race else _next_line(state, state.rules))
+
+
+def _totals_table(state, fmt="text") -> str:
+    from ..render import Points, render
+
+    return render(("Player", "Total"), [(p, Points(state.totals[p])) for p in state.totals],
+                  fmt, ("left", "right"), use_color(fmt))
+
+
+def _record(path, make):
+    """Under the lock: read the head and the tail, make the new row, append it."""
+    from ..ledger import Replay
+    from ..session import append, locked, read_head, read_tail
+
+    with locked(path) as fd:
+        head = read_head(path)
+        last, last_hand = read_tail(head)
+        state = Replay.resume(head.rules, head.players, last, last_hand)
+        row, result = make(state)
+        append(path, fd, head.players, [row])
+    return row, result, state
+
+
+def _resume(path):
+    """The state of the night from the file's head and tail (no lock: for showing only)."""
+    from ..ledger import Replay
+    from ..session import read_head, read_tail
+
+    head = read_head(path)
+    last, last_hand = read_tail(head)
+    return Replay.resume(head.rules, head.players, last, last_hand)
+
+
+class _Hand:
+    """A hand as the reports show it: its last version, and whether it was voided."""
+
+    __slots__ = ("number", "row", "deltas", "void", "amended")
+
+    def __init__(self, number, row, deltas, void, amended):
+        self.number, self.row, self.deltas = number, row, deltas
+        self.void, self.amended = void, amended
+
+
+def _hands(head, state):
+    """Every hand in order, as last corrected, streamed from the file (after a checked replay
+    that kept the corrected hands' last versions)."""
+    from ..ledger import Row
+    from ..session import rows
+
+    for row in rows(head):
+        if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
+            continue
+        version = state.kept.get(row.hand)
+        shown = version.row if version else row
+        deltas = version.deltas if version else row.deltas
+        yield _Hand(row.hand, shown, deltas, row.hand in state.voided,
+                    version is not None and shown.kind == "amend")
+
+
+def _what(row, deltas) -> str:
+    """A few words for the sheet's Played column: who picked with whom, and the points."""
+    if row.kind == "doubler":
+        return "doubler"
+    if row.picker is None:
+        winners = [p for p, v in deltas.items() if v > 0]
+        return f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
+    side = row.picker
+    if row.partners:
+        side += " + " + " + ".join(row.partners)
+    elif row.alone:
+        side += " alone"
+    if row.game and row.game != "partner":
+        side += f" {row.game}"
+    return f"{side} {row.points}"

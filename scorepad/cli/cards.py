@@ -1,0 +1,318 @@
+"""Commands without a session file: check a hand, show the rules, count, trick, replay."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ScorepadError
+from ._common import (CONTEXT_SETTINGS, GAME_NAMES, _build_hand, _complete_rules,
+                      _complete_setting, _next_line, _record, _rules_line, _score_table,
+                      _split_names, _summary, hand_options, rules_options, table_format_option)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@rules_options
+@click.option("--players", required=True, callback=_split_names, metavar="A,B,C,...",
+              help="Everyone at the table, in seat order (which is the picking order after the "
+                   "dealer).")
+@hand_options()
+@table_format_option()
+def check(rules_spec, overrides, players, fmt, **params):
+    """Score one hand without a session file: each player's points, explained step by step.
+
+    Use it to settle a disputed hand at the table. --points are the card points of the picker's
+    side, bury included; --tricks the tricks that side took. The rules are a preset or a TOML
+    file (--rules), with any setting changed for this call (--set).
+
+    Examples:
+
+    \b
+        scorepad check --players Ann,Bob,Cy,Dee,Ed --picker Ann --partner Bob --points 64 --tricks 4
+        scorepad check --rules pagat --players Ann,Bob,Cy,Dee,Ed --picker Ann --partner Bob \\
+            --points 25 --crack Cy
+        scorepad check --players Ann,Bob,Cy,Dee,Ed --leaster --leaster-points \\
+            Ann=10,Bob=20,Cy=30,Dee=40,Ed=20 --leaster-tricks Ann=1,Bob=1,Cy=1,Dee=2,Ed=1
+        scorepad check --rules schafkopf --players Ann,Bob,Cy,Dee --picker Ann --game solo \\
+            --points 95 --tricks 7 --runs 3
+    """
+    from ..rules import load_rules
+    from ..scoring import score
+
+    rules = load_rules(rules_spec, overrides)
+    result = score(rules, _build_hand(players, params))
+    if fmt == "json":
+        from ..render import to_json
+
+        click.echo(to_json({"rules": rules.name, "overrides": list(rules.overrides),
+                            **result.to_dict()}))
+        return
+    click.echo(_score_table(result, fmt=fmt))
+    if fmt == "csv":
+        return
+    click.echo()
+    click.echo(_rules_line(rules))
+    for line in result.explanation:
+        click.echo(line)
+
+
+@click.command("rules", context_settings=CONTEXT_SETTINGS)
+@click.argument("spec", required=False, metavar="[NAME|PATH]", shell_complete=_complete_rules)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              shell_complete=_complete_setting, help="Override one setting (repeatable).")
+@table_format_option("toml")
+def rules_command(spec, overrides, fmt):
+    """Show a rules table: every setting in force and what it means.
+
+    NAME is a preset (standard, pagat, first-night, schafkopf; default standard) and PATH a TOML
+    file of your table's own rules, which may start from a preset (preset = "pagat") and change
+    some settings. --format toml writes a complete rules file to start your own from.
+
+    Examples:
+
+    \b
+        scorepad rules pagat
+        scorepad rules standard --set all_pass=doubler --format toml > our-table.toml
+        scorepad check --rules our-table.toml --players Ann,Bob,Cy,Dee,Ed --leaster --winner Cy
+    """
+    from ..rules import describe, load_rules
+
+    rules = load_rules(spec, overrides)
+    if fmt == "toml":
+        import tomli_w
+
+        click.echo(tomli_w.dumps(rules.to_dict()), nl=False)
+        return
+    if fmt == "json":
+        from ..render import to_json
+
+        click.echo(to_json(rules.to_dict()))
+        return
+    from ..render import render
+
+    table = render(("Setting", "Value", "Meaning"), describe(rules), fmt)
+    if fmt != "csv":
+        click.echo(f"{_rules_line(rules)} {rules.description}.")
+        click.echo()
+    click.echo(table)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("cards", nargs=-1, required=True, metavar="CARD...")
+@table_format_option()
+def count(cards, fmt):
+    """Count the card points of some cards (a trick, a bury, a side's pile).
+
+    Cards are rank then suit: 7 8 9 10 J Q K A (T for ten) and C S H D (or ♣ ♠ ♥ ♦), e.g. QC
+    10D; German names work too (Eichel-Ober, Herz-Sau, or short: EO, HA, S10).
+
+    Example:
+
+    \b
+        scorepad count 10C AC 7D KC 9H
+    """
+    from ..cards import card_points, parse_cards
+    from ..render import render, to_json
+
+    hand = parse_cards(cards)
+    total = card_points(hand)
+    if fmt == "json":
+        click.echo(to_json({"points": total, "cards": [{"card": str(c), "points": c.points}
+                                                       for c in hand]}))
+        return
+    rows = [(str(c), c.points) for c in hand]
+    if fmt == "csv":
+        click.echo(render(("Card", "Points"), rows, fmt))
+        return
+    click.echo(render(("Card", "Points"), [*rows, ("Total", total)], fmt, ("left", "right")))
+
+
+def _game_for(rules, game, trump):
+    """The trump order a trick is played in, by the rules' family and the game declared."""
+    from ..cards import Game, parse_suit
+
+    if not rules.is_schafkopf:
+        for option, given in (("--game", game), ("--trump", trump)):
+            if given:
+                raise ScorepadError(f"{option} belongs to Schafkopf; {rules.name} rules are "
+                                    f"Sheepshead, where trump never changes")
+        return Game.sheepshead()
+    game = game or "partner"
+    suit = parse_suit(trump) if trump else None
+    if suit is not None and game.removesuffix("-tout") != "solo":
+        raise ScorepadError(f"--trump: only a solo names its trump suit, not a {game}")
+    return Game.schafkopf(game, suit)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("cards", nargs=-1, required=True, metavar="CARD...")
+@click.option("--rules", "rules_spec", metavar="NAME|PATH", shell_complete=_complete_rules,
+              help="Rules preset or file (its family decides the trumps). Default: standard.")
+@click.option("--game", type=click.Choice(GAME_NAMES), help="Schafkopf: the game being played.")
+@click.option("--trump", metavar="SUIT", help="Schafkopf solo: the trump suit (C, S, H, D).")
+@click.option("--players", callback=_split_names, metavar="A,B,...",
+              help="Who played the cards, in the same order, to say who won.")
+@table_format_option()
+def trick(cards, rules_spec, game, trump, players, fmt):
+    """Say which card wins a trick, and why, and what the trick is worth.
+
+    Give the cards in the order they were played. With --players (in the same order) it says
+    who won.
+
+    Examples:
+
+    \b
+        scorepad trick 10C AC 7D KC 9H
+        scorepad trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H
+        scorepad trick --rules schafkopf --game wenz EO HU HA H10
+    """
+    from ..cards import card_points, parse_cards
+    from ..render import render, to_json
+    from ..rules import load_rules
+
+    rules = load_rules(rules_spec)
+    order = _game_for(rules, game, trump)
+    played = parse_cards(cards, "trick")
+    if players is not None and len(players) != len(played):
+        raise ScorepadError(f"--players names {len(players)} players for {len(played)} cards")
+    win = order.winner(played)
+    points = card_points(played)
+    why = order.why(played)
+    winner = players[win] if players else None
+    if fmt == "json":
+        data = {"card": str(played[win]), "points": points, "why": why,
+                "cards": [str(c) for c in played]}
+        if winner:
+            data["winner"] = winner
+        click.echo(to_json(data))
+        return
+    rows = [((players[i] if players else i + 1), str(c), "trump" if order.is_trump(c) else "",
+             c.points, "wins" if i == win else "") for i, c in enumerate(played)]
+    headers = ("Player" if players else "#", "Card", "Trump", "Points", "")
+    click.echo(render(headers, rows, fmt, ("left", "left", "left", "right", "left")))
+    if fmt == "csv":
+        return
+    who = f"{winner}'s " if winner else ""
+    german = f" ({played[win].german})" if rules.is_schafkopf else ""
+    click.echo()
+    click.echo(f"{who}{played[win]}{german} wins: {why}. The trick is worth {points} card "
+               f"points.")
+
+
+@click.command("replay", context_settings=CONTEXT_SETTINGS)
+@click.argument("hand_file", type=click.Path(dir_okay=False, path_type=Path), metavar="HAND_FILE")
+@click.option("--record", is_flag=True,
+              help="Append the hand to the session (-f) when nothing was found wrong.")
+@click.option("--note", default="", metavar="TEXT", help="With --record: a note for the hand.")
+@table_format_option()
+@click.pass_obj
+def replay_command(path, hand_file, record, note, fmt):
+    """Replay a whole hand from its cards: check the deal and every play, and score it.
+
+    HAND_FILE is plain text (see the README): the players and the dealer, each player's cards,
+    the blind, the picker, the bury, the call, and each trick's cards in the order played. It
+    reports every renege (with the card that should have followed) and every breach of the
+    called-ace rules, works out each trick, the picker's side's card points and tricks, and the
+    score. It exits 1 when something was found wrong. --record appends the hand to the session,
+    only when nothing was.
+
+    Examples:
+
+    \b
+        scorepad replay sample_sessions/hands/friday-hand-7.txt
+        scorepad -f friday.csv replay hand.txt --record
+    """
+    from ..render import render, to_json
+    from ..replay import HandFileError, parse_hand_file, replay
+    from ..rules import load_rules
+
+    try:
+        text = hand_file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ScorepadError(f"{hand_file}: no such hand file") from None
+    except UnicodeDecodeError:
+        raise ScorepadError(f"{hand_file}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ScorepadError(f"{hand_file}: cannot read: {exc.strerror}") from None
+    try:
+        parsed = parse_hand_file(text)
+        rules_line = parsed.lines.get("rules", 1)
+        try:
+            rules = load_rules(parsed.rules)
+        except ScorepadError as exc:
+            raise HandFileError(rules_line, str(exc)) from None
+        outcome = replay(parsed, rules)
+    except HandFileError as exc:
+        raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
+    recorded = None
+    if record:
+        if outcome.problems:
+            raise ScorepadError(f"not recorded: {len(outcome.problems)} thing(s) found wrong "
+                                f"(run without --record to see them)")
+        from ..session import now
+
+        recorded = _record(path, lambda state: state.record(outcome.hand(), note, now()))
+    if fmt == "json":
+        data = {
+            "rules": rules.name, "players": list(outcome.players), "dealer": outcome.dealer,
+            "picker": outcome.picker, "partners": list(outcome.partners),
+            "call": outcome.call_text, "bury": [str(c) for c in outcome.bury],
+            "tricks": [{"number": t.number, "leader": t.leader,
+                        "cards": [{"player": p, "card": str(c)} for p, c in t.plays],
+                        "winner": t.winner, "card": str(t.card), "why": t.why,
+                        "points": t.points} for t in outcome.tricks],
+            "points": outcome.points, "side_tricks": outcome.side_tricks,
+            "runs": outcome.runs,
+            "problems": [{"trick": p.trick, "player": p.player, "message": p.message}
+                         for p in outcome.problems],
+            "score": outcome.score.to_dict() if outcome.score else None,
+            "recorded": recorded[0].hand if recorded else None}
+        click.echo(to_json(data))
+    else:
+        _echo_replay(outcome, fmt, render)
+        if recorded:
+            click.echo()
+            click.echo(f"Recorded into {path}:")
+            row, result, state = recorded
+            click.echo(_summary(row, result))
+            click.echo(_next_line(state, state.rules))
+    if outcome.problems:
+        sys.exit(1)
+
+
+def _echo_replay(outcome, fmt, render) -> None:
+    words = "declarer" if outcome.rules.is_schafkopf else "picker"
+    side = ", ".join((outcome.picker, *outcome.partners))
+    bury = " ".join(map(str, outcome.bury))
+    head = f"{outcome.rules.name} rules, {len(outcome.players)} players; {outcome.dealer} deals."
+    head += f" {outcome.picker} picks" if not outcome.rules.is_schafkopf else \
+        f" {outcome.picker} declares"
+    if bury:
+        head += f", buries {bury} ({sum(c.points for c in outcome.bury)} points)"
+    head += f" and {outcome.call_text}"
+    if outcome.partners:
+        head += f": {', '.join(outcome.partners)} {'is' if len(outcome.partners) == 1 else 'are'}"
+        head += " the partner" + ("s" if len(outcome.partners) > 1 else "")
+    click.echo(head + ".")
+    rows = [(t.number, t.leader, " ".join(f"{p} {c}" for p, c in t.plays), t.winner,
+             f"{t.card} ({t.why})", t.points) for t in outcome.tricks]
+    click.echo(render(("Trick", "Led by", "Cards played", "Won by", "With", "Points"), rows, fmt,
+                      ("right", "left", "left", "left", "left", "right")))
+    if fmt == "csv":
+        return
+    click.echo()
+    runs = f"; runs: {outcome.runs}" if outcome.runs is not None else ""
+    click.echo(f"The {words}'s side ({side}) took {outcome.points} card points"
+               f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
+               f"{len(outcome.tricks)} tricks{runs}.")
+    if outcome.score is not None:
+        click.echo(_score_table(outcome.score, fmt=fmt))
+    click.echo()
+    if outcome.problems:
+        click.echo(f"Found wrong ({len(outcome.problems)}):")
+        for problem in outcome.problems:
+            click.echo(f"- {problem}")
+    else:
+        click.echo("Nothing found wrong: every card was played by the rules.")

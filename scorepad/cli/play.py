@@ -1,0 +1,219 @@
+"""Guided entry: `scorepad play` asks for each hand in turn."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import ScorepadError
+from ._common import (CONTEXT_SETTINGS, _next_line, _race_line, _record, _resume,
+                      _score_table, _summary, _totals_table, use_color)
+
+
+class _Stop(Exception):
+    """The table is done: an empty answer where a hand would start, or Ctrl-D."""
+
+
+def _ask(question, check, default=None):
+    """Ask until `check` accepts the answer (it returns the value or raises ScorepadError).
+
+    An answer `check` refuses is explained on one line and asked again; Ctrl-D stops the loop.
+    """
+    while True:
+        try:
+            answer = click.prompt(question, default=default if default is not None else "",
+                                  show_default=default not in (None, ""))
+        except click.exceptions.Abort:
+            raise _Stop from None
+        try:
+            return check(answer.strip())
+        except ScorepadError as exc:
+            click.echo(f"  {str(exc).strip()}", err=True)
+
+
+def _whole(low, high, blank=None):
+    def check(text):
+        if text == "" and blank is not None:
+            return blank[0]
+        if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+            raise ScorepadError(f"give a whole number from {low} to {high}")
+        return int(text)
+
+    return check
+
+
+def _yes(text):
+    if text.lower() in ("y", "yes"):
+        return True
+    if text.lower() in ("", "n", "no"):
+        return False
+    raise ScorepadError("answer y or n")
+
+
+def _one_of(names, extra=(), allow_blank=False):
+    from ..scoring import find_player
+
+    def check(text):
+        if text == "" and allow_blank:
+            return None
+        if text.lower() in extra:
+            return text.lower()
+        return find_player(text, names, "")
+
+    return check
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.pass_obj
+def play(path):
+    """Record the night hand by hand, answering questions (the table's guided mode).
+
+    For each hand it asks who picked (or leaster / doubler), the partner, the points, the tricks
+    and any doublings, offering the session's names; shows the hand's points and asks before
+    recording it; then shows the totals. Every answer is checked as `hand` checks it, and a
+    wrong one is asked again; nothing is recorded half way. An empty answer to "Who picked?"
+    or Ctrl-D ends it.
+
+    Example:
+
+    \b
+        scorepad -f friday.csv play
+    """
+    from ..render import Points, render
+
+    state = _resume(path)  # a missing or damaged file stops here, before any question
+    click.echo(f"Recording into {path} ({state.rules.name} rules). An empty answer to "
+               f"'Who picked?' or Ctrl-D ends.")
+    while True:
+        try:
+            recorded = _play_one(path)
+        except _Stop:
+            break
+        if recorded is None:
+            continue
+        row, result, state = recorded
+        click.echo(_totals_table(state))
+        race = _race_line(state)
+        if race:
+            click.echo(race)
+            break
+    state = _resume(path)
+    order = sorted(state.totals, key=lambda p: -state.totals[p])
+    click.echo()
+    click.echo("Standings:")
+    click.echo(render(("Player", "Total"), [(p, Points(state.totals[p])) for p in order],
+                      colalign=("left", "right"), color=use_color("text")))
+
+
+def _play_one(path):
+    """Ask for one hand and record it; returns what was recorded, or None to start over."""
+    from ..scoring import LeasterHand, score, seat
+    from ..session import now
+
+    state = _resume(path)
+    rules = state.rules
+    seating = seat(rules, state.seated, state.next_dealer)
+    players = list(seating.order)
+    click.echo()
+    line = _next_line(state, rules).removeprefix("Next: h").rstrip(".")
+    click.echo(f"H{line}.")
+    extra = {"leaster": "leaster", "doubler": "doubler"}.get(rules.all_pass)
+    choices = ", ".join(players + ([extra] if extra else []))
+    who = _ask(f"Who picked? ({choices}; Enter to stop)",
+               _one_of(players, (extra,) if extra else (), True))
+    if who is None:
+        raise _Stop
+    if who == "doubler":
+        if not _ask("Record a doubler (the next hand is doubled)? [Y/n]",
+                    lambda t: _yes(t or "y")):
+            return None
+        row, result, state = _record(path, lambda s: (s.record_doubler(note="", time=now()),
+                                                      None))
+        click.echo(_summary(row))
+        return row, result, state
+    if who == "leaster":
+        winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
+        hand = LeasterHand(state.seated, winner=winner)
+    else:
+        hand = _ask_picker_hand(state, seating, who)
+    try:
+        preview = score(rules, _preview(state, hand))
+    except ScorepadError as exc:
+        click.echo(f"  {exc}. Let's take that hand again.", err=True)
+        return None
+    click.echo(_score_table(preview))
+    if not _ask(f"Record hand {state.last_hand + 1}? [Y/n]", lambda t: _yes(t or "y")):
+        click.echo("Not recorded.")
+        return None
+    row, result, state = _record(path, lambda s: s.record(hand, "", now()))
+    click.echo(_summary(row, result))
+    return row, result, state
+
+
+def _preview(state, hand):
+    """The hand as `record` would score it (dealer and doublings from the session)."""
+    from dataclasses import replace
+
+    from ..ledger import canonical
+
+    hand = canonical(state.rules, replace(hand, players=state.seated), state.seated)
+    return replace(hand, dealer=hand.dealer or state.next_dealer, doubled=state.doubled_next())
+
+
+def _ask_picker_hand(state, seating, picker):
+    from ..scoring import PickerHand
+
+    rules = state.rules
+    others = [p for p in seating.order if p != picker]
+    game, partners, alone = None, (), False
+    if rules.is_schafkopf:
+        games = sorted(rules.game_values, key=lambda g: (rules.game_values[g], g))
+
+        def pick_game(text):
+            if text not in games:
+                raise ScorepadError(f"choose one of {', '.join(games)}")
+            return text
+
+        game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
+        if game == "partner":
+            partners = (_ask(f"Who held the called ace, the partner? ({', '.join(others)})",
+                             _one_of(others)),)
+    elif seating.deal.partners:
+        def pick_partners(text):
+            if text.lower() == "alone":
+                return "alone"
+            names = tuple(_one_of(others)(n.strip()) for n in text.split(",") if n.strip())
+            if not names:
+                raise ScorepadError("name the partner, or say alone")
+            if len(names) > seating.deal.partners:
+                raise ScorepadError(f"at most {seating.deal.partners} partner(s)")
+            return names
+
+        answer = _ask(f"Partner? ({', '.join(others)}, alone)", pick_partners)
+        alone = answer == "alone"
+        partners = () if alone else answer
+    else:
+        alone = True
+    tricks_in_hand = seating.deal.cards
+    points = _ask("Card points of the picker's side, bury included (0-120)?", _whole(0, 120))
+    tricks = _ask(f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
+                  _whole(0, tricks_in_hand, blank=(None,)))
+    crack = recrack = None
+    if rules.cracks:
+        side = {picker, *partners}
+        after = seating.order[seating.order.index(picker) + 1:]
+        can = [p for p in (after if rules.crack_by == "after-picker" else seating.order)
+               if p not in side]
+        if can:
+            word = "Stoss" if rules.is_schafkopf else "Cracked"
+            crack = _ask(f"{word} by? ({', '.join(can)}; Enter for nobody)",
+                         _one_of(can, allow_blank=True))
+            if crack:
+                recrack = _ask("Re-cracked? [y/N]", _yes)
+    runs = _ask("Runs? (0 for none)", _whole(0, 14), "0") if rules.is_schafkopf else None
+    blitz = _ask("Blitzes shown? (0-2)", _whole(0, 2), "0") if rules.blitz else 0
+    forced = False
+    if rules.all_pass == "forced" and picker == seating.dealer:
+        forced = _ask("Was the pick forced? [y/N]", _yes)
+    return PickerHand(state.seated, picker, points, partners=tuple(partners), alone=alone,
+                      tricks=tricks, crack=crack, recrack=bool(recrack), forced=forced,
+                      game=game, runs=runs, blitz=blitz)

@@ -1,0 +1,305 @@
+"""After the night: settle up, statistics, a chart, and a league table over many nights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import ScorepadError
+from ._common import CONTEXT_SETTINGS, _hands, _race_line, table_format_option, use_color
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--rate", default="1", show_default=True, metavar="AMOUNT",
+              help="Money per game point, e.g. 0.25.")
+@click.option("--currency", default="$", show_default=True, metavar="SYMBOL",
+              help="Currency symbol to show amounts with.")
+@table_format_option()
+@click.pass_obj
+def settle(path, rate, currency, fmt):
+    """Settle the night: each player's points and money, then who pays whom.
+
+    The payments clear every balance with the fewest payments possible (exactly, for up to 12
+    players with a balance), to the cent. A race night has no money: it shows the result.
+
+    Examples:
+
+    \b
+        scorepad settle --rate 0.25
+        scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
+    """
+    from ..render import Money, Points, render, to_json
+    from ..session import checked_replay, read_head
+    from ..settlement import fewest_payments, money_balances, parse_rate
+
+    per_point = parse_rate(rate)
+    head = read_head(path)
+    state = checked_replay(head)
+    order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
+    if not head.rules.zero_sum:
+        race = _race_line(state) or (f"Nobody has reached {head.rules.target} yet: the race "
+                                     f"goes on.")
+        if fmt == "json":
+            click.echo(to_json({"file": str(path), "race": True, "target": head.rules.target,
+                                "winners": list(state.race_winners),
+                                "totals": dict(state.totals)}))
+            return
+        click.echo(render(("Player", "Points"), [(p, Points(state.totals[p])) for p in order],
+                          fmt, ("left", "right"), use_color(fmt)))
+        if fmt != "csv":
+            click.echo()
+            click.echo(f"A race to {head.rules.target} settles no money. {race}")
+        return
+    balances = money_balances(state.totals, per_point)
+    payments = fewest_payments(balances)
+    if fmt == "json":
+        click.echo(to_json({
+            "file": str(path), "rate": str(per_point), "currency": currency,
+            "points": dict(state.totals),
+            "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
+            "payments": [pay.to_dict() for pay in payments]}))
+        return
+    color = use_color(fmt)
+    people = render(("Player", "Points", "Money"),
+                    [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
+                    fmt, ("left", "right", "right"), color)
+    plan = render(("From", "To", "Amount"),
+                  [(pay.payer, pay.payee, Money(pay.amount, currency)) for pay in payments],
+                  fmt, ("left", "left", "right"))
+    if fmt == "csv":
+        click.echo(people)
+        click.echo()
+        click.echo(plan)
+        return
+    click.echo(f"Settlement at {Money(per_point, currency)} a point "
+               f"({state.hands} hands, {head.rules.name} rules):")
+    click.echo(people)
+    click.echo()
+    if payments:
+        count = len(payments)
+        click.echo(f"{count} payment{'s' if count != 1 else ''} settle{'s' if count == 1 else ''}"
+                   f" it:")
+        click.echo(plan)
+    else:
+        click.echo("Everyone is even: nobody pays.")
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@table_format_option()
+@click.pass_obj
+def stats(path, fmt):
+    """Each player's night in numbers: picks, wins, schneiders, partners, best and worst hand.
+
+    Schneiders and no-tricks count "for" a player on the side that made them and "against" a
+    player on the side that suffered them. A voided hand counts for nothing; an amended hand
+    counts as amended.
+
+    Example:
+
+    \b
+        scorepad -f sample_sessions/standard-friday.csv stats
+    """
+    from ..render import Points, render, to_json
+    from ..session import checked_replay, read_head
+
+    head = read_head(path)
+    state = checked_replay(head)
+    records = []
+    for player in state.totals:
+        st = state.stats[player]
+        records.append({
+            "player": player, "total": st.total, "hands": st.played, "picks": st.picks,
+            "pick_rate": round(st.picks / st.played, 3) if st.played else None,
+            "picker_wins": st.picker_wins,
+            "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
+            "average_picker_points": round(st.picker_points / st.picks, 1) if st.picks else None,
+            "partner": st.partner,
+            "schneider_for": st.schneider_for, "schneider_against": st.schneider_against,
+            "no_trick_for": st.no_trick_for, "no_trick_against": st.no_trick_against,
+            "leasters_won": st.leasters_won, "best": st.best, "worst": st.worst})
+    if fmt == "json":
+        click.echo(to_json({"file": str(path), "hands": state.hands, "players": records}))
+        return
+
+    def percent(value):
+        return None if value is None else f"{value:.0%}"
+
+    def points(value):
+        return None if value is None else Points(value)
+
+    rows = [(r["player"], r["hands"], r["picks"], percent(r["pick_rate"]),
+             percent(r["picker_win_rate"]), r["average_picker_points"], r["partner"],
+             f"{r['schneider_for']}/{r['schneider_against']}",
+             f"{r['no_trick_for']}/{r['no_trick_against']}", r["leasters_won"],
+             points(r["best"]), points(r["worst"])) for r in records]
+    headers = ("Player", "Hands", "Picks", "Pick rate", "Wins", "Avg points", "Partner",
+               "Schneider +/-", "No-trick +/-", "Leasters", "Best", "Worst")
+    if fmt == "csv":
+        rows = [[r[h] for h in ("player", "hands", "picks", "pick_rate", "picker_win_rate",
+                                "average_picker_points", "partner", "schneider_for",
+                                "schneider_against", "no_trick_for", "no_trick_against",
+                                "leasters_won", "best", "worst")] for r in records]
+        headers = ("Player", "Hands", "Picks", "Pick rate", "Picker win rate",
+                   "Average picker points", "Partner", "Schneider for", "Schneider against",
+                   "No-trick for", "No-trick against", "Leasters won", "Best", "Worst")
+    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
+                      use_color(fmt)))
+    if fmt not in ("csv",):
+        click.echo()
+        click.echo(f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
+                   f"out of picks; Avg points: card points taken when picking.")
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("sources", nargs=-1, required=True, metavar="FILE_OR_FOLDER...",
+                type=click.Path(exists=True, path_type=Path))
+@click.option("--skip-bad", is_flag=True,
+              help="Leave out a night that fails verification (named on stderr) instead of "
+                   "failing.")
+@table_format_option()
+def season(sources, skip_bad, fmt):
+    """A league table over many nights: each night a column, then totals and averages.
+
+    Give session files, or folders of them (*.csv). Nights played under different rules add
+    up the same way. Every night is checked as it is read; one that fails stops the table
+    unless --skip-bad, which names it and leaves it out.
+
+    Examples:
+
+    \b
+        scorepad season sample_sessions/
+        scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
+    """
+    from ..render import Points, render, to_json
+    from ..session import SessionError, checked_replay, read_head
+
+    files = []
+    for source in sources:
+        if source.is_dir():
+            files += sorted(source.glob("*.csv"))
+        else:
+            files.append(source)
+    if not files:
+        raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
+    nights, names = [], {}  # names: casefold -> the spelling shown
+    for file in files:
+        try:
+            state = checked_replay(read_head(file))
+        except SessionError as exc:
+            if not skip_bad:
+                raise SessionError(exc.path, f"{exc.message} (leave it out with --skip-bad)",
+                                   exc.line) from None
+            click.echo(f"scorepad: skipped {exc}", err=True)
+            continue
+        totals = {}
+        for player, total in state.totals.items():
+            key = names.setdefault(player.casefold(), player)
+            totals[key] = total
+        nights.append((file.stem, totals))
+    if not nights:
+        raise ScorepadError("every night failed verification: no table to show")
+    players = sorted(names.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in nights), p))
+    records = []
+    for player in players:
+        played = [n[player] for _, n in nights if player in n]
+        total = sum(played)
+        records.append({"player": player, "nights": {name: n.get(player) for name, n in nights},
+                        "total": total, "played": len(played),
+                        "average": round(total / len(played), 2) if played else None})
+    if fmt == "json":
+        click.echo(to_json({"nights": [name for name, _ in nights], "players": records}))
+        return
+    headers = ["Player", *[name for name, _ in nights], "Total", "Nights", "Average"]
+    rows = [[r["player"], *[None if v is None else Points(v) for v in r["nights"].values()],
+             Points(r["total"]), r["played"],
+             f"{r['average']:+.2f}" if r["average"] else "0.00"] for r in records]
+    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
+                      use_color(fmt)))
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write the chart as an image (.png or .svg) instead; needs the plot extra: "
+                   "pip install 'scorepad[plot]'.")
+@click.option("--width", type=click.IntRange(20, 400), metavar="COLUMNS",
+              help="Width of the terminal chart. Default: the terminal's.")
+@click.option("--height", type=click.IntRange(8, 200), metavar="LINES",
+              help="Height of the terminal chart. Default: 20.")
+@click.pass_obj
+def chart(path, output, width, height):
+    """Draw each player's running total over the night, in the terminal or as an image.
+
+    Examples:
+
+    \b
+        scorepad chart
+        scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
+    """
+    from ..session import checked_replay, read_head
+
+    if output and output.suffix.lower() not in (".png", ".svg"):
+        raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
+    head = read_head(path)
+    state = checked_replay(head)
+    players = list(state.totals)
+    running = dict.fromkeys(players, 0)
+    hands = [0]
+    series = {p: [0] for p in players}
+    for hand in _hands(head, state):
+        if hand.void:
+            continue
+        hands.append(hand.number)
+        for p in players:
+            running[p] += hand.deltas.get(p, 0)
+            series[p].append(running[p])
+    title = f"Running totals: {path.name} ({head.rules.name} rules)"
+    if output:
+        _chart_image(output, title, hands, series)
+        click.echo(f"Wrote {output}.")
+        return
+    import shutil
+
+    import plotext as plt
+
+    plt.clf()
+    plt.plotsize(width or shutil.get_terminal_size((100, 24)).columns, height or 20)
+    plt.theme("clear")
+    color = use_color("text")
+    marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
+    for number, player in enumerate(players):
+        plt.plot(hands, series[player], label=player,
+                 marker="braille" if color else marks[number % len(marks)])
+    last = hands[-1]
+    plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
+    plt.title(title)
+    plt.xlabel("hand")
+    text = plt.build()
+    if not color:
+        text = plt.uncolorize(text)
+    click.echo(text.rstrip("\n"))
+
+
+def _chart_image(output, title, hands, series):
+    try:
+        import matplotlib
+    except ImportError:
+        raise ScorepadError("--output needs matplotlib, which is not installed: "
+                            "pip install 'scorepad[plot]'") from None
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(10, 5))
+    for player, values in series.items():
+        axes.step(hands, values, where="post", label=player)
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set_title(title)
+    axes.set_xlabel("hand")
+    axes.set_ylabel("game points")
+    axes.legend()
+    try:
+        figure.savefig(output)
+    except OSError as exc:
+        raise ScorepadError(f"{output}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        pyplot.close(figure)
