@@ -299,10 +299,6 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
                        row.leaster_tricks, row.doubled, row.out)
 
 
-def kind_of(hand: Hand) -> str:
-    return "leaster" if isinstance(hand, LeasterHand) else "picker"
-
-
 def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     """A row recording a scored hand (number and state are filled in by `Replay.record`)."""
     sitting = tuple(p for p in seated if result.roles.get(p) == "sits out")

@@ -296,10 +296,6 @@ class Rules:
             node[last] = list(value) if isinstance(value, tuple) else value
         return nested
 
-    def help_for(self, key: str) -> str:
-        """What a setting means, in a line."""
-        return _setting_for(key).help
-
 
 def format_value(value: Any) -> str:
     """A setting's value as a user would type it after `--set KEY=`."""
