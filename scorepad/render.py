@@ -85,7 +85,7 @@ def table_formats() -> list[str]:
     """Every --format a table takes: text, csv, json and each of tabulate's formats."""
     from tabulate import tabulate_formats
 
-    return ["text", *DATA_FORMATS, *sorted(tabulate_formats)]
+    return ["text", *DATA_FORMATS, "markdown", *sorted(tabulate_formats)]
 
 
 def render(headers: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str = "text",

@@ -66,3 +66,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.setattr(sys, "stdout", object.__new__(type("Pipe", (), {"isatty": lambda s:
                                                                         False})))
     assert not use_color("text")
+
+
+def test_markdown_is_a_format(run, tmp_path):
+    path = tmp_path / "night.csv"
+    run("-f", path, "new", "--players", "Ann,Bob,Cy")
+    out = run("-f", path, "standings", "--format", "markdown").stdout
+    assert out.startswith("|   # | Player   |")

@@ -92,6 +92,8 @@ class FormatType(click.ParamType):
     def convert(self, value, param, ctx):
         if value in ("text", "csv", "json", *self.extra):
             return value
+        if value == "markdown":  # what people call it; tabulate calls it github (or pipe)
+            return "github"
         from ..render import table_formats
 
         known = [*table_formats(), *self.extra]

@@ -542,6 +542,8 @@ def seat_remove(path, name):
         order = [p for p in state.seated if p != player]
         row = state.seat_row(order, f"{player} leaves", now())
         append(path, fd, head.players, [row])
-    click.echo(f"{player} leaves the table with {state.totals[player]:+d}. "
+    from ..render import signed
+
+    click.echo(f"{player} leaves the table with {signed(state.totals[player])}. "
                f"Seats: {', '.join(state.seated)}.")
     click.echo(_next_line(state, state.rules))
