@@ -253,13 +253,19 @@ def parse_row(players: Sequence[str], cells: Sequence[str], line: int) -> Row:
     deltas = {}
     for player, text in zip(players, cells[3:3 + count]):
         if text and not text.isspace():
-            deltas[player] = _int(text, f"{player}'s points", line)
+            try:
+                deltas[player] = int(text)
+            except ValueError:
+                raise LedgerError(line, f"{player}'s points: {text!r} is not a whole "
+                                        f"number") from None
     values["deltas"] = deltas
     tail = cells[3 + count:]
     for name in _NAME_CELLS:
         text = tail[_AT[name]]
         if text:
-            values[name] = _player(text, players, name, line)
+            if text not in players:
+                raise LedgerError(line, f"{name}: unknown player {text!r}")
+            values[name] = text
     for name in _LIST_CELLS:
         text = tail[_AT[name]]
         if text:
@@ -382,7 +388,8 @@ class Replay:
     """
 
     def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str,
-                 keep: Iterable[int] = (), seated: Sequence[str] | None = None):
+                 keep: Iterable[int] = (), seated: Sequence[str] | None = None,
+                 counting: bool = True):
         self.rules = rules
         self.players = tuple(players)  # everyone in the file's header
         self.order = list(seated or players)  # the seats in force, in seat order
@@ -397,6 +404,7 @@ class Replay:
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self._scores: dict[tuple, tuple[dict[str, int], Score] | str] = {}
+        self.counting = counting  # keep the players' statistics (`verify` needs none)
 
     @classmethod
     def resume(cls, rules: Rules, players: Sequence[str], last: Row, last_hand: int) -> Replay:
@@ -467,7 +475,7 @@ class Replay:
     def _apply_stats(self, row: Row, deltas: Mapping[str, int], sign: int,
                      result: Score | None) -> None:
         """Count a hand into (sign 1) or out of (sign -1) every player's numbers."""
-        if row.kind == "doubler" or result is None:
+        if row.kind == "doubler" or result is None or not self.counting:
             return
         self.hands += sign
         side = {row.picker, *row.partners}

@@ -332,12 +332,13 @@ def _torn_line(handle) -> int | None:
 # --- checking the whole file --------------------------------------------------------------------
 
 
-def replay(head: Head, keep: set[int] | None = None,
-           stop_at_first: bool = False) -> tuple[Replay, list[Problem]]:
-    """Replay every row, checking each; returns the final state and every problem found."""
+def replay(head: Head, keep: set[int] | None = None, stop_at_first: bool = False,
+           counting: bool = True) -> tuple[Replay, list[Problem]]:
+    """Replay every row, checking each; returns the final state and every problem found.
+    `counting=False` skips the players' statistics (for `verify`, which reports no numbers)."""
     refs = scan_refs(head.path) if keep is None else keep
     state = Replay(head.rules, head.players, head.first_dealer, keep=refs,
-                   seated=head.start.seated or head.players)
+                   seated=head.start.seated or head.players, counting=counting)
     problems: list[Problem] = []
     for item in rows(head):
         found = [item] if isinstance(item, Problem) else state.feed(item)

@@ -289,7 +289,7 @@ def verify(path):
             raise
         click.echo(str(exc))
         sys.exit(1)
-    _, problems = replay(head)
+    _, problems = replay(head, counting=False)
     for problem in problems:
         click.echo(f"{path}:{problem.line}: {problem.message}")
     if problems:
