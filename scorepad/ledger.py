@@ -822,11 +822,8 @@ class Tally:
         self._at_partners = tail + _AT["partners"]
         self._at_totals = tail + _AT["totals"]
         self._at_seated = tail + _AT["seated"]
-        self._feed = self._feeder()
-
-    def feed(self, cells: Sequence[str], line: int) -> str | None:
-        """Add one row; returns what is wrong with it, or None."""
-        return self._feed(cells, line)
+        self.feed = self._feeder()
+        """feed(cells, line): add one row; returns what is wrong with it, or None."""
 
     def _feeder(self):
         """The hot loop of `standings`, as a closure over locals (which Python reads faster
@@ -839,6 +836,9 @@ class Tally:
         lists, totals, refs, kept = self._lists, self.totals, self.refs, self.kept
         played, picks, wins = self._played, self._picks, self._wins
         row_kinds, hand_kinds = _ROW_KINDS, frozenset(HAND_KINDS)
+        checked = ((at_points, "points", 120), (at_tricks, "tricks", 16),
+                   (at_doubled, "doubled", 64))
+        race = self._race
 
         def feed(cells: Sequence[str], line: int) -> str | None:
             if len(cells) != width:
@@ -857,8 +857,7 @@ class Tally:
                 return f"points: {text!r} is not a whole number"
             if balance and zero_sum:
                 return f"the hand does not sum to zero ({balance:+d})"
-            for at, name, high in ((at_points, "points", 120), (at_tricks, "tricks", 16),
-                                   (at_doubled, "doubled", 64)):
+            for at, name, high in checked:
                 text = cells[at]
                 if text and not (text.isdigit() and int(text) <= high):
                     return f"{name}: {text!r} is not a whole number from 0 to {high}"
@@ -888,7 +887,7 @@ class Tally:
                     totals[player] += value
                 else:
                     totals[player] = value
-            if self._race:
+            if race:
                 self._check_race()
             if kind != "doubler":
                 self.hands += 1
