@@ -4,6 +4,8 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).parent.parent / "README.md"
 
 
@@ -38,26 +40,16 @@ def _quoted(command: str) -> str:
     return after.split("$ scorepad ", 1)[0]
 
 
-import pytest  # noqa: E402
-
-
 @pytest.mark.parametrize("command", [
     "-f sample_sessions/standard-friday.csv settle --rate 0.25",
     "-f sample_sessions/standard-friday.csv stats",
     "-f sample_sessions/three-handed.csv chart --width 72 --height 14",
     "season sample_sessions/league/",
     "-f sample_sessions/standard-friday.csv standings --format github",
-])
-def test_the_readmes_reports_are_what_scorepad_prints(run, command, monkeypatch):
-    monkeypatch.chdir(README.parent)
-    assert run(*shlex.split(command)).stdout == _quoted(command)
-
-
-@pytest.mark.parametrize("command", [
     "count 10C AC 7D KC 9H",
     "trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H",
     "replay sample_sessions/hands/friday-disputed.txt",
 ])
-def test_the_readmes_card_examples_are_what_scorepad_prints(run, command, monkeypatch):
+def test_the_readmes_examples_are_what_scorepad_prints(run, command, monkeypatch):
     monkeypatch.chdir(README.parent)
     assert run(*shlex.split(command)).stdout == _quoted(command)
