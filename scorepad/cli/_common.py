@@ -281,13 +281,18 @@ def _summary(row, result=None) -> str:
     if result.outcome == "leaster":
         won = " and ".join(result.winners) or "nobody"
         return f"{label}: a leaster, won by {won} (payout {result.stake})."
-    side = f"{row.picker} picked"
-    if row.partners:
-        side += f", partner {', '.join(row.partners)}"
-    elif row.alone:
-        side += " alone"
-    if row.game and row.game != "partner":
+    partners = ", ".join(row.partners)
+    schafkopf = result.level is None  # Schafkopf has game values, not levels
+    if schafkopf and row.game in (None, "partner"):
+        side = f"{row.picker} played a partner game with {partners}"
+    elif schafkopf:
         side = f"{row.picker} played a {row.game}"
+    else:
+        side = f"{row.picker} picked"
+        if row.partners:
+            side += f", {'partners' if len(row.partners) > 1 else 'partner'} {partners}"
+        elif row.alone:
+            side += " alone"
     level = f", level {result.level}" if result.level else ""
     return (f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
             f"{result.stake}.")
