@@ -4,6 +4,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
+
+# Time limits per example make a property test fail on a busy machine, not on a bug: none here
+# (each test bounds its work by its number of examples instead).
+settings.register_profile("scorepad", deadline=None)
+settings.load_profile("scorepad")
 
 from scorepad.cli import cli
 
