@@ -258,28 +258,30 @@ def _line_of(path: Path, raw: bytes) -> int | None:
 
 
 def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
-    """How often corrections refer to each hand: a quick pass over the raw bytes (mapped, not
-    read) that looks for the kind in the second cell and parses no row."""
-    import mmap
-
+    """How often corrections refer to each hand: a quick pass over the raw bytes, a block at a
+    time (memory stays flat), that looks for the kind in the second cell and parses no row."""
+    needles = [b"," + kind.encode() + b"," for kind in kinds]
     refs: Counter = Counter()
     with _open_for_reading(path) as handle:
-        if os.fstat(handle.fileno()).st_size == 0:
-            return refs
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            for kind in kinds:
-                needle = b"," + kind.encode() + b","
-                at = data.find(needle)
+        rest = b""
+        while True:
+            block = handle.read(1 << 20)
+            data = rest + block
+            cut = len(data) if not block else data.rfind(b"\n") + 1
+            for needle in needles:
+                at = data.find(needle, 0, cut)
                 while at >= 0:
                     start = data.rfind(b"\n", 0, at) + 1
                     hand = data[start:at].lstrip(b"\xef\xbb\xbf")
                     if not hand or hand.isdigit():  # the kind is the second cell of its line
-                        end = data.find(b",", at + len(needle))
+                        end = data.find(b",", at + len(needle), cut)
                         ref = data[at + len(needle):end]
                         if ref.isdigit():
                             refs[int(ref)] += 1
-                    at = data.find(needle, at + 1)
-    return refs
+                    at = data.find(needle, at + 1, cut)
+            if not block:
+                return refs
+            rest = data[cut:]
 
 
 def rows(head: Head) -> Iterator[Row | Problem]:
