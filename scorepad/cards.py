@@ -19,11 +19,7 @@ from dataclasses import dataclass
 
 from .errors import CardError
 
-TOTAL_POINTS = 120
-"""The card points in the whole pack."""
-
-MAKE = 61
-"""The card points the picker's (declarer's) side needs to win."""
+from .scoring import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
 
 class Suit(enum.Enum):
@@ -178,6 +174,8 @@ class Game:
         """A Schafkopf game: partner (hearts trump), solo (in `trump`), wenz, geier; a tout
         ranks as its game."""
         base = game.removesuffix("-tout")
+        if trump is not None and base != "solo":
+            raise CardError(f"only a solo names its trump suit, not a {game}")
         obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
         unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
         if base == "wenz":
@@ -190,7 +188,7 @@ class Game:
             raise CardError(f"unknown game {game!r}: choose partner, solo, wenz or geier "
                             f"(or a tout)")
         if trump is None:
-            raise CardError("a solo needs its trump suit, e.g. --trump H")
+            raise CardError("a solo needs its trump suit (C, S, H or D)")
         suit = [Card(r, trump) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT,
                                           Rank.SEVEN)]
         return cls(game, (*obers, *unters, *suit))

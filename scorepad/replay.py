@@ -319,10 +319,7 @@ def _game(hand: HandFile, rules: Rules) -> Game:
     words = (hand.game or "partner").split()
     name = words[0].lower()
     try:
-        trump = parse_suit(words[1]) if len(words) > 1 else None
-        if name.removesuffix("-tout") == "solo" and trump is None:
-            raise CardError("a solo names its trump suit, e.g. 'game: solo H'")
-        return Game.schafkopf(name, trump)
+        return Game.schafkopf(name, parse_suit(words[1]) if len(words) > 1 else None)
     except CardError as exc:
         raise HandFileError(hand.lines.get("game", 1), f"game: {exc}") from None
 

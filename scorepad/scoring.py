@@ -15,9 +15,11 @@ from .errors import HandError
 from .rules import GAMES, Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
-TOTAL_POINTS = 120  # the card points in the pack (cards.TOTAL_POINTS; not imported, to start fast)
+# Defined here, not in cards (which imports them from here), so that scoring a hand does not
+# import the card tables: recording a hand starts faster.
+TOTAL_POINTS = 120  # the card points in the pack
 MAKE = 61  # what the picker's side needs
-ACE_POINTS = 11  # the richest card: a blind of n cards holds at most n x 11
+ACE_POINTS = 11  # the richest card (cards.CARD_POINTS): a blind of n holds at most n x 11
 
 
 # --- inputs -------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
 FIRST_ROW_LINE = 4  # the header, the rules row and the session row come first
 _TAIL_CHUNK = 64 * 1024
+TORN = ("the last line is incomplete (the machine may have stopped mid-write); run "
+        "`scorepad repair`")
 
 
 class SessionError(ScorepadError):
@@ -184,27 +186,14 @@ def read_head(path: Path) -> Head:
     return Head(path, players, rules, start.dealer, start)
 
 
-def _check_not_torn(handle, path: Path) -> None:
-    handle.seek(0, os.SEEK_END)
-    if handle.tell() == 0:
-        return
-    handle.seek(-1, os.SEEK_END)
-    if handle.read(1) != b"\n":
-        raise SessionError(path, "the last line is incomplete (the machine may have stopped "
-                                 "mid-write); run `scorepad repair`", _count_lines(path))
-
-
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b"")) + 1
-
-
 def read_tail(head: Head) -> tuple[Row, int]:
     """The last row (or the session row) and the last hand number, reading only the tail."""
     path = head.path
     with _open_for_reading(path) as handle:
-        _check_not_torn(handle, path)
-        size = handle.tell()
+        torn = _torn_line(handle)
+        if torn is not None:
+            raise SessionError(path, TORN, torn)
+        size = handle.seek(0, os.SEEK_END)
         chunk = _TAIL_CHUNK
         while True:
             start = max(0, size - chunk)
@@ -247,14 +236,13 @@ def _parse_tail_line(head: Head, raw: bytes) -> Row:
 
 
 def _line_of(path: Path, raw: bytes) -> int | None:
-    """The line number of a line near the end of the file (only on the error path)."""
-    total = _count_lines(path) - 1
+    """The line number of the last line equal to `raw` (only on the way to an error)."""
+    found = None
     with open(path, "rb") as handle:
-        lines = handle.read().split(b"\n")
-    for index in range(len(lines) - 1, -1, -1):
-        if lines[index] == raw:
-            return index + 1
-    return total
+        for number, line in enumerate(handle, 1):
+            if line.rstrip(b"\n") == raw:
+                found = number
+    return found
 
 
 def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
@@ -306,8 +294,7 @@ def rows(head: Head) -> Iterator[Row | Problem]:
                 yield Problem(line, "not UTF-8 text")
                 return
             if torn is not None and reader.line_num >= torn:
-                yield Problem(torn, "the last line is incomplete (the machine may have stopped "
-                                    "mid-write); run `scorepad repair`")
+                yield Problem(torn, TORN)
                 return
             if line < FIRST_ROW_LINE:
                 continue
@@ -375,8 +362,7 @@ def tally(head: Head) -> Tally:
             for cells in reader:
                 line = reader.line_num
                 if torn is not None and line >= torn:
-                    raise fail(torn, "the last line is incomplete (the machine may have "
-                                     "stopped mid-write); run `scorepad repair`")
+                    raise fail(torn, TORN)
                 problem = feed(cells, line)
                 if problem:
                     raise fail(line, problem)

@@ -38,6 +38,20 @@ def test_duplicates_are_refused():
         parse_cards(["QC", "10D", "Eichel-Ober"])
 
 
+def test_the_scoring_constants_agree_with_the_cards():
+    from scorepad import scoring
+
+    assert scoring.ACE_POINTS == Card.parse("AS").points == max(c.points for c in DECK)
+    assert scoring.TOTAL_POINTS == card_points(DECK) and scoring.MAKE == 120 // 2 + 1
+
+
+def test_the_command_lines_lists_agree_with_the_rules():
+    from scorepad.cli._common import GAME_NAMES, PRESET_NAMES
+    from scorepad.rules import GAMES, PRESETS
+
+    assert GAME_NAMES == GAMES and PRESET_NAMES == PRESETS  # kept apart to start faster
+
+
 def test_card_points_and_the_deck():
     assert card_points(DECK) == 120 and len(DECK) == 32
     assert [Card.parse(c).points for c in ("AS", "10S", "KS", "QS", "JS", "9S", "8S", "7S")] == \

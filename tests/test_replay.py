@@ -240,3 +240,16 @@ def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
     path.write_text(WALKTHROUGH.replace("rules: first-night", "rules: pagat"))
     data = json.loads(run("replay", path, "--format", "json").stdout)
     assert data["problems"] == [] and data["score"]["deltas"]["West"] == 4
+
+
+@pytest.mark.parametrize("game, message", [
+    ("wenz H", "game: only a solo names its trump suit, not a wenz"),
+    ("solo", "game: a solo needs its trump suit"),
+    ("ramsch", "game: unknown game 'ramsch'"),
+])
+def test_a_bad_schafkopf_game_names_its_line(fails, tmp_path, game, message):
+    path = tmp_path / "hand.txt"
+    text = (HANDS / "schafkopf-sauspiel.txt").read_text()
+    path.write_text(text.replace("game: partner", f"game: {game}").replace("call: AD\n", ""))
+    line = fails("replay", path)
+    assert line.startswith(f"Error: {path}:10: ") and message in line, line

@@ -139,11 +139,7 @@ def _game_for(rules, game, trump):
                 raise ScorepadError(f"{option} belongs to Schafkopf; {rules.name} rules are "
                                     f"Sheepshead, where trump never changes")
         return Game.sheepshead()
-    game = game or "partner"
-    suit = parse_suit(trump) if trump else None
-    if suit is not None and game.removesuffix("-tout") != "solo":
-        raise ScorepadError(f"--trump: only a solo names its trump suit, not a {game}")
-    return Game.schafkopf(game, suit)
+    return Game.schafkopf(game or "partner", parse_suit(trump) if trump else None)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
