@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from types import MappingProxyType
 
 from .errors import HandError
@@ -65,11 +66,20 @@ Hand = PickerHand | LeasterHand
 # --- outputs ------------------------------------------------------------------------------------
 
 
+class Outcome(StrEnum):
+    """How a hand ended for the picker's side (or that it was a leaster)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    LEASTER = "leaster"
+
+
+
 @dataclass(frozen=True)
 class Score:
     """The result of one hand: each active player's game points and the reasons, line by line."""
 
-    outcome: str  # "win", "loss" or "leaster"
+    outcome: Outcome
     stake: int  # the amount each defender pays or receives (leaster: the payout)
     deltas: Mapping[str, int]  # every active player, in seat order
     roles: Mapping[str, str]  # everyone at the table, in seat order
@@ -79,6 +89,7 @@ class Score:
     winners: tuple[str, ...] = ()  # leaster winners
     schneider: bool = False  # the losing side was schneidered (level 2, or Schafkopf's bonus)
     no_trick: bool = False  # the losing side took no trick (level 3, or schwarz)
+    sitting_out: tuple[str, ...] = ()  # at the table but not dealt in
 
     def to_dict(self) -> dict:
         """The score as plain data (for JSON)."""
@@ -418,9 +429,9 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
             roles[player] = "partner"
         else:
             roles[player] = words["defender"]
-    return Score("win" if won else "loss", stake, MappingProxyType(_in_seat_order(seating, deltas)),
+    return Score(Outcome.WIN if won else Outcome.LOSS, stake, MappingProxyType(_in_seat_order(seating, deltas)),
                  MappingProxyType(roles), tuple(lines), rules.zero_sum, level,
-                 schneider=marks[0], no_trick=marks[1])
+                 schneider=marks[0], no_trick=marks[1], sitting_out=seating.sitting_out)
 
 
 def _sheepshead_value(rules: Rules, p: int, t: int | None,
@@ -642,8 +653,9 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     roles = {p: ("sits out" if p in seating.sitting_out else
                  "leaster winner" if p in winners else "leaster")
              for p in seating.players}
-    return Score("leaster", stake, MappingProxyType(_in_seat_order(seating, deltas)),
-                 MappingProxyType(roles), tuple(lines), rules.zero_sum, None, tuple(winners))
+    return Score(Outcome.LEASTER, stake, MappingProxyType(_in_seat_order(seating, deltas)),
+                 MappingProxyType(roles), tuple(lines), rules.zero_sum, None, tuple(winners),
+                 sitting_out=seating.sitting_out)
 
 
 def score(rules: Rules, hand: Hand) -> Score:

@@ -1,9 +1,18 @@
-"""The session file: the one module that opens it.
+"""The session file: the one module that opens it, and the API every command goes through.
 
-Reading (with line numbers, validating as it goes), appending (one write, flushed and fsynced,
-under an exclusive lock), atomic rewriting (a temp file in the same folder, fsynced, renamed over
-the session) and repairing a torn last line. Recording a hand reads only the file's head (rules
-and players) and its tail (the last rows), so its cost does not grow with the night.
+`Session(path)` reads and changes one session file:
+
+- reading: `head()` (players, rules, format), `state()` (the night as its last row records it:
+  only the head and the tail are read), `check()` (the one checking pass over every row, which
+  `verify` prints and every report runs first), `night()` (the same, refusing on any problem);
+- changing, each under an exclusive lock on the file: `record`, `record_doubler`, `void`,
+  `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a hand as `record`
+  would, without writing.
+
+A reader sees one snapshot of the file: it opens it once, notes its size under a shared lock
+(so never in the middle of an append) and reads no further; a rewrite renames a new file over
+the path, so the file it has open never changes under it. An append is one write, flushed and
+fsynced; a rewrite is a temp file in the same folder, fsynced and renamed over the session.
 """
 
 from __future__ import annotations
@@ -12,24 +21,27 @@ import csv
 import io
 import json
 import os
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import IO, Any
 
-from .errors import ScorepadError
-from .ledger import (HEAD, TAIL, LedgerError, Problem, Replay, Row, Tally, check_name,
-                     format_row, header, parse_row)
+from .errors import HandError, ScorepadError
+from .ledger import HandView, Ledger
 from .rules import Rules, rules_from_dict
+from .schema import (FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name)
+from .scoring import Hand, Score, find_player
 
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
 FIRST_ROW_LINE = 4  # the header, the rules row and the session row come first
+_BLOCK = 1 << 20
 _TAIL_CHUNK = 64 * 1024
 TORN = ("the last line is incomplete (the machine may have stopped mid-write); run "
         "`scorepad repair`")
+VERIFY_HINT = "run `scorepad verify` to see every problem"
 
 
 class SessionError(ScorepadError):
@@ -50,6 +62,11 @@ class Head:
     rules: Rules
     first_dealer: str
     start: Row  # the session row: the state before the first hand
+    codec: Codec
+
+    @property
+    def version(self) -> int:
+        return self.codec.version
 
 
 def now() -> str:
@@ -64,18 +81,349 @@ def _encode(rows: Sequence[Sequence[str]]) -> bytes:
     return buffer.getvalue().encode(ENCODING)
 
 
-def _decode_line(raw: bytes, path: Path, line: int) -> list[str]:
+def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
+    """Say in a line why the session file cannot be opened."""
+    if isinstance(exc, FileNotFoundError):
+        return SessionError(path, "no such session file; start one with `scorepad new "
+                                  "--players A,B,C,D,E` (or give -f FILE)")
+    if isinstance(exc, IsADirectoryError):
+        return SessionError(path, "is a folder, not a session file")
+    return SessionError(path, f"cannot {doing}: {exc.strerror}")
+
+
+def _flock(fd: int, shared: bool) -> None:
     try:
-        text = raw.decode(ENCODING)
+        import fcntl
+    except ImportError:  # not a POSIX system: appends are still single writes
+        return
+    fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+
+
+def _unlock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+# --- reading one snapshot -----------------------------------------------------------------------
+
+
+class _Bounded(io.RawIOBase):
+    """The first `size` bytes of an open file, read with pread (the snapshot)."""
+
+    def __init__(self, fd: int, size: int):
+        self.fd, self.size, self.pos = fd, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        want = min(len(buffer), self.size - self.pos)
+        if want <= 0:
+            return 0
+        data = os.pread(self.fd, want, self.pos)
+        buffer[:len(data)] = data
+        self.pos += len(data)
+        return len(data)
+
+
+class Snapshot:
+    """One consistent view of a session file: opened once, read up to the size it had when
+    no writer was in the middle of an append."""
+
+    def __init__(self, path: Path, shared_lock: bool = True):
+        self.path = path
+        if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
+            raise SessionError(path, "is not a regular file")
+        try:
+            self.fd = os.open(path, os.O_RDONLY)
+        except OSError as exc:
+            raise _file_error(path, exc, "read") from None
+        try:
+            if shared_lock:  # (a writer that holds the exclusive lock reads without it)
+                _flock(self.fd, shared=True)
+            self.size = os.fstat(self.fd).st_size
+            if shared_lock:
+                _unlock(self.fd)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def text(self) -> IO[str]:
+        """The snapshot as text, from the start (a BOM is skipped)."""
+        raw = io.BufferedReader(_Bounded(self.fd, self.size), _BLOCK)
+        return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+
+    def torn(self) -> bool:
+        """Whether the last line lacks its line end (a write that did not finish)."""
+        return self.size > 0 and os.pread(self.fd, 1, self.size - 1) != b"\n"
+
+    def blocks(self) -> Iterator[bytes]:
+        pos = 0
+        while pos < self.size:
+            data = os.pread(self.fd, min(_BLOCK, self.size - pos), pos)
+            if not data:
+                return
+            pos += len(data)
+            yield data
+
+    def read_head(self) -> tuple[Head, csv.Reader]:  # type: ignore[name-defined]
+        """Read and check the header, rules row and session row; returns the head and the CSV
+        reader, positioned at the first row below them."""
+        path = self.path
+        if self.size == 0:
+            raise SessionError(path, "the file is empty, not a scorepad session", 1)
+        reader = csv.reader(self.text(), strict=True)
+        records: list[list[str]] = []
+        codec = None
+        for number in (1, 2, 3):
+            try:
+                cells = next(reader)
+            except StopIteration:
+                raise SessionError(path, "the file ends before its rules and session rows",
+                                   number) from None
+            except csv.Error as exc:
+                raise SessionError(path, f"cannot read this line as CSV: {exc}", number) from None
+            except UnicodeDecodeError:
+                raise SessionError(path, "not UTF-8 text", number) from None
+            if reader.line_num != number:
+                raise SessionError(path, "a cell holds a line break", number)
+            records.append(cells)
+            if number == 1:
+                try:
+                    codec = Codec.from_header(cells)
+                except LedgerError as exc:
+                    raise SessionError(path, exc.message, 1) from None
+        if self.torn():
+            ends = self.head_line_ends()
+            if ends < 3:
+                raise SessionError(path, "the line is incomplete; run `scorepad repair`",
+                                   ends + 1)
+        assert codec is not None
+        return _head(path, codec, *records[1:]), reader
+
+    def head_line_ends(self) -> int:
+        """How many of the first three lines end (3 when the head is whole)."""
+        ends = 0
+        for block in self.blocks():
+            ends += block.count(b"\n")
+            if ends >= 3:
+                return 3
+        return ends
+
+
+def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
+    """The format version a file's rules row states (a file without the column is version 1)."""
+    if codec.version:
+        return codec.version
+    at = codec.index["format"]
+    text = rules_cells[at] if len(rules_cells) == codec.width else ""
+    if not text.isdigit():
+        raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
+    number = int(text)
+    if number > FORMAT_VERSION:
+        raise SessionError(path, f"this session file is in format {number}, written by a newer "
+                                 f"scorepad; this one reads formats 1 to {FORMAT_VERSION}: "
+                                 f"upgrade scorepad (pip install -U scorepad)", 2)
+    if number < 2:
+        raise SessionError(path, f"format: {number} is not a format version", 2)
+    return number
+
+
+def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[str]) -> Head:
+    codec.version = _version(path, codec, rules_cells)
+    players = codec.players
+    if not players:
+        raise SessionError(path, "not a scorepad session: the header names no players", 1)
+    seen = set()
+    for name in players:
+        try:
+            check_name(name)
+        except ScorepadError as exc:
+            raise SessionError(path, f"header: {exc}", 1) from None
+        if name != name.strip() or name.casefold() in seen:
+            raise SessionError(path, f"header: player {name!r} is listed twice or has spaces "
+                                     f"around it", 1)
+        seen.add(name.casefold())
+    try:
+        rules_row = codec.decode(rules_cells, 2)
+        start = codec.decode(start_cells, 3)
+    except LedgerError as exc:
+        raise SessionError(path, exc.message, exc.line) from None
+    if rules_row.kind is not RowKind.RULES:
+        raise SessionError(path, "the second line must be the rules row", 2)
+    try:
+        data = json.loads(rules_row.note)
+        if not isinstance(data, dict):
+            raise ValueError
+    except (ValueError, RecursionError):
+        raise SessionError(path, "the rules row's note is not a JSON rules table", 2) from None
+    try:
+        rules = rules_from_dict(data, "rules")
+    except ScorepadError as exc:
+        raise SessionError(path, str(exc), 2) from None
+    if start.kind is not RowKind.SESSION or start.dealer is None or start.next_dealer is None:
+        raise SessionError(path, "the third line must be the session row, naming the first "
+                                 "dealer", 3)
+    return Head(path, players, rules, start.dealer, start, codec)
+
+
+def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, list[Row]], int]:
+    """Every correction row (by the hand it refers to) and the number of line ends: a quick
+    pass over the raw bytes that parses only the lines that mention a correction's kind."""
+    codec = head.codec
+    at_kind = codec.index["kind"]
+    found: dict[int, list[Row]] = {}
+    needles = [kind.value.encode() for kind in (RowKind.VOID, RowKind.AMEND)]
+    line = 1  # the line the data starts on
+    ends = 0
+    rest = b""
+    for block in snapshot.blocks():
+        data = rest + block
+        cut = data.rfind(b"\n") + 1
+        hits = sorted(at for needle in needles for at in _finds(data, needle, cut))
+        pos = 0
+        done = -1
+        for at in hits:
+            start = data.rfind(b"\n", 0, at) + 1
+            if start <= done:
+                continue  # this line was read already
+            end = data.find(b"\n", at)
+            line += data.count(b"\n", pos, start)
+            pos = start
+            done = end
+            row = _correction_row(codec, data[start:end], at_kind, line)
+            if row is not None and row.ref is not None:
+                found.setdefault(row.ref, []).append(row)
+        count = data.count(b"\n", 0, cut)
+        line += data.count(b"\n", pos, cut)
+        ends += count
+        rest = data[cut:]
+    return found, ends
+
+
+def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:
+    at = data.find(needle, 0, cut)
+    while at >= 0:
+        yield at
+        at = data.find(needle, at + 1, cut)
+
+
+def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | None:
+    try:
+        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return None
+    if len(cells) != codec.width or cells[at_kind] not in (RowKind.VOID, RowKind.AMEND):
+        return None
+    try:
+        return codec.decode(cells, line)
+    except LedgerError:
+        return None
+
+
+def _tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
+    """The last row (or the session row) and the last hand number, reading only the tail."""
+    path, size = head.path, snapshot.size
+    if snapshot.torn():
+        raise SessionError(path, TORN, _line_count(snapshot) + 1)
+    chunk = _TAIL_CHUNK
+    while True:
+        start = max(0, size - chunk)
+        data = os.pread(snapshot.fd, size - start, start)
+        lines = data.split(b"\n")[:-1]  # the file ends with a newline
+        if start > 0:
+            lines = lines[1:]  # the first piece may be part of a line
+        last, last_hand = _scan_back(snapshot, head, lines, start == 0)
+        if last is not None and last_hand is not None:
+            return last, last_hand
+        if start == 0:
+            raise SessionError(path, "no session row found", 3)
+        chunk *= 4
+
+
+def _line_count(snapshot: Snapshot) -> int:
+    return sum(block.count(b"\n") for block in snapshot.blocks())
+
+
+def _scan_back(snapshot: Snapshot, head: Head, lines: list[bytes],
+               whole: bool) -> tuple[Row | None, int | None]:
+    """Walk lines from the end: the last row, and the number of the last hand row."""
+    last = None
+    body = lines[3:] if whole else lines
+    for index in range(len(body) - 1, -1, -1):
+        row = _tail_row(snapshot, head, body[index], len(body) - index)
+        if last is None:
+            last = row
+        if row.hand is not None:
+            return last, row.hand
+    if whole:
+        return last or head.start, 0
+    return last, None
+
+
+def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
+    def fail(message: str) -> SessionError:
+        line = _line_count(snapshot) - from_end + 1
+        return SessionError(head.path, f"{message}; {VERIFY_HINT}", line)
+
+    try:
+        text = raw.decode(ENCODING).rstrip("\r")
     except UnicodeDecodeError:
-        raise SessionError(path, "not UTF-8 text", line) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+        raise fail("not UTF-8 text") from None
     try:
-        rows = list(csv.reader([text.rstrip("\r\n")], strict=True))
+        cells = next(csv.reader([text], strict=True), [])
     except csv.Error as exc:
-        raise SessionError(path, f"cannot read this line as CSV: {exc}", line) from None
-    return rows[0] if rows else []
+        raise fail(f"cannot read this line as CSV: {exc}") from None
+    try:
+        return head.codec.decode(cells, 0)
+    except LedgerError as exc:
+        raise fail(exc.message) from None
+
+
+def check_pass(snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int,
+               stop_at_first: bool = False) -> list[Problem]:
+    """Feed every row below the head to the ledger; returns every problem found."""
+    torn_at = line_ends + 1 if snapshot.torn() else None
+    problems: list[Problem] = []
+    feed = ledger.feed
+    while True:
+        line = reader.line_num + 1  # where the next record starts
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(Problem(line, f"cannot read this line as CSV: {exc}"))
+            if reader.line_num < line or stop_at_first:
+                break
+            continue
+        except UnicodeDecodeError:
+            problems.append(Problem(line, "not UTF-8 text"))
+            break
+        if torn_at is not None and reader.line_num >= torn_at:
+            problems.append(Problem(torn_at, TORN))
+            break
+        if reader.line_num != line:
+            found = [Problem(line, "a cell holds a line break")]
+        else:
+            found = feed(cells, line)
+        if found:
+            problems += found
+            if stop_at_first:
+                break
+    return problems
 
 
 # --- creating -----------------------------------------------------------------------------------
@@ -85,14 +433,13 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
            time: str | None = None) -> Head:
     """Write a new session file; refuses to touch a file that exists."""
     players = tuple(check_name(p) for p in players)
+    codec = Codec.new(players)
     time = time or now()
-    rules_row = Row("rules", note=json.dumps(rules.to_dict(), ensure_ascii=False,
-                                             separators=(",", ":")), time=time)
-    start = Row("session", dealer=first_dealer, next_dealer=first_dealer, seated=players,
-                pending=0,
-                totals={p: 0 for p in players}, note=rules.summary(), time=time)
-    data = _encode([header(players), format_row(players, rules_row),
-                    format_row(players, start)])
+    rules_row = Row(RowKind.RULES, note=json.dumps(rules.to_dict(), ensure_ascii=False,
+                                                   separators=(",", ":")), time=time)
+    start = Row(RowKind.SESSION, dealer=first_dealer, next_dealer=first_dealer, seated=players,
+                pending=0, totals={p: 0 for p in players}, note=rules.summary(), time=time)
+    data = _encode([codec.order, codec.encode(rules_row), codec.encode(start)])
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
@@ -109,283 +456,7 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
         raise SessionError(path, f"cannot write: {exc.strerror}") from None
     os.close(fd)
     _fsync_dir(path)
-    return Head(path, players, rules, first_dealer, start)
-
-
-# --- reading ------------------------------------------------------------------------------------
-
-
-def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
-    """Say in a line why the session file cannot be opened."""
-    if isinstance(exc, FileNotFoundError):
-        return SessionError(path, "no such session file; start one with `scorepad new "
-                                  "--players A,B,C,D,E` (or give -f FILE)")
-    if isinstance(exc, IsADirectoryError):
-        return SessionError(path, "is a folder, not a session file")
-    return SessionError(path, f"cannot {doing}: {exc.strerror}")
-
-
-def _open_for_reading(path: Path):
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise _file_error(path, exc, "read") from None
-
-
-def _head_line(handle, path: Path, number: int) -> bytes:
-    raw = handle.readline()
-    if not raw:
-        if number == 1:
-            raise SessionError(path, "the file is empty, not a scorepad session", 1)
-        raise SessionError(path, "the file ends before its rules and session rows", number)
-    if not raw.endswith(b"\n"):
-        raise SessionError(path, "the line is incomplete; run `scorepad repair`", number)
-    return raw
-
-
-def read_head(path: Path) -> Head:
-    """Read and check the header, rules row and session row."""
-    with _open_for_reading(path) as handle:
-        cells = _decode_line(_head_line(handle, path, 1), path, 1)
-        if (len(cells) < len(HEAD) + len(TAIL) + 1 or tuple(cells[:len(HEAD)]) != HEAD
-                or tuple(cells[-len(TAIL):]) != TAIL):
-            raise SessionError(path, "not a scorepad session: the header must be "
-                                     f"{','.join(HEAD)},<players>,{','.join(TAIL)}", 1)
-        raw = [_head_line(handle, path, 2), _head_line(handle, path, 3)]
-    players = tuple(cells[len(HEAD):-len(TAIL)])
-    seen = set()
-    for name in players:
-        try:
-            check_name(name)
-        except ScorepadError as exc:
-            raise SessionError(path, f"header: {exc}", 1) from None
-        if name != name.strip() or name.casefold() in seen:
-            raise SessionError(path, f"header: player {name!r} is listed twice or has spaces "
-                                     f"around it", 1)
-        seen.add(name.casefold())
-    try:
-        rules_row = parse_row(players, _decode_line(raw[0], path, 2), 2)
-        start = parse_row(players, _decode_line(raw[1], path, 3), 3)
-    except LedgerError as exc:
-        raise SessionError(path, exc.message, exc.line) from None
-    if rules_row.kind != "rules":
-        raise SessionError(path, "the second line must be the rules row", 2)
-    try:
-        data = json.loads(rules_row.note)
-        if not isinstance(data, dict):
-            raise ValueError
-    except ValueError:
-        raise SessionError(path, "the rules row's note is not a JSON rules table", 2) from None
-    try:
-        rules = rules_from_dict(data, "rules")
-    except ScorepadError as exc:
-        raise SessionError(path, str(exc), 2) from None
-    if start.kind != "session" or start.dealer is None or start.next_dealer is None:
-        raise SessionError(path, "the third line must be the session row, naming the first "
-                                 "dealer", 3)
-    return Head(path, players, rules, start.dealer, start)
-
-
-def read_tail(head: Head) -> tuple[Row, int]:
-    """The last row (or the session row) and the last hand number, reading only the tail."""
-    path = head.path
-    with _open_for_reading(path) as handle:
-        torn = _torn_line(handle)
-        if torn is not None:
-            raise SessionError(path, TORN, torn)
-        size = handle.seek(0, os.SEEK_END)
-        chunk = _TAIL_CHUNK
-        while True:
-            start = max(0, size - chunk)
-            handle.seek(start)
-            data = handle.read(size - start)
-            lines = data.split(b"\n")[:-1]  # the file ends with a newline
-            if start > 0:
-                lines = lines[1:]  # the first piece may be part of a line
-            last, last_hand = _scan_back(head, lines, start == 0)
-            if last is not None and last_hand is not None:
-                return last, last_hand
-            if start == 0:
-                raise SessionError(path, "no session row found", 3)
-            chunk *= 4
-
-
-def _scan_back(head: Head, lines: list[bytes], whole: bool) -> tuple[Row | None, int | None]:
-    """Walk lines from the end: the last row, and the number of the last hand row."""
-    last = None
-    body = lines[3:] if whole else lines
-    for index in range(len(body) - 1, -1, -1):
-        row = _parse_tail_line(head, body[index])
-        if last is None:
-            last = row
-        if row.hand is not None:
-            return last, row.hand
-    if whole:
-        return last or head.start, 0
-    return last, None
-
-
-def _parse_tail_line(head: Head, raw: bytes) -> Row:
-    try:
-        cells = _decode_line(raw, head.path, 0)
-        return parse_row(head.players, cells, 0)
-    except (LedgerError, SessionError) as exc:
-        line = _line_of(head.path, raw)
-        raise SessionError(head.path, f"{getattr(exc, 'message', exc)}; run `scorepad verify`",
-                           line) from None
-
-
-def _line_of(path: Path, raw: bytes) -> int | None:
-    """The line number of the last line equal to `raw` (only on the way to an error)."""
-    found = None
-    with open(path, "rb") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.rstrip(b"\n") == raw:
-                found = number
-    return found
-
-
-def scan_refs(path: Path, kinds: tuple[str, ...] = ("void", "amend")) -> Counter:
-    """How often corrections refer to each hand: a quick pass over the raw bytes, a block at a
-    time (memory stays flat), that looks for the kind in the second cell and parses no row."""
-    needles = [b"," + kind.encode() + b"," for kind in kinds]
-    refs: Counter = Counter()
-    with _open_for_reading(path) as handle:
-        rest = b""
-        while True:
-            block = handle.read(1 << 20)
-            data = rest + block
-            cut = len(data) if not block else data.rfind(b"\n") + 1
-            for needle in needles:
-                at = data.find(needle, 0, cut)
-                while at >= 0:
-                    start = data.rfind(b"\n", 0, at) + 1
-                    hand = data[start:at].lstrip(b"\xef\xbb\xbf")
-                    if not hand or hand.isdigit():  # the kind is the second cell of its line
-                        end = data.find(b",", at + len(needle), cut)
-                        ref = data[at + len(needle):end]
-                        if ref.isdigit():
-                            refs[int(ref)] += 1
-                    at = data.find(needle, at + 1, cut)
-            if not block:
-                return refs
-            rest = data[cut:]
-
-
-def rows(head: Head) -> Iterator[Row | Problem]:
-    """Every row below the head, parsed, or a Problem for a row that cannot be read."""
-    with _open_for_reading(head.path) as handle:
-        torn = _torn_line(handle)
-        handle.seek(0)
-        text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
-        reader = csv.reader(text, strict=True)
-        while True:
-            line = reader.line_num + 1  # where the next record starts
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                yield Problem(line, f"cannot read this line as CSV: {exc}")
-                if reader.line_num < line:
-                    return
-                continue
-            except UnicodeDecodeError:
-                yield Problem(line, "not UTF-8 text")
-                return
-            if torn is not None and reader.line_num >= torn:
-                yield Problem(torn, TORN)
-                return
-            if line < FIRST_ROW_LINE:
-                continue
-            try:
-                yield parse_row(head.players, cells, line)
-            except LedgerError as exc:
-                yield Problem(exc.line, exc.message)
-
-
-def _torn_line(handle) -> int | None:
-    """The line number of a torn last line, if the file has one."""
-    handle.seek(0, os.SEEK_END)
-    size = handle.tell()
-    if size == 0:
-        return None
-    handle.seek(-1, os.SEEK_END)
-    if handle.read(1) == b"\n":
-        return None
-    handle.seek(0)
-    return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b"")) + 1
-
-
-# --- checking the whole file --------------------------------------------------------------------
-
-
-def replay(head: Head, keep: set[int] | None = None, stop_at_first: bool = False,
-           counting: bool = True) -> tuple[Replay, list[Problem]]:
-    """Replay every row, checking each; returns the final state and every problem found.
-    `counting=False` skips the players' statistics (for `verify`, which reports no numbers)."""
-    refs = scan_refs(head.path) if keep is None else keep
-    state = Replay(head.rules, head.players, head.first_dealer, keep=refs,
-                   seated=head.start.seated or head.players, counting=counting)
-    problems: list[Problem] = []
-    for item in rows(head):
-        found = [item] if isinstance(item, Problem) else state.feed(item)
-        if found:
-            problems += found
-            if stop_at_first:
-                break
-            if isinstance(item, Row):
-                state.resync(item)
-    return state, problems
-
-
-def tally(head: Head) -> Tally:
-    """Add up the night fast for the standings, checking as it goes (see `Tally`); the first
-    problem is an error that says to run verify."""
-    state = Tally(head.rules, head.players, head.start.seated or head.players,
-                  refs=scan_refs(head.path))
-
-    def fail(line: int, message: str) -> SessionError:
-        return SessionError(head.path, f"{message} (run `scorepad verify` to see every "
-                                       f"problem)", line)
-
-    with _open_for_reading(head.path) as handle:
-        torn = _torn_line(handle)
-        handle.seek(0)
-        reader = csv.reader(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""),
-                            strict=True)
-        line = 0
-        try:
-            for _ in range(FIRST_ROW_LINE - 1):  # the head, read and checked already
-                next(reader, None)
-            feed = state.feed
-            for cells in reader:
-                line = reader.line_num
-                if torn is not None and line >= torn:
-                    raise fail(torn, TORN)
-                problem = feed(cells, line)
-                if problem:
-                    raise fail(line, problem)
-        except csv.Error as exc:
-            raise fail(reader.line_num, f"cannot read this line as CSV: {exc}") from None
-        except UnicodeDecodeError:
-            raise fail(reader.line_num + 1, "not UTF-8 text") from None
-        except LedgerError as exc:
-            raise fail(line, exc.message) from None
-    last = state.finish()
-    if last:
-        raise fail(*last)
-    return state
-
-
-def checked_replay(head: Head, keep: set[int] | None = None) -> Replay:
-    """Replay the file for a report; the first problem is an error that says to run verify."""
-    state, problems = replay(head, keep, stop_at_first=True)
-    if problems:
-        problem = problems[0]
-        raise SessionError(head.path, f"{problem.message} (run `scorepad verify` to see every "
-                                      f"problem)", problem.line)
-    return state
+    return Head(path, players, rules, first_dealer, start, codec)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -418,15 +489,13 @@ def locked(path: Path) -> Iterator[int]:
     The lock is taken on the file itself. A rewrite renames a new file over the path, so after
     taking the lock we check the path still names the file we locked, and retry if not.
     """
-    import fcntl
-
     while True:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             raise _file_error(path, exc, "open for writing") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _flock(fd, shared=False)
             try:
                 same = os.fstat(fd).st_ino == os.stat(path).st_ino
             except FileNotFoundError:
@@ -443,9 +512,9 @@ def locked(path: Path) -> Iterator[int]:
         os.close(fd)  # closing releases the lock
 
 
-def append(path: Path, fd: int, players: Sequence[str], new_rows: Sequence[Row]) -> None:
+def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
     """Append rows with one write, then fsync; on failure the file is cut back as it was."""
-    data = _encode([format_row(players, row) for row in new_rows])
+    data = _encode([codec.encode(row) for row in new_rows])
     size = os.fstat(fd).st_size
     try:
         _write_all(fd, data)
@@ -460,12 +529,20 @@ def append(path: Path, fd: int, players: Sequence[str], new_rows: Sequence[Row])
             from None
 
 
-def rewrite(path: Path, data: bytes) -> None:
-    """Replace the file's contents atomically: a temp file in the same folder, then a rename."""
+def _temp_beside(path: Path) -> tuple[int, str]:
     import tempfile
 
     folder = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it "
+                                 f"was") from None
+
+
+def rewrite(path: Path, data: bytes) -> None:
+    """Replace the file's contents atomically: a temp file in the same folder, then a rename."""
+    fd, temp = _temp_beside(path)
     try:
         _write_all(fd, data)
         os.fsync(fd)
@@ -484,20 +561,16 @@ def rewrite(path: Path, data: bytes) -> None:
     _fsync_dir(path)
 
 
-def add_column(path: Path, head: Head, players: Sequence[str], new_rows: Sequence[Row]) -> None:
+def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) -> None:
     """Rewrite the session with a column for a new player, then the rows that seat them.
 
-    `players` is the new header's list of players: the old one with one name inserted; that
-    column is empty in every row so far. One atomic rewrite (temp file, fsync, rename) that
-    streams the old file, so it needs no more memory for a longer night. The caller holds the
-    lock.
+    `codec` is the new file's: the old one with one player inserted; that column is empty in
+    every row so far. One atomic rewrite (temp file, fsync, rename) that streams the old file,
+    so it needs no more memory for a longer night. The caller holds the lock.
     """
-    (name,) = [p for p in players if p not in head.players]
-    at = len(HEAD) + list(players).index(name)
-    import tempfile
-
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    (name,) = [p for p in codec.players if p not in head.players]
+    at = codec.index[name]
+    fd, temp = _temp_beside(path)
     try:
         with os.fdopen(fd, "w", encoding=ENCODING, newline="") as out, \
                 open(path, encoding="utf-8-sig", newline="") as source:
@@ -505,7 +578,7 @@ def add_column(path: Path, head: Head, players: Sequence[str], new_rows: Sequenc
             for number, cells in enumerate(csv.reader(source, strict=True)):
                 cells.insert(at, name if number == 0 else "")
                 writer.writerow(cells)
-            writer.writerows(format_row(players, row) for row in new_rows)
+            writer.writerows(codec.encode(row) for row in new_rows)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, os.stat(path).st_mode & 0o777)
@@ -518,26 +591,213 @@ def add_column(path: Path, head: Head, players: Sequence[str], new_rows: Sequenc
     _fsync_dir(path)
 
 
-def repair(path: Path) -> tuple[int, int]:
-    """Move a torn last line into FILE.rejected; returns (its line number, its size in bytes).
+# --- the session API ----------------------------------------------------------------------------
 
-    Every complete line stays. Returns (0, 0) when there is nothing to repair.
-    """
-    with locked(path):
-        with _open_for_reading(path) as handle:
-            data = handle.read()
-        if not data or data.endswith(b"\n"):
-            return 0, 0
-        cut = data.rfind(b"\n") + 1
-        torn = data[cut:]
-        line = data.count(b"\n", 0, cut) + 1
-        rejected = path.with_name(path.name + ".rejected")
-        try:
-            with open(rejected, "ab") as out:
-                out.write(torn + b"\n")
-                out.flush()
-                os.fsync(out.fileno())
-        except OSError as exc:
-            raise SessionError(rejected, f"cannot write: {exc.strerror}") from None
-        rewrite(path, data[:cut])
-        return line, len(torn)
+
+class Session:
+    """One session file: read it, check it, and change it (every change under its lock)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self._writing = False  # this process holds the exclusive lock
+
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(self.path, shared_lock=not self._writing)
+
+    @classmethod
+    def create(cls, path: Path | str, players: Sequence[str], rules: Rules,
+               first_dealer: str) -> Session:
+        """Start a new session file (never overwrites one)."""
+        create(Path(path), players, rules, first_dealer)
+        return cls(path)
+
+    # -- reading --
+
+    def head(self) -> Head:
+        """The players, rules and first dealer (reads only the top of the file)."""
+        with self._snapshot() as snapshot:
+            return snapshot.read_head()[0]
+
+    def state(self) -> Ledger:
+        """The night as its last row records it (reads only the top and the end)."""
+        with self._snapshot() as snapshot:
+            head, _ = snapshot.read_head()
+            last, last_hand = _tail(snapshot, head)
+        return Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+
+    def check(self, on_hand: Callable[[HandView], None] | None = None,
+              stop_at_first: bool = False, keep: Sequence[int] = (),
+              fast: bool = True) -> tuple[Ledger, list[Problem]]:
+        """The one pass: apply and check every row; returns the final state and every problem.
+
+        `on_hand` is called with every hand's final version as the pass reaches it; `keep`
+        names hands to remember to the end (a correction is about to be made); `fast=False`
+        decodes and re-scores every row (the tests compare the two)."""
+        with self._snapshot() as snapshot:
+            head, reader = snapshot.read_head()
+            corrections, line_ends = _corrections(snapshot, head)
+            ledger = Ledger(head.rules, head.players, head.first_dealer,
+                            seated=head.start.seated or head.players, codec=head.codec,
+                            corrections=corrections, on_hand=on_hand, fast=fast)
+            for ref in keep:
+                ledger.keep(ref)
+            problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first)
+        return ledger, problems
+
+    def night(self, on_hand: Callable[[HandView], None] | None = None,
+              keep: Sequence[int] = ()) -> Ledger:
+        """The checked night for a report; the first problem is an error that says to run
+        verify (or repair, for a torn last line)."""
+        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep)
+        if problems:
+            problem = problems[0]
+            hint = "run `scorepad repair`" if problem.message == TORN else VERIFY_HINT
+            message = problem.message if problem.message == TORN else (
+                f"{problem.message} ({hint})")
+            raise SessionError(self.path, message, problem.line)
+        return ledger
+
+    def preview(self, hand: Hand) -> Score:
+        """Score a hand as `record` would now, without writing anything."""
+        from .scoring import score
+
+        ledger = self.state()
+        return score(ledger.rules, ledger.prepare(hand))
+
+    # -- changing --
+
+    @contextmanager
+    def _locked(self) -> Iterator[int]:
+        """Hold the exclusive lock; reads meanwhile take no shared lock of their own."""
+        with locked(self.path) as fd:
+            self._writing = True
+            try:
+                yield fd
+            finally:
+                self._writing = False
+
+    @contextmanager
+    def _resumed(self) -> Iterator[tuple[int, Head, Ledger, Row, int]]:
+        with self._locked() as fd, self._snapshot() as snapshot:
+            head, _ = snapshot.read_head()
+            last, last_hand = _tail(snapshot, head)
+            ledger = Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+            yield fd, head, ledger, last, last_hand
+
+    def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
+        """Score a hand and append it; returns its row, its score and the night after it."""
+        with self._resumed() as (fd, head, ledger, last, last_hand):
+            row, result = ledger.record(hand, note, now())
+            append(self.path, fd, head.codec, [row])
+        return row, result, ledger
+
+    def record_doubler(self, dealer: str | None = None, note: str = "") -> tuple[Row, Ledger]:
+        """Append a thrown-in hand (all_pass = doubler)."""
+        with self._resumed() as (fd, head, ledger, last, last_hand):
+            row = ledger.record_doubler(dealer, note, now())
+            append(self.path, fd, head.codec, [row])
+        return row, ledger
+
+    def _correct(self, ref_for: Callable[[Ledger], int],
+                 make: Callable[[Ledger, int], tuple[Row, Score | None]]
+                 ) -> tuple[Row, Score | None, Ledger]:
+        """Under the lock: check the whole file, then append the correction `make` makes."""
+        with self._locked() as fd:
+            state = self.state()
+            ref = ref_for(state)
+            ledger = self.night(keep=[ref])
+            row, result = make(ledger, ref)
+            append(self.path, fd, ledger.codec, [row])
+        return row, result, ledger
+
+    def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
+        """Void hand `ref`: its points are reversed by a new row."""
+        row, _, ledger = self._correct(lambda _: ref,
+                                       lambda led, r: (led.void_row(r, reason, now()), None))
+        return row, ledger
+
+    def undo(self, reason: str = "") -> tuple[Row, Ledger]:
+        """Void the last hand that is not void yet."""
+        def last_hand(state: Ledger) -> int:
+            ledger = self.night()
+            number = ledger.last_effective()
+            if number < 1:
+                raise HandError("there is no hand to undo")
+            return number
+
+        row, _, ledger = self._correct(last_hand,
+                                       lambda led, r: (led.void_row(r, reason, now()), None))
+        return row, ledger
+
+    def amend(self, ref: int, changes: Mapping[str, Any],
+              note: str = "") -> tuple[Row, Score | None, Ledger]:
+        """Replace some inputs of hand `ref` and re-score it."""
+        return self._correct(lambda _: ref,
+                             lambda led, r: led.amend_row(r, changes, note, now()))
+
+    def seat_add(self, name: str, after: str | None = None) -> tuple[str, str, Ledger]:
+        """Seat a player who joins (a newcomer gets a column); returns their name as written,
+        where they sit, and the night after."""
+        with self._resumed() as (fd, head, ledger, last, last_hand):
+            name = check_name(name)
+            player = next((p for p in head.players if p.casefold() == name.casefold()), name)
+            if player in ledger.seated:
+                raise ScorepadError(f"{player} is already seated")
+            order = list(ledger.seated)
+            after = find_player(after, order, "--after") if after else None
+            order.insert(order.index(after) + 1 if after else len(order), player)
+            codec = head.codec
+            if player not in head.players:  # a newcomer: a new column, next to where they sit
+                players = list(head.players)
+                players.insert(players.index(after) + 1 if after else len(players), player)
+                cells = list(codec.order)
+                at = codec.index[after] + 1 if after else codec.player_at[-1] + 1
+                cells.insert(at, player)
+                codec = Codec(players, cells, codec.version)
+                ledger = Ledger.resume(head.rules, players, last, last_hand, codec)
+            place = f" after {after}" if after else ""
+            row = ledger.seat_row(order, f"{player} joins{place}", now())
+            if codec is head.codec:
+                append(self.path, fd, codec, [row])
+            else:
+                add_column(self.path, head, codec, [row])
+        return player, place, ledger
+
+    def seat_remove(self, name: str) -> tuple[str, Ledger]:
+        """A player leaves: they keep their total and are no longer dealt in."""
+        with self._resumed() as (fd, head, ledger, last, last_hand):
+            player = find_player(name, ledger.seated, "seat remove")
+            order = [p for p in ledger.seated if p != player]
+            row = ledger.seat_row(order, f"{player} leaves", now())
+            append(self.path, fd, head.codec, [row])
+        return player, ledger
+
+    def repair(self) -> tuple[int, int]:
+        """Move a torn last line into FILE.rejected; returns (its line number, its size in
+        bytes), or (0, 0) when there is nothing to repair. Every complete line stays."""
+        path = self.path
+        with self._locked():
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise _file_error(path, exc, "read") from None
+            if not data or data.endswith(b"\n"):
+                return 0, 0
+            cut = data.rfind(b"\n") + 1
+            torn = data[cut:]
+            line = data.count(b"\n", 0, cut) + 1
+            rejected = path.with_name(path.name + ".rejected")
+            try:
+                with open(rejected, "ab") as out:
+                    out.write(torn + b"\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+            except OSError as exc:
+                raise SessionError(rejected, f"cannot write: {exc.strerror}") from None
+            rewrite(path, data[:cut])
+            return line, len(torn)
+
+
+def read_head(path: Path) -> Head:
+    """Read and check the top of a session file (for completion and tools)."""
+    return Session(path).head()

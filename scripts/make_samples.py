@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from scorepad.errors import ScorepadError
-from scorepad.ledger import Replay
+from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
 from scorepad.scoring import LeasterHand, PickerHand, seat
 from scorepad.session import append, create, locked
@@ -38,7 +38,7 @@ class Night:
         self.clock = datetime.fromisoformat(start).replace(tzinfo=CST)
         self.head = create(self.path, players, self.rules, players[-1],
                            self.clock.isoformat(timespec="seconds"))
-        self.state = Replay(self.rules, players, players[-1])
+        self.state = Ledger(self.rules, players, players[-1], codec=self.head.codec)
 
     def tick(self) -> str:
         self.clock += timedelta(minutes=self.rng.randint(3, 7), seconds=self.rng.randint(0, 59))
@@ -46,7 +46,7 @@ class Night:
 
     def write(self, row):
         with locked(self.path) as fd:
-            append(self.path, fd, self.players, [row])
+            append(self.path, fd, self.head.codec, [row])
 
     def seating(self):
         return seat(self.rules, self.players, self.state.next_dealer)
@@ -118,7 +118,7 @@ class Night:
         self.write(self.state.record_doubler(note=note, time=self.tick()))
 
     def void(self, ref, reason):
-        self.state.keep.add(ref)
+        self.state.keep(ref)
         self.write(self.state.void_row(ref, reason, self.tick()))
 
     def amend(self, ref, note, **changes):
@@ -126,7 +126,8 @@ class Night:
 
 
 def keep_all(night):
-    night.state.keep = set(range(1, 1000))
+    for ref in range(1, 1000):
+        night.state.keep(ref)
 
 
 def standard_friday():

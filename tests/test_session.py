@@ -461,7 +461,7 @@ def test_standings_catches_an_edit_that_still_sums_to_zero(session):
     _night(session)
     _tamper(session.path, 4, "1,picker,,2,1,-1,-1,-1", "1,picker,,1,2,-1,-1,-1")
     refusal = refused(session, "standings")
-    assert f"{session.path}:6: the running totals recorded here" in refusal
+    assert f"{session.path}:4: points differ from the re-scoring" in refusal
     assert "run `scorepad verify`" in refusal
     assert session("verify").stdout.startswith(f"{session.path}:4: points differ")
 

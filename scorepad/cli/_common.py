@@ -50,11 +50,11 @@ def _complete_setting(ctx, param, incomplete):
 def _complete_player(ctx, param, incomplete):
     players = ctx.params.get("players")
     if not players:  # a session command: the names in the session file
-        from ..session import read_head
+        from ..session import Session
 
         try:
-            players = read_head(ctx.find_root().params.get("session_file")
-                                or Path("scorepad.csv")).players
+            players = Session(ctx.find_root().params.get("session_file")
+                              or Path("scorepad.csv")).head().players
         except (ScorepadError, OSError):
             players = ()
     return [p for p in players if p.casefold().startswith(incomplete.casefold())]
@@ -275,12 +275,14 @@ def _rules_line(rules) -> str:
 
 def _summary(row, result=None) -> str:
     """One line saying what a recorded hand was."""
+    from ..scoring import Outcome
+
     label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
     if row.kind == "doubler":
         return f"{label}: everyone passed; a doubler (the next hand is doubled)."
     if result is None:
         return f"{label}."
-    if result.outcome == "leaster":
+    if result.outcome is Outcome.LEASTER:
         won = " and ".join(result.winners) or "nobody"
         return f"{label}: a leaster, won by {won} (payout {result.stake})."
     partners = ", ".join(row.partners)
@@ -356,68 +358,11 @@ def _totals_table(state, fmt="text") -> str:
                   fmt, ("left", "right"), use_color(fmt))
 
 
-def _record(path, make):
-    """Under the lock: read the head and the tail, make the new row, append it."""
-    from ..ledger import Replay
-    from ..session import append, locked, read_head, read_tail
+def night_stats(session, state_keep=()):
+    """The checked night and every player's numbers (one pass)."""
+    from ..reports import NightStats
 
-    with locked(path) as fd:
-        head = read_head(path)
-        last, last_hand = read_tail(head)
-        state = Replay.resume(head.rules, head.players, last, last_hand)
-        row, result = make(state)
-        append(path, fd, head.players, [row])
-    return row, result, state
-
-
-def _resume(path):
-    """The state of the night from the file's head and tail (no lock: for showing only)."""
-    from ..ledger import Replay
-    from ..session import read_head, read_tail
-
-    head = read_head(path)
-    last, last_hand = read_tail(head)
-    return Replay.resume(head.rules, head.players, last, last_hand)
-
-
-class _Hand:
-    """A hand as the reports show it: its last version, and whether it was voided."""
-
-    __slots__ = ("number", "row", "deltas", "void", "amended")
-
-    def __init__(self, number, row, deltas, void, amended):
-        self.number, self.row, self.deltas = number, row, deltas
-        self.void, self.amended = void, amended
-
-
-def _hands(head, state):
-    """Every hand in order, as last corrected, streamed from the file (after a checked replay
-    that kept the corrected hands' last versions)."""
-    from ..ledger import Row
-    from ..session import rows
-
-    for row in rows(head):
-        if not isinstance(row, Row) or row.kind not in ("picker", "leaster", "doubler"):
-            continue
-        version = state.kept.get(row.hand)
-        shown = version.row if version else row
-        deltas = version.deltas if version else row.deltas
-        yield _Hand(row.hand, shown, deltas, row.hand in state.voided,
-                    version is not None and shown.kind == "amend")
-
-
-def _what(row, deltas) -> str:
-    """A few words for the sheet's Played column: who picked with whom, and the points."""
-    if row.kind == "doubler":
-        return "doubler"
-    if row.picker is None:
-        winners = [p for p, v in deltas.items() if v > 0]
-        return f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
-    side = row.picker
-    if row.partners:
-        side += " + " + " + ".join(row.partners)
-    elif row.alone:
-        side += " alone"
-    if row.game and row.game != "partner":
-        side += f" {row.game}"
-    return f"{side} {row.points}"
+    head = session.head()
+    stats = NightStats(head.players)
+    ledger = session.night(stats.add)
+    return head, ledger, stats.finish()

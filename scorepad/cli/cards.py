@@ -9,7 +9,7 @@ import click
 
 from ..errors import ScorepadError
 from ._common import (CONTEXT_SETTINGS, GAME_NAMES, _build_hand, _complete_rules,
-                      _complete_setting, _next_line, _record, _rules_line, _score_table,
+                      _complete_setting, _next_line, _rules_line, _score_table,
                       _split_names, _summary, hand_options, rules_options, table_format_option)
 
 
@@ -247,9 +247,9 @@ def replay_command(path, hand_file, record, note, fmt):
         if outcome.problems:
             raise ScorepadError(f"not recorded: {len(outcome.problems)} thing(s) found wrong "
                                 f"(run without --record to see them)")
-        from ..session import now
+        from ..session import Session
 
-        recorded = _record(path, lambda state: state.record(outcome.hand(), note, now()))
+        recorded = Session(path).record(outcome.hand(), note)
     if fmt == "json":
         data = {
             "rules": rules.name, "players": list(outcome.players), "dealer": outcome.dealer,

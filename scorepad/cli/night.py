@@ -8,10 +8,9 @@ import click
 
 from ..errors import ScorepadError
 from ._common import (_LEASTER_ONLY, _PICKER_ONLY, CONTEXT_SETTINGS, _build_hand,
-                      _complete_player, _echo_recorded, _given, _hands, _next_line, _race_line,
-                      format_option,
-                      _record, _split_names, _totals_table, _what, hand_options, rules_options,
-                      table_format_option, use_color)
+                      _complete_player, _echo_recorded, _given, _next_line, _race_line,
+                      _split_names, _totals_table, format_option, hand_options, night_stats,
+                      rules_options, table_format_option, use_color)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -33,16 +32,16 @@ def new(path, rules_spec, overrides, players, dealer):
     \b
         scorepad -f friday.csv new --players Ann,Bob,Cy,Dee,Ed --rules pagat --dealer Ed
     """
-    from ..ledger import check_name
     from ..rules import load_rules
+    from ..schema import check_name
     from ..scoring import seat
-    from ..session import create
+    from ..session import Session
 
     rules = load_rules(rules_spec, overrides)
     players = tuple(check_name(p) for p in players)
     seating = seat(rules, players, dealer)  # can this table be dealt at all?
-    head = create(path, players, rules, seating.dealer)
-    click.echo(f"Started {path}: {', '.join(head.players)}; rules: {rules.summary()}.")
+    Session.create(path, players, rules, seating.dealer)
+    click.echo(f"Started {path}: {', '.join(players)}; rules: {rules.summary()}.")
     click.echo(f"Next: hand 1, {seating.dealer} deals, {seating.order[0]} leads.")
 
 
@@ -71,20 +70,19 @@ def hand(path, doubler, out, note, explain, fmt, **params):
         scorepad hand --leaster --winner Dee
         scorepad hand --doubler
     """
-    from ..session import now
+    from ..session import Session
 
     if doubler:
         stray = _given({**params, "leaster": params["leaster"] or None},
                        _PICKER_ONLY + _LEASTER_ONLY + ("leaster",))
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --doubler")
-
-    def make(state):
-        if doubler:
-            return state.record_doubler(params["dealer"], note, now()), None
-        return state.record(_build_hand(state.players, params, out), note, now())
-
-    row, result, state = _record(path, make)
+    session = Session(path)
+    if doubler:
+        row, state = session.record_doubler(params["dealer"], note)
+        result = None
+    else:
+        row, result, state = session.record(_build_hand((), params, out), note)
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
@@ -101,13 +99,13 @@ def status(path, fmt):
     \b
         scorepad status
     """
-    from ..ledger import Replay
     from ..scoring import seat
-    from ..session import read_head, read_tail
+    from ..session import Session
 
-    head = read_head(path)
-    last, last_hand = read_tail(head)
-    state = Replay.resume(head.rules, head.players, last, last_hand)
+    session = Session(path)
+    head = session.head()
+    state = session.state()
+    last_hand = state.last_hand
     seating = seat(head.rules, state.seated, state.next_dealer)
     pending = len(state.pending)
     leader = max(state.seated, key=lambda p: state.totals[p])
@@ -160,19 +158,18 @@ def status(path, fmt):
 def standings(path, fmt):
     """The night so far: each player's total, hands played, picks and picker wins.
 
-    Checks every row as it adds it up (points, hand numbers, names, every hand summing to zero,
-    corrections, the file's running totals); a file that fails is refused with the first
-    problem. `scorepad verify` also re-scores every hand from its card points.
+    Checks every row as it adds it up, as `verify` does (every hand re-scored from its recorded
+    inputs, corrections, the file's running totals); a file that fails is refused with the
+    first problem.
 
     Example:
 
     \b
         scorepad -f sample_sessions/standard-friday.csv standings
     """
-    from ..session import read_head, tally
+    from ..session import Session
 
-    head = read_head(path)
-    state = tally(head)
+    head, state, stats = night_stats(Session(path))
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     if fmt == "json":
         from ..render import to_json
@@ -180,15 +177,15 @@ def standings(path, fmt):
         click.echo(to_json({
             "file": str(path), "rules": head.rules.name, "hands": state.hands,
             "totals": dict(state.totals),
-            "players": [{"name": p, "total": state.totals[p], "played": state.stats[p].played,
-                         "picks": state.stats[p].picks,
-                         "picker_wins": state.stats[p].picker_wins} for p in order],
+            "players": [{"name": p, "total": state.totals[p], "played": stats[p].played,
+                         "picks": stats[p].picks,
+                         "picker_wins": stats[p].picker_wins} for p in order],
             "race_winners": list(state.race_winners)}))
         return
     from ..render import Points, render
 
-    rows = [(rank, p, Points(state.totals[p]), state.stats[p].played, state.stats[p].picks,
-             state.stats[p].picker_wins) for rank, p in enumerate(order, 1)]
+    rows = [(rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks,
+             stats[p].picker_wins) for rank, p in enumerate(order, 1)]
     click.echo(render(("#", "Player", "Total", "Hands", "Picks", "Picker wins"), rows, fmt,
                       ("right", "left", "right", "right", "right", "right"), use_color(fmt)))
     if fmt == "csv":
@@ -214,57 +211,69 @@ def sheet(path, running, fmt):
         scorepad sheet
         scorepad sheet --running
     """
+    import csv
+    import json
+    import shutil
+    import tempfile
+
     from ..render import Points, render_stream
-    from ..session import checked_replay, read_head
+    from ..reports import SheetRows
+    from ..session import Session
 
-    head = read_head(path)
-    state = checked_replay(head)  # checks every row and keeps the corrected hands' last versions
-    players = head.players
+    session = Session(path)
+    players = session.head().players
     headers = ["Hand", "Dealer", "Played", *players, "Note"]
-    totals = {}
+    sheet_rows = SheetRows(players, running)
+    # The rows are written to a spool as the one checking pass reaches them, and shown only
+    # once the whole file has passed: memory stays flat and a bad file shows nothing.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+        writer = csv.writer(spool, lineterminator="\n")
+        if fmt == "csv":
+            writer.writerow(headers)
+        session.night(lambda view: writer.writerow(sheet_rows.row(view)))
+        total = sheet_rows.total_row()
+        if fmt == "csv":
+            writer.writerow(total)
+            spool.flush()
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout)
+            sys.stdout.flush()
+            return
 
-    def sheet_rows():
-        """One row per hand, in hand order, then the totals; streamed from the file."""
-        running_totals = dict.fromkeys(players, 0)
-        started = set()
-        for hand in _hands(head, state):
-            cells = []
-            for p in players:
-                seated = p in hand.deltas  # a player not at the table for this hand: blank
-                points = 0 if hand.void else hand.deltas.get(p, 0)
-                running_totals[p] += points
-                joined = seated or running_totals[p] or p in started
-                if seated:
-                    started.add(p)
-                if running:
-                    cells.append(Points(running_totals[p]) if joined else None)
-                else:
-                    cells.append(Points(points) if seated and not hand.void else None)
-            what = _what(hand.row, hand.deltas) + (" (void)" if hand.void else
-                                                   " (amended)" if hand.amended else "")
-            yield [hand.number, hand.row.dealer or "", what, *cells, hand.row.note]
-        totals.update(running_totals)
-        yield ["", "", "Total", *[Points(running_totals[p]) for p in players], ""]
+        def rows():
+            spool.seek(0)
+            for cells in csv.reader(spool):
+                yield _sheet_cells(cells, len(players))
 
-    if fmt == "json":
-        import json
+        if fmt == "json":
+            click.echo('{"file": %s, "players": %s, "running": %s, "hands": [' % (
+                json.dumps(str(path)), json.dumps(list(players), ensure_ascii=False),
+                json.dumps(running)))
+            first = True
+            for row in rows():
+                click.echo(("" if first else ",") + json.dumps(
+                    dict(zip(headers, [int(c) if isinstance(c, Points) else c for c in row])),
+                    ensure_ascii=False))
+                first = False
+            click.echo('], "totals": %s}' % json.dumps(sheet_rows.totals, ensure_ascii=False))
+            return
 
-        click.echo('{"file": %s, "players": %s, "running": %s, "hands": [' % (
-            json.dumps(str(path)), json.dumps(list(players), ensure_ascii=False),
-            json.dumps(running)))
-        first = True
-        for row in sheet_rows():
-            if row[2] == "Total":
-                break
-            click.echo(("" if first else ",") + json.dumps(dict(zip(headers, row)),
-                                                           ensure_ascii=False))
-            first = False
-        click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
-        return
-    for line in render_stream(headers, sheet_rows, fmt,
-                              ("right", "left", "left", *["right"] * len(players), "left"),
-                              use_color(fmt)):
-        click.echo(line)
+        def with_total():
+            yield from rows()
+            yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
+
+        for line in render_stream(headers, with_total, fmt,
+                                  ("right", "left", "left", *["right"] * len(players), "left"),
+                                  use_color(fmt)):
+            click.echo(line)
+
+
+def _sheet_cells(cells, count):
+    """A spooled sheet row back as cells: the hand number and points as numbers."""
+    from ..render import Points
+
+    points = [Points(int(c)) if c else None for c in cells[3:3 + count]]
+    return [int(cells[0]), cells[1], cells[2], *points, cells[3 + count]]
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -280,34 +289,19 @@ def verify(path):
     \b
         scorepad -f friday.csv verify
     """
-    from ..session import SessionError, read_head, replay
+    from ..session import Session, SessionError
 
     try:
-        head = read_head(path)
+        _, problems = Session(path).check()
     except SessionError as exc:
         if exc.line is None:
             raise
         click.echo(str(exc))
         sys.exit(1)
-    _, problems = replay(head, counting=False)
     for problem in problems:
         click.echo(f"{path}:{problem.line}: {problem.message}")
     if problems:
         sys.exit(1)
-
-
-def _correct(path, ref_for, make_row):
-    """Under the lock: check the whole file, then append the correction row `make_row` makes."""
-    from ..session import append, checked_replay, locked, read_head, scan_refs
-
-    with locked(path) as fd:
-        head = read_head(path)
-        refs = scan_refs(path)
-        ref = ref_for(head)
-        state = checked_replay(head, set(refs) | {ref})
-        row, result = make_row(state, ref)
-        append(path, fd, head.players, [row])
-    return row, result, state
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -324,22 +318,9 @@ def undo(path, reason, fmt):
     \b
         scorepad undo --reason "recorded twice"
     """
-    from ..session import now, read_tail, scan_refs
+    from ..session import Session
 
-    def last_effective(head):
-        _, last_hand = read_tail(head)
-        voided = scan_refs(path, kinds=("void",))
-        hand_number = last_hand
-        while hand_number in voided:
-            hand_number -= 1
-        if hand_number < 1:
-            from ..errors import HandError
-
-            raise HandError("there is no hand to undo")
-        return hand_number
-
-    row, _, state = _correct(path, last_effective,
-                             lambda state, ref: (state.void_row(ref, reason, now()), None))
+    row, state = Session(path).undo(reason)
     _echo_void(path, row, state, fmt)
 
 
@@ -356,10 +337,9 @@ def void(path, number, reason, fmt):
     \b
         scorepad void 7 --reason "misdeal found after scoring"
     """
-    from ..session import now
+    from ..session import Session
 
-    row, _, state = _correct(path, lambda head: number,
-                             lambda state, ref: (state.void_row(ref, reason, now()), None))
+    row, state = Session(path).void(number, reason)
     _echo_void(path, row, state, fmt)
 
 
@@ -402,14 +382,12 @@ def amend(path, number, out, note, explain, fmt, **params):
         scorepad amend 6 --partner Dee
         scorepad amend 9 --leaster --winner Cy
     """
-    from ..session import now
+    from ..session import Session
 
     changes = _amend_changes(params, out)
     if not changes:
         raise click.UsageError("give at least one hand option to change, e.g. --points 58")
-    row, result, state = _correct(
-        path, lambda head: number,
-        lambda state, ref: state.amend_row(ref, changes, note, now()))
+    row, result, state = Session(path).amend(number, changes, note)
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
@@ -451,9 +429,9 @@ def repair(path):
     \b
         scorepad repair
     """
-    from ..session import repair as repair_file
+    from ..session import Session
 
-    line, size = repair_file(path)
+    line, size = Session(path).repair()
     if not line:
         click.echo(f"{path}: nothing to repair: the last line is complete.")
         return
@@ -489,32 +467,9 @@ def seat_add(path, name, after):
     \b
         scorepad seat add Flo --after Bob
     """
-    from ..ledger import Replay, check_name
-    from ..scoring import find_player
-    from ..session import add_column, append, locked, now, read_head, read_tail
+    from ..session import Session
 
-    with locked(path) as fd:
-        head = read_head(path)
-        last, last_hand = read_tail(head)
-        state = Replay.resume(head.rules, head.players, last, last_hand)
-        name = check_name(name)
-        player = next((p for p in head.players if p.casefold() == name.casefold()), name)
-        if player in state.seated:
-            raise ScorepadError(f"{player} is already seated")
-        order = list(state.seated)
-        after = find_player(after, order, "--after") if after else None
-        order.insert(order.index(after) + 1 if after else len(order), player)
-        players = head.players
-        if player not in players:  # a newcomer: a new column, next to where they sit
-            index = players.index(after) + 1 if after else len(players)
-            players = (*players[:index], player, *players[index:])
-            state = Replay.resume(head.rules, players, last, last_hand)
-        place = f" after {after}" if after else ""
-        row = state.seat_row(order, f"{player} joins{place}", now())
-        if players == head.players:
-            append(path, fd, players, [row])
-        else:
-            add_column(path, head, players, [row])
+    player, place, state = Session(path).seat_add(name, after)
     click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
     click.echo(_next_line(state, state.rules))
 
@@ -530,20 +485,10 @@ def seat_remove(path, name):
     \b
         scorepad seat remove Ed
     """
-    from ..ledger import Replay
-    from ..scoring import find_player
-    from ..session import append, locked, now, read_head, read_tail
-
-    with locked(path) as fd:
-        head = read_head(path)
-        last, last_hand = read_tail(head)
-        state = Replay.resume(head.rules, head.players, last, last_hand)
-        player = find_player(name, state.seated, "seat remove")
-        order = [p for p in state.seated if p != player]
-        row = state.seat_row(order, f"{player} leaves", now())
-        append(path, fd, head.players, [row])
     from ..render import signed
+    from ..session import Session
 
+    player, state = Session(path).seat_remove(name)
     click.echo(f"{player} leaves the table with {signed(state.totals[player])}. "
                f"Seats: {', '.join(state.seated)}.")
     click.echo(_next_line(state, state.rules))

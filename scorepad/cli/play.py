@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..errors import ScorepadError
-from ._common import (CONTEXT_SETTINGS, _next_line, _race_line, _record, _resume,
-                      _score_table, _summary, _totals_table, use_color)
+from ._common import (CONTEXT_SETTINGS, _next_line, _race_line, _score_table, _summary,
+                      _totals_table, use_color)
 
 
 class _Stop(Exception):
@@ -79,13 +79,15 @@ def play(path):
         scorepad -f friday.csv play
     """
     from ..render import Points, render
+    from ..session import Session
 
-    state = _resume(path)  # a missing or damaged file stops here, before any question
+    session = Session(path)
+    state = session.state()  # a missing or damaged file stops here, before any question
     click.echo(f"Recording into {path} ({state.rules.name} rules). An empty answer to "
                f"'Who picked?' or Ctrl-D ends.")
     while True:
         try:
-            recorded = _play_one(path)
+            recorded = _play_one(session)
         except _Stop:
             break
         if recorded is None:
@@ -96,7 +98,7 @@ def play(path):
         if race:
             click.echo(race)
             break
-    state = _resume(path)
+    state = session.state()
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     click.echo()
     click.echo("Standings:")
@@ -104,12 +106,11 @@ def play(path):
                       colalign=("left", "right"), color=use_color("text")))
 
 
-def _play_one(path):
+def _play_one(session):
     """Ask for one hand and record it; returns what was recorded, or None to start over."""
-    from ..scoring import LeasterHand, score, seat
-    from ..session import now
+    from ..scoring import LeasterHand, seat
 
-    state = _resume(path)
+    state = session.state()
     rules = state.rules
     seating = seat(rules, state.seated, state.next_dealer)
     players = list(seating.order)
@@ -126,17 +127,16 @@ def _play_one(path):
         if not _ask("Record a doubler (the next hand is doubled)? [Y/n]",
                     lambda t: _yes(t or "y")):
             return None
-        row, result, state = _record(path, lambda s: (s.record_doubler(note="", time=now()),
-                                                      None))
+        row, state = session.record_doubler()
         click.echo(_summary(row))
-        return row, result, state
+        return row, None, state
     if who == "leaster":
         winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
         hand = LeasterHand(state.seated, winner=winner)
     else:
         hand = _ask_picker_hand(state, seating, who)
     try:
-        preview = score(rules, _preview(state, hand))
+        preview = session.preview(hand)
     except ScorepadError as exc:
         click.echo(f"  {exc}. Let's take that hand again.", err=True)
         return None
@@ -144,19 +144,9 @@ def _play_one(path):
     if not _ask(f"Record hand {state.last_hand + 1}? [Y/n]", lambda t: _yes(t or "y")):
         click.echo("Not recorded.")
         return None
-    row, result, state = _record(path, lambda s: s.record(hand, "", now()))
+    row, result, state = session.record(hand)
     click.echo(_summary(row, result))
     return row, result, state
-
-
-def _preview(state, hand):
-    """The hand as `record` would score it (dealer and doublings from the session)."""
-    from dataclasses import replace
-
-    from ..ledger import canonical
-
-    hand = canonical(state.rules, replace(hand, players=state.seated), state.seated)
-    return replace(hand, dealer=hand.dealer or state.next_dealer, doubled=state.doubled_next())
 
 
 def _ask_picker_hand(state, seating, picker):

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, _hands, _race_line, table_format_option, use_color
+from ._common import CONTEXT_SETTINGS, _race_line, night_stats, table_format_option, use_color
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -30,12 +30,13 @@ def settle(path, rate, currency, fmt):
         scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
     """
     from ..render import Money, Points, render, to_json
-    from ..session import checked_replay, read_head
+    from ..session import Session
     from ..settlement import fewest_payments, money_balances, parse_rate
 
     per_point = parse_rate(rate)
-    head = read_head(path)
-    state = checked_replay(head)
+    session = Session(path)
+    head = session.head()
+    state = session.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not head.rules.zero_sum:
         race = _race_line(state) or (f"Nobody has reached {head.rules.target} yet: the race "
@@ -101,23 +102,11 @@ def stats(path, fmt):
         scorepad -f sample_sessions/standard-friday.csv stats
     """
     from ..render import Points, render, to_json
-    from ..session import checked_replay, read_head
+    from ..reports import stats_records
+    from ..session import Session
 
-    head = read_head(path)
-    state = checked_replay(head)
-    records = []
-    for player in state.totals:
-        st = state.stats[player]
-        records.append({
-            "player": player, "total": st.total, "hands": st.played, "picks": st.picks,
-            "pick_rate": round(st.picks / st.played, 3) if st.played else None,
-            "picker_wins": st.picker_wins,
-            "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
-            "average_picker_points": round(st.picker_points / st.picks, 1) if st.picks else None,
-            "partner": st.partner,
-            "schneider_for": st.schneider_for, "schneider_against": st.schneider_against,
-            "no_trick_for": st.no_trick_for, "no_trick_against": st.no_trick_against,
-            "leasters_won": st.leasters_won, "best": st.best, "worst": st.worst})
+    head, state, stats = night_stats(Session(path))
+    records = stats_records(state.totals, stats)
     if fmt == "json":
         click.echo(to_json({"file": str(path), "hands": state.hands, "players": records}))
         return
@@ -172,7 +161,8 @@ def season(sources, skip_bad, fmt):
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
     """
     from ..render import Points, render, to_json
-    from ..session import SessionError, checked_replay, read_head
+    from ..reports import season as league
+    from ..session import Session, SessionError
 
     files = []
     for source in sources:
@@ -182,35 +172,24 @@ def season(sources, skip_bad, fmt):
             files.append(source)
     if not files:
         raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
-    nights, names = [], {}  # names: casefold -> the spelling shown
+    nights = []
     for file in files:
         try:
-            state = checked_replay(read_head(file))
+            state = Session(file).night()
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(exc.path, f"{exc.message} (leave it out with --skip-bad)",
                                    exc.line) from None
             click.echo(f"scorepad: skipped {exc}", err=True)
             continue
-        totals = {}
-        for player, total in state.totals.items():
-            key = names.setdefault(player.casefold(), player)
-            totals[key] = total
-        nights.append((file.stem, totals))
+        nights.append((file.stem, state.totals))
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
-    players = sorted(names.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in nights), p))
-    records = []
-    for player in players:
-        played = [n[player] for _, n in nights if player in n]
-        total = sum(played)
-        records.append({"player": player, "nights": {name: n.get(player) for name, n in nights},
-                        "total": total, "played": len(played),
-                        "average": round(total / len(played), 2) if played else None})
+    names, records = league(nights)
     if fmt == "json":
-        click.echo(to_json({"nights": [name for name, _ in nights], "players": records}))
+        click.echo(to_json({"nights": names, "players": records}))
         return
-    headers = ["Player", *[name for name, _ in nights], "Total", "Nights", "Average"]
+    headers = ["Player", *names, "Total", "Nights", "Average"]
     rows = [[r["player"], *[None if v is None else Points(v) for v in r["nights"].values()],
              Points(r["total"]), r["played"],
              f"{r['average']:+.2f}" if r["average"] else "0.00"] for r in records]
@@ -236,23 +215,18 @@ def chart(path, output, width, height):
         scorepad chart
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
-    from ..session import checked_replay, read_head
+    from ..reports import RunningSeries
+    from ..session import Session
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
-    head = read_head(path)
-    state = checked_replay(head)
+    session = Session(path)
+    head = session.head()
+    running = RunningSeries(head.players)
+    state = session.night(running.add)
     players = list(state.totals)
-    running = dict.fromkeys(players, 0)
-    hands = [0]
-    series = {p: [0] for p in players}
-    for hand in _hands(head, state):
-        if hand.void:
-            continue
-        hands.append(hand.number)
-        for p in players:
-            running[p] += hand.deltas.get(p, 0)
-            series[p].append(running[p])
+    hands = running.hands
+    series = {p: running.series[p] for p in players}
     title = f"Running totals: {path.name} ({head.rules.name} rules)"
     if output:
         _chart_image(output, title, hands, series)

@@ -1,0 +1,226 @@
+"""Report arithmetic: pure functions and small accumulators over the hands of a night.
+
+No I/O and no click: the commands feed these from the one checking pass (`Session.night`,
+which calls `on_hand` with every hand's final version) and render what they return.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ledger import HandView, Scored
+from .schema import RowKind
+from .scoring import Outcome
+
+_FOLD_AT = 50_000  # distinct hands counted before they are folded into the players' numbers
+
+
+@dataclass
+class PlayerStats:
+    """One player's night in numbers (what `standings` and `stats` show)."""
+
+    played: int = 0
+    picks: int = 0
+    picker_wins: int = 0
+    picker_points: int = 0  # card points taken when picking, summed
+    partner: int = 0
+    schneider_for: int = 0
+    schneider_against: int = 0
+    no_trick_for: int = 0
+    no_trick_against: int = 0
+    leasters_won: int = 0
+    results: Counter = field(default_factory=Counter)  # points of a hand -> how many hands
+
+    @property
+    def best(self) -> int | None:
+        return max((v for v, n in self.results.items() if n > 0), default=None)
+
+    @property
+    def worst(self) -> int | None:
+        return min((v for v, n in self.results.items() if n > 0), default=None)
+
+
+class NightStats:
+    """Every player's numbers, from the hands in their final versions (`add` each one).
+
+    A night repeats the same few hands, so hands are counted by their scored inputs and folded
+    into the players' numbers at the end (`finish`), not one by one."""
+
+    def __init__(self, players: Sequence[str]):
+        self.players = {p: PlayerStats() for p in players}
+        self._counts: Counter = Counter()
+
+    def add(self, view: HandView) -> None:
+        if view.void or view.entry.result is None:
+            return
+        counts = self._counts
+        counts[view.entry] += 1
+        if len(counts) > _FOLD_AT:
+            self._fold()
+
+    def _fold(self) -> None:
+        for entry, times in self._counts.items():
+            _count(self.players, entry, times)
+        self._counts.clear()
+
+    def finish(self) -> dict[str, PlayerStats]:
+        """The players' numbers, every hand added."""
+        self._fold()
+        return self.players
+
+
+def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> None:
+    """Count a scored hand `times` times into every player's numbers."""
+    row, result = entry.row, entry.result
+    assert result is not None
+    side = {row.picker, *row.partners}
+    won = result.outcome is Outcome.WIN
+    for player, points in entry.deltas.items():
+        if player in row.out:
+            continue
+        stats = players[player]
+        stats.played += times
+        stats.results[points] += times
+        if result.outcome is Outcome.LEASTER:
+            if player in result.winners:
+                stats.leasters_won += times
+            continue
+        if player == row.picker:
+            stats.picks += times
+            stats.picker_wins += times * won
+            stats.picker_points += times * (row.points or 0)
+        elif player in side:
+            stats.partner += times
+        winning = (player in side) == won
+        if result.schneider:
+            if winning:
+                stats.schneider_for += times
+            else:
+                stats.schneider_against += times
+        if result.no_trick:
+            if winning:
+                stats.no_trick_for += times
+            else:
+                stats.no_trick_against += times
+
+
+def stats_records(totals: Mapping[str, int],
+                  stats: Mapping[str, PlayerStats]) -> list[dict[str, Any]]:
+    """One record per player who sat down: counts, rates and best and worst hands."""
+    records = []
+    for player, total in totals.items():
+        st = stats[player]
+        records.append({
+            "player": player, "total": total, "hands": st.played, "picks": st.picks,
+            "pick_rate": round(st.picks / st.played, 3) if st.played else None,
+            "picker_wins": st.picker_wins,
+            "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
+            "average_picker_points": round(st.picker_points / st.picks, 1) if st.picks else None,
+            "partner": st.partner,
+            "schneider_for": st.schneider_for, "schneider_against": st.schneider_against,
+            "no_trick_for": st.no_trick_for, "no_trick_against": st.no_trick_against,
+            "leasters_won": st.leasters_won, "best": st.best, "worst": st.worst})
+    return records
+
+
+def played_text(view: HandView) -> str:
+    """A few words for the sheet's Played column: who picked with whom, and the points."""
+    row = view.row
+    if row.kind is RowKind.DOUBLER:
+        return "doubler"
+    if row.picker is None:
+        winners = [p for p, v in view.deltas.items() if v > 0]
+        return f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
+    side = row.picker
+    if row.partners:
+        side += " + " + " + ".join(row.partners)
+    elif row.alone:
+        side += " alone"
+    if row.game and row.game != "partner":
+        side += f" {row.game}"
+    return f"{side} {row.points}"
+
+
+class SheetRows:
+    """The score sheet's rows, one per hand in hand order, then the totals.
+
+    Each cell of a player is their points in that hand (or, `running`, their total so far), or
+    None where they were not at the table."""
+
+    def __init__(self, players: Sequence[str], running: bool = False):
+        self.players = tuple(players)
+        self.running = running
+        self.totals = dict.fromkeys(players, 0)
+        self._started: set[str] = set()
+        self._texts: dict[Scored, str] = {}
+
+    def row(self, view: HandView) -> list[Any]:
+        """The sheet row of a hand (hands come in order)."""
+        totals, started = self.totals, self._started
+        deltas = view.deltas
+        cells: list[int | None] = []
+        for p in self.players:
+            seated = p in deltas  # a player not at the table for this hand: blank
+            points = 0 if view.void else deltas.get(p, 0)
+            totals[p] += points
+            if seated:
+                started.add(p)
+            if self.running:
+                cells.append(totals[p] if seated or totals[p] or p in started else None)
+            else:
+                cells.append(points if seated and not view.void else None)
+        text = self._texts.get(view.entry)
+        if text is None:
+            text = played_text(view)
+            if len(self._texts) > _FOLD_AT:
+                self._texts.clear()
+            self._texts[view.entry] = text
+        what = text + (" (void)" if view.void else " (amended)" if view.amended else "")
+        return [view.number, view.row.dealer or "", what, *cells, view.note]
+
+    def total_row(self) -> list[Any]:
+        return ["", "", "Total", *[self.totals[p] for p in self.players], ""]
+
+
+class RunningSeries:
+    """Each player's running total after every counted hand (for `chart`)."""
+
+    def __init__(self, players: Sequence[str]):
+        self.players = tuple(players)
+        self.hands = [0]
+        self.series = {p: [0] for p in self.players}
+        self._running = dict.fromkeys(self.players, 0)
+
+    def add(self, view: HandView) -> None:
+        if view.void:
+            return
+        self.hands.append(view.number)
+        for p in self.players:
+            self._running[p] += view.deltas.get(p, 0)
+            self.series[p].append(self._running[p])
+
+
+def season(nights: Iterable[tuple[str, Mapping[str, int]]]) -> tuple[list[str],
+                                                                    list[dict[str, Any]]]:
+    """A league table: the nights' names and one record per player (names match case-blind,
+    spelled as first seen), best total first."""
+    named: dict[str, str] = {}
+    merged: list[tuple[str, dict[str, int]]] = []
+    for name, totals in nights:
+        night = {}
+        for player, total in totals.items():
+            night[named.setdefault(player.casefold(), player)] = total
+        merged.append((name, night))
+    players = sorted(named.values(),
+                     key=lambda p: (-sum(n.get(p, 0) for _, n in merged), p))
+    records = []
+    for player in players:
+        played = [n[player] for _, n in merged if player in n]
+        total = sum(played)
+        records.append({"player": player, "nights": {name: n.get(player) for name, n in merged},
+                        "total": total, "played": len(played),
+                        "average": round(total / len(played), 2) if played else None})
+    return [name for name, _ in merged], records

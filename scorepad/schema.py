@@ -1,0 +1,391 @@
+"""The session file's format: one schema of its columns and row kinds, and the row codec.
+
+Pure: no I/O (`session.py` owns the file). A session file is a CSV score sheet:
+
+    hand,kind,ref,<one column per player>,dealer,out,picker,...,pending,totals,format
+    ,rules,,...                       the rules table in force, as JSON in the `note` cell
+    ,session,,...                     who deals first; the starting state
+    1,picker,,2,1,-1,-1,-1,Ed,...     one row per hand: its inputs and each player's points
+    2,doubler,,0,0,0,0,0,Ann,...
+    ,void,1,-2,-1,1,1,1,...           a correction: hand 1 voided (its points reversed)
+    ,amend,2,...                      a correction: new inputs for hand 2 (the change in points)
+
+Every column is described once, in `COLUMNS`; the codec that reads and writes rows is made from
+that list and the file's own header, so the order of the columns and the quoting of the cells do
+not matter to the reader. The file states its format version in the `format` cell of its rules
+row; a file without a `format` column is version 1 (as every scorepad before formats wrote).
+Adding a hand input is one `Column` here (with the version that brought it), one field of `Row`,
+and its use in `scoring`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from .errors import HandError, ScorepadError
+
+FORMAT_VERSION = 2
+"""The newest format this scorepad reads, and the one it writes new sessions in."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+MAX_NAME = 40
+
+
+class RowKind(StrEnum):
+    """What a row of a session file records. The text is the `kind` cell."""
+
+    RULES = "rules"
+    SESSION = "session"
+    SEAT = "seat"
+    PICKER = "picker"
+    LEASTER = "leaster"
+    DOUBLER = "doubler"
+    VOID = "void"
+    AMEND = "amend"
+
+
+HAND_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.DOUBLER))
+CORRECTIONS = frozenset((RowKind.VOID, RowKind.AMEND))
+SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.AMEND))
+
+
+class Cell(StrEnum):
+    """How a column's cells are written."""
+
+    INT = "int"  # a whole number
+    NAME = "name"  # one player's name
+    NAMES = "names"  # a JSON list of names
+    FLAG = "flag"  # "yes" or empty
+    COUNTS = "counts"  # a JSON object of name to whole number
+    TEXT = "text"  # anything printable
+    KIND = "kind"  # a RowKind
+
+
+class Part(StrEnum):
+    """What a column is for."""
+
+    ID = "id"  # the row's identity: hand number, kind, ref
+    INPUT = "input"  # an input of the hand (what `amend` may change)
+    META = "meta"  # note and time
+    STATE = "state"  # the state of the night after the row
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a session file."""
+
+    name: str
+    cell: Cell
+    part: Part
+    since: int = 1  # the format version that brought it
+
+
+COLUMNS = (
+    Column("hand", Cell.INT, Part.ID),
+    Column("kind", Cell.KIND, Part.ID),
+    Column("ref", Cell.INT, Part.ID),
+    # (the players' columns stand here)
+    Column("dealer", Cell.NAME, Part.INPUT),
+    Column("out", Cell.NAMES, Part.INPUT),
+    Column("picker", Cell.NAME, Part.INPUT),
+    Column("partners", Cell.NAMES, Part.INPUT),
+    Column("alone", Cell.FLAG, Part.INPUT),
+    Column("points", Cell.INT, Part.INPUT),
+    Column("tricks", Cell.INT, Part.INPUT),
+    Column("crack", Cell.NAME, Part.INPUT),
+    Column("recrack", Cell.FLAG, Part.INPUT),
+    Column("doubled", Cell.INT, Part.INPUT),
+    Column("forced", Cell.FLAG, Part.INPUT),
+    Column("game", Cell.TEXT, Part.INPUT),
+    Column("runs", Cell.INT, Part.INPUT),
+    Column("blitz", Cell.INT, Part.INPUT),
+    Column("winner", Cell.NAME, Part.INPUT),
+    Column("leaster_points", Cell.COUNTS, Part.INPUT),
+    Column("leaster_tricks", Cell.COUNTS, Part.INPUT),
+    Column("note", Cell.TEXT, Part.META),
+    Column("time", Cell.TEXT, Part.META),
+    Column("next_dealer", Cell.NAME, Part.STATE),
+    Column("seated", Cell.NAMES, Part.STATE),
+    Column("pending", Cell.INT, Part.STATE),
+    Column("totals", Cell.COUNTS, Part.STATE),
+    Column("format", Cell.INT, Part.META, since=2),
+)
+BY_NAME = {c.name: c for c in COLUMNS}
+ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
+INPUTS = tuple(c.name for c in COLUMNS if c.part is Part.INPUT)
+"""The inputs of a hand, in column order: what `amend` may change and what scoring reads."""
+STATE_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.STATE)
+# Cells a row leaves empty unless it is of these kinds.
+_ONLY_WHEN_SCORED = ("doubled", "blitz")
+
+
+def columns_of(version: int) -> tuple[str, ...]:
+    """The schema's columns in a file of this format version, in the order scorepad writes."""
+    return tuple(c.name for c in COLUMNS if c.since <= version)
+
+
+def header(players: Sequence[str], version: int = FORMAT_VERSION) -> list[str]:
+    """The header row of a new session file for these players (in seat order)."""
+    names = columns_of(version)
+    return [*names[:len(ID_COLUMNS)], *players, *names[len(ID_COLUMNS):]]
+
+
+class LedgerError(ScorepadError):
+    """A row of a session file is not valid; carries its line number."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a session file, at a line."""
+
+    line: int
+    message: str
+
+
+# --- names and notes ----------------------------------------------------------------------------
+
+
+def check_name(name: str) -> str:
+    """A player's name as it may stand in a session file, or a HandError saying why not."""
+    name = name.strip()
+    if not name:
+        raise HandError("a player's name is empty")
+    if any(not c.isprintable() for c in name):
+        raise HandError(f"player {name!r}: a name cannot hold line breaks or control characters")
+    if name.startswith(FORMULA_STARTS):
+        raise HandError(f"player {name!r}: a name cannot start with {name[0]} (a spreadsheet "
+                        f"would run it as a formula)")
+    if len(name) > MAX_NAME:
+        raise HandError(f"player {name[:20]}...: a name has at most {MAX_NAME} characters")
+    if name in BY_NAME:
+        raise HandError(f"player {name!r}: that is the name of a column of the session file; "
+                        f"add a letter (e.g. {name.title()} or {name}2)")
+    return name
+
+
+def check_note(note: str) -> str:
+    """A hand's note as it may stand in a session file."""
+    if any(not c.isprintable() for c in note):
+        raise HandError("--note: a note cannot hold line breaks or control characters")
+    if note.startswith(FORMULA_STARTS):
+        raise HandError(f"--note: a note cannot start with {note[0]} (a spreadsheet would run it "
+                        f"as a formula)")
+    return note
+
+
+# --- rows ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a session file, decoded. `deltas` holds the player cells that are filled."""
+
+    kind: RowKind
+    line: int = 0
+    hand: int | None = None
+    ref: int | None = None
+    deltas: Mapping[str, int] = field(default_factory=dict)
+    dealer: str | None = None
+    out: tuple[str, ...] = ()
+    picker: str | None = None
+    partners: tuple[str, ...] = ()
+    alone: bool = False
+    points: int | None = None
+    tricks: int | None = None
+    crack: str | None = None
+    recrack: bool = False
+    doubled: int = 0
+    forced: bool = False
+    game: str | None = None
+    runs: int | None = None
+    blitz: int = 0
+    winner: str | None = None
+    leaster_points: Mapping[str, int] | None = None
+    leaster_tricks: Mapping[str, int] | None = None
+    note: str = ""
+    time: str = ""
+    next_dealer: str | None = None
+    seated: tuple[str, ...] = ()  # the seats in force after this row, in seat order
+    pending: int = 0
+    totals: Mapping[str, int] = field(default_factory=dict)
+    format: int | None = None  # on the rules row: the file's format version
+
+    def hand_inputs(self) -> dict[str, Any]:
+        """The inputs that describe the hand itself (what `amend` may change)."""
+        return {name: getattr(self, name) for name in INPUTS}
+
+
+_ROW_FIELDS = frozenset(f.name for f in fields(Row))
+assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
+
+
+def _cell(value: Any) -> str:
+    if value is None or value is False or value == () or value == {}:
+        return ""
+    if value is True:
+        return "yes"
+    if isinstance(value, (tuple, list)):
+        return json.dumps(list(value), ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, Mapping):
+        return json.dumps(dict(value), ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def _json(text: str, kind: type, what: str, line: int) -> Any:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise LedgerError(line, f"{what}: {text[:60]!r} is not valid") from None
+    if not isinstance(value, kind):
+        raise LedgerError(line, f"{what}: {text[:60]!r} is not valid")
+    return value
+
+
+def _int(text: str, what: str, line: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number") from None
+
+
+class Codec:
+    """Reads and writes the rows of one session file, by the columns its header names.
+
+    Made from the header (`Codec.from_header`); `index` maps each column (and each player) to its
+    place in a row, so the rest of scorepad never counts columns.
+    """
+
+    def __init__(self, players: Sequence[str], order: Sequence[str], version: int):
+        self.players = tuple(players)
+        self.order = tuple(order)  # the header's cells, in file order
+        self.version = version
+        self.index = {name: at for at, name in enumerate(self.order)}
+        self.player_at = tuple(self.index[p] for p in self.players)
+        self.width = len(self.order)
+
+    @classmethod
+    def new(cls, players: Sequence[str], version: int = FORMAT_VERSION) -> Codec:
+        """The codec of a new file: the schema's columns in scorepad's order."""
+        return cls(players, header(players, version), version)
+
+    @classmethod
+    def from_header(cls, cells: Sequence[str]) -> Codec:
+        """The codec of a file whose header row is `cells`.
+
+        The players are the header's cells that are not columns of the schema. A header with a
+        `format` column leaves `version` at 0: the file states it in its rules row, which the
+        caller reads with this codec and then sets `version` (refusing a newer one).
+        """
+        seen: set[str] = set()
+        players = []
+        for name in cells:
+            if name in seen:
+                raise LedgerError(1, f"header: {name!r} is listed twice")
+            seen.add(name)
+            if name not in BY_NAME:
+                players.append(name)
+        missing = [c for c in columns_of(1) if c not in seen]
+        if missing:
+            raise LedgerError(1, "not a scorepad session: the header has no "
+                                 f"{', '.join(missing)} column{'s' if len(missing) > 1 else ''}")
+        return cls(players, cells, 1 if "format" not in seen else 0)
+
+    # -- writing --
+
+    def encode(self, row: Row) -> list[str]:
+        """The cells of a row, in the file's column order."""
+        cells = [""] * self.width
+        index = self.index
+        for player, value in row.deltas.items():
+            cells[index[player]] = str(value)
+        scored = row.kind in SCORED_KINDS
+        for name, at in index.items():
+            column = BY_NAME.get(name)
+            if column is None:
+                continue
+            if name == "kind":
+                cells[at] = str(row.kind)
+                continue
+            value = getattr(row, name)
+            if name in _ONLY_WHEN_SCORED and not scored:
+                value = None
+            elif column.part is Part.STATE and row.kind is RowKind.RULES:
+                value = None
+            elif name == "format" and row.kind is RowKind.RULES:
+                value = self.version
+            cells[at] = _cell(value)
+        return cells
+
+    # -- reading --
+
+    def decode(self, cells: Sequence[str], line: int) -> Row:
+        """Read the cells of one row; raises LedgerError naming the column."""
+        if len(cells) != self.width:
+            raise LedgerError(line, f"{len(cells)} cells where the header has {self.width}")
+        index, players = self.index, self.players
+        kind_text = cells[index["kind"]]
+        try:
+            kind = RowKind(kind_text)
+        except ValueError:
+            raise LedgerError(line, f"kind: {kind_text[:60]!r} is not one of "
+                                    f"{', '.join(RowKind)}") from None
+        values: dict[str, Any] = {"kind": kind, "line": line}
+        deltas = {}
+        for player, at in zip(players, self.player_at):
+            text = cells[at]
+            if text and not text.isspace():
+                deltas[player] = _int(text, f"{player}'s points", line)
+        values["deltas"] = deltas
+        for column in COLUMNS:
+            at = index.get(column.name)
+            if at is None or column.cell is Cell.KIND:
+                continue
+            text = cells[at]
+            if not text:
+                continue
+            name = column.name
+            if column.cell is Cell.INT:
+                values[name] = _int(text, name, line)
+            elif column.cell is Cell.NAME:
+                if text not in players:
+                    raise LedgerError(line, f"{name}: unknown player {text[:60]!r}")
+                values[name] = text
+            elif column.cell is Cell.NAMES:
+                values[name] = _names(_json(text, list, name, line), players, name, line)
+            elif column.cell is Cell.FLAG:
+                if text != "yes":
+                    raise LedgerError(line, f"{name}: {text[:60]!r} is not 'yes' or empty")
+                values[name] = True
+            elif column.cell is Cell.COUNTS:
+                values[name] = _counts(_json(text, dict, name, line), players, name, line)
+            else:
+                values[name] = text
+        return Row(**values)
+
+
+def _names(value: list, players: Sequence[str], what: str, line: int) -> tuple[str, ...]:
+    for name in value:
+        if not isinstance(name, str):
+            raise LedgerError(line, f"{what}: names must be text")
+        if name not in players:
+            raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
+    return tuple(value)
+
+
+def _counts(value: dict, players: Sequence[str], what: str, line: int) -> dict[str, int]:
+    out = {}
+    for name, number in value.items():
+        if name not in players:
+            raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise LedgerError(line, f"{what}: {name}'s value is not a whole number")
+        out[name] = number
+    return out
