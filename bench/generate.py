@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from scorepad.ledger import Replay, format_row
+from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
 from scorepad.scoring import LeasterHand, PickerHand, seat
 from scorepad.session import NEWLINE, create
@@ -30,8 +30,8 @@ def generate(hands: int, path: Path, seed: int = 1) -> Path:
     rules = load_rules("standard", ["sit_out=dealer"])
     if path.exists():
         path.unlink()
-    create(path, PLAYERS, rules, PLAYERS[-1], TIME)
-    state = Replay(rules, PLAYERS, PLAYERS[-1])
+    codec = create(path, PLAYERS, rules, PLAYERS[-1], TIME).codec
+    state = Ledger(rules, PLAYERS, PLAYERS[-1], codec=codec)
     with open(path, "a", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator=NEWLINE)
         recorded = 0
@@ -39,18 +39,17 @@ def generate(hands: int, path: Path, seed: int = 1) -> Path:
             number = state.last_hand + 1
             correct = rng.random() < 0.02
             if correct:
-                state.keep.add(number)
+                state.keep(number)
             row, _ = state.record(_random_hand(rng, rules, state), "", TIME)
-            writer.writerow(format_row(PLAYERS, row))
+            writer.writerow(codec.encode(row))
             recorded += 1
             if correct and rng.random() < 0.5:
-                writer.writerow(format_row(PLAYERS, state.void_row(number, "undo", TIME)))
+                writer.writerow(codec.encode(state.void_row(number, "undo", TIME)))
             elif correct:
                 changes = {"points": rng.randint(0, 120), "tricks": None}
                 if state.kept[number].row.picker is None:
                     changes = {"winner": state.kept[number].row.winner}
-                writer.writerow(format_row(PLAYERS, state.amend_row(number, changes, "recount",
-                                                                    TIME)[0]))
+                writer.writerow(codec.encode(state.amend_row(number, changes, "recount", TIME)[0]))
     return path
 
 

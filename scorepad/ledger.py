@@ -18,18 +18,21 @@ from __future__ import annotations
 
 import json
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .rules import Rules
-from .schema import (CORRECTIONS, HAND_KINDS, INPUTS, Codec, LedgerError, Problem, Row,
+from .schema import (HAND_KINDS, INPUTS, STATE_COLUMNS, Codec, LedgerError, Problem, Row,
                      RowKind, check_note)
 from .scoring import Hand, LeasterHand, PickerHand, Score, find_player, score, seat
 
-_SCORE_CACHE = 16_384  # remembered scores; a night has far fewer distinct hands
+_FAST_CACHE = 40_000  # hands remembered by their raw cells (a few hundred bytes each)
+_SCORE_CACHE = 4_096  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER))
+_FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 
 
 # --- from rows to hands and back ----------------------------------------------------------------
@@ -87,7 +90,7 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
 # --- what the reports see -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Scored:
     """A hand's inputs, scored: what a row of those inputs must hold, and what it means.
 
@@ -123,6 +126,30 @@ class HandView(NamedTuple):
         return self.entry.deltas
 
 
+@dataclass(slots=True)
+class Fate:
+    """What the rows below a hand do to it (found before the pass): how many correct it,
+    whether one voids it, and its last amended version."""
+
+    count: int = 0
+    void: bool = False
+    final: Row | None = None  # the last amendment's inputs
+    note: str = ""  # the last amendment's note
+    change: dict[str, int] | None = None  # the amendments' points, added up
+
+    def add(self, row: Row) -> None:
+        """Count in one more correction of the hand."""
+        self.count += 1
+        if row.kind is RowKind.VOID:
+            self.void = True
+            return
+        self.final = row.inputs_only(RowKind.AMEND)
+        self.note = row.note
+        change = self.change = self.change or {}
+        for player, value in row.deltas.items():
+            change[player] = change.get(player, 0) + value
+
+
 @dataclass
 class _Version:
     """What the ledger remembers of a hand that a later correction refers to."""
@@ -143,17 +170,22 @@ class Ledger:
     returns its problems; `feed_row(row)` does the same for a decoded row. `record`,
     `record_doubler`, `void_row`, `amend_row` and `seat_row` make new rows (with their state).
 
-    `corrections` maps each hand number that later rows correct to those rows (found before the
-    pass): such hands are remembered until their last correction, and `on_hand`, if given, is
-    called with every hand's final version (`HandView`) as the pass reaches it.
+    `corrections` maps each hand number that later rows correct to its `Fate` (found before the
+    pass): such hands are remembered until their last correction. `on_hand`, if given, is
+    called with every hand's final version (`HandView`) as the pass reaches it; `counts`, if
+    given, counts the hands that are not void by their final version (a `Counter` of `Scored`,
+    which the reports fold into each player's numbers: far cheaper than a call a hand).
     """
 
     def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str,
                  seated: Sequence[str] | None = None, codec: Codec | None = None,
-                 corrections: Mapping[int, Sequence[Row]] | None = None,
-                 on_hand: Callable[[HandView], None] | None = None, fast: bool = True):
+                 corrections: Mapping[int, Fate] | None = None,
+                 on_hand: Callable[[HandView], None] | None = None, fast: bool = True,
+                 counts: Counter[Scored] | None = None):
         self.rules = rules
         self.fast = fast
+        self.feed: Callable[[Sequence[str], int], list[Problem]]
+        """feed(cells, line): check a row's raw cells, apply it; returns its problems."""
         self.players = tuple(players)  # everyone in the file's header
         self.codec = codec or Codec.new(self.players)
         self.order = list(seated or players)  # the seats in force, in seat order
@@ -164,13 +196,15 @@ class Ledger:
         self.hands = 0  # picker and leaster hands that count (not voided)
         self.voided: set[int] = set()
         self.corrections = dict(corrections or {})
-        self.refs = {ref: len(rows) for ref, rows in self.corrections.items()}
+        self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
+        self.counts = counts  # if given: how often each scored hand stands in its final version
         self._scores: dict[tuple, Scored | str] = {}
         self._fast: dict[tuple, Scored] = {}
-        self._epoch = 0  # bumped when the seats change: part of every remembered score's key
+        self._interned: dict[Any, Any] = {}
+        self._last_scored: Scored | None = None
         self._state_cells: tuple[str, str] = ("", "")
         self._totals_form = ""
         self._reset_fast_state()
@@ -230,58 +264,139 @@ class Ledger:
     # -- the fast path: a row whose cells match a remembered score --------------------------
 
     def _reset_fast_state(self) -> None:
-        """Recompute what the fast path compares state cells with (after the seats change)."""
-        self._epoch += 1
-        dump = json.dumps
-        self._state_cells = (dump(list(self.order), ensure_ascii=False, separators=(",", ":")),
-                             "")
-        self._totals_form = "{" + ",".join(
-            dump(p, ensure_ascii=False).replace("%", "%%") + ":%d" for p in self.totals) + "}"
-        index = self.codec.index
-        self._inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in index))
-        self._player_cells = operator.itemgetter(*self.codec.player_at) if self.players else None
-        self._at = {n: index.get(n) for n in ("hand", "kind", "ref", "next_dealer", "seated",
-                                              "pending", "totals", "note")}
+        """Make `feed` anew for the seats in force (after they change).
 
-    def feed(self, cells: Sequence[str], line: int) -> list[Problem]:
-        """Check a row's raw cells against the state so far, then apply it."""
-        at = self._at
-        if (self.fast and len(cells) == self.codec.width and cells[at["kind"]] in _FAST_KINDS
-                and not self.pending and cells[at["ref"]] == ""):
+        `feed` is a closure over locals, which Python reads faster than attributes: it is called
+        once a row, and on a night of a million hands its few microseconds are the pass."""
+        self._fast.clear()  # remembered for the seats that were in force
+        self._interned.clear()
+        dump = json.dumps
+        seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
+        totals_form = "{" + ",".join(
+            dump(p, ensure_ascii=False).replace("%", "%%") + ":%d" for p in self.totals) + "}"
+        self._seated_cell, self._totals_form = seated_cell, totals_form
+        codec = self.codec
+        index = codec.index
+        inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in index))
+        self._inputs = inputs
+        player_cells = self._player_cells = operator.itemgetter(*codec.player_at, 0)
+        k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
+        k_next, k_seated, k_pending, k_totals = (index[n] for n in STATE_COLUMNS)
+        width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
+        race = self.rules.settlement == "race"
+        slow = self._feed_slow
+        counts = self.counts
+        picker, leaster = RowKind.PICKER.value, RowKind.LEASTER.value
+
+        def feed(cells: Sequence[str], line: int) -> list[Problem]:
+            """Check a row's raw cells against the state so far, then apply it."""
+            if (len(cells) != width or self.pending or cells[k_ref]
+                    or cells[k_kind] not in (picker, leaster)):
+                return slow(cells, line)
             number = self.last_hand + 1
-            if cells[at["hand"]] == str(number) and number not in self.refs:
-                entry = self._fast.get((self._epoch, self._inputs(cells)))
-                if entry is not None and self._player_cells(cells) == entry.cells:
-                    if self._apply_fast(cells, number, entry, line):
-                        return []
-                    return self._after_fast(cells, line)
-        try:
-            row = self.codec.decode(cells, line)
-        except LedgerError as exc:
-            return [Problem(exc.line, exc.message)]
-        problems = self.feed_row(row)
-        if not problems and row.kind in _FAST_KINDS and row.hand not in self.refs:
-            self._remember(cells, row)
+            if cells[k_hand] != str(number):
+                return slow(cells, line)
+            entry = fast_get(inputs(cells))
+            if entry is None or player_cells(cells)[:-1] != entry.cells:
+                return slow(cells, line)
+            # The row's inputs and points are those of a hand checked before: apply it.
+            self.last_hand = number
+            for player, value in entry.deltas.items():
+                totals[player] += value
+            self.hands += 1
+            self.next_dealer = entry.next_dealer
+            if race:
+                self._check_race()
+            if number in refs:  # a later row corrects this hand: remember it till then
+                self.kept[number] = _Version(entry.row, dict(entry.deltas), [], entry.result)
+                self._emit(number, entry, cells[k_note])
+            else:
+                if counts is not None:
+                    counts[entry] += 1
+                if self.on_hand is not None:
+                    self.on_hand(HandView(number, entry, False, False, cells[k_note]))
+            if (cells[k_next] == entry.next_dealer and cells[k_seated] == seated_cell
+                    and cells[k_pending] == "0"
+                    and cells[k_totals] == totals_form % tuple(totals.values())):
+                return []
+            return self._after_fast(cells, line)
+
+        self.feed = feed if self.fast else slow
+
+    def _feed_slow(self, cells: Sequence[str], line: int) -> list[Problem]:
+        """Decode a row, check it against the state so far and apply it."""
+        self._last_scored = None
+        row = self._feed_lite(cells, line) if self.fast else None
+        if row is not None:
+            problems = []
+        else:
+            try:
+                row = self.codec.decode(cells, line)
+            except LedgerError as exc:
+                return [Problem(exc.line, exc.message)]
+            problems = self.feed_row(row)
+        entry = None
+        if self.fast and not problems and row.kind in _FAST_KINDS:
+            entry = self._remember(cells, row)
+        if row.kind in HAND_KINDS and row.hand == self.last_hand and (
+                self.counts is not None or self.on_hand is not None):
+            self._emit(row.hand, entry or self._entry_of(row), row.note)
         return problems
 
-    def _apply_fast(self, cells: Sequence[str], number: int, entry: Scored, line: int) -> bool:
-        """Apply a hand row whose inputs and points match `entry`; True if its recorded state
-        agrees too (else the caller reports it from the decoded row)."""
-        self.last_hand = number
-        totals = self.totals
-        for player, value in entry.deltas.items():
+    def _feed_lite(self, cells: Sequence[str], line: int) -> Row | None:
+        """Check and apply a new hand without decoding its state cells, which are compared as
+        text; None (having changed nothing) when anything is off, for the full path to report.
+        """
+        codec = self.codec
+        if (len(cells) != codec.width or self.pending
+                or cells[codec.index["kind"]] not in _FAST_KIND_TEXTS):
+            return None
+        try:
+            row = codec.decode(cells, line, state=False)
+            deltas, result = self._expected(row)
+        except LedgerError:
+            return None
+        if deltas != row.deltas:
+            return None
+        totals = dict(self.totals)
+        for player, value in deltas.items():
             totals[player] += value
-        self.hands += 1
-        self.next_dealer = entry.next_dealer
-        if self.race_winners or self.rules.settlement == "race":
-            self._check_race()
+        at = codec.index
+        assert row.dealer is not None
+        if not (cells[at["next_dealer"]] == self.left_of(row.dealer)
+                and cells[at["seated"]] == self._seated_cell and cells[at["pending"]] == "0"
+                and cells[at["totals"]] == self._totals_form % tuple(totals.values())):
+            return None
+        self._apply(row, result, deltas)
+        return row
+
+    def _entry_of(self, row: Row) -> Scored:
+        """What the reports see of a hand row the slow path just applied."""
+        seated = tuple(p for p in self.players if p in row.deltas)
+        found = self._last_scored
+        if row.kind is RowKind.DOUBLER or found is None:
+            return Scored(row.inputs_only(row.kind), {p: 0 for p in seated}, None, seated)
+        return found
+
+    def _emit(self, number: int, entry: Scored, note: str) -> None:
+        """Count a hand just applied in its final version (as the rows below it leave it),
+        and tell `on_hand` about it."""
+        void = amended = False
+        fate = self.corrections.get(number)
+        if fate is not None:
+            void = fate.void
+            if fate.final is not None:
+                amended = True
+                note = fate.note or note
+                seated = tuple(p for p in self.players if p in entry.deltas)
+                try:  # the amendment's own row is checked when the pass reaches it
+                    entry = self._rescore(fate.final, seated)
+                except LedgerError:
+                    pass
+        if self.counts is not None and not void and entry.result is not None:
+            self.counts[entry] += 1
         if self.on_hand is not None:
-            self.on_hand(HandView(number, entry, note=cells[self._at["note"]]))
-        at = self._at
-        return (cells[at["next_dealer"]] == entry.next_dealer
-                and cells[at["seated"]] == self._state_cells[0]
-                and cells[at["pending"]] == "0"
-                and cells[at["totals"]] == self._totals_form % tuple(totals.values()))
+            self.on_hand(HandView(number, entry, void, amended, note))
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
         """The state problems of a row applied by the fast path (a rare, slow path)."""
@@ -294,18 +409,31 @@ class Ledger:
             self._resync(row)
         return problems
 
-    def _remember(self, cells: Sequence[str], row: Row) -> None:
-        """Remember the checked score of a hand row for the fast path (by its raw cells)."""
-        if row.doubled:
-            return
-        found = self._scores.get(self._score_key(row, self.seated))
-        if not isinstance(found, Scored):
-            return
-        entry = replace(found, cells=self._player_cells(cells),
-                        next_dealer=self.next_dealer)
-        if len(self._fast) >= _SCORE_CACHE:
+    def _remember(self, cells: Sequence[str], row: Row) -> Scored | None:
+        """Remember the checked score of a hand row for the fast path (by its raw cells).
+
+        What is remembered is lean and shared: the cell texts, the lists of cells and the
+        scores (without their explanation) are interned, so a remembered hand costs a few
+        hundred bytes."""
+        found = self._last_scored
+        if row.doubled or found is None or found.result is None:
+            return None
+        if len(self._fast) >= _FAST_CACHE:
             self._fast.clear()
-        self._fast[(self._epoch, self._inputs(cells))] = entry
+            self._interned.clear()
+        intern = self._interned.setdefault
+        lean = _lean(found.result)
+        assert lean is not None
+        lean = intern(("score", lean.outcome, lean.stake, tuple(lean.deltas.items()), lean.level,
+                       lean.winners, lean.schneider, lean.no_trick, lean.sitting_out), lean)
+        player_cells = self._player_cells(cells)[:-1]
+        player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
+        deltas = intern(("deltas", player_cells, found.seated), found.deltas)
+        key = tuple(intern(c, c) for c in self._inputs(cells))
+        entry = Scored(found.row, deltas, lean, found.seated, player_cells,
+                       intern(self.next_dealer, self.next_dealer))
+        self._fast[key] = entry
+        return entry
 
     # -- applying decoded rows --------------------------------------------------------------
 
@@ -355,7 +483,6 @@ class Ledger:
             self.next_dealer = self.left_of(row.dealer)
             if row.hand in self.refs:
                 self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
-            self._show_hand(row, deltas, result)
         elif kind is RowKind.VOID:
             assert row.ref is not None
             version = self.kept[row.ref]
@@ -395,31 +522,6 @@ class Ledger:
             if self.refs[ref] <= 0 and ref in self.corrections:
                 del self.refs[ref]
                 self.kept.pop(ref, None)
-
-    def _show_hand(self, row: Row, deltas: Mapping[str, int], result: Score | None) -> None:
-        """Tell `on_hand` about a hand just applied, in its final version."""
-        if self.on_hand is None:
-            return
-        assert row.hand is not None
-        seated = tuple(p for p in self.players if p in deltas)
-        final, final_deltas, final_result = row, dict(deltas), result
-        void = amended = False
-        for correction in self.corrections.get(row.hand, ()):
-            if correction.kind is RowKind.VOID:
-                void = True
-            else:
-                amended = True
-                final = correction
-                final_deltas = {p: final_deltas.get(p, 0) + correction.deltas.get(p, 0)
-                                for p in final_deltas}
-        if amended:
-            found = self._scores.get(self._score_key(final, seated))
-            if found is None:
-                found = self._score_row(final, seated)
-            final_result = found.result if isinstance(found, Scored) else None
-        entry = Scored(final, final_deltas, final_result, seated)
-        note = final.note if amended and final.note else row.note
-        self.on_hand(HandView(row.hand, entry, void, amended, note))
 
     # -- checking decoded rows ----------------------------------------------------------------
 
@@ -500,7 +602,7 @@ class Ledger:
         if row.doubled != self.doubled_next():
             raise LedgerError(line, f"doubled: recorded {row.doubled}, but the doublers "
                                     f"before it give {self.doubled_next()}")
-        entry = self._rescore(row, self.seated)
+        entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
 
     def _expected_correction(self, row: Row) -> tuple[dict[str, int], Score | None]:
@@ -542,16 +644,20 @@ class Ledger:
     def _score_key(row: Row, seated: tuple[str, ...]) -> tuple:
         return (seated, *(_frozen(getattr(row, name)) for name in INPUTS))
 
-    def _rescore(self, row: Row, seated: tuple[str, ...]) -> Scored:
+    def _rescore(self, row: Row, seated: tuple[str, ...], remember: bool = True) -> Scored:
         """Score the hand a row records. Scoring is pure, and a night repeats the same few
-        hands over and over, so results are remembered (a bounded number of them)."""
-        key = self._score_key(row, seated)
-        found = self._scores.get(key)
-        if found is None:
+        hands over and over, so results are remembered (a bounded number of them; a hand row
+        is remembered by its raw cells instead, on the fast path)."""
+        if not remember:
             found = self._score_row(row, seated)
-            if len(self._scores) >= _SCORE_CACHE:
-                self._scores.clear()
-            self._scores[key] = found
+        else:
+            key = self._score_key(row, seated)
+            found = self._scores.get(key)
+            if found is None:
+                found = self._score_row(row, seated)
+                if len(self._scores) >= _SCORE_CACHE:
+                    self._scores.clear()
+                self._scores[key] = found
         if isinstance(found, str):
             raise LedgerError(row.line, found)
         return found
@@ -566,9 +672,9 @@ class Ledger:
         if set(result.sitting_out) != set(row.out):
             return (f"out: recorded {_show(row.out)}, but the rules seat out "
                     f"{_show(result.sitting_out)}")
-        inputs = replace(row, line=0, hand=None, ref=None, deltas={}, note="", time="",
-                         kind=RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
-        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, result, seated)
+        inputs = row.inputs_only(RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
+        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, _lean(result),
+                      seated)
 
     # -- making new rows ------------------------------------------------------------------------
 
@@ -660,6 +766,11 @@ class Ledger:
                             if self.last_hand else f"there is no hand {ref}: no hand recorded")
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
+
+
+def _lean(result: Score | None) -> Score | None:
+    """A score without its explanation and roles (what the reports keep of it)."""
+    return None if result is None else replace(result, explanation=(), roles={})
 
 
 def _frozen(value: Any) -> Any:

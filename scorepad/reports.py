@@ -15,7 +15,7 @@ from .ledger import HandView, Scored
 from .schema import RowKind
 from .scoring import Outcome
 
-_FOLD_AT = 50_000  # distinct hands counted before they are folded into the players' numbers
+_TEXTS = 50_000  # sheet texts remembered
 
 
 @dataclass
@@ -43,33 +43,14 @@ class PlayerStats:
         return min((v for v, n in self.results.items() if n > 0), default=None)
 
 
-class NightStats:
-    """Every player's numbers, from the hands in their final versions (`add` each one).
-
-    A night repeats the same few hands, so hands are counted by their scored inputs and folded
-    into the players' numbers at the end (`finish`), not one by one."""
-
-    def __init__(self, players: Sequence[str]):
-        self.players = {p: PlayerStats() for p in players}
-        self._counts: Counter = Counter()
-
-    def add(self, view: HandView) -> None:
-        if view.void or view.entry.result is None:
-            return
-        counts = self._counts
-        counts[view.entry] += 1
-        if len(counts) > _FOLD_AT:
-            self._fold()
-
-    def _fold(self) -> None:
-        for entry, times in self._counts.items():
-            _count(self.players, entry, times)
-        self._counts.clear()
-
-    def finish(self) -> dict[str, PlayerStats]:
-        """The players' numbers, every hand added."""
-        self._fold()
-        return self.players
+def player_stats(players: Sequence[str], counts: Mapping[Scored, int]) -> dict[str, PlayerStats]:
+    """Every player's numbers from the night's hands counted by their final versions (the
+    ledger's `counts`: a night repeats the same few hands, so each is worked out once)."""
+    stats = {p: PlayerStats() for p in players}
+    for entry, times in counts.items():
+        if times:
+            _count(stats, entry, times)
+    return stats
 
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> None:
@@ -175,7 +156,7 @@ class SheetRows:
         text = self._texts.get(view.entry)
         if text is None:
             text = played_text(view)
-            if len(self._texts) > _FOLD_AT:
+            if len(self._texts) > _TEXTS:
                 self._texts.clear()
             self._texts[view.entry] = text
         what = text + (" (void)" if view.void else " (amended)" if view.amended else "")

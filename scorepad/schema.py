@@ -24,6 +24,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from .errors import HandError, ScorepadError
@@ -31,6 +32,7 @@ from .errors import HandError, ScorepadError
 FORMAT_VERSION = 2
 """The newest format this scorepad reads, and the one it writes new sessions in."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
 MAX_NAME = 40
 
 
@@ -184,7 +186,7 @@ def check_note(note: str) -> str:
 # --- rows ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One row of a session file, decoded. `deltas` holds the player cells that are filled."""
 
@@ -192,7 +194,7 @@ class Row:
     line: int = 0
     hand: int | None = None
     ref: int | None = None
-    deltas: Mapping[str, int] = field(default_factory=dict)
+    deltas: Mapping[str, int] = field(default_factory=lambda: NOTHING)
     dealer: str | None = None
     out: tuple[str, ...] = ()
     picker: str | None = None
@@ -215,14 +217,20 @@ class Row:
     next_dealer: str | None = None
     seated: tuple[str, ...] = ()  # the seats in force after this row, in seat order
     pending: int = 0
-    totals: Mapping[str, int] = field(default_factory=dict)
+    totals: Mapping[str, int] = field(default_factory=lambda: NOTHING)
     format: int | None = None  # on the rules row: the file's format version
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
         return {name: getattr(self, name) for name in INPUTS}
 
+    def inputs_only(self, kind: RowKind) -> Row:
+        """This row's hand inputs as a row of `kind`, without number, points, note or state
+        (what is remembered of a hand: lean, and shared by every hand alike)."""
+        return Row(kind, **self.hand_inputs())
 
+
+_STATELESS = tuple(c for c in COLUMNS if c.part is not Part.STATE)
 _ROW_FIELDS = frozenset(f.name for f in fields(Row))
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
@@ -270,6 +278,7 @@ class Codec:
         self.index = {name: at for at, name in enumerate(self.order)}
         self.player_at = tuple(self.index[p] for p in self.players)
         self.width = len(self.order)
+        self.canonical = {p: p for p in self.players}  # names read from JSON, as the header has them
 
     @classmethod
     def new(cls, players: Sequence[str], version: int = FORMAT_VERSION) -> Codec:
@@ -326,8 +335,9 @@ class Codec:
 
     # -- reading --
 
-    def decode(self, cells: Sequence[str], line: int) -> Row:
-        """Read the cells of one row; raises LedgerError naming the column."""
+    def decode(self, cells: Sequence[str], line: int, state: bool = True) -> Row:
+        """Read the cells of one row; raises LedgerError naming the column. `state=False`
+        leaves out the state columns (the caller checks those cells as text)."""
         if len(cells) != self.width:
             raise LedgerError(line, f"{len(cells)} cells where the header has {self.width}")
         index, players = self.index, self.players
@@ -344,7 +354,7 @@ class Codec:
             if text and not text.isspace():
                 deltas[player] = _int(text, f"{player}'s points", line)
         values["deltas"] = deltas
-        for column in COLUMNS:
+        for column in COLUMNS if state else _STATELESS:
             at = index.get(column.name)
             if at is None or column.cell is Cell.KIND:
                 continue
@@ -357,35 +367,47 @@ class Codec:
             elif column.cell is Cell.NAME:
                 if text not in players:
                     raise LedgerError(line, f"{name}: unknown player {text[:60]!r}")
-                values[name] = text
+                values[name] = self.canonical[text]
             elif column.cell is Cell.NAMES:
-                values[name] = _names(_json(text, list, name, line), players, name, line)
+                values[name] = _names(_json(text, list, name, line), self.canonical, name, line)
             elif column.cell is Cell.FLAG:
                 if text != "yes":
                     raise LedgerError(line, f"{name}: {text[:60]!r} is not 'yes' or empty")
                 values[name] = True
             elif column.cell is Cell.COUNTS:
-                values[name] = _counts(_json(text, dict, name, line), players, name, line)
+                values[name] = _counts(_json(text, dict, name, line), self.canonical, name, line)
             else:
                 values[name] = text
         return Row(**values)
 
 
-def _names(value: list, players: Sequence[str], what: str, line: int) -> tuple[str, ...]:
+def _names(value: list, players: Mapping[str, str], what: str, line: int) -> tuple[str, ...]:
+    out = []
     for name in value:
         if not isinstance(name, str):
             raise LedgerError(line, f"{what}: names must be text")
         if name not in players:
             raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
-    return tuple(value)
+        out.append(players[name])
+    return _shared(tuple(out))
 
 
-def _counts(value: dict, players: Sequence[str], what: str, line: int) -> dict[str, int]:
+_LISTS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple for every list of the same names (a night has few of them)."""
+    if len(_LISTS) > 4096:
+        _LISTS.clear()
+    return _LISTS.setdefault(names, names)
+
+
+def _counts(value: dict, players: Mapping[str, str], what: str, line: int) -> dict[str, int]:
     out = {}
     for name, number in value.items():
         if name not in players:
             raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
         if isinstance(number, bool) or not isinstance(number, int):
             raise LedgerError(line, f"{what}: {name}'s value is not a whole number")
-        out[name] = number
+        out[players[name]] = number
     return out

@@ -75,7 +75,7 @@ class Outcome(StrEnum):
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Score:
     """The result of one hand: each active player's game points and the reasons, line by line."""
 

@@ -21,6 +21,7 @@ import csv
 import io
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import HandError, ScorepadError
-from .ledger import HandView, Ledger
+from .ledger import Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
 from .schema import (FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name)
 from .scoring import Hand, Score, find_player
@@ -279,12 +280,13 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
     return Head(path, players, rules, start.dealer, start, codec)
 
 
-def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, list[Row]], int]:
-    """Every correction row (by the hand it refers to) and the number of line ends: a quick
-    pass over the raw bytes that parses only the lines that mention a correction's kind."""
+def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, Fate], int]:
+    """What the correction rows do to each hand they refer to, and the number of line ends: a
+    quick pass over the raw bytes that parses only the lines that mention a correction's kind.
+    """
     codec = head.codec
     at_kind = codec.index["kind"]
-    found: dict[int, list[Row]] = {}
+    found: dict[int, Fate] = {}
     needles = [kind.value.encode() for kind in (RowKind.VOID, RowKind.AMEND)]
     line = 1  # the line the data starts on
     ends = 0
@@ -305,7 +307,9 @@ def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, list[Row]], 
             done = end
             row = _correction_row(codec, data[start:end], at_kind, line)
             if row is not None and row.ref is not None:
-                found.setdefault(row.ref, []).append(row)
+                if row.ref not in found:
+                    found[row.ref] = Fate()
+                found[row.ref].add(row)
         count = data.count(b"\n", 0, cut)
         line += data.count(b"\n", pos, cut)
         ends += count
@@ -328,7 +332,7 @@ def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | 
     if len(cells) != codec.width or cells[at_kind] not in (RowKind.VOID, RowKind.AMEND):
         return None
     try:
-        return codec.decode(cells, line)
+        return codec.decode(cells, line, state=False)
     except LedgerError:
         return None
 
@@ -627,28 +631,30 @@ class Session:
 
     def check(self, on_hand: Callable[[HandView], None] | None = None,
               stop_at_first: bool = False, keep: Sequence[int] = (),
-              fast: bool = True) -> tuple[Ledger, list[Problem]]:
+              fast: bool = True, counts: Counter | None = None) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
         `on_hand` is called with every hand's final version as the pass reaches it; `keep`
-        names hands to remember to the end (a correction is about to be made); `fast=False`
-        decodes and re-scores every row (the tests compare the two)."""
+        names hands to remember to the end (a correction is about to be made); `counts` counts
+        the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
+        every row (the tests compare the two)."""
         with self._snapshot() as snapshot:
             head, reader = snapshot.read_head()
             corrections, line_ends = _corrections(snapshot, head)
             ledger = Ledger(head.rules, head.players, head.first_dealer,
                             seated=head.start.seated or head.players, codec=head.codec,
-                            corrections=corrections, on_hand=on_hand, fast=fast)
+                            corrections=corrections, on_hand=on_hand, fast=fast,
+                            counts=counts)
             for ref in keep:
                 ledger.keep(ref)
             problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first)
         return ledger, problems
 
     def night(self, on_hand: Callable[[HandView], None] | None = None,
-              keep: Sequence[int] = ()) -> Ledger:
+              keep: Sequence[int] = (), counts: Counter | None = None) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for a torn last line)."""
-        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep)
+        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
         if problems:
             problem = problems[0]
             hint = "run `scorepad repair`" if problem.message == TORN else VERIFY_HINT

@@ -358,11 +358,13 @@ def _totals_table(state, fmt="text") -> str:
                   fmt, ("left", "right"), use_color(fmt))
 
 
-def night_stats(session, state_keep=()):
+def night_stats(session):
     """The checked night and every player's numbers (one pass)."""
-    from ..reports import NightStats
+    from collections import Counter
+
+    from ..reports import player_stats
 
     head = session.head()
-    stats = NightStats(head.players)
-    ledger = session.night(stats.add)
-    return head, ledger, stats.finish()
+    counts: Counter = Counter()
+    ledger = session.night(counts=counts)
+    return head, ledger, player_stats(head.players, counts)
