@@ -279,7 +279,8 @@ class Ledger:
         index = codec.index
         inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in index))
         self._inputs = inputs
-        player_cells = self._player_cells = operator.itemgetter(*codec.player_at, 0)
+        # (a table has two players at least, so this gives a tuple)
+        player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
         k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
         k_next, k_seated, k_pending, k_totals = (index[n] for n in STATE_COLUMNS)
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -297,7 +298,7 @@ class Ledger:
             if cells[k_hand] != str(number):
                 return slow(cells, line)
             entry = fast_get(inputs(cells))
-            if entry is None or player_cells(cells)[:-1] != entry.cells:
+            if entry is None or player_cells(cells) != entry.cells:
                 return slow(cells, line)
             # The row's inputs and points are those of a hand checked before: apply it.
             self.last_hand = number
@@ -426,7 +427,7 @@ class Ledger:
         assert lean is not None
         lean = intern(("score", lean.outcome, lean.stake, tuple(lean.deltas.items()), lean.level,
                        lean.winners, lean.schneider, lean.no_trick, lean.sitting_out), lean)
-        player_cells = self._player_cells(cells)[:-1]
+        player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
         key = tuple(intern(c, c) for c in self._inputs(cells))

@@ -129,41 +129,79 @@ class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 
     Each cell of a player is their points in that hand (or, `running`, their total so far), or
-    None where they were not at the table."""
+    None where they were not at the table. Hands alike share their cells (worked out once)."""
 
     def __init__(self, players: Sequence[str], running: bool = False):
         self.players = tuple(players)
         self.running = running
-        self.totals = dict.fromkeys(players, 0)
+        self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
-        self._texts: dict[Scored, str] = {}
+        self._cells: dict[Scored, tuple[str, tuple[int | None, ...]]] = {}
+        self._blank = (None,) * len(self.players)
+        self._lines: dict[tuple[Scored, bool, bool], str] = {}
 
     def row(self, view: HandView) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
-        totals, started = self.totals, self._started
-        deltas = view.deltas
-        cells: list[int | None] = []
+        entry = view.entry
+        found = self._cells.get(entry)
+        if found is None:
+            deltas = entry.deltas
+            found = (played_text(view), tuple(deltas.get(p) for p in self.players))
+            if len(self._cells) > _TEXTS:
+                self._cells.clear()
+            self._cells[entry] = found
+        what, cells = found
+        if view.void:
+            what += " (void)"
+        elif view.amended:
+            what += " (amended)"
+        if self.running:
+            cells = self._running(view)
+        elif view.void:
+            cells = self._blank
+        return [view.number, entry.row.dealer or "", what, *cells, view.note]
+
+    def csv_line(self, view: HandView) -> str:
+        """The sheet row of a hand as a line of CSV (hands alike share all but the number and
+        the note, so the rest is made once)."""
+        if self.running:
+            return _csv_line(self.row(view))
+        key = (view.entry, view.void, view.amended)
+        middle = self._lines.get(key)
+        if middle is None:
+            middle = _csv_line(self.row(view)[1:-1]).rstrip("\n")
+            if len(self._lines) > _TEXTS:
+                self._lines.clear()
+            self._lines[key] = middle
+        note = view.note
+        if note and any(c in note for c in ',"\r\n'):
+            note = '"' + note.replace('"', '""') + '"'
+        return f"{view.number},{middle},{note}\n"
+
+    def _running(self, view: HandView) -> tuple[int | None, ...]:
+        totals, started, deltas = self.totals, self._started, view.deltas
+        cells = []
         for p in self.players:
             seated = p in deltas  # a player not at the table for this hand: blank
-            points = 0 if view.void else deltas.get(p, 0)
-            totals[p] += points
+            if not view.void:
+                totals[p] += deltas.get(p, 0)
             if seated:
                 started.add(p)
-            if self.running:
-                cells.append(totals[p] if seated or totals[p] or p in started else None)
-            else:
-                cells.append(points if seated and not view.void else None)
-        text = self._texts.get(view.entry)
-        if text is None:
-            text = played_text(view)
-            if len(self._texts) > _TEXTS:
-                self._texts.clear()
-            self._texts[view.entry] = text
-        what = text + (" (void)" if view.void else " (amended)" if view.amended else "")
-        return [view.number, view.row.dealer or "", what, *cells, view.note]
+            cells.append(totals[p] if seated or totals[p] or p in started else None)
+        return tuple(cells)
 
-    def total_row(self) -> list[Any]:
-        return ["", "", "Total", *[self.totals[p] for p in self.players], ""]
+    def total_row(self, totals: Mapping[str, int]) -> list[Any]:
+        """The last row: each player's total for the night (the ledger's)."""
+        return ["", "", "Total", *[totals.get(p, 0) for p in self.players], ""]
+
+
+def _csv_line(cells: Sequence[Any]) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    return buffer.getvalue()
 
 
 class RunningSeries:

@@ -230,7 +230,7 @@ class Row:
         return Row(kind, **self.hand_inputs())
 
 
-_STATELESS = tuple(c for c in COLUMNS if c.part is not Part.STATE)
+_INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
 _ROW_FIELDS = frozenset(f.name for f in fields(Row))
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
@@ -279,6 +279,10 @@ class Codec:
         self.player_at = tuple(self.index[p] for p in self.players)
         self.width = len(self.order)
         self.canonical = {p: p for p in self.players}  # names read from JSON, as the header has them
+        # what decode reads: (column, place, kind of cell) for each column the file has
+        self._plan = tuple((c.name, self.index[c.name], c.cell) for c in COLUMNS
+                           if c.name in self.index and c.cell is not Cell.KIND)
+        self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
 
     @classmethod
     def new(cls, players: Sequence[str], version: int = FORMAT_VERSION) -> Codec:
@@ -354,28 +358,26 @@ class Codec:
             if text and not text.isspace():
                 deltas[player] = _int(text, f"{player}'s points", line)
         values["deltas"] = deltas
-        for column in COLUMNS if state else _STATELESS:
-            at = index.get(column.name)
-            if at is None or column.cell is Cell.KIND:
-                continue
+        canonical = self.canonical
+        for name, at, cell in self._plan if state else self._plan_stateless:
             text = cells[at]
             if not text:
                 continue
-            name = column.name
-            if column.cell is Cell.INT:
+            if cell is _INT:
                 values[name] = _int(text, name, line)
-            elif column.cell is Cell.NAME:
-                if text not in players:
+            elif cell is _NAME:
+                found = canonical.get(text)
+                if found is None:
                     raise LedgerError(line, f"{name}: unknown player {text[:60]!r}")
-                values[name] = self.canonical[text]
-            elif column.cell is Cell.NAMES:
-                values[name] = _names(_json(text, list, name, line), self.canonical, name, line)
-            elif column.cell is Cell.FLAG:
+                values[name] = found
+            elif cell is _NAMES:
+                values[name] = _names(_json(text, list, name, line), canonical, name, line)
+            elif cell is _FLAG:
                 if text != "yes":
                     raise LedgerError(line, f"{name}: {text[:60]!r} is not 'yes' or empty")
                 values[name] = True
-            elif column.cell is Cell.COUNTS:
-                values[name] = _counts(_json(text, dict, name, line), self.canonical, name, line)
+            elif cell is _COUNTS:
+                values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
             else:
                 values[name] = text
         return Row(**values)

@@ -280,9 +280,11 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
     return Head(path, players, rules, start.dealer, start, codec)
 
 
-def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, Fate], int]:
+def _corrections(snapshot: Snapshot, head: Head,
+                 details: bool = True) -> tuple[dict[int, Fate], int]:
     """What the correction rows do to each hand they refer to, and the number of line ends: a
     quick pass over the raw bytes that parses only the lines that mention a correction's kind.
+    Without `details`, only how many correct each hand (all that checking needs).
     """
     codec = head.codec
     at_kind = codec.index["kind"]
@@ -305,11 +307,18 @@ def _corrections(snapshot: Snapshot, head: Head) -> tuple[dict[int, Fate], int]:
             line += data.count(b"\n", pos, start)
             pos = start
             done = end
-            row = _correction_row(codec, data[start:end], at_kind, line)
-            if row is not None and row.ref is not None:
-                if row.ref not in found:
-                    found[row.ref] = Fate()
-                found[row.ref].add(row)
+            if details:
+                row = _correction_row(codec, data[start:end], at_kind, line)
+                if row is not None and row.ref is not None:
+                    if row.ref not in found:
+                        found[row.ref] = Fate()
+                    found[row.ref].add(row)
+            else:
+                ref = _correction_ref(codec, data[start:end], at_kind)
+                if ref is not None:
+                    if ref not in found:
+                        found[ref] = Fate()
+                    found[ref].count += 1
         count = data.count(b"\n", 0, cut)
         line += data.count(b"\n", pos, cut)
         ends += count
@@ -322,6 +331,17 @@ def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:
     while at >= 0:
         yield at
         at = data.find(needle, at + 1, cut)
+
+
+def _correction_ref(codec: Codec, raw: bytes, at_kind: int) -> int | None:
+    try:
+        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return None
+    if len(cells) != codec.width or cells[at_kind] not in (RowKind.VOID, RowKind.AMEND):
+        return None
+    ref = cells[codec.index["ref"]]
+    return int(ref) if ref.isdigit() else None
 
 
 def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | None:
@@ -401,32 +421,36 @@ def check_pass(snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int,
     """Feed every row below the head to the ledger; returns every problem found."""
     torn_at = line_ends + 1 if snapshot.torn() else None
     problems: list[Problem] = []
-    feed = ledger.feed
+    done = reader.line_num  # the last line read
     while True:
-        line = reader.line_num + 1  # where the next record starts
         try:
-            cells = next(reader)
-        except StopIteration:
-            break
+            for cells in reader:
+                line = done + 1  # where this record started
+                done = reader.line_num
+                if done != line:
+                    if torn_at is not None and done >= torn_at:
+                        problems.append(Problem(torn_at, TORN))
+                        return problems
+                    found = [Problem(line, "a cell holds a line break")]
+                elif line == torn_at:
+                    problems.append(Problem(torn_at, TORN))
+                    return problems
+                else:
+                    found = ledger.feed(cells, line)
+                if found:
+                    problems += found
+                    if stop_at_first:
+                        return problems
+            return problems
         except csv.Error as exc:
+            line = done + 1
             problems.append(Problem(line, f"cannot read this line as CSV: {exc}"))
             if reader.line_num < line or stop_at_first:
-                break
-            continue
+                return problems
+            done = reader.line_num
         except UnicodeDecodeError:
-            problems.append(Problem(line, "not UTF-8 text"))
-            break
-        if torn_at is not None and reader.line_num >= torn_at:
-            problems.append(Problem(torn_at, TORN))
-            break
-        if reader.line_num != line:
-            found = [Problem(line, "a cell holds a line break")]
-        else:
-            found = feed(cells, line)
-        if found:
-            problems += found
-            if stop_at_first:
-                break
+            problems.append(Problem(done + 1, "not UTF-8 text"))
+            return problems
     return problems
 
 
@@ -640,7 +664,8 @@ class Session:
         every row (the tests compare the two)."""
         with self._snapshot() as snapshot:
             head, reader = snapshot.read_head()
-            corrections, line_ends = _corrections(snapshot, head)
+            details = on_hand is not None or counts is not None
+            corrections, line_ends = _corrections(snapshot, head, details)
             ledger = Ledger(head.rules, head.players, head.first_dealer,
                             seated=head.start.seated or head.players, codec=head.codec,
                             corrections=corrections, on_hand=on_hand, fast=fast,

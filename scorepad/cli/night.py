@@ -230,8 +230,8 @@ def sheet(path, running, fmt):
         writer = csv.writer(spool, lineterminator="\n")
         if fmt == "csv":
             writer.writerow(headers)
-        session.night(lambda view: writer.writerow(sheet_rows.row(view)))
-        total = sheet_rows.total_row()
+        state = session.night(lambda view: spool.write(sheet_rows.csv_line(view)))
+        total = sheet_rows.total_row(state.totals)
         if fmt == "csv":
             writer.writerow(total)
             spool.flush()
@@ -255,7 +255,8 @@ def sheet(path, running, fmt):
                     dict(zip(headers, [int(c) if isinstance(c, Points) else c for c in row])),
                     ensure_ascii=False))
                 first = False
-            click.echo('], "totals": %s}' % json.dumps(sheet_rows.totals, ensure_ascii=False))
+            totals = dict(zip(players, total[3:-1]))
+            click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
             return
 
         def with_total():
