@@ -622,6 +622,52 @@ def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) ->
 # --- the session API ----------------------------------------------------------------------------
 
 
+class Reading:
+    """One snapshot of a session file being read: its head, then one pass over its rows."""
+
+    def __init__(self, path: Path, snapshot: Snapshot):
+        self.path = path
+        self._snapshot = snapshot
+        self.head, self._reader = snapshot.read_head()
+
+    def state(self) -> Ledger:
+        """The night as its last row records it (reads only the end of the file)."""
+        head = self.head
+        last, last_hand = _tail(self._snapshot, head)
+        return Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+
+    def check(self, on_hand: Callable[[HandView], None] | None = None,
+              stop_at_first: bool = False, keep: Sequence[int] = (),
+              fast: bool = True, counts: Counter | None = None) -> tuple[Ledger, list[Problem]]:
+        """The one pass: apply and check every row; returns the final state and every problem.
+
+        `on_hand` is called with every hand's final version as the pass reaches it; `keep`
+        names hands to remember to the end (a correction is about to be made); `counts` counts
+        the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
+        every row (the tests compare the two)."""
+        head, snapshot = self.head, self._snapshot
+        details = on_hand is not None or counts is not None
+        corrections, line_ends = _corrections(snapshot, head, details)
+        ledger = Ledger(head.rules, head.players, head.first_dealer,
+                        seated=head.start.seated or head.players, codec=head.codec,
+                        corrections=corrections, on_hand=on_hand, fast=fast, counts=counts)
+        for ref in keep:
+            ledger.keep(ref)
+        return ledger, check_pass(snapshot, self._reader, ledger, line_ends, stop_at_first)
+
+    def night(self, on_hand: Callable[[HandView], None] | None = None,
+              keep: Sequence[int] = (), counts: Counter | None = None) -> Ledger:
+        """The checked night for a report; the first problem is an error that says to run
+        verify (or repair, for a torn last line)."""
+        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
+        if problems:
+            problem = problems[0]
+            if problem.message == TORN:
+                raise SessionError(self.path, TORN, problem.line)
+            raise SessionError(self.path, f"{problem.message} ({VERIFY_HINT})", problem.line)
+        return ledger
+
+
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
@@ -648,45 +694,29 @@ class Session:
 
     def state(self) -> Ledger:
         """The night as its last row records it (reads only the top and the end)."""
+        with self.reading() as reading:
+            return reading.state()
+
+    @contextmanager
+    def reading(self) -> Iterator[Reading]:
+        """One snapshot of the file, for a command that needs its head before the pass (the
+        head and the rows then come from the same version of the file)."""
         with self._snapshot() as snapshot:
-            head, _ = snapshot.read_head()
-            last, last_hand = _tail(snapshot, head)
-        return Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+            yield Reading(self.path, snapshot)
 
     def check(self, on_hand: Callable[[HandView], None] | None = None,
               stop_at_first: bool = False, keep: Sequence[int] = (),
               fast: bool = True, counts: Counter | None = None) -> tuple[Ledger, list[Problem]]:
-        """The one pass: apply and check every row; returns the final state and every problem.
-
-        `on_hand` is called with every hand's final version as the pass reaches it; `keep`
-        names hands to remember to the end (a correction is about to be made); `counts` counts
-        the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
-        every row (the tests compare the two)."""
-        with self._snapshot() as snapshot:
-            head, reader = snapshot.read_head()
-            details = on_hand is not None or counts is not None
-            corrections, line_ends = _corrections(snapshot, head, details)
-            ledger = Ledger(head.rules, head.players, head.first_dealer,
-                            seated=head.start.seated or head.players, codec=head.codec,
-                            corrections=corrections, on_hand=on_hand, fast=fast,
-                            counts=counts)
-            for ref in keep:
-                ledger.keep(ref)
-            problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first)
-        return ledger, problems
+        """The one pass: apply and check every row; returns the final state and every problem
+        (see `Reading.check`)."""
+        with self.reading() as reading:
+            return reading.check(on_hand, stop_at_first, keep, fast, counts)
 
     def night(self, on_hand: Callable[[HandView], None] | None = None,
               keep: Sequence[int] = (), counts: Counter | None = None) -> Ledger:
-        """The checked night for a report; the first problem is an error that says to run
-        verify (or repair, for a torn last line)."""
-        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
-        if problems:
-            problem = problems[0]
-            hint = "run `scorepad repair`" if problem.message == TORN else VERIFY_HINT
-            message = problem.message if problem.message == TORN else (
-                f"{problem.message} ({hint})")
-            raise SessionError(self.path, message, problem.line)
-        return ledger
+        """The checked night for a report (see `Reading.night`)."""
+        with self.reading() as reading:
+            return reading.night(on_hand, keep, counts)
 
     def preview(self, hand: Hand) -> Score:
         """Score a hand as `record` would now, without writing anything."""

@@ -100,6 +100,83 @@ def test_eight_processes_record_two_hundred_hands_at_once(run, tmp_path):
     assert standings["hands"] == 200 and sum(standings["totals"].values()) == 0
 
 
+# A writer that records, amends, voids and seats in a loop until a deadline, through the real
+# command line; and readers that run the whole-file reports against it meanwhile.
+CHURN = textwrap.dedent("""\
+    import contextlib, io, sys, time
+    from scorepad.cli import cli
+    path, until = sys.argv[1], float(sys.argv[2])
+    def run(*args):
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                cli.main(["-f", path, *args], standalone_mode=False)
+            except Exception as exc:  # a refusal is fine (e.g. Flo already seated): go on
+                if type(exc).__name__ not in ("HandError", "ScorepadError"):
+                    raise
+    step = 0
+    while time.time() < until:
+        step += 1
+        run("hand", "--leaster", "--winner", ["Ann", "Bob", "Cy"][step % 3])
+        run("hand", "--picker", "Ann", "--partner", "Bob", "--points", str(40 + step % 60))
+        if step % 2:
+            run("amend", str(max(1, 2 * step - 1)), "--winner", "Bob")
+        if step % 3 == 0:
+            run("undo")
+        if step % 5 == 0:
+            run("void", str(max(1, step)))
+        if step % 7 == 0:
+            run("seat", "add", "Flo")
+        if step % 7 == 3:
+            run("seat", "remove", "Flo")
+    print(step)
+""")
+
+READER = textwrap.dedent("""\
+    import contextlib, io, sys, time
+    from scorepad.cli import cli
+    path, until = sys.argv[1], float(sys.argv[2])
+    runs = failures = 0
+    commands = (["standings"], ["verify"], ["sheet", "--format", "csv"], ["settle"], ["stats"])
+    while time.time() < until:
+        command = commands[runs % len(commands)]
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                cli.main(["-f", path, *command], standalone_mode=True)
+            except SystemExit as exc:
+                if exc.code:
+                    failures += 1
+                    print("FAILED", command, out.getvalue(), err.getvalue(), file=sys.stderr)
+        runs += 1
+    print(runs, failures)
+""")
+
+
+def test_readers_see_no_false_alarm_beside_a_busy_writer(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    until = time.time() + 6
+    writer = subprocess.Popen([sys.executable, "-c", CHURN, str(path), str(until)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    readers = [subprocess.Popen([sys.executable, "-c", READER, str(path), str(until)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for _ in range(2)]
+    steps, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert int(steps) > 3  # the writer really churned
+    total = 0
+    for reader in readers:
+        out, err = reader.communicate(timeout=120)
+        assert reader.returncode == 0, err
+        runs, failures = map(int, out.split())
+        assert failures == 0, err
+        total += runs
+    assert total >= 10  # the readers really read, many times over
+    text = path.read_text()
+    assert ",amend," in text and ",void," in text and ",seat," in text
+    assert run("-f", path, "verify").stdout == ""
+
+
 # --- a failing disk -----------------------------------------------------------------------------
 
 

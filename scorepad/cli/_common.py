@@ -364,7 +364,7 @@ def night_stats(session):
 
     from ..reports import player_stats
 
-    head = session.head()
     counts: Counter = Counter()
-    ledger = session.night(counts=counts)
-    return head, ledger, player_stats(head.players, counts)
+    with session.reading() as reading:  # the head and the rows of one version of the file
+        ledger = reading.night(counts=counts)
+    return reading.head, ledger, player_stats(ledger.players, counts)

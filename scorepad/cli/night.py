@@ -102,9 +102,8 @@ def status(path, fmt):
     from ..scoring import seat
     from ..session import Session
 
-    session = Session(path)
-    head = session.head()
-    state = session.state()
+    with Session(path).reading() as reading:
+        head, state = reading.head, reading.state()
     last_hand = state.last_hand
     seating = seat(head.rules, state.seated, state.next_dealer)
     pending = len(state.pending)
@@ -220,17 +219,17 @@ def sheet(path, running, fmt):
     from ..reports import SheetRows
     from ..session import Session
 
-    session = Session(path)
-    players = session.head().players
-    headers = ["Hand", "Dealer", "Played", *players, "Note"]
-    sheet_rows = SheetRows(players, running)
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
-    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+    with Session(path).reading() as reading, \
+            tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+        players = reading.head.players
+        headers = ["Hand", "Dealer", "Played", *players, "Note"]
+        sheet_rows = SheetRows(players, running)
         writer = csv.writer(spool, lineterminator="\n")
         if fmt == "csv":
             writer.writerow(headers)
-        state = session.night(lambda view: spool.write(sheet_rows.csv_line(view)))
+        state = reading.night(lambda view: spool.write(sheet_rows.csv_line(view)))
         total = sheet_rows.total_row(state.totals)
         if fmt == "csv":
             writer.writerow(total)

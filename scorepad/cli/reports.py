@@ -34,9 +34,8 @@ def settle(path, rate, currency, fmt):
     from ..settlement import fewest_payments, money_balances, parse_rate
 
     per_point = parse_rate(rate)
-    session = Session(path)
-    head = session.head()
-    state = session.night()
+    with Session(path).reading() as reading:
+        head, state = reading.head, reading.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not head.rules.zero_sum:
         race = _race_line(state) or (f"Nobody has reached {head.rules.target} yet: the race "
@@ -220,10 +219,10 @@ def chart(path, output, width, height):
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
-    session = Session(path)
-    head = session.head()
-    running = RunningSeries(head.players)
-    state = session.night(running.add)
+    with Session(path).reading() as reading:
+        head = reading.head
+        running = RunningSeries(head.players)
+        state = reading.night(running.add)
     players = list(state.totals)
     hands = running.hands
     series = {p: running.series[p] for p in players}

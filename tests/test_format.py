@@ -1,0 +1,202 @@
+"""The session file's format: versions, any column order, any quoting, and one engine that every
+report shares with `verify`."""
+
+import csv
+import io
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+V1 = ROOT / "tests" / "fixtures" / "v1"
+V1_FILES = sorted(V1.glob("**/*.csv"))
+READERS = [("standings",), ("standings", "--format", "json"), ("sheet",), ("sheet", "--running"),
+           ("sheet", "--format", "json"), ("sheet", "--format", "csv"), ("settle", "--rate", "0.25"),
+           ("stats",), ("stats", "--format", "json"), ("status",), ("verify",),
+           ("chart", "--width", "60", "--height", "12")]
+
+
+def _cells(path: Path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        return list(csv.reader(f))
+
+
+def _write(path: Path, rows, **options) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n", **options).writerows(rows)
+
+
+def test_the_v1_fixtures_are_todays_samples_as_they_were():
+    # Written by scorepad before the format had a version: no `format` column.
+    assert {p.name for p in V1_FILES} >= {"standard-friday.csv", "schafkopf-evening.csv",
+                                          "first-night-race.csv", "six-dealer-sits-out.csv"}
+    for path in V1_FILES:
+        header = _cells(path)[0]
+        assert "format" not in header and header[:3] == ["hand", "kind", "ref"]
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=[p.name for p in V1_FILES])
+def test_every_report_reads_a_version_1_file(run, path):
+    for args in READERS:
+        result = run("-f", path, *args)
+        assert result.exit_code == 0, (args, result.stderr)
+    # ... and a version-1 night shows what the same night in today's format shows
+    today = ROOT / "sample_sessions" / path.relative_to(V1)
+    for args in (("standings", "--format", "json"), ("sheet", "--format", "csv")):
+        old, new = run("-f", path, *args).stdout, run("-f", today, *args).stdout
+        assert old.replace(str(path), "F") == new.replace(str(today), "F")
+
+
+def test_writing_commands_keep_a_version_1_file_in_version_1(run, tmp_path):
+    path = tmp_path / "friday.csv"
+    shutil.copy(V1 / "standard-friday.csv", path)
+    header = _cells(path)[0]
+    for args in (("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"),
+                 ("amend", "1", "--points", "50"), ("void", "2"), ("undo",),
+                 ("seat", "add", "Flo"), ("seat", "remove", "Ed")):
+        result = run("-f", path, *args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert "format" not in _cells(path)[0]
+    assert _cells(path)[0] == [*header[:8], "Flo", *header[8:]]  # Flo's column, nothing else
+    assert run("-f", path, "verify").stdout == ""
+
+
+def test_a_new_session_states_its_format(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    header, rules_row = _cells(path)[:2]
+    assert header[-1] == "format" and rules_row[-1] == "2"
+
+
+def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
+    path = tmp_path / "night.csv"
+    shutil.copy(ROOT / "sample_sessions" / "standard-friday.csv", path)
+    rows = _cells(path)
+    rows[1][rows[0].index("format")] = "3"
+    rows[0].insert(10, "blitz_color")  # a column this scorepad has never heard of
+    for row in rows[1:]:
+        row.insert(10, "")
+    _write(path, rows)
+    before = path.read_bytes()
+    for command in ("standings", "verify", "status"):
+        result = run("-f", path, command)
+        assert result.exit_code == 1
+        assert "format 3, written by a newer scorepad" in result.stdout + result.stderr
+        assert "upgrade scorepad" in result.stdout + result.stderr
+    result = run("-f", path, "hand", "--leaster", "--winner", "Ann")
+    assert result.exit_code == 1 and "newer scorepad" in result.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["standard-friday.csv", "six-dealer-sits-out.csv",
+                                  "first-night-race.csv", "schafkopf-evening.csv"])
+def test_a_file_resaved_with_every_cell_quoted_reads_the_same(run, tmp_path, name):
+    original = ROOT / "sample_sessions" / name
+    quoted = tmp_path / name
+    _write(quoted, _cells(original), quoting=csv.QUOTE_ALL)
+    assert b'"amend"' in quoted.read_bytes() or name != "standard-friday.csv"
+    for args in READERS:
+        a, b = run("-f", original, *args), run("-f", quoted, *args)
+        assert b.exit_code == a.exit_code == 0, (args, b.stderr)
+        assert b.stdout.replace(str(quoted), "F") == a.stdout.replace(str(original), "F")
+    # and it can go on: a correction of a corrected hand, then a new hand
+    assert run("-f", quoted, "undo").exit_code == 0
+    assert run("-f", quoted, "verify").stdout == ""
+
+
+def test_column_order_does_not_matter(run, tmp_path):
+    original = ROOT / "sample_sessions" / "standard-friday.csv"
+    rows = _cells(original)
+    order = list(range(len(rows[0])))
+    random.Random(3).shuffle(order)
+    shuffled = tmp_path / "shuffled.csv"
+    _write(shuffled, [[row[i] for i in order] for row in rows])
+    for args in (("verify",), ("standings", "--format", "json"), ("stats", "--format", "json")):
+        a, b = run("-f", original, *args), run("-f", shuffled, *args)
+        assert b.exit_code == 0, b.stderr
+        assert b.stdout.replace(str(shuffled), "F") == a.stdout.replace(str(original), "F")
+    assert run("-f", shuffled, "hand", "--leaster", "--winner", "Cy").exit_code == 0
+    assert run("-f", shuffled, "verify").stdout == ""
+    assert _cells(shuffled)[-1][order.index(1)] == "leaster"  # written in the file's order
+
+
+REPORTS = [("standings",), ("sheet",), ("sheet", "--format", "csv"), ("settle",), ("stats",),
+           ("chart",)]
+
+
+def _edited_last_hand(tmp_path: Path) -> Path:
+    """standard-friday with the last hand's points moved +5/-5 and its totals cell to match."""
+    path = tmp_path / "friday.csv"
+    rows = _cells(ROOT / "sample_sessions" / "standard-friday.csv")
+    header = rows[0]
+    last = rows[-1]
+    assert last[1] == "picker"
+    a, b = header.index("Ann"), header.index("Bob")
+    last[a], last[b] = str(int(last[a]) + 5), str(int(last[b]) - 5)
+    totals = json.loads(last[header.index("totals")])
+    totals["Ann"] += 5
+    totals["Bob"] -= 5
+    last[header.index("totals")] = json.dumps(totals, separators=(",", ":"))
+    _write(path, rows)
+    return path
+
+
+def test_an_edited_last_hand_is_refused_by_every_report_as_by_verify(run, tmp_path):
+    path = _edited_last_hand(tmp_path)
+    line = len(_cells(path))
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1
+    assert verify.stdout.startswith(f"{path}:{line}: points differ from the re-scoring")
+    for args in REPORTS:
+        result = run("-f", path, *args)
+        assert result.exit_code == 1 and result.stdout == "", (args, result.stdout)
+        assert result.stderr.startswith(f"Error: {path}:{line}: points differ"), result.stderr
+        assert "run `scorepad verify`" in result.stderr
+    result = run("season", path)
+    assert result.exit_code == 1 and f"{path}:{line}: points differ" in result.stderr
+
+
+def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run, tmp_path):
+    path = tmp_path / "race.csv"
+    rows = _cells(ROOT / "sample_sessions" / "first-night-race.csv")
+    header = rows[0]
+    number, row = next((n, r) for n, r in enumerate(rows[3:], 4)
+                       if r[1] == "picker" and "0" in r[3:3 + 5])
+    row[row.index("0", 3)] = ""  # a defender's 0 blanked by hand
+    _write(path, rows)
+    assert header[:3] == ["hand", "kind", "ref"]
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1 and verify.stdout.startswith(f"{path}:{number}:")
+    for args in REPORTS:
+        result = run("-f", path, *args)
+        assert result.exit_code == 1 and result.stderr.startswith(f"Error: {path}:{number}:"), \
+            (args, result.stderr)
+
+
+def test_reports_and_verify_agree_on_every_sample(run):
+    for path in sorted((ROOT / "sample_sessions").glob("**/*.csv")):
+        assert run("-f", path, "verify").exit_code == 0
+        for args in REPORTS[:-1]:
+            assert run("-f", path, *args).exit_code == 0, (path, args)
+
+
+def test_a_line_break_inside_a_cell_is_reported_not_misread(run, tmp_path):
+    path = tmp_path / "friday.csv"
+    rows = _cells(ROOT / "sample_sessions" / "standard-friday.csv")
+    rows[5][rows[0].index("note")] = "two\nlines"
+    _write(path, rows)
+    out = run("-f", path, "verify").stdout
+    assert out.startswith(f"{path}:6: a cell holds a line break")
+    assert run("-f", path, "standings").exit_code == 1
+
+
+def test_the_sheet_streams_and_refuses_before_printing(run, tmp_path):
+    path = _edited_last_hand(tmp_path)
+    result = run("-f", path, "sheet", "--format", "csv")
+    assert result.stdout == ""  # nothing printed from a file that fails
+    good = run("-f", ROOT / "sample_sessions" / "standard-friday.csv", "sheet", "--format", "csv")
+    rows = list(csv.reader(io.StringIO(good.stdout)))
+    assert rows[0][:3] == ["Hand", "Dealer", "Played"] and rows[-1][2] == "Total"
