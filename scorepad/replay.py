@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import (DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit,
@@ -151,7 +151,7 @@ class Trick:
 
 
 @dataclass(frozen=True)
-class Problem:
+class Misplay:
     """Something played against the rules (a renege, a called-ace rule), with its trick."""
 
     trick: int | None
@@ -164,7 +164,7 @@ class Problem:
 
 
 @dataclass(frozen=True)
-class Replay:
+class HandReplay:
     """A whole hand worked out from its cards."""
 
     rules: Rules
@@ -176,7 +176,7 @@ class Replay:
     call_text: str
     bury: tuple[Card, ...]
     tricks: tuple[Trick, ...]
-    problems: tuple[Problem, ...]
+    problems: tuple[Misplay, ...]
     points: int  # the picker's side, bury included
     side_tricks: int
     runs: int | None
@@ -243,11 +243,44 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
         raise HandFileError(1, "no 'picker:' line (replay checks hands that someone picked)")
 
 
+@dataclass(frozen=True)
+class _Call:
+    """How the picker found a partner: the called card (None: alone, a game without a call,
+    or a jack that names the partner) and the unknown card played in its place, if any."""
+
+    partners: tuple[str, ...]
+    said: str
+    card: Card | None = None
+    unknown: Card | None = None
+
+    @property
+    def suit(self) -> Suit | None:
+        """The called suit, whose first lead the called-ace rules turn on."""
+        return self.card.suit if self.card is not None else None
+
+
+@dataclass(frozen=True)
+class _Play:
+    """One card played, and where in the hand it falls."""
+
+    trick: int
+    player: str
+    card: Card
+    leads: bool  # the first card of its trick
+    held: list[Card]  # the player's cards as the card is played (the card among them)
+    first_of_called: bool  # the trick is the called suit's first lead
+    called_led_before: bool  # the called suit was led in an earlier trick
+    last_trick: bool
+
+
 def _call(hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]],
-          problems: list[Problem]) -> tuple[tuple[str, ...], Card | None, Card | None, str]:
-    """The partners, the called card, the unknown card and the call in words."""
+          problems: list[Misplay]) -> _Call:
+    """The partners and the call, from the `call:` line; what breaks the calling rules is
+    added to `problems`."""
     picker, players = hand.picker, hand.players
+    assert picker is not None
     deal = rules.deal_for(len(players))
+    assert deal is not None
     line = hand.lines.get("call", 1)
     words = hand.call.replace(",", " ").split()
     if rules.is_schafkopf:
@@ -255,60 +288,71 @@ def _call(hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]],
         if game != "partner":
             if words:
                 raise HandFileError(line, f"a {game} has no call: it is one against three")
-            return (), None, None, f"plays a {hand.game}"
+            return _Call((), f"plays a {hand.game}")
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
             raise HandFileError(line, "no 'call:' line: give the called card, or 'alone'")
-        return (), None, None, "goes alone"
-    try:
-        called = Card.parse(words[0])
-    except CardError as exc:
-        raise HandFileError(line, f"call: {exc}") from None
+        return _Call((), "goes alone")
+    called = _card_of(words[0], line)
     if deal.partners == 0:
         raise HandFileError(line, f"a {len(players)}-handed picker plays alone: write "
                                   f"'call: alone'")
     holder = next(p for p in players if called in hand.hands[p] or
                   (p == picker and called in hand.blind))
-    if called.rank == Rank.JACK:  # the jack of diamonds (or a jack called up) names the partner
-        partners = () if holder == picker else (holder,)
-        if deal.partners == 2:  # Pagat's six-handed game: the picker's right is a partner too
-            right = players[(players.index(picker) - 1) % len(players)]
-            partners = tuple(dict.fromkeys((*partners, right)))
-        said = f"the {called} names the partner"
-        return tuple(p for p in partners if p != picker), None, None, said
+    if called.rank == Rank.JACK:
+        return _jack_call(hand, called, holder, deal.partners)
     unknown = None
     if len(words) == 3 and words[1].lower() == "unknown":
-        try:
-            unknown = Card.parse(words[2])
-        except CardError as exc:
-            raise HandFileError(line, f"call: {exc}") from None
+        unknown = _card_of(words[2], line)
     elif len(words) != 1:
         raise HandFileError(line, "call: write a card (AC), 'AS unknown 7C', or 'alone'")
+    problems += _call_problems(rules, picker, called, unknown, holding[picker])
+    said = f"calls {called}" + (f" (unknown card {unknown})" if unknown else "")
+    return _Call((holder,) if holder != picker else (), said, called, unknown)
+
+
+def _card_of(text: str, line: int) -> Card:
+    try:
+        return Card.parse(text)
+    except CardError as exc:
+        raise HandFileError(line, f"call: {exc}") from None
+
+
+def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int) -> _Call:
+    """The jack of diamonds (or a jack called up) names the partner."""
+    picker, players = hand.picker, hand.players
+    assert picker is not None
+    partners: tuple[str, ...] = () if holder == picker else (holder,)
+    if partners_allowed == 2:  # Pagat's six-handed game: the picker's right is a partner too
+        right = players[(players.index(picker) - 1) % len(players)]
+        partners = tuple(dict.fromkeys((*partners, right)))
+    return _Call(tuple(p for p in partners if p != picker), f"the {called} names the partner")
+
+
+def _call_problems(rules: Rules, picker: str, called: Card, unknown: Card | None,
+                   own: list[Card]) -> list[Misplay]:
+    """What is wrong with calling `called` holding `own` (after the bury)."""
     game = Game.schafkopf("partner") if rules.is_schafkopf else Game.sheepshead()
-    if game.is_trump(called) or called.suit not in (
-            tuple(s for s in Suit if s != Suit.HEARTS) if rules.is_schafkopf else FAIL_SUITS):
-        problems.append(Problem(None, picker, f"{called} cannot be called: call the ace of a "
-                                              f"suit that is not trump"))
-    own = holding[picker]
+    callable_suits = (tuple(s for s in Suit if s != Suit.HEARTS) if rules.is_schafkopf
+                      else FAIL_SUITS)
+    found = []
+    if game.is_trump(called) or called.suit not in callable_suits:
+        found.append(f"{called} cannot be called: call the ace of a suit that is not trump")
     if called in own:
-        problems.append(Problem(None, picker, f"{picker} called {called}, which {picker} holds"))
+        found.append(f"{picker} called {called}, which {picker} holds")
     if called.rank == Rank.TEN:
-        aces = [Card(Rank.ACE, s) for s in FAIL_SUITS]
-        if not all(a in own for a in aces):
-            problems.append(Problem(None, picker, f"{picker} may call a 10 only holding all "
-                                                  f"three fail aces"))
+        if not all(Card(Rank.ACE, s) in own for s in FAIL_SUITS):
+            found.append(f"{picker} may call a 10 only holding all three fail aces")
     elif called.rank != Rank.ACE:
-        problems.append(Problem(None, picker, f"{called} cannot be called: call an ace (a 10 "
-                                              f"only when holding all three fail aces)"))
+        found.append(f"{called} cannot be called: call an ace (a 10 only when holding all "
+                     f"three fail aces)")
     if unknown is not None:
         if unknown not in own:
-            problems.append(Problem(None, picker, f"the unknown card {unknown} is not in "
-                                                  f"{picker}'s hand after the bury"))
+            found.append(f"the unknown card {unknown} is not in {picker}'s hand after the bury")
     elif not any(game.suit_of(c) == called.suit for c in own):
-        problems.append(Problem(None, picker, f"{picker} called {called} without keeping a "
-                                              f"{suit_word(called.suit)} (after the bury)"))
-    said = f"calls {called}" + (f" (unknown card {unknown})" if unknown else "")
-    return ((holder,) if holder != picker else ()), called, unknown, said
+        found.append(f"{picker} called {called} without keeping a {suit_word(called.suit)} "
+                     f"(after the bury)")
+    return [Misplay(None, picker, message) for message in found]
 
 
 def _game(hand: HandFile, rules: Rules) -> Game:
@@ -324,15 +368,37 @@ def _game(hand: HandFile, rules: Rules) -> Game:
         raise HandFileError(hand.lines.get("game", 1), f"game: {exc}") from None
 
 
-def replay(hand: HandFile, rules: Rules) -> Replay:
+def replay(hand: HandFile, rules: Rules) -> HandReplay:
     """Check the deal and every play, and work the hand out; problems are collected, not
     raised (a deal that cannot be replayed at all raises HandFileError)."""
     _check_deal(hand, rules)
     players, picker = hand.players, hand.picker
+    assert picker is not None and hand.dealer is not None
     game = _game(hand, rules)
-    problems: list[Problem] = []
-    holding = {p: list(hand.hands[p]) for p in players}
-    # the bury
+    problems: list[Misplay] = []
+    holding = _after_the_bury(hand)
+    call = _call(hand, rules, holding, problems)
+    tricks = _play(hand, rules, game, call, holding, problems)
+    side = {picker, *call.partners}
+    points = card_points(hand.bury) + sum(t.points for t in tricks if t.winner in side)
+    side_tricks = sum(1 for t in tricks if t.winner in side)
+    runs = _runs(hand, game, side) if rules.is_schafkopf else None
+    outcome = HandReplay(rules, tuple(players), hand.dealer, picker, call.partners, game,
+                         call.said, tuple(hand.bury), tuple(tricks), tuple(problems), points,
+                         side_tricks, runs, hand.crack, hand.recrack, None)
+    try:
+        result = score(rules, outcome.hand())
+    except ScorepadError as exc:
+        problems.append(Misplay(None, None, f"the hand cannot be scored: {exc}"))
+        result = None
+    return replace(outcome, problems=tuple(problems), score=result)
+
+
+def _after_the_bury(hand: HandFile) -> dict[str, list[Card]]:
+    """Every player's cards once the picker has taken the blind and buried."""
+    picker = hand.picker
+    assert picker is not None
+    holding = {p: list(hand.hands[p]) for p in hand.players}
     if len(hand.bury) != len(hand.blind):
         raise HandFileError(hand.lines.get("bury", hand.lines.get("picker", 1)),
                             f"the bury has {len(hand.bury)} cards; the picker buries as many as "
@@ -344,115 +410,122 @@ def replay(hand: HandFile, rules: Rules) -> Replay:
                                 f"{picker} buried {card}, which was not in {picker}'s hand or "
                                 f"the blind")
         holding[picker].remove(card)
-    partners, called, unknown, said = _call(hand, rules, holding, problems)
-    called_suit = called.suit if called is not None and called.rank != Rank.JACK else None
-    # the play
-    start = players.index(hand.dealer) + 1
-    leader = players[start % len(players)]
-    tricks: list[Trick] = []
-    suit_led_yet = False
+    return holding
+
+
+def _play(hand: HandFile, rules: Rules, game: Game, call: _Call,
+          holding: dict[str, list[Card]], problems: list[Misplay]) -> list[Trick]:
+    """Play the tricks in order, checking every card; returns the tricks."""
+    players = hand.players
+    assert hand.dealer is not None
     deal = rules.deal_for(len(players))
+    assert deal is not None
     if len(hand.tricks) != deal.cards:
         line = hand.tricks[-1][0] if hand.tricks else 1
         raise HandFileError(line, f"{len(hand.tricks)} tricks; a {len(players)}-handed hand has "
                                   f"{deal.cards}")
+    leader = players[(players.index(hand.dealer) + 1) % len(players)]
+    tricks: list[Trick] = []
+    called_led = False
     for number, (line, cards) in enumerate(hand.tricks, 1):
         if len(cards) != len(players):
             raise HandFileError(line, f"trick {number} has {len(cards)} cards; every player plays "
                                       f"one ({len(players)})")
         order = players[players.index(leader):] + players[:players.index(leader)]
-        plays = list(zip(order, cards))
-        for player, card in plays:
-            if card not in holding[player]:
-                owner = next((p for p in players if card in holding[p]), None)
-                where = f" ({owner} holds it)" if owner else " (it was played or buried before)"
-                raise HandFileError(line, f"trick {number}: {player} plays {card}, which "
-                                          f"{player} does not hold{where}; the cards go in the "
-                                          f"order played, the leader's first")
-        first_of_called = (called_suit is not None and not suit_led_yet
-                           and game.suit_of(cards[0]) == called_suit)
-        led = game.suit_of(cards[0])
+        plays = list(zip(order, cards, strict=True))
+        _check_held(plays, holding, players, number, line)
+        first_of_called = (call.suit is not None and not called_led
+                           and game.suit_of(cards[0]) == call.suit)
         for index, (player, card) in enumerate(plays):
-            hand_now = holding[player]
-            if index > 0:
-                following = [c for c in hand_now if game.suit_of(c) == led]
-                is_unknown = (player == picker and card == unknown and first_of_called)
-                if following and game.suit_of(card) != led and not is_unknown:
-                    problems.append(Problem(number, player, (
-                        f"{player} reneged: played {card} on a {suit_word(led)} lead while "
-                        f"holding {', '.join(map(str, following))}")))
-            problems += _called_rules(number, player, card, index, plays, hand_now, game,
-                                      called, unknown, picker, first_of_called, suit_led_yet,
-                                      len(hand.tricks), rules)
-            hand_now.remove(card)
-        if first_of_called:
-            suit_led_yet = True
+            play = _Play(number, player, card, index == 0, holding[player], first_of_called,
+                         called_led, number == len(hand.tricks))
+            problems += _follow_problems(play, game.suit_of(cards[0]), game, call, hand.picker)
+            problems += _called_rules(play, call, hand.picker, game, rules)
+            holding[player].remove(card)
+        called_led = called_led or first_of_called
         contenders = list(range(len(cards)))
-        if first_of_called and unknown in cards:  # it follows the called suit but cannot win
-            contenders.remove(cards.index(unknown))
+        if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
+            contenders.remove(cards.index(call.unknown))
         win = contenders[game.winner([cards[i] for i in contenders])]
-        winner = order[win]
-        tricks.append(Trick(number, leader, tuple(plays), winner, cards[win],
+        tricks.append(Trick(number, leader, tuple(plays), order[win], cards[win],
                             game.why(cards), card_points(cards)))
-        leader = winner
-    side = {picker, *partners}
-    bury_points = card_points(hand.bury)
-    points = bury_points + sum(t.points for t in tricks if t.winner in side)
-    side_tricks = sum(1 for t in tricks if t.winner in side)
-    runs = _runs(hand, game, side) if rules.is_schafkopf else None
-    outcome = Replay(rules, tuple(players), hand.dealer, picker, tuple(partners), game, said,
-                     tuple(hand.bury), tuple(tricks), tuple(problems), points, side_tricks,
-                     runs, hand.crack, hand.recrack, None)
-    try:
-        result = score(rules, outcome.hand())
-    except ScorepadError as exc:
-        problems.append(Problem(None, None, f"the hand cannot be scored: {exc}"))
-        result = None
-    return replace(outcome, problems=tuple(problems), score=result)
+        leader = order[win]
+    return tricks
 
 
-def _called_rules(number, player, card, index, plays, hand_now, game, called, unknown, picker,
-                  first_of_called, suit_led_yet, total_tricks, rules) -> list[Problem]:
+def _check_held(plays: list[tuple[str, Card]], holding: Mapping[str, list[Card]],
+                players: Sequence[str], number: int, line: int) -> None:
+    for player, card in plays:
+        if card not in holding[player]:
+            owner = next((p for p in players if card in holding[p]), None)
+            where = f" ({owner} holds it)" if owner else " (it was played or buried before)"
+            raise HandFileError(line, f"trick {number}: {player} plays {card}, which {player} "
+                                      f"does not hold{where}; the cards go in the order played, "
+                                      f"the leader's first")
+
+
+def _follow_problems(play: _Play, led: Suit | str, game: Game, call: _Call,
+                     picker: str | None) -> list[Misplay]:
+    """A renege: not following the suit led while holding it."""
+    if play.leads:
+        return []
+    following = [c for c in play.held if game.suit_of(c) == led]
+    is_unknown = play.player == picker and play.card == call.unknown and play.first_of_called
+    if following and game.suit_of(play.card) != led and not is_unknown:
+        return [Misplay(play.trick, play.player, (
+            f"{play.player} reneged: played {play.card} on a {suit_word(led)} lead while "
+            f"holding {', '.join(map(str, following))}"))]
+    return []
+
+
+def _called_rules(play: _Play, call: _Call, picker: str | None, game: Game,
+                  rules: Rules) -> list[Misplay]:
     """The called-ace rules for one play: the partner keeps the called card until its suit is
     first led and plays it then; the picker keeps a card of the called suit until then."""
-    if called is None or called.rank == Rank.JACK:
+    called, unknown, suit = call.card, call.unknown, call.suit
+    if called is None or suit is None:
         return []
-    problems = []
-    suit = called.suit
-    last_trick = number == total_tricks
-    holder_has_called = called in hand_now
-    if holder_has_called and player != picker:
-        if first_of_called and card != called:
-            run_away = (index == 0 and rules.is_schafkopf
-                        and sum(1 for c in hand_now if game.suit_of(c) == suit) >= 4)
+    player, card, held = play.player, play.card, play.held
+    found = []
+    if called in held and player != picker:
+        if play.first_of_called and card != called:
+            run_away = (play.leads and rules.is_schafkopf
+                        and sum(1 for c in held if game.suit_of(c) == suit) >= 4)
             if not run_away:
-                problems.append(Problem(number, player, (
-                    f"{player} held the called {called} and played {card}: the called card "
-                    f"must be played when its suit is first led")))
-        elif not first_of_called and not suit_led_yet and card == called and not last_trick:
-            problems.append(Problem(number, player, (
-                f"{player} played the called {called} before its suit was led")))
-    if player == picker and not suit_led_yet and not first_of_called and not last_trick:
-        keeps = [c for c in hand_now if game.suit_of(c) == suit and c != card]
+                found.append(f"{player} held the called {called} and played {card}: the called "
+                             f"card must be played when its suit is first led")
+        elif (not play.first_of_called and not play.called_led_before and card == called
+              and not play.last_trick):
+            found.append(f"{player} played the called {called} before its suit was led")
+    if player == picker:
+        found += _picker_called_rules(play, call, game)
+    return [Misplay(play.trick, player, message) for message in found]
+
+
+def _picker_called_rules(play: _Play, call: _Call, game: Game) -> list[str]:
+    """The picker keeps a card of the called suit (or the unknown card) until it is first led,
+    then plays it (or, having called a 10, the ace)."""
+    called, unknown, suit = call.card, call.unknown, call.suit
+    assert called is not None and suit is not None
+    player, card, held = play.player, play.card, play.held
+    found = []
+    if not play.called_led_before and not play.first_of_called and not play.last_trick:
+        keeps = [c for c in held if game.suit_of(c) == suit and c != card]
         if unknown is not None:
             if card == unknown:
-                problems.append(Problem(number, player, (
-                    f"{player} played the unknown card {unknown} before "
-                    f"{suit_word(suit)}s were led")))
+                found.append(f"{player} played the unknown card {unknown} before "
+                             f"{suit_word(suit)}s were led")
         elif game.suit_of(card) == suit and not keeps:
-            problems.append(Problem(number, player, (
-                f"{player} played {card}, the last {suit_word(suit)}, before the called suit "
-                f"was led: the picker must keep one")))
-    if (player == picker and first_of_called and called.rank == Rank.TEN
-            and Card(Rank.ACE, suit) in hand_now and card != Card(Rank.ACE, suit)):
-        problems.append(Problem(number, player, (
-            f"{player} called the {called} and must play the ace of {suit_word(suit)}s when "
-            f"{suit_word(suit)}s are first led, not {card}")))
-    if player == picker and first_of_called and unknown is not None and card != unknown:
-        problems.append(Problem(number, player, (
-            f"{player} must play the unknown card {unknown} when {suit_word(suit)}s are first "
-            f"led, not {card}")))
-    return problems
+            found.append(f"{player} played {card}, the last {suit_word(suit)}, before the called "
+                         f"suit was led: the picker must keep one")
+    ace = Card(Rank.ACE, suit)
+    if play.first_of_called and called.rank == Rank.TEN and ace in held and card != ace:
+        found.append(f"{player} called the {called} and must play the ace of {suit_word(suit)}s "
+                     f"when {suit_word(suit)}s are first led, not {card}")
+    if play.first_of_called and unknown is not None and card != unknown:
+        found.append(f"{player} must play the unknown card {unknown} when {suit_word(suit)}s "
+                     f"are first led, not {card}")
+    return found
 
 
 def _runs(hand: HandFile, game: Game, side: set[str]) -> int:
@@ -467,7 +540,7 @@ def _runs(hand: HandFile, game: Game, side: set[str]) -> int:
     return count
 
 
-def _picker_hand(outcome: Replay) -> PickerHand:
+def _picker_hand(outcome: HandReplay) -> PickerHand:
     rules = outcome.rules
     game = outcome.game.name if rules.is_schafkopf else None
     alone = not outcome.partners and not rules.is_schafkopf

@@ -16,12 +16,9 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import RulesError
+from .names import BASE_GAMES, FAMILIES, GAMES, PRESETS, Family
 
-PRESETS = ("standard", "pagat", "first-night", "schafkopf")
 DEFAULT_PRESET = "standard"
-FAMILIES = ("sheepshead", "schafkopf")
-GAMES = ("partner", "solo", "wenz", "geier", "solo-tout", "wenz-tout", "geier-tout")
-BASE_GAMES = ("partner", "solo", "wenz", "geier")
 CALLS = ("none", "ace", "jack-of-diamonds")
 DECK_SIZES = (32, 24)
 _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True,
@@ -250,7 +247,7 @@ class Rules:
 
     @property
     def is_schafkopf(self) -> bool:
-        return self.family == "schafkopf"
+        return self.family == Family.SCHAFKOPF
 
     def summary(self) -> str:
         """The rules in force in a few words: 'pagat, with base=2'."""

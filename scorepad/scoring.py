@@ -13,7 +13,8 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from .errors import HandError
-from .rules import GAMES, Deal, Rules
+from .names import GAMES, Role
+from .rules import Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
 # Defined here, not in cards (which imports them from here), so that scoring a hand does not
@@ -248,9 +249,9 @@ def _settle(rules: Rules, seating: Seating, picker: str, partners: tuple[str, ..
 
 # --- picker hands -------------------------------------------------------------------------------
 
-_SHEEPSHEAD_WORDS = {"picker": "picker", "Picker": "Picker", "defender": "defender",
+_SHEEPSHEAD_WORDS = {"picker": Role.PICKER, "Picker": "Picker", "defender": Role.DEFENDER,
                      "Partner": "Partner", "side": "picker's side"}
-_SCHAFKOPF_WORDS = {"picker": "declarer", "Picker": "Declarer", "defender": "opponent",
+_SCHAFKOPF_WORDS = {"picker": Role.DECLARER, "Picker": "Declarer", "defender": Role.OPPONENT,
                     "Partner": "Partner", "side": "declarer's side"}
 
 
@@ -422,11 +423,11 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     roles = {}
     for player in seating.players:
         if player in seating.sitting_out:
-            roles[player] = "sits out"
+            roles[player] = Role.SITS_OUT
         elif player == picker:
             roles[player] = words["picker"]
         elif player in partners:
-            roles[player] = "partner"
+            roles[player] = Role.PARTNER
         else:
             roles[player] = words["defender"]
     return Score(Outcome.WIN if won else Outcome.LOSS, stake, MappingProxyType(_in_seat_order(seating, deltas)),
@@ -554,108 +555,122 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         raise HandError(f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
                         f"play leasters with --set all_pass=leaster")
     seating = seat(rules, hand.players, hand.dealer, hand.out)
-    total_tricks = seating.deal.cards
     if hand.winner is None and hand.points is None:
         raise HandError("a leaster needs --winner NAME or --leaster-points A=N,B=N,...")
-    points = (_per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS,
-                          TOTAL_POINTS) if hand.points is not None else None)
-    tricks = (_per_player(seating, hand.tricks, "--leaster-tricks", 0, total_tricks,
-                          total_tricks) if hand.tricks is not None else None)
-    if points and tricks:
-        for player in seating.order:
-            if tricks[player] == 0 and points[player] > 0:
-                raise HandError(f"--leaster-points {player}={points[player]}: {player} took no "
-                                f"trick, so took no card points")
+    points, tricks = _leaster_counts(seating, hand)
     winner = _active(seating, hand.winner, "--winner") if hand.winner else None
     lines = [f"Leaster: everyone plays alone; fewest card points wins "
-             f"({seating.size}-handed, {total_tricks} tricks)."]
+             f"({seating.size}-handed, {seating.deal.cards} tricks)."]
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
-
     if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
         raise HandError(f"--winner {winner}: {winner} took no trick, and these rules say a "
                         f"leaster winner must take one (must_take_trick)")
-
-    winners: tuple[str, ...]
     if points is None:
-        winners = (winner,)
+        assert winner is not None
+        winners: tuple[str, ...] = (winner,)
         lines.append(f"{winner} won the leaster (named with --winner).")
     else:
-        eligible = list(seating.order)
-        if rules.must_take_trick:
-            if tricks is not None:
-                shut_out = [p for p in eligible if tricks[p] == 0]
-                eligible = [p for p in eligible if tricks[p] > 0]
-                if shut_out:
-                    lines.append(f"{_names(shut_out)} took no trick and cannot win "
-                                 f"(must_take_trick).")
-            else:
-                # Without tricks, a player with points surely took a trick; one with none may
-                # have taken a trick of 7s, 8s and 9s, so only a named winner settles it.
-                unsure = [p for p in eligible if points[p] == 0 and p != winner]
-                if unsure and not winner:
-                    raise HandError(
-                        f"{_names(unsure)} took 0 points; give --leaster-tricks (or --winner), "
-                        f"since a leaster winner must have taken a trick")
-                eligible = [p for p in eligible if points[p] > 0 or p == winner]
-        low = min(points[p] for p in eligible)
-        tied = tuple(p for p in eligible if points[p] == low)
-        shown = ", ".join(f"{p} {points[p]}" for p in seating.order)
-        lines.append(f"Card points: {shown}.")
-        if winner is not None:
-            if winner not in tied:
-                raise HandError(f"--winner {winner}: {winner} took {points[winner]} points, "
-                                f"but {_names(tied)} took fewer ({low})")
-            winners = (winner,)
-            lines.append(f"{winner} won the leaster with {points[winner]} card points"
-                         + (" (named with --winner)." if len(tied) > 1 else "."))
-        elif len(tied) == 1:
-            winners = tied
-            lines.append(f"{tied[0]} took the fewest, {low}, and wins.")
-        elif rules.leaster_tie == "name":
-            raise HandError(f"{' and '.join(tied)} tie for fewest with {low}: name the winner "
-                            f"with --winner (leaster_tie = name)")
-        elif rules.leaster_tie == "none":
-            winners = ()
-            lines.append(f"{' and '.join(tied)} tie for fewest with {low}: nobody is paid "
-                         f"(leaster_tie = none).")
-        else:
-            winners = tied
-            lines.append(f"{' and '.join(tied)} tie for fewest with {low}: each collects from "
-                         f"every player outside the tie (leaster_tie = share).")
-
+        winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
     factors = _doubler_factors(hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.leaster_payout * product
     lines.append(f"Payout: {rules.leaster_payout}{factor_text} = {stake}." if factors
                  else f"Payout: {stake}.")
-    deltas = {p: 0 for p in seating.order}
-    others = [p for p in seating.order if p not in winners]
-    if not winners:
-        pass
-    elif rules.zero_sum:
-        for w in winners:
-            deltas[w] = stake * len(others)
-        for o in others:
-            deltas[o] = -stake * len(winners)
-        if len(winners) == 1:
-            lines.append(f"{winners[0]} receives {stake} from each of {_names(others)} = "
-                         f"{stake * len(others)}.")
-        else:
-            lines.append(f"Each of {_names(winners)} receives {stake} from each of "
-                         f"{_names(others)}.")
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
-    else:
-        for w in winners:
-            deltas[w] = stake
-        lines.append(f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else "
-                     f"moves.")
-    roles = {p: ("sits out" if p in seating.sitting_out else
-                 "leaster winner" if p in winners else "leaster")
+    deltas = _settle_leaster(rules, seating, winners, stake, lines)
+    roles = {p: (Role.SITS_OUT if p in seating.sitting_out else
+                 Role.LEASTER_WINNER if p in winners else Role.LEASTER)
              for p in seating.players}
     return Score(Outcome.LEASTER, stake, MappingProxyType(_in_seat_order(seating, deltas)),
                  MappingProxyType(roles), tuple(lines), rules.zero_sum, None, tuple(winners),
                  sitting_out=seating.sitting_out)
+
+
+def _leaster_counts(seating: Seating, hand: LeasterHand
+                    ) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    """Each player's card points and tricks, where given, checked against each other."""
+    points = (_per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS,
+                          TOTAL_POINTS) if hand.points is not None else None)
+    tricks = (_per_player(seating, hand.tricks, "--leaster-tricks", 0, seating.deal.cards,
+                          seating.deal.cards) if hand.tricks is not None else None)
+    if points and tricks:
+        for player in seating.order:
+            if tricks[player] == 0 and points[player] > 0:
+                raise HandError(f"--leaster-points {player}={points[player]}: {player} took no "
+                                f"trick, so took no card points")
+    return points, tricks
+
+
+def _leaster_winners(rules: Rules, seating: Seating, points: Mapping[str, int],
+                     tricks: Mapping[str, int] | None, winner: str | None,
+                     lines: list[str]) -> tuple[str, ...]:
+    """Who won a leaster from everyone's card points: fewest wins; a tie by `leaster_tie`."""
+    eligible = list(seating.order)
+    if rules.must_take_trick:
+        if tricks is not None:
+            shut_out = [p for p in eligible if tricks[p] == 0]
+            eligible = [p for p in eligible if tricks[p] > 0]
+            if shut_out:
+                lines.append(f"{_names(shut_out)} took no trick and cannot win "
+                             f"(must_take_trick).")
+        else:
+            # Without tricks, a player with points surely took a trick; one with none may have
+            # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
+            unsure = [p for p in eligible if points[p] == 0 and p != winner]
+            if unsure and not winner:
+                raise HandError(f"{_names(unsure)} took 0 points; give --leaster-tricks (or "
+                                f"--winner), since a leaster winner must have taken a trick")
+            eligible = [p for p in eligible if points[p] > 0 or p == winner]
+    low = min(points[p] for p in eligible)
+    tied = tuple(p for p in eligible if points[p] == low)
+    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    if winner is not None:
+        if winner not in tied:
+            raise HandError(f"--winner {winner}: {winner} took {points[winner]} points, but "
+                            f"{_names(tied)} took fewer ({low})")
+        lines.append(f"{winner} won the leaster with {points[winner]} card points"
+                     + (" (named with --winner)." if len(tied) > 1 else "."))
+        return (winner,)
+    if len(tied) == 1:
+        lines.append(f"{tied[0]} took the fewest, {low}, and wins.")
+        return tied
+    both = " and ".join(tied)
+    if rules.leaster_tie == "name":
+        raise HandError(f"{both} tie for fewest with {low}: name the winner with --winner "
+                        f"(leaster_tie = name)")
+    if rules.leaster_tie == "none":
+        lines.append(f"{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).")
+        return ()
+    lines.append(f"{both} tie for fewest with {low}: each collects from every player outside "
+                 f"the tie (leaster_tie = share).")
+    return tied
+
+
+def _settle_leaster(rules: Rules, seating: Seating, winners: tuple[str, ...], stake: int,
+                    lines: list[str]) -> dict[str, int]:
+    """Each active player's points for a leaster, and the lines that explain them."""
+    deltas = {p: 0 for p in seating.order}
+    others = [p for p in seating.order if p not in winners]
+    if not winners:
+        return deltas
+    if not rules.zero_sum:
+        for w in winners:
+            deltas[w] = stake
+        lines.append(f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else "
+                     f"moves.")
+        return deltas
+    for w in winners:
+        deltas[w] = stake * len(others)
+    for o in others:
+        deltas[o] = -stake * len(winners)
+    if len(winners) == 1:
+        lines.append(f"{winners[0]} receives {stake} from each of {_names(others)} = "
+                     f"{stake * len(others)}.")
+    else:
+        lines.append(f"Each of {_names(winners)} receives {stake} from each of "
+                     f"{_names(others)}.")
+    lines.append(f"The hand sums to {sum(deltas.values())}.")
+    return deltas
 
 
 def score(rules: Rules, hand: Hand) -> Score:

@@ -45,11 +45,16 @@ def test_the_scoring_constants_agree_with_the_cards():
     assert scoring.TOTAL_POINTS == card_points(DECK) and scoring.MAKE == 120 // 2 + 1
 
 
-def test_the_command_lines_lists_agree_with_the_rules():
-    from scorepad.cli._common import GAME_NAMES, PRESET_NAMES
-    from scorepad.rules import GAMES, PRESETS
+def test_every_preset_named_is_a_bundled_file_and_loads():
+    from importlib import resources
 
-    assert GAME_NAMES == GAMES and PRESET_NAMES == PRESETS  # kept apart to start faster
+    from scorepad.names import PRESETS
+    from scorepad.rules import load_rules
+
+    files = {f.name.removesuffix(".toml") for f in resources.files("scorepad.presets").iterdir()
+             if f.name.endswith(".toml")}
+    assert set(PRESETS) == files
+    assert [load_rules(name).name for name in PRESETS] == list(PRESETS)
 
 
 def test_card_points_and_the_deck():

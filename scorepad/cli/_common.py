@@ -15,10 +15,9 @@ import click
 
 from ..errors import ScorepadError
 
-# The same as rules.PRESETS and rules.GAMES (a test says so), written out so that building the
-# options and --help need not import the rules module.
-PRESET_NAMES = ("standard", "pagat", "first-night", "schafkopf")
-GAME_NAMES = ("partner", "solo", "wenz", "geier", "solo-tout", "wenz-tout", "geier-tout")
+from ..names import GAMES as GAME_NAMES
+from ..names import PRESETS as PRESET_NAMES
+
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
