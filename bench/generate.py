@@ -68,10 +68,11 @@ def _random_hand(rng: random.Random, rules, state) -> PickerHand | LeasterHand:
         tricks = 6
     elif points <= 22 and rng.random() < 0.5:
         tricks = 0
-    after = [p for p in order[order.index(picker) + 1:] if p not in partners]
+    after = [p for p in order[order.index(picker) + 1 :] if p not in partners]
     crack = rng.choice(after) if after and rng.random() < 0.03 else None
-    return PickerHand(state.seated, picker, points, partners=partners, alone=alone,
-                      tricks=tricks, crack=crack)
+    return PickerHand(
+        state.seated, picker, points, partners=partners, alone=alone, tricks=tricks, crack=crack
+    )
 
 
 def main() -> int:

@@ -1,12 +1,13 @@
 """Measure what a user feels, each figure as a ratio against a baseline measured in the same run.
 
-    python bench/run.py              # the full run: sessions of 10, 10,000, 100,000, 1,000,000 hands
-    python bench/run.py --quick      # the largest session is 100,000 hands (for a quick look)
+    python bench/run.py            # sessions of 10, 10,000, 100,000 and 1,000,000 hands
+    python bench/run.py --quick    # the largest session is 100,000 hands (for a quick look)
 
-Run it with the Python that has scorepad installed (`.venv/bin/python bench/run.py`). Sessions
-are written once by bench/generate.py into bench/data/ and reused. Every figure is the median of
-several runs of a whole command in a fresh process (`--runs`), so start-up counts, as it does at
-the table. Peak memory is the child process's maximum resident set size.
+Run it with the Python of a regular install (`pip install .`, not `-e`: an editable install adds
+import cost of its own). Sessions are written once by bench/generate.py into bench/data/ and
+reused. Every figure is the median of several runs of a whole command in a fresh process
+(`--runs`), so start-up counts, as it does at the table. Peak memory is the child process's
+maximum resident set size.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 PYTHON = sys.executable
 SCOREPAD = [PYTHON, "-m", "scorepad"]
+PLAYERS = "Ann,Bob,Cy,Dee,Ed,Flo"
 
 BARE_PASS = r"""
 import csv, sys
@@ -39,21 +42,24 @@ with open(sys.argv[1], newline="", encoding="utf-8") as f:
                 totals[k] += int(row[i])
 print(totals)
 """
+REPORTS = (("standings",), ("sheet", "--format", "csv"), ("settle",), ("stats",), ("verify",))
 
 
 def run(command: list[str]) -> tuple[float, float]:
     """Wall seconds and peak memory (MiB) of one run of a command in a new process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               cwd=tempfile.gettempdir())
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tempfile.gettempdir()
+    )
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
+        assert process.stderr is not None
         raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
     return elapsed, usage.ru_maxrss / 1024
 
 
-def median(command_for_run, runs: int) -> tuple[float, float]:
+def median(command_for_run: Callable[[int], list[str]], runs: int) -> tuple[float, float]:
     """Median wall time and the highest peak memory over `runs` runs."""
     times, memory = [], 0.0
     for number in range(runs):
@@ -67,121 +73,114 @@ def session(hands: int) -> Path:
     path = DATA / f"session-{hands}.csv"
     if not path.exists():
         print(f"writing a session of {hands:,} hands ...", file=sys.stderr, flush=True)
-        subprocess.run([PYTHON, str(HERE / "generate.py"), str(hands), str(path)], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [PYTHON, str(HERE / "generate.py"), str(hands), str(path)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return path
 
 
 def hand_args(path: Path) -> list[str]:
     """A hand to record next: a picker and partner who are both dealt in."""
-    from scorepad.ledger import Replay
     from scorepad.scoring import seat
-    from scorepad.session import read_head, read_tail
+    from scorepad.session import Session
 
-    head = read_head(path)
-    last, last_hand = read_tail(head)
-    state = Replay.resume(head.rules, head.players, last, last_hand)
-    order = seat(head.rules, state.seated, state.next_dealer).order
+    state = Session(path).state()
+    order = seat(state.rules, state.seated, state.next_dealer).order
     return ["hand", "--picker", order[0], "--partner", order[1], "--points", "70"]
 
 
-def twelve_player_session() -> Path:
-    """A night twelve people played in turns (five at the table, seats changing)."""
-    path = DATA / "session-12-players.csv"
-    if path.exists():
-        return path
-    from scorepad.ledger import Replay
-    from scorepad.rules import load_rules
-    from scorepad.scoring import LeasterHand, seat
-    from scorepad.session import append, create, locked
+class Figures:
+    """The table of figures: each a measurement, its baseline, the ratio and the target."""
 
-    names = [f"P{i:02}" for i in range(1, 13)]
-    rules = load_rules("standard")
-    create(path, names, rules, names[4], "2026-11-06T19:00:00-06:00")
-    state = Replay(rules, names, names[4], seated=names)
-    rows = [state.seat_row(names[:5], "five at the table")]
-    for number in range(36):
-        order = seat(rules, state.seated, state.next_dealer).order
-        rows.append(state.record(LeasterHand(state.seated, winner=order[number % 3]))[0])
-        newcomer = names[(names.index(state.seated[-1]) + 1) % len(names)]
-        if newcomer not in state.seated:
-            rows.append(state.seat_row([*state.seated[1:], newcomer], ""))
-    with locked(path) as fd:
-        append(path, fd, names, rows)
-    return path
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, ...]] = []
+
+    def add(
+        self, name: str, measured: tuple[float, float], baseline: tuple[float, float], target: float
+    ) -> None:
+        ratio = measured[0] / baseline[0]
+        self.rows.append(
+            (
+                name,
+                f"{measured[0] * 1000:.0f} ms",
+                f"{baseline[0] * 1000:.0f} ms",
+                f"{ratio:.2f}x",
+                f"<= {target}x",
+                "ok" if ratio <= target else "MISSED",
+            )
+        )
+
+    def print(self) -> None:
+        header = ("figure", "measured", "baseline", "ratio", "target", "")
+        table = [header, *self.rows]
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        for row in [header, tuple("-" * w for w in widths), *self.rows]:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="largest session 100,000 hands")
     parser.add_argument("--runs", type=int, default=5, help="runs a figure (median)")
     args = parser.parse_args()
     DATA.mkdir(exist_ok=True)
     largest = 100_000 if args.quick else 1_000_000
-    sizes = [10, 10_000, 100_000] + ([] if args.quick else [1_000_000])
+    sizes = [10_000, 100_000] + ([] if args.quick else [1_000_000])
     runs = args.runs
-    players = "Ann,Bob,Cy,Dee,Ed,Flo"
-    rows = []
+    figures = Figures()
 
-    def figure(name, measured, baseline, target, unit="x"):
-        ratio = measured[0] / baseline[0] if baseline else measured[0]
-        ok = ratio <= target
-        shown_base = f"{baseline[0] * 1000:.0f} ms" if baseline else "-"
-        shown_target = f"<= {target}{unit}" if unit == "x" else f"< {target} s"
-        rows.append((name, f"{measured[0] * 1000:.0f} ms", shown_base,
-                     f"{ratio:.2f}x" if baseline else f"{ratio:.2f} s", shown_target,
-                     "ok" if ok else "MISSED"))
-
-    # 1. recording a hand in a 50-hand session, against the floor of any Click+tabulate program
+    # 1. recording a hand and checking one, against the floor of any Click+tabulate program
     scratch = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
     fifty = scratch / "fifty.csv"
-    subprocess.run([PYTHON, str(HERE / "generate.py"), "50", str(fifty)], check=True,
-                   stdout=subprocess.DEVNULL)
+    shutil.copy(session(10), fifty)
     quick_runs = runs * 3  # start-up figures are short and noisy: take more of them
     floor = median(lambda n: [PYTHON, "-c", "import click, tabulate"], quick_runs)
-    record_50 = median(lambda n: [*SCOREPAD, "-f", str(fifty), *hand_args(fifty)], quick_runs)
-    figure("record a hand, 50-hand session", record_50, floor, 1.3)
-
-    # 2. recording in the largest session against the 10-hand one
-    small, big = scratch / "small.csv", scratch / "big.csv"
-    shutil.copy(session(10), small)
-    shutil.copy(session(largest), big)
-    record_small = median(lambda n: [*SCOREPAD, "-f", str(small), *hand_args(small)],
-                          quick_runs)
-    record_big = median(lambda n: [*SCOREPAD, "-f", str(big), *hand_args(big)], quick_runs)
-    figure(f"record a hand, {largest:,} vs 10 hands", record_big, record_small, 1.2)
-
-    # 3. standings (and its memory at every size) and 4. verify, against a bare csv pass
-    memory = []
-    for size in sizes:
-        path = session(size)
-        result = median(lambda n: [*SCOREPAD, "-f", str(path), "standings"], runs)
-        memory.append((size, result[1]))
-        if size == largest:
-            bare = median(lambda n: [PYTHON, "-c", BARE_PASS, str(path), players], runs)
-            figure(f"standings, {largest:,} hands", result, bare, 2.0)
-            checked = median(lambda n: [*SCOREPAD, "-f", str(path), "verify"], max(1, runs // 2))
-            figure(f"verify, {largest:,} hands", checked, bare, 4.0)
-
-    # 5. settling twelve players with balances
-    twelve = twelve_player_session()
-    settle = median(lambda n: [*SCOREPAD, "-f", str(twelve), "settle", "--rate", "0.25"], runs)
-    figure("settle, 12 players with balances", settle, None, 1.0, unit="s")
+    recorded = median(lambda n: [*SCOREPAD, "-f", str(fifty), *hand_args(fifty)], quick_runs)
+    figures.add("record a hand", recorded, floor, 1.15)
+    check = [
+        *SCOREPAD,
+        "check",
+        "--players",
+        "Ann,Bob,Cy,Dee,Ed",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        "70",
+        "--tricks",
+        "4",
+    ]
+    figures.add("check a hand", median(lambda n: check, quick_runs), floor, 1.15)
     shutil.rmtree(scratch)
 
-    widths = [max(len(str(r[i])) for r in rows + [_HEADER]) for i in range(len(_HEADER))]
-    for row in [_HEADER, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+    # 2. every report that reads the whole file, against a bare csv.reader pass over it
+    memory: dict[str, list[tuple[int, float]]] = {}
+    for size in sizes:
+        path = session(size)
+        bare = median(lambda n, p=path: [PYTHON, "-c", BARE_PASS, str(p), PLAYERS], runs)
+        for report in REPORTS:
+            name = " ".join(report)
+            result = median(lambda n, p=path, r=report: [*SCOREPAD, "-f", str(p), *r], runs)
+            memory.setdefault(name, []).append((size, result[1]))
+            if size == largest:
+                figures.add(f"{name}, {largest:,} hands", result, bare, 2.5)
+
+    figures.print()
     print()
-    print("peak memory of standings: " + ", ".join(f"{size:,} hands {mib:.0f} MiB"
-                                                   for size, mib in memory)
-          + " (target: under 60 MiB and flat)")
-    print(f"median of {runs} runs ({runs * 3} for recording a hand); python "
-          f"{sys.version.split()[0]}; {os.cpu_count()} cores")
+    print("peak memory (target: under 60 MiB, flat from 10,000 hands up):")
+    for name, sizes_mib in memory.items():
+        shown = ", ".join(f"{size:,} {mib:.0f} MiB" for size, mib in sizes_mib)
+        flat = all(mib < 60 for _, mib in sizes_mib)
+        print(f"  {name:<20} {shown}  {'ok' if flat else 'MISSED'}")
+    print(
+        f"median of {runs} runs ({quick_runs} for a hand); python {sys.version.split()[0]}; "
+        f"{os.cpu_count()} cores"
+    )
     return 0
 
-
-_HEADER = ("figure", "measured", "baseline", "ratio", "target", "")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import CardError
-
 from .scoring import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
 
@@ -44,29 +43,78 @@ class Rank(enum.Enum):
     ACE = "A"
 
 
-CARD_POINTS = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2,
-               Rank.NINE: 0, Rank.EIGHT: 0, Rank.SEVEN: 0}
+CARD_POINTS = {
+    Rank.ACE: 11,
+    Rank.TEN: 10,
+    Rank.KING: 4,
+    Rank.QUEEN: 3,
+    Rank.JACK: 2,
+    Rank.NINE: 0,
+    Rank.EIGHT: 0,
+    Rank.SEVEN: 0,
+}
 
 ACE_POINTS = CARD_POINTS[Rank.ACE]
 """The richest card: a blind of n cards holds at most n × 11 points."""
 
 _UNICODE_SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
 _RANK_ALIASES = {"T": "10"}
-_GERMAN_SUITS = {"eichel": "C", "eicheln": "C", "gras": "S", "blatt": "S", "laub": "S",
-                 "grün": "S", "gruen": "S", "herz": "H", "rot": "H", "schellen": "D",
-                 "schelln": "D"}
+_GERMAN_SUITS = {
+    "eichel": "C",
+    "eicheln": "C",
+    "gras": "S",
+    "blatt": "S",
+    "laub": "S",
+    "grün": "S",
+    "gruen": "S",
+    "herz": "H",
+    "rot": "H",
+    "schellen": "D",
+    "schelln": "D",
+}
 _GERMAN_SUIT_LETTERS = {"E": "C", "G": "S", "H": "H", "S": "D"}
-_GERMAN_SUIT_NAMES = {Suit.CLUBS: "Eichel", Suit.SPADES: "Gras", Suit.HEARTS: "Herz",
-                      Suit.DIAMONDS: "Schellen"}
-_GERMAN_RANKS = {"ober": "Q", "o": "Q", "unter": "J", "u": "J", "ass": "A", "as": "A",
-                 "sau": "A", "daus": "A", "a": "A", "könig": "K", "koenig": "K", "k": "K",
-                 "zehn": "10", "10": "10", "neun": "9", "9": "9", "acht": "8", "8": "8",
-                 "sieben": "7", "7": "7"}
-_GERMAN_RANK_NAMES = {Rank.QUEEN: "Ober", Rank.JACK: "Unter", Rank.ACE: "Sau",
-                      Rank.KING: "König", Rank.TEN: "Zehn", Rank.NINE: "Neun", Rank.EIGHT: "Acht",
-                      Rank.SEVEN: "Sieben"}
-_HELP = ("write rank then suit, e.g. QC, 10D, A♥ (ranks 7 8 9 10 J Q K A, suits C S H D), or a "
-         "German name such as Eichel-Ober or EO")
+_GERMAN_SUIT_NAMES = {
+    Suit.CLUBS: "Eichel",
+    Suit.SPADES: "Gras",
+    Suit.HEARTS: "Herz",
+    Suit.DIAMONDS: "Schellen",
+}
+_GERMAN_RANKS = {
+    "ober": "Q",
+    "o": "Q",
+    "unter": "J",
+    "u": "J",
+    "ass": "A",
+    "as": "A",
+    "sau": "A",
+    "daus": "A",
+    "a": "A",
+    "könig": "K",
+    "koenig": "K",
+    "k": "K",
+    "zehn": "10",
+    "10": "10",
+    "neun": "9",
+    "9": "9",
+    "acht": "8",
+    "8": "8",
+    "sieben": "7",
+    "7": "7",
+}
+_GERMAN_RANK_NAMES = {
+    Rank.QUEEN: "Ober",
+    Rank.JACK: "Unter",
+    Rank.ACE: "Sau",
+    Rank.KING: "König",
+    Rank.TEN: "Zehn",
+    Rank.NINE: "Neun",
+    Rank.EIGHT: "Acht",
+    Rank.SEVEN: "Sieben",
+}
+_HELP = (
+    "write rank then suit, e.g. QC, 10D, A♥ (ranks 7 8 9 10 J Q K A, suits C S H D), or a "
+    "German name such as Eichel-Ober or EO"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -102,8 +150,10 @@ class Card:
             return cls(Rank(_GERMAN_RANKS[words[1]]), Suit(_GERMAN_SUITS[words[0]]))
         short = re.fullmatch(r"([EGHS])(10|[OUAK987])", raw.strip().upper())
         if short:
-            return cls(Rank(_GERMAN_RANKS[short.group(2).lower()]),
-                       Suit(_GERMAN_SUIT_LETTERS[short.group(1)]))
+            return cls(
+                Rank(_GERMAN_RANKS[short.group(2).lower()]),
+                Suit(_GERMAN_SUIT_LETTERS[short.group(1)]),
+            )
         return None
 
     def __str__(self) -> str:
@@ -141,8 +191,16 @@ DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 SHORT_DECK = tuple(c for c in DECK if c.rank not in (Rank.SEVEN, Rank.EIGHT))
 """The 24-card short pack (Schafkopf with six cards each)."""
 
-PLAIN_ORDER = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE, Rank.EIGHT,
-               Rank.SEVEN)
+PLAIN_ORDER = (
+    Rank.ACE,
+    Rank.TEN,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+)
 """How the cards of a suit rank, high to low, when they are not trump."""
 
 SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
@@ -164,10 +222,17 @@ class Game:
     @classmethod
     def sheepshead(cls) -> Game:
         """Sheepshead: queens, jacks, then diamonds A 10 K 9 8 7; always the same."""
-        return cls("sheepshead", (
-            *[Card(Rank.QUEEN, s) for s in SUIT_ORDER], *[Card(Rank.JACK, s) for s in SUIT_ORDER],
-            *[Card(r, Suit.DIAMONDS) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE,
-                                               Rank.EIGHT, Rank.SEVEN)]))
+        return cls(
+            "sheepshead",
+            (
+                *[Card(Rank.QUEEN, s) for s in SUIT_ORDER],
+                *[Card(Rank.JACK, s) for s in SUIT_ORDER],
+                *[
+                    Card(r, Suit.DIAMONDS)
+                    for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
+                ],
+            ),
+        )
 
     @classmethod
     def schafkopf(cls, game: str = "partner", trump: Suit | None = None) -> Game:
@@ -185,12 +250,15 @@ class Game:
         if base == "partner":
             trump = Suit.HEARTS
         elif base != "solo":
-            raise CardError(f"unknown game {game!r}: choose partner, solo, wenz or geier "
-                            f"(or a tout)")
+            raise CardError(
+                f"unknown game {game!r}: choose partner, solo, wenz or geier (or a tout)"
+            )
         if trump is None:
             raise CardError("a solo needs its trump suit (C, S, H or D)")
-        suit = [Card(r, trump) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT,
-                                          Rank.SEVEN)]
+        suit = [
+            Card(r, trump)
+            for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
+        ]
         return cls(game, (*obers, *unters, *suit))
 
     def is_trump(self, card: Card) -> bool:
@@ -225,8 +293,12 @@ class Game:
         return f"the highest {_SUIT_WORDS[led]}, the suit led, and no trump played"
 
 
-_SUIT_WORDS = {Suit.CLUBS: "club", Suit.SPADES: "spade", Suit.HEARTS: "heart",
-               Suit.DIAMONDS: "diamond"}
+_SUIT_WORDS = {
+    Suit.CLUBS: "club",
+    Suit.SPADES: "spade",
+    Suit.HEARTS: "heart",
+    Suit.DIAMONDS: "diamond",
+}
 
 
 def suit_word(suit: Suit | str) -> str:
@@ -237,13 +309,26 @@ def suit_word(suit: Suit | str) -> str:
 def parse_suit(text: str) -> Suit:
     """A suit as typed: C S H D, the symbols, English or German names."""
     raw = text.strip()
-    names = {"c": "C", "clubs": "C", "club": "C", "s": "S", "spades": "S", "spade": "S",
-             "h": "H", "hearts": "H", "heart": "H", "d": "D", "diamonds": "D", "diamond": "D",
-             **_GERMAN_SUITS}
+    names = {
+        "c": "C",
+        "clubs": "C",
+        "club": "C",
+        "s": "S",
+        "spades": "S",
+        "spade": "S",
+        "h": "H",
+        "hearts": "H",
+        "heart": "H",
+        "d": "D",
+        "diamonds": "D",
+        "diamond": "D",
+        **_GERMAN_SUITS,
+    }
     value = _UNICODE_SUITS.get(raw) or names.get(raw.lower())
     if value is None:
-        raise CardError(f"unknown suit {text!r}: write C, S, H or D (or Eichel, Gras, Herz, "
-                        f"Schellen)")
+        raise CardError(
+            f"unknown suit {text!r}: write C, S, H or D (or Eichel, Gras, Herz, Schellen)"
+        )
     return Suit(value)
 
 

@@ -20,13 +20,23 @@ import json
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .rules import Rules
-from .schema import (HAND_KINDS, INPUTS, STATE_COLUMNS, Codec, LedgerError, Problem, Row,
-                     RowKind, check_note)
+from .schema import (
+    HAND_KINDS,
+    INPUTS,
+    STATE_COLUMNS,
+    Codec,
+    LedgerError,
+    Problem,
+    Row,
+    RowKind,
+    check_note,
+)
 from .scoring import Hand, LeasterHand, PickerHand, Score, find_player, score, seat
 
 _FAST_CACHE = 40_000  # hands remembered by their raw cells (a few hundred bytes each)
@@ -43,11 +53,32 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
     if row.picker is not None:
         if row.points is None:
             raise HandError("points: missing")
-        return PickerHand(tuple(seated), row.picker, row.points, row.dealer, row.partners,
-                          row.alone, row.tricks, row.crack, row.recrack, row.doubled, row.forced,
-                          row.game, row.runs, row.blitz, row.out)
-    return LeasterHand(tuple(seated), row.dealer, row.winner, row.leaster_points,
-                       row.leaster_tricks, row.doubled, row.out)
+        return PickerHand(
+            tuple(seated),
+            row.picker,
+            row.points,
+            row.dealer,
+            row.partners,
+            row.alone,
+            row.tricks,
+            row.crack,
+            row.recrack,
+            row.doubled,
+            row.forced,
+            row.game,
+            row.runs,
+            row.blitz,
+            row.out,
+        )
+    return LeasterHand(
+        tuple(seated),
+        row.dealer,
+        row.winner,
+        row.leaster_points,
+        row.leaster_tricks,
+        row.doubled,
+        row.out,
+    )
 
 
 def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
@@ -55,14 +86,34 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     sitting = tuple(p for p in seated if p in result.sitting_out)
     deltas = {p: result.deltas.get(p, 0) for p in seated}
     if isinstance(hand, LeasterHand):
-        return Row(RowKind.LEASTER, dealer=hand.dealer, out=sitting, deltas=deltas,
-                   winner=hand.winner, leaster_points=hand.points, leaster_tricks=hand.tricks,
-                   doubled=hand.doubled)
-    return Row(RowKind.PICKER, dealer=hand.dealer, out=sitting, deltas=deltas,
-               picker=hand.picker, partners=tuple(hand.partners), alone=hand.alone,
-               points=hand.points, tricks=hand.tricks, crack=hand.crack, recrack=hand.recrack,
-               doubled=hand.doubled, forced=hand.forced, game=hand.game, runs=hand.runs,
-               blitz=hand.blitz)
+        return Row(
+            RowKind.LEASTER,
+            dealer=hand.dealer,
+            out=sitting,
+            deltas=deltas,
+            winner=hand.winner,
+            leaster_points=hand.points,
+            leaster_tricks=hand.tricks,
+            doubled=hand.doubled,
+        )
+    return Row(
+        RowKind.PICKER,
+        dealer=hand.dealer,
+        out=sitting,
+        deltas=deltas,
+        picker=hand.picker,
+        partners=tuple(hand.partners),
+        alone=hand.alone,
+        points=hand.points,
+        tricks=hand.tricks,
+        crack=hand.crack,
+        recrack=hand.recrack,
+        doubled=hand.doubled,
+        forced=hand.forced,
+        game=hand.game,
+        runs=hand.runs,
+        blitz=hand.blitz,
+    )
 
 
 def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
@@ -78,13 +129,22 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
 
     outs = tuple(find_player(n, seated, "--out") for n in hand.out)
     if isinstance(hand, LeasterHand):
-        return replace(hand, dealer=one(hand.dealer, "--dealer"),
-                       winner=one(hand.winner, "--winner"),
-                       points=counts(hand.points, "--leaster-points"),
-                       tricks=counts(hand.tricks, "--leaster-tricks"), out=outs)
-    return replace(hand, dealer=one(hand.dealer, "--dealer"), picker=one(hand.picker, "--picker"),
-                   partners=tuple(find_player(n, seated, "--partner") for n in hand.partners),
-                   crack=one(hand.crack, "--crack"), out=outs)
+        return replace(
+            hand,
+            dealer=one(hand.dealer, "--dealer"),
+            winner=one(hand.winner, "--winner"),
+            points=counts(hand.points, "--leaster-points"),
+            tricks=counts(hand.tricks, "--leaster-tricks"),
+            out=outs,
+        )
+    return replace(
+        hand,
+        dealer=one(hand.dealer, "--dealer"),
+        picker=one(hand.picker, "--picker"),
+        partners=tuple(find_player(n, seated, "--partner") for n in hand.partners),
+        crack=one(hand.crack, "--crack"),
+        out=outs,
+    )
 
 
 # --- what the reports see -----------------------------------------------------------------------
@@ -177,11 +237,18 @@ class Ledger:
     which the reports fold into each player's numbers: far cheaper than a call a hand).
     """
 
-    def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str,
-                 seated: Sequence[str] | None = None, codec: Codec | None = None,
-                 corrections: Mapping[int, Fate] | None = None,
-                 on_hand: Callable[[HandView], None] | None = None, fast: bool = True,
-                 counts: Counter[Scored] | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        first_dealer: str,
+        seated: Sequence[str] | None = None,
+        codec: Codec | None = None,
+        corrections: Mapping[int, Fate] | None = None,
+        on_hand: Callable[[HandView], None] | None = None,
+        fast: bool = True,
+        counts: Counter[Scored] | None = None,
+    ):
         self.rules = rules
         self.fast = fast
         self.feed: Callable[[Sequence[str], int], list[Problem]]
@@ -190,7 +257,7 @@ class Ledger:
         self.codec = codec or Codec.new(self.players)
         self.order = list(seated or players)  # the seats in force, in seat order
         self.next_dealer = first_dealer
-        self.totals = {p: 0 for p in self.order}  # everyone who has sat down tonight
+        self.totals = dict.fromkeys(self.order, 0)  # everyone who has sat down tonight
         self.pending: list[int] = []  # the doubler hands whose doubling is still to come
         self.last_hand = 0
         self.hands = 0  # picker and leaster hands that count (not voided)
@@ -210,14 +277,28 @@ class Ledger:
         self._reset_fast_state()
 
     @classmethod
-    def resume(cls, rules: Rules, players: Sequence[str], last: Row, last_hand: int,
-               codec: Codec | None = None) -> Ledger:
+    def resume(
+        cls,
+        rules: Rules,
+        players: Sequence[str],
+        last: Row,
+        last_hand: int,
+        codec: Codec | None = None,
+    ) -> Ledger:
         """Pick the night up from the state its last row records (no history needed)."""
-        ledger = cls(rules, players, last.next_dealer or players[-1],
-                     seated=last.seated or players, codec=codec)
+        ledger = cls(
+            rules,
+            players,
+            last.next_dealer or players[-1],
+            seated=last.seated or players,
+            codec=codec,
+        )
         ledger.pending = [0] * last.pending
-        ledger.totals = {p: last.totals.get(p, 0)
-                         for p in ledger.players if p in last.totals or p in ledger.order}
+        ledger.totals = {
+            p: last.totals.get(p, 0)
+            for p in ledger.players
+            if p in last.totals or p in ledger.order
+        }
         ledger.last_hand = last_hand
         ledger._check_race()
         ledger._reset_fast_state()
@@ -272,8 +353,11 @@ class Ledger:
         self._interned.clear()
         dump = json.dumps
         seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
-        totals_form = "{" + ",".join(
-            dump(p, ensure_ascii=False).replace("%", "%%") + ":%d" for p in self.totals) + "}"
+        totals_form = (
+            "{"
+            + ",".join(dump(p, ensure_ascii=False).replace("%", "%%") + ":%d" for p in self.totals)
+            + "}"
+        )
         self._seated_cell, self._totals_form = seated_cell, totals_form
         codec = self.codec
         index = codec.index
@@ -291,8 +375,12 @@ class Ledger:
 
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
             """Check a row's raw cells against the state so far, then apply it."""
-            if (len(cells) != width or self.pending or cells[k_ref]
-                    or cells[k_kind] not in (picker, leaster)):
+            if (
+                len(cells) != width
+                or self.pending
+                or cells[k_ref]
+                or cells[k_kind] not in (picker, leaster)
+            ):
                 return slow(cells, line)
             number = self.last_hand + 1
             if cells[k_hand] != str(number):
@@ -316,9 +404,12 @@ class Ledger:
                     counts[entry] += 1
                 if self.on_hand is not None:
                     self.on_hand(HandView(number, entry, False, False, cells[k_note]))
-            if (cells[k_next] == entry.next_dealer and cells[k_seated] == seated_cell
-                    and cells[k_pending] == "0"
-                    and cells[k_totals] == totals_form % tuple(totals.values())):
+            if (
+                cells[k_next] == entry.next_dealer
+                and cells[k_seated] == seated_cell
+                and cells[k_pending] == "0"
+                and cells[k_totals] == totals_form % tuple(totals.values())
+            ):
                 return []
             return self._after_fast(cells, line)
 
@@ -339,8 +430,11 @@ class Ledger:
         entry = None
         if self.fast and not problems and row.kind in _FAST_KINDS:
             entry = self._remember(cells, row)
-        if row.kind in HAND_KINDS and row.hand == self.last_hand and (
-                self.counts is not None or self.on_hand is not None):
+        if (
+            row.kind in HAND_KINDS
+            and row.hand == self.last_hand
+            and (self.counts is not None or self.on_hand is not None)
+        ):
             self._emit(row.hand, entry or self._entry_of(row), row.note)
         return problems
 
@@ -349,8 +443,11 @@ class Ledger:
         text; None (having changed nothing) when anything is off, for the full path to report.
         """
         codec = self.codec
-        if (len(cells) != codec.width or self.pending
-                or cells[codec.index["kind"]] not in _FAST_KIND_TEXTS):
+        if (
+            len(cells) != codec.width
+            or self.pending
+            or cells[codec.index["kind"]] not in _FAST_KIND_TEXTS
+        ):
             return None
         try:
             row = codec.decode(cells, line, state=False)
@@ -364,9 +461,12 @@ class Ledger:
             totals[player] += value
         at = codec.index
         assert row.dealer is not None
-        if not (cells[at["next_dealer"]] == self.left_of(row.dealer)
-                and cells[at["seated"]] == self._seated_cell and cells[at["pending"]] == "0"
-                and cells[at["totals"]] == self._totals_form % tuple(totals.values())):
+        if not (
+            cells[at["next_dealer"]] == self.left_of(row.dealer)
+            and cells[at["seated"]] == self._seated_cell
+            and cells[at["pending"]] == "0"
+            and cells[at["totals"]] == self._totals_form % tuple(totals.values())
+        ):
             return None
         self._apply(row, result, deltas)
         return row
@@ -376,7 +476,7 @@ class Ledger:
         seated = tuple(p for p in self.players if p in row.deltas)
         found = self._last_scored
         if row.kind is RowKind.DOUBLER or found is None:
-            return Scored(row.inputs_only(row.kind), {p: 0 for p in seated}, None, seated)
+            return Scored(row.inputs_only(row.kind), dict.fromkeys(seated, 0), None, seated)
         return found
 
     def _emit(self, number: int, entry: Scored, note: str) -> None:
@@ -390,10 +490,9 @@ class Ledger:
                 amended = True
                 note = fate.note or note
                 seated = tuple(p for p in self.players if p in entry.deltas)
-                try:  # the amendment's own row is checked when the pass reaches it
+                # (the amendment's own row is checked when the pass reaches it)
+                with suppress(LedgerError):
                     entry = self._rescore(fate.final, seated)
-                except LedgerError:
-                    pass
         if self.counts is not None and not void and entry.result is not None:
             self.counts[entry] += 1
         if self.on_hand is not None:
@@ -425,14 +524,32 @@ class Ledger:
         intern = self._interned.setdefault
         lean = _lean(found.result)
         assert lean is not None
-        lean = intern(("score", lean.outcome, lean.stake, tuple(lean.deltas.items()), lean.level,
-                       lean.winners, lean.schneider, lean.no_trick, lean.sitting_out), lean)
+        lean = intern(
+            (
+                "score",
+                lean.outcome,
+                lean.stake,
+                tuple(lean.deltas.items()),
+                lean.level,
+                lean.winners,
+                lean.schneider,
+                lean.no_trick,
+                lean.sitting_out,
+            ),
+            lean,
+        )
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
         key = tuple(intern(c, c) for c in self._inputs(cells))
-        entry = Scored(found.row, deltas, lean, found.seated, player_cells,
-                       intern(self.next_dealer, self.next_dealer))
+        entry = Scored(
+            found.row,
+            deltas,
+            lean,
+            found.seated,
+            player_cells,
+            intern(self.next_dealer, self.next_dealer),
+        )
         self._fast[key] = entry
         return entry
 
@@ -458,11 +575,17 @@ class Ledger:
         return [self.pending.pop(0)] if self.pending else []
 
     def _state(self, row: Row) -> Row:
-        return replace(row, next_dealer=self.next_dealer, seated=self.seated,
-                       pending=len(self.pending), totals=dict(self.totals))
+        return replace(
+            row,
+            next_dealer=self.next_dealer,
+            seated=self.seated,
+            pending=len(self.pending),
+            totals=dict(self.totals),
+        )
 
-    def _apply(self, row: Row, result: Score | None = None,
-               deltas: Mapping[str, int] | None = None) -> None:
+    def _apply(
+        self, row: Row, result: Score | None = None, deltas: Mapping[str, int] | None = None
+    ) -> None:
         """Apply a row (`_state` then gives it the state after).
 
         `result` is the hand's score (for a hand row or an amendment); `deltas` the points to
@@ -547,14 +670,23 @@ class Ledger:
         return problems
 
     def _state_problems(self, row: Row) -> list[Problem]:
-        state = {"next_dealer": self.next_dealer, "seated": self.seated,
-                 "pending": len(self.pending), "totals": self.totals}
+        state = {
+            "next_dealer": self.next_dealer,
+            "seated": self.seated,
+            "pending": len(self.pending),
+            "totals": self.totals,
+        }
         problems = []
         for name, value in state.items():
             recorded = getattr(row, name)
             if value != recorded:
-                problems.append(Problem(row.line, f"{name}: recorded {_show(recorded)}, but "
-                                                  f"the rows above give {_show(value)}"))
+                problems.append(
+                    Problem(
+                        row.line,
+                        f"{name}: recorded {_show(recorded)}, but "
+                        f"the rows above give {_show(value)}",
+                    )
+                )
         return problems
 
     def _resync(self, row: Row) -> None:
@@ -566,7 +698,7 @@ class Ledger:
             self.order = list(row.seated)
         if row.totals:
             self.totals.update(row.totals)
-        self.pending = self.pending[:row.pending] + [0] * max(0, row.pending - len(self.pending))
+        self.pending = self.pending[: row.pending] + [0] * max(0, row.pending - len(self.pending))
         self._reset_fast_state()
 
     def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
@@ -587,8 +719,9 @@ class Ledger:
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
         if row.hand != self.last_hand + 1:
-            raise LedgerError(line, f"hand number {row.hand} is out of order: "
-                                    f"{self.last_hand + 1} comes next")
+            raise LedgerError(
+                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
+            )
         if row.ref is not None:
             raise LedgerError(line, "a hand row has no ref")
         if row.dealer is None:
@@ -597,12 +730,16 @@ class Ledger:
             raise LedgerError(line, "every player at the table needs a number of points")
         if row.kind is RowKind.DOUBLER:
             if self.rules.all_pass != "doubler":
-                raise LedgerError(line, f"a doubler under rules with all_pass = "
-                                        f"{self.rules.all_pass}")
-            return {p: 0 for p in self.seated}, None
+                raise LedgerError(
+                    line, f"a doubler under rules with all_pass = {self.rules.all_pass}"
+                )
+            return dict.fromkeys(self.seated, 0), None
         if row.doubled != self.doubled_next():
-            raise LedgerError(line, f"doubled: recorded {row.doubled}, but the doublers "
-                                    f"before it give {self.doubled_next()}")
+            raise LedgerError(
+                line,
+                f"doubled: recorded {row.doubled}, but the doublers "
+                f"before it give {self.doubled_next()}",
+            )
         entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
 
@@ -616,18 +753,26 @@ class Ledger:
             raise LedgerError(line, f"ref: hand {row.ref} is already void")
         version = self.kept.get(row.ref)
         if version is None:
-            raise LedgerError(line, f"ref: hand {row.ref} cannot be checked (it was not read "
-                                    f"as a hand this correction refers to)")
+            raise LedgerError(
+                line,
+                f"ref: hand {row.ref} cannot be checked (it was not read "
+                f"as a hand this correction refers to)",
+            )
         if row.kind is RowKind.VOID:
             return {p: -v for p, v in version.deltas.items()}, None
         if version.row.kind is RowKind.DOUBLER:
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
         if row.doubled != version.row.doubled:
-            raise LedgerError(line, f"doubled: an amendment keeps the doubling of hand "
-                                    f"{row.ref} ({version.row.doubled})")
+            raise LedgerError(
+                line,
+                f"doubled: an amendment keeps the doubling of hand "
+                f"{row.ref} ({version.row.doubled})",
+            )
         entry = self._rescore(row, self._seats_of(version))
-        return ({p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
-                entry.result)
+        return (
+            {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
+            entry.result,
+        )
 
     def _seats_of(self, version: _Version) -> tuple[str, ...]:
         """The players who were seated for a recorded hand, in seat order."""
@@ -671,11 +816,12 @@ class Ledger:
         except ScorepadError as exc:
             return f"this hand cannot be scored: {exc}"
         if set(result.sitting_out) != set(row.out):
-            return (f"out: recorded {_show(row.out)}, but the rules seat out "
-                    f"{_show(result.sitting_out)}")
+            return (
+                f"out: recorded {_show(row.out)}, but the rules seat out "
+                f"{_show(result.sitting_out)}"
+            )
         inputs = row.inputs_only(RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
-        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, _lean(result),
-                      seated)
+        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, _lean(result), seated)
 
     # -- making new rows ------------------------------------------------------------------------
 
@@ -684,8 +830,12 @@ class Ledger:
         self._check_race_open()
         hand = self.prepare(hand)
         result = score(self.rules, hand)
-        row = replace(row_for_hand(hand, result, self.seated), hand=self.last_hand + 1,
-                      note=check_note(note), time=time)
+        row = replace(
+            row_for_hand(hand, result, self.seated),
+            hand=self.last_hand + 1,
+            note=check_note(note),
+            time=time,
+        )
         self._apply(row, result)
         return self._state(row), result
 
@@ -696,20 +846,29 @@ class Ledger:
         if hand.dealer is None:
             hand = replace(hand, dealer=self.next_dealer)
         if hand.doubled:
-            raise HandError("--doubled: a session doubles the hands after a recorded doubler by "
-                            "itself; record the doubler with `scorepad hand --doubler`")
+            raise HandError(
+                "--doubled: a session doubles the hands after a recorded doubler by "
+                "itself; record the doubler with `scorepad hand --doubler`"
+            )
         return replace(hand, doubled=self.doubled_next())
 
-    def record_doubler(self, dealer: str | None = None, note: str = "",
-                       time: str = "") -> Row:
+    def record_doubler(self, dealer: str | None = None, note: str = "", time: str = "") -> Row:
         """The row of a thrown-in hand under all_pass = doubler."""
         if self.rules.all_pass != "doubler":
-            raise HandError(f"--doubler: {self.rules.name} rules have all_pass = "
-                            f"{self.rules.all_pass}; a doubler needs all_pass = doubler")
+            raise HandError(
+                f"--doubler: {self.rules.name} rules have all_pass = "
+                f"{self.rules.all_pass}; a doubler needs all_pass = doubler"
+            )
         self._check_race_open()
         dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
-        row = Row(RowKind.DOUBLER, hand=self.last_hand + 1, dealer=dealer,
-                  deltas={p: 0 for p in self.seated}, note=check_note(note), time=time)
+        row = Row(
+            RowKind.DOUBLER,
+            hand=self.last_hand + 1,
+            dealer=dealer,
+            deltas=dict.fromkeys(self.seated, 0),
+            note=check_note(note),
+            time=time,
+        )
         self._apply(row)
         return self._state(row)
 
@@ -717,28 +876,40 @@ class Ledger:
         """The row that voids hand `ref` (which must be remembered: a hand corrections name)."""
         self._check_ref(ref)
         version = self.kept[ref]
-        row = Row(RowKind.VOID, ref=ref, deltas={p: -v for p, v in version.deltas.items()},
-                  note=check_note(reason), time=time)
+        row = Row(
+            RowKind.VOID,
+            ref=ref,
+            deltas={p: -v for p, v in version.deltas.items()},
+            note=check_note(reason),
+            time=time,
+        )
         self._apply(row)
         return self._state(row)
 
-    def amend_row(self, ref: int, changes: Mapping[str, Any], note: str = "",
-                  time: str = "") -> tuple[Row, Score]:
+    def amend_row(
+        self, ref: int, changes: Mapping[str, Any], note: str = "", time: str = ""
+    ) -> tuple[Row, Score]:
         """The row that replaces some inputs of hand `ref` and re-scores it."""
         self._check_ref(ref)
         version = self.kept[ref]
         if version.row.kind is RowKind.DOUBLER:
-            raise HandError(f"hand {ref} is a doubler: there is nothing to amend (void it with "
-                            f"`scorepad void {ref}` and record the hand)")
+            raise HandError(
+                f"hand {ref} is a doubler: there is nothing to amend (void it with "
+                f"`scorepad void {ref}` and record the hand)"
+            )
         inputs = {**version.row.hand_inputs(), **changes}
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
         result = score(self.rules, hand)
         new = row_for_hand(hand, result, seated)
-        row = replace(new, kind=RowKind.AMEND, ref=ref,
-                      deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0)
-                              for p in seated},
-                      note=check_note(note), time=time)
+        row = replace(
+            new,
+            kind=RowKind.AMEND,
+            ref=ref,
+            deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0) for p in seated},
+            note=check_note(note),
+            time=time,
+        )
         self._apply(row, result)
         return self._state(row), result
 
@@ -758,13 +929,18 @@ class Ledger:
 
     def _check_race_open(self) -> None:
         if self.race_winners:
-            raise HandError(f"the race is over: {' and '.join(self.race_winners)} reached "
-                            f"{self.rules.target}; start a new session for another night")
+            raise HandError(
+                f"the race is over: {' and '.join(self.race_winners)} reached "
+                f"{self.rules.target}; start a new session for another night"
+            )
 
     def _check_ref(self, ref: int) -> None:
         if not 1 <= ref <= self.last_hand:
-            raise HandError(f"there is no hand {ref}: hands run from 1 to {self.last_hand}"
-                            if self.last_hand else f"there is no hand {ref}: no hand recorded")
+            raise HandError(
+                f"there is no hand {ref}: hands run from 1 to {self.last_hand}"
+                if self.last_hand
+                else f"there is no hand {ref}: no hand recorded"
+            )
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
 
@@ -780,8 +956,10 @@ def _frozen(value: Any) -> Any:
 
 def _show(value: Any) -> str:
     if isinstance(value, Mapping):
-        return ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}"
-                         for k, v in value.items()) or "nothing"
+        return (
+            ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}" for k, v in value.items())
+            or "nothing"
+        )
     if isinstance(value, (tuple, list, set)):
         return ", ".join(sorted(value)) or "nobody"
     return str(value)
@@ -789,8 +967,10 @@ def _show(value: Any) -> str:
 
 def _differs(what: str, recorded: Mapping[str, int], expected: Mapping[str, int]) -> str:
     wrong = [p for p in {**expected, **recorded} if recorded.get(p) != expected.get(p)]
-    shown = "; ".join(f"{p} recorded {recorded.get(p, 'nothing')}, the rules give "
-                      f"{expected.get(p, 'nothing')}" for p in wrong)
+    shown = "; ".join(
+        f"{p} recorded {recorded.get(p, 'nothing')}, the rules give {expected.get(p, 'nothing')}"
+        for p in wrong
+    )
     return f"{what} differ from the re-scoring: {shown}"
 
 

@@ -41,8 +41,10 @@ class Money:
         return f"{sign}{self.currency}{abs(self.amount):,.2f}"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Money) and (self.amount, self.currency) == (other.amount,
-                                                                             other.currency)
+        return isinstance(other, Money) and (self.amount, self.currency) == (
+            other.amount,
+            other.currency,
+        )
 
     def __repr__(self) -> str:
         return f"Money({self.amount!r}, {self.currency!r})"
@@ -88,8 +90,13 @@ def table_formats() -> list[str]:
     return ["text", *DATA_FORMATS, "markdown", *sorted(tabulate_formats)]
 
 
-def render(headers: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str = "text",
-           colalign: Sequence[str] | None = None, color: bool = False) -> str:
+def render(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    fmt: str = "text",
+    colalign: Sequence[str] | None = None,
+    color: bool = False,
+) -> str:
     """Render rows under headers as a text table (any tabulate format), CSV or JSON."""
     rows = list(rows)
     if fmt == "json":
@@ -103,13 +110,22 @@ def render(headers: Sequence[str], rows: Iterable[Sequence[Any]], fmt: str = "te
     from tabulate import tabulate
 
     cells = [[text_cell(c, color) for c in row] for row in rows]
-    return tabulate(cells, headers=list(headers), tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
-                    colalign=colalign, disable_numparse=True)
+    return tabulate(
+        cells,
+        headers=list(headers),
+        tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
+        colalign=colalign,
+        disable_numparse=True,
+    )
 
 
-def render_stream(headers: Sequence[str], rows: Callable[[], Iterable[Sequence[Any]]],
-                  fmt: str = "text", colalign: Sequence[str] | None = None,
-                  color: bool = False) -> Iterator[str]:
+def render_stream(
+    headers: Sequence[str],
+    rows: Callable[[], Iterable[Sequence[Any]]],
+    fmt: str = "text",
+    colalign: Sequence[str] | None = None,
+    color: bool = False,
+) -> Iterator[str]:
     """Render a table too long to hold, line by line: `rows()` is called once per pass.
 
     Plain text takes two passes (the first measures the columns) and looks exactly like

@@ -27,14 +27,25 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .cards import (DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit,
-                    suit_word)
+from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError
 from .rules import Rules
 from .scoring import PickerHand, Score, find_player, score
 
-KEYS = ("rules", "players", "dealer", "blind", "picker", "bury", "call", "game", "crack",
-        "recrack", "trick", "hand")
+KEYS = (
+    "rules",
+    "players",
+    "dealer",
+    "blind",
+    "picker",
+    "bury",
+    "call",
+    "game",
+    "crack",
+    "recrack",
+    "trick",
+    "hand",
+)
 FAIL_SUITS = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS)
 
 
@@ -83,8 +94,9 @@ def parse_hand_file(text: str) -> HandFile:
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
         if not sep:
-            raise HandFileError(number, f"write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' "
-                                        f"(not {line!r})")
+            raise HandFileError(
+                number, f"write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})"
+            )
         lowered = key.lower()
         if lowered == "trick":
             hand.tricks.append((number, _cards(value, number)))
@@ -96,13 +108,15 @@ def parse_hand_file(text: str) -> HandFile:
             pending.append((number, key, value))
             continue
         if lowered in hand.lines:
-            raise HandFileError(number, f"{lowered} is given twice (first on line "
-                                        f"{hand.lines[lowered]})")
+            raise HandFileError(
+                number, f"{lowered} is given twice (first on line {hand.lines[lowered]})"
+            )
         hand.lines[lowered] = number
         if lowered == "players":
-            hand.players = [n.strip() for n in next(csv.reader([value], skipinitialspace=True))
-                            if n.strip()]
-            if len(set(p.casefold() for p in hand.players)) != len(hand.players):
+            hand.players = [
+                n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
+            ]
+            if len({p.casefold() for p in hand.players}) != len(hand.players):
                 raise HandFileError(number, "players: a name is listed twice")
         elif lowered in ("blind", "bury"):
             setattr(hand, lowered, _cards(value, number))
@@ -118,8 +132,9 @@ def parse_hand_file(text: str) -> HandFile:
         try:
             player = find_player(name, hand.players, "")
         except ScorepadError:
-            raise HandFileError(number, f"{name!r} is neither a key ({', '.join(KEYS[:-1])}) "
-                                        f"nor a player") from None
+            raise HandFileError(
+                number, f"{name!r} is neither a key ({', '.join(KEYS[:-1])}) nor a player"
+            ) from None
         if player in hand.hands:
             raise HandFileError(number, f"{player}'s cards are given twice")
         hand.hands[player] = _cards(value, number)
@@ -205,20 +220,26 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
     deal = rules.deal_for(len(players))
     if deal is None:
         counts = ", ".join(str(n) for n in sorted(rules.deals))
-        raise HandFileError(hand.lines.get("players", 1),
-                            f"{len(players)} players: {rules.name} rules deal for {counts}")
+        raise HandFileError(
+            hand.lines.get("players", 1),
+            f"{len(players)} players: {rules.name} rules deal for {counts}",
+        )
     for player in players:
         if player not in hand.hands:
-            raise HandFileError(hand.lines.get("players", 1), f"no cards for {player}: add a "
-                                                              f"line '{player}: ...'")
+            raise HandFileError(
+                hand.lines.get("players", 1), f"no cards for {player}: add a line '{player}: ...'"
+            )
         if len(hand.hands[player]) != deal.cards:
-            raise HandFileError(hand.lines[f"hand {player}"],
-                                f"{player} has {len(hand.hands[player])} cards; a "
-                                f"{len(players)}-handed deal gives {deal.cards} each")
+            raise HandFileError(
+                hand.lines[f"hand {player}"],
+                f"{player} has {len(hand.hands[player])} cards; a "
+                f"{len(players)}-handed deal gives {deal.cards} each",
+            )
     if len(hand.blind) != deal.blind:
-        raise HandFileError(hand.lines.get("blind", hand.lines.get("players", 1)),
-                            f"the blind has {len(hand.blind)} cards; this deal has "
-                            f"{deal.blind}")
+        raise HandFileError(
+            hand.lines.get("blind", hand.lines.get("players", 1)),
+            f"the blind has {len(hand.blind)} cards; this deal has {deal.blind}",
+        )
     dealt = [c for p in players for c in hand.hands[p]] + hand.blind
     deck = _deck_for(rules, len(players))
     seen: dict[Card, str] = {}
@@ -226,17 +247,21 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
         cards = hand.blind if player == "the blind" else hand.hands[player]
         for card in cards:
             if card in seen:
-                line = hand.lines.get("blind") if player == "the blind" else \
-                    hand.lines[f"hand {player}"]
+                line = (
+                    hand.lines.get("blind")
+                    if player == "the blind"
+                    else hand.lines[f"hand {player}"]
+                )
                 raise HandFileError(line, f"{card} is dealt twice ({seen[card]} and {player})")
             if card not in deck:
-                raise HandFileError(hand.lines.get(f"hand {player}", 1),
-                                    f"{card} is not in the {len(deck)}-card pack")
+                raise HandFileError(
+                    hand.lines.get(f"hand {player}", 1),
+                    f"{card} is not in the {len(deck)}-card pack",
+                )
             seen[card] = player
     missing = [str(c) for c in deck if c not in seen]
     if missing or len(dealt) != len(deck):
-        raise HandFileError(hand.lines.get("players", 1),
-                            f"the deal misses {', '.join(missing)}")
+        raise HandFileError(hand.lines.get("players", 1), f"the deal misses {', '.join(missing)}")
     if hand.dealer is None:
         raise HandFileError(1, "no 'dealer:' line")
     if hand.picker is None:
@@ -273,8 +298,9 @@ class _Play:
     last_trick: bool
 
 
-def _call(hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]],
-          problems: list[Misplay]) -> _Call:
+def _call(
+    hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]], problems: list[Misplay]
+) -> _Call:
     """The partners and the call, from the `call:` line; what breaks the calling rules is
     added to `problems`."""
     picker, players = hand.picker, hand.players
@@ -295,10 +321,12 @@ def _call(hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]],
         return _Call((), "goes alone")
     called = _card_of(words[0], line)
     if deal.partners == 0:
-        raise HandFileError(line, f"a {len(players)}-handed picker plays alone: write "
-                                  f"'call: alone'")
-    holder = next(p for p in players if called in hand.hands[p] or
-                  (p == picker and called in hand.blind))
+        raise HandFileError(
+            line, f"a {len(players)}-handed picker plays alone: write 'call: alone'"
+        )
+    holder = next(
+        p for p in players if called in hand.hands[p] or (p == picker and called in hand.blind)
+    )
     if called.rank == Rank.JACK:
         return _jack_call(hand, called, holder, deal.partners)
     unknown = None
@@ -329,12 +357,14 @@ def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int)
     return _Call(tuple(p for p in partners if p != picker), f"the {called} names the partner")
 
 
-def _call_problems(rules: Rules, picker: str, called: Card, unknown: Card | None,
-                   own: list[Card]) -> list[Misplay]:
+def _call_problems(
+    rules: Rules, picker: str, called: Card, unknown: Card | None, own: list[Card]
+) -> list[Misplay]:
     """What is wrong with calling `called` holding `own` (after the bury)."""
     game = Game.schafkopf("partner") if rules.is_schafkopf else Game.sheepshead()
-    callable_suits = (tuple(s for s in Suit if s != Suit.HEARTS) if rules.is_schafkopf
-                      else FAIL_SUITS)
+    callable_suits = (
+        tuple(s for s in Suit if s != Suit.HEARTS) if rules.is_schafkopf else FAIL_SUITS
+    )
     found = []
     if game.is_trump(called) or called.suit not in callable_suits:
         found.append(f"{called} cannot be called: call the ace of a suit that is not trump")
@@ -344,14 +374,16 @@ def _call_problems(rules: Rules, picker: str, called: Card, unknown: Card | None
         if not all(Card(Rank.ACE, s) in own for s in FAIL_SUITS):
             found.append(f"{picker} may call a 10 only holding all three fail aces")
     elif called.rank != Rank.ACE:
-        found.append(f"{called} cannot be called: call an ace (a 10 only when holding all "
-                     f"three fail aces)")
+        found.append(
+            f"{called} cannot be called: call an ace (a 10 only when holding all three fail aces)"
+        )
     if unknown is not None:
         if unknown not in own:
             found.append(f"the unknown card {unknown} is not in {picker}'s hand after the bury")
     elif not any(game.suit_of(c) == called.suit for c in own):
-        found.append(f"{picker} called {called} without keeping a {suit_word(called.suit)} "
-                     f"(after the bury)")
+        found.append(
+            f"{picker} called {called} without keeping a {suit_word(called.suit)} (after the bury)"
+        )
     return [Misplay(None, picker, message) for message in found]
 
 
@@ -383,9 +415,24 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
     points = card_points(hand.bury) + sum(t.points for t in tricks if t.winner in side)
     side_tricks = sum(1 for t in tricks if t.winner in side)
     runs = _runs(hand, game, side) if rules.is_schafkopf else None
-    outcome = HandReplay(rules, tuple(players), hand.dealer, picker, call.partners, game,
-                         call.said, tuple(hand.bury), tuple(tricks), tuple(problems), points,
-                         side_tricks, runs, hand.crack, hand.recrack, None)
+    outcome = HandReplay(
+        rules,
+        tuple(players),
+        hand.dealer,
+        picker,
+        call.partners,
+        game,
+        call.said,
+        tuple(hand.bury),
+        tuple(tricks),
+        tuple(problems),
+        points,
+        side_tricks,
+        runs,
+        hand.crack,
+        hand.recrack,
+        None,
+    )
     try:
         result = score(rules, outcome.hand())
     except ScorepadError as exc:
@@ -400,21 +447,30 @@ def _after_the_bury(hand: HandFile) -> dict[str, list[Card]]:
     assert picker is not None
     holding = {p: list(hand.hands[p]) for p in hand.players}
     if len(hand.bury) != len(hand.blind):
-        raise HandFileError(hand.lines.get("bury", hand.lines.get("picker", 1)),
-                            f"the bury has {len(hand.bury)} cards; the picker buries as many as "
-                            f"the blind holds ({len(hand.blind)})")
+        raise HandFileError(
+            hand.lines.get("bury", hand.lines.get("picker", 1)),
+            f"the bury has {len(hand.bury)} cards; the picker buries as many as "
+            f"the blind holds ({len(hand.blind)})",
+        )
     holding[picker] += hand.blind
     for card in hand.bury:
         if card not in holding[picker]:
-            raise HandFileError(hand.lines.get("bury", 1),
-                                f"{picker} buried {card}, which was not in {picker}'s hand or "
-                                f"the blind")
+            raise HandFileError(
+                hand.lines.get("bury", 1),
+                f"{picker} buried {card}, which was not in {picker}'s hand or the blind",
+            )
         holding[picker].remove(card)
     return holding
 
 
-def _play(hand: HandFile, rules: Rules, game: Game, call: _Call,
-          holding: dict[str, list[Card]], problems: list[Misplay]) -> list[Trick]:
+def _play(
+    hand: HandFile,
+    rules: Rules,
+    game: Game,
+    call: _Call,
+    holding: dict[str, list[Card]],
+    problems: list[Misplay],
+) -> list[Trick]:
     """Play the tricks in order, checking every card; returns the tricks."""
     players = hand.players
     assert hand.dealer is not None
@@ -422,23 +478,35 @@ def _play(hand: HandFile, rules: Rules, game: Game, call: _Call,
     assert deal is not None
     if len(hand.tricks) != deal.cards:
         line = hand.tricks[-1][0] if hand.tricks else 1
-        raise HandFileError(line, f"{len(hand.tricks)} tricks; a {len(players)}-handed hand has "
-                                  f"{deal.cards}")
+        raise HandFileError(
+            line, f"{len(hand.tricks)} tricks; a {len(players)}-handed hand has {deal.cards}"
+        )
     leader = players[(players.index(hand.dealer) + 1) % len(players)]
     tricks: list[Trick] = []
     called_led = False
     for number, (line, cards) in enumerate(hand.tricks, 1):
         if len(cards) != len(players):
-            raise HandFileError(line, f"trick {number} has {len(cards)} cards; every player plays "
-                                      f"one ({len(players)})")
-        order = players[players.index(leader):] + players[:players.index(leader)]
+            raise HandFileError(
+                line,
+                f"trick {number} has {len(cards)} cards; every player plays one ({len(players)})",
+            )
+        order = players[players.index(leader) :] + players[: players.index(leader)]
         plays = list(zip(order, cards, strict=True))
         _check_held(plays, holding, players, number, line)
-        first_of_called = (call.suit is not None and not called_led
-                           and game.suit_of(cards[0]) == call.suit)
+        first_of_called = (
+            call.suit is not None and not called_led and game.suit_of(cards[0]) == call.suit
+        )
         for index, (player, card) in enumerate(plays):
-            play = _Play(number, player, card, index == 0, holding[player], first_of_called,
-                         called_led, number == len(hand.tricks))
+            play = _Play(
+                number,
+                player,
+                card,
+                index == 0,
+                holding[player],
+                first_of_called,
+                called_led,
+                number == len(hand.tricks),
+            )
             problems += _follow_problems(play, game.suit_of(cards[0]), game, call, hand.picker)
             problems += _called_rules(play, call, hand.picker, game, rules)
             holding[player].remove(card)
@@ -447,55 +515,90 @@ def _play(hand: HandFile, rules: Rules, game: Game, call: _Call,
         if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
             contenders.remove(cards.index(call.unknown))
         win = contenders[game.winner([cards[i] for i in contenders])]
-        tricks.append(Trick(number, leader, tuple(plays), order[win], cards[win],
-                            game.why(cards), card_points(cards)))
+        tricks.append(
+            Trick(
+                number,
+                leader,
+                tuple(plays),
+                order[win],
+                cards[win],
+                game.why(cards),
+                card_points(cards),
+            )
+        )
         leader = order[win]
     return tricks
 
 
-def _check_held(plays: list[tuple[str, Card]], holding: Mapping[str, list[Card]],
-                players: Sequence[str], number: int, line: int) -> None:
+def _check_held(
+    plays: list[tuple[str, Card]],
+    holding: Mapping[str, list[Card]],
+    players: Sequence[str],
+    number: int,
+    line: int,
+) -> None:
     for player, card in plays:
         if card not in holding[player]:
             owner = next((p for p in players if card in holding[p]), None)
             where = f" ({owner} holds it)" if owner else " (it was played or buried before)"
-            raise HandFileError(line, f"trick {number}: {player} plays {card}, which {player} "
-                                      f"does not hold{where}; the cards go in the order played, "
-                                      f"the leader's first")
+            raise HandFileError(
+                line,
+                f"trick {number}: {player} plays {card}, which {player} "
+                f"does not hold{where}; the cards go in the order played, "
+                f"the leader's first",
+            )
 
 
-def _follow_problems(play: _Play, led: Suit | str, game: Game, call: _Call,
-                     picker: str | None) -> list[Misplay]:
+def _follow_problems(
+    play: _Play, led: Suit | str, game: Game, call: _Call, picker: str | None
+) -> list[Misplay]:
     """A renege: not following the suit led while holding it."""
     if play.leads:
         return []
     following = [c for c in play.held if game.suit_of(c) == led]
     is_unknown = play.player == picker and play.card == call.unknown and play.first_of_called
     if following and game.suit_of(play.card) != led and not is_unknown:
-        return [Misplay(play.trick, play.player, (
-            f"{play.player} reneged: played {play.card} on a {suit_word(led)} lead while "
-            f"holding {', '.join(map(str, following))}"))]
+        return [
+            Misplay(
+                play.trick,
+                play.player,
+                (
+                    f"{play.player} reneged: played {play.card} on a {suit_word(led)} lead while "
+                    f"holding {', '.join(map(str, following))}"
+                ),
+            )
+        ]
     return []
 
 
-def _called_rules(play: _Play, call: _Call, picker: str | None, game: Game,
-                  rules: Rules) -> list[Misplay]:
+def _called_rules(
+    play: _Play, call: _Call, picker: str | None, game: Game, rules: Rules
+) -> list[Misplay]:
     """The called-ace rules for one play: the partner keeps the called card until its suit is
     first led and plays it then; the picker keeps a card of the called suit until then."""
-    called, unknown, suit = call.card, call.unknown, call.suit
+    called, suit = call.card, call.suit
     if called is None or suit is None:
         return []
     player, card, held = play.player, play.card, play.held
     found = []
     if called in held and player != picker:
         if play.first_of_called and card != called:
-            run_away = (play.leads and rules.is_schafkopf
-                        and sum(1 for c in held if game.suit_of(c) == suit) >= 4)
+            run_away = (
+                play.leads
+                and rules.is_schafkopf
+                and sum(1 for c in held if game.suit_of(c) == suit) >= 4
+            )
             if not run_away:
-                found.append(f"{player} held the called {called} and played {card}: the called "
-                             f"card must be played when its suit is first led")
-        elif (not play.first_of_called and not play.called_led_before and card == called
-              and not play.last_trick):
+                found.append(
+                    f"{player} held the called {called} and played {card}: the called "
+                    f"card must be played when its suit is first led"
+                )
+        elif (
+            not play.first_of_called
+            and not play.called_led_before
+            and card == called
+            and not play.last_trick
+        ):
             found.append(f"{player} played the called {called} before its suit was led")
     if player == picker:
         found += _picker_called_rules(play, call, game)
@@ -513,18 +616,25 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game) -> list[str]:
         keeps = [c for c in held if game.suit_of(c) == suit and c != card]
         if unknown is not None:
             if card == unknown:
-                found.append(f"{player} played the unknown card {unknown} before "
-                             f"{suit_word(suit)}s were led")
+                found.append(
+                    f"{player} played the unknown card {unknown} before {suit_word(suit)}s were led"
+                )
         elif game.suit_of(card) == suit and not keeps:
-            found.append(f"{player} played {card}, the last {suit_word(suit)}, before the called "
-                         f"suit was led: the picker must keep one")
+            found.append(
+                f"{player} played {card}, the last {suit_word(suit)}, before the called "
+                f"suit was led: the picker must keep one"
+            )
     ace = Card(Rank.ACE, suit)
     if play.first_of_called and called.rank == Rank.TEN and ace in held and card != ace:
-        found.append(f"{player} called the {called} and must play the ace of {suit_word(suit)}s "
-                     f"when {suit_word(suit)}s are first led, not {card}")
+        found.append(
+            f"{player} called the {called} and must play the ace of {suit_word(suit)}s "
+            f"when {suit_word(suit)}s are first led, not {card}"
+        )
     if play.first_of_called and unknown is not None and card != unknown:
-        found.append(f"{player} must play the unknown card {unknown} when {suit_word(suit)}s "
-                     f"are first led, not {card}")
+        found.append(
+            f"{player} must play the unknown card {unknown} when {suit_word(suit)}s "
+            f"are first led, not {card}"
+        )
     return found
 
 
@@ -544,6 +654,16 @@ def _picker_hand(outcome: HandReplay) -> PickerHand:
     rules = outcome.rules
     game = outcome.game.name if rules.is_schafkopf else None
     alone = not outcome.partners and not rules.is_schafkopf
-    return PickerHand(outcome.players, outcome.picker, outcome.points, outcome.dealer,
-                      outcome.partners, alone, outcome.side_tricks, outcome.crack,
-                      outcome.recrack, game=game, runs=outcome.runs)
+    return PickerHand(
+        outcome.players,
+        outcome.picker,
+        outcome.points,
+        outcome.dealer,
+        outcome.partners,
+        alone,
+        outcome.side_tricks,
+        outcome.crack,
+        outcome.recrack,
+        game=game,
+        runs=outcome.runs,
+    )

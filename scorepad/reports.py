@@ -88,22 +88,35 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
                 stats.no_trick_against += times
 
 
-def stats_records(totals: Mapping[str, int],
-                  stats: Mapping[str, PlayerStats]) -> list[dict[str, Any]]:
+def stats_records(
+    totals: Mapping[str, int], stats: Mapping[str, PlayerStats]
+) -> list[dict[str, Any]]:
     """One record per player who sat down: counts, rates and best and worst hands."""
     records = []
     for player, total in totals.items():
         st = stats[player]
-        records.append({
-            "player": player, "total": total, "hands": st.played, "picks": st.picks,
-            "pick_rate": round(st.picks / st.played, 3) if st.played else None,
-            "picker_wins": st.picker_wins,
-            "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
-            "average_picker_points": round(st.picker_points / st.picks, 1) if st.picks else None,
-            "partner": st.partner,
-            "schneider_for": st.schneider_for, "schneider_against": st.schneider_against,
-            "no_trick_for": st.no_trick_for, "no_trick_against": st.no_trick_against,
-            "leasters_won": st.leasters_won, "best": st.best, "worst": st.worst})
+        records.append(
+            {
+                "player": player,
+                "total": total,
+                "hands": st.played,
+                "picks": st.picks,
+                "pick_rate": round(st.picks / st.played, 3) if st.played else None,
+                "picker_wins": st.picker_wins,
+                "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
+                "average_picker_points": round(st.picker_points / st.picks, 1)
+                if st.picks
+                else None,
+                "partner": st.partner,
+                "schneider_for": st.schneider_for,
+                "schneider_against": st.schneider_against,
+                "no_trick_for": st.no_trick_for,
+                "no_trick_against": st.no_trick_against,
+                "leasters_won": st.leasters_won,
+                "best": st.best,
+                "worst": st.worst,
+            }
+        )
     return records
 
 
@@ -222,8 +235,9 @@ class RunningSeries:
             self.series[p].append(self._running[p])
 
 
-def season(nights: Iterable[tuple[str, Mapping[str, int]]]) -> tuple[list[str],
-                                                                    list[dict[str, Any]]]:
+def season(
+    nights: Iterable[tuple[str, Mapping[str, int]]],
+) -> tuple[list[str], list[dict[str, Any]]]:
     """A league table: the nights' names and one record per player (names match case-blind,
     spelled as first seen), best total first."""
     named: dict[str, str] = {}
@@ -233,13 +247,18 @@ def season(nights: Iterable[tuple[str, Mapping[str, int]]]) -> tuple[list[str],
         for player, total in totals.items():
             night[named.setdefault(player.casefold(), player)] = total
         merged.append((name, night))
-    players = sorted(named.values(),
-                     key=lambda p: (-sum(n.get(p, 0) for _, n in merged), p))
+    players = sorted(named.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in merged), p))
     records = []
     for player in players:
         played = [n[player] for _, n in merged if player in n]
         total = sum(played)
-        records.append({"player": player, "nights": {name: n.get(player) for name, n in merged},
-                        "total": total, "played": len(played),
-                        "average": round(total / len(played), 2) if played else None})
+        records.append(
+            {
+                "player": player,
+                "nights": {name: n.get(player) for name, n in merged},
+                "total": total,
+                "played": len(played),
+                "average": round(total / len(played), 2) if played else None,
+            }
+        )
     return [name for name, _ in merged], records

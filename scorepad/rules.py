@@ -21,8 +21,16 @@ from .names import BASE_GAMES, FAMILIES, GAMES, PRESETS, Family
 DEFAULT_PRESET = "standard"
 CALLS = ("none", "ace", "jack-of-diamonds")
 DECK_SIZES = (32, 24)
-_BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True,
-               "false": False, "no": False, "off": False, "0": False}
+_BOOL_WORDS = {
+    "true": True,
+    "yes": True,
+    "on": True,
+    "1": True,
+    "false": False,
+    "no": False,
+    "off": False,
+    "0": False,
+}
 
 
 @dataclass(frozen=True)
@@ -84,9 +92,11 @@ class Setting:
             if value not in self.choices:
                 raise self._bad(value)
         elif self.kind == "levels":
-            if (not isinstance(value, (list, tuple)) or len(value) != 3
-                    or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
-                               for v in value)):
+            if (
+                not isinstance(value, (list, tuple))
+                or len(value) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
+            ):
                 raise self._bad(value)
             value = tuple(value)
         elif not isinstance(value, str):
@@ -102,52 +112,104 @@ _SCALARS = (
     Setting("name", "text", "the name of this rules table"),
     Setting("description", "text", "what this table plays, in a line"),
     Setting("family", "choice", "the game: Sheepshead or its German parent Schafkopf", FAMILIES),
-    Setting("settlement", "choice",
-            "zero-sum: every hand sums to 0; race: picker's side moves, first to target wins",
-            ("zero-sum", "race")),
+    Setting(
+        "settlement",
+        "choice",
+        "zero-sum: every hand sums to 0; race: picker's side moves, first to target wins",
+        ("zero-sum", "race"),
+    ),
     Setting("target", "int", "race settlement: the total that wins the night", low=1),
     Setting("base", "int", "the stake of one level, in game points", low=1),
-    Setting("level_multipliers", "levels",
-            "stake multipliers for a plain result, schneider, and no-trick", family="sheepshead"),
-    Setting("schneider_win", "int", "a win with at least these card points is schneider",
-            low=61, high=120),
-    Setting("schneider_loss", "int", "a loss with at most these card points is schneider",
-            low=0, high=60),
-    Setting("level3_by", "choice",
-            "the top level: tricks (every trick / no trick) or points (120 / 0)",
-            ("tricks", "points"), family="sheepshead"),
+    Setting(
+        "level_multipliers",
+        "levels",
+        "stake multipliers for a plain result, schneider, and no-trick",
+        family="sheepshead",
+    ),
+    Setting(
+        "schneider_win",
+        "int",
+        "a win with at least these card points is schneider",
+        low=61,
+        high=120,
+    ),
+    Setting(
+        "schneider_loss",
+        "int",
+        "a loss with at most these card points is schneider",
+        low=0,
+        high=60,
+    ),
+    Setting(
+        "level3_by",
+        "choice",
+        "the top level: tricks (every trick / no trick) or points (120 / 0)",
+        ("tricks", "points"),
+        family="sheepshead",
+    ),
     Setting("double_on_the_bump", "bool", "a loss by the picker's side pays double"),
     Setting("bump_factor", "int", "double on the bump multiplies a loss by this", low=1),
     Setting("bump_on_forced", "bool", "double on the bump applies to a forced pick too"),
-    Setting("all_pass", "choice", "what happens when everyone passes",
-            ("leaster", "doubler", "forced", "redeal")),
-    Setting("leaster_payout", "int", "a leaster winner receives this from each other player",
-            low=1),
+    Setting(
+        "all_pass",
+        "choice",
+        "what happens when everyone passes",
+        ("leaster", "doubler", "forced", "redeal"),
+    ),
+    Setting(
+        "leaster_payout", "int", "a leaster winner receives this from each other player", low=1
+    ),
     Setting("must_take_trick", "bool", "a leaster winner must have taken a trick"),
-    Setting("leaster_tie", "choice",
-            "a tie for fewest in a leaster: name the winner, nobody paid, or share",
-            ("name", "none", "share")),
-    Setting("doubler_stacking", "choice",
-            "doublers in a row: queue (each doubles one later hand), multiply, or cap",
-            ("queue", "multiply", "cap")),
-    Setting("max_doubled_hands", "int", "doubler_stacking = cap: most doubled hands pending",
-            low=1),
+    Setting(
+        "leaster_tie",
+        "choice",
+        "a tie for fewest in a leaster: name the winner, nobody paid, or share",
+        ("name", "none", "share"),
+    ),
+    Setting(
+        "doubler_stacking",
+        "choice",
+        "doublers in a row: queue (each doubles one later hand), multiply, or cap",
+        ("queue", "multiply", "cap"),
+    ),
+    Setting(
+        "max_doubled_hands", "int", "doubler_stacking = cap: most doubled hands pending", low=1
+    ),
     Setting("max_multiplier", "int", "cap on the product of all doublings (0: no cap)"),
     Setting("cracks", "bool", "cracking (Stoss in Schafkopf) and re-cracking are allowed"),
-    Setting("crack_by", "choice",
-            "who may crack: a defender seated after the picker, or any defender",
-            ("after-picker", "defender")),
+    Setting(
+        "crack_by",
+        "choice",
+        "who may crack: a defender seated after the picker, or any defender",
+        ("after-picker", "defender"),
+    ),
     Setting("crack_factor", "int", "a crack multiplies the stake by this", low=1),
     Setting("recrack_factor", "int", "a re-crack multiplies the stake by this again", low=1),
-    Setting("partner_free_on_no_trick", "bool",
-            "a loss without a trick: the picker pays it all, the partner nothing",
-            family="sheepshead"),
-    Setting("blitz", "bool", "showing both black (or both red) queens doubles the hand, x2 each",
-            family="sheepshead"),
-    Setting("seats", "int", "the players in a hand; with more at the table, sit_out decides",
-            low=2, high=8),
-    Setting("sit_out", "choice", "who sits out when more people than seats are at the table",
-            ("none", "dealer")),
+    Setting(
+        "partner_free_on_no_trick",
+        "bool",
+        "a loss without a trick: the picker pays it all, the partner nothing",
+        family="sheepshead",
+    ),
+    Setting(
+        "blitz",
+        "bool",
+        "showing both black (or both red) queens doubles the hand, x2 each",
+        family="sheepshead",
+    ),
+    Setting(
+        "seats",
+        "int",
+        "the players in a hand; with more at the table, sit_out decides",
+        low=2,
+        high=8,
+    ),
+    Setting(
+        "sit_out",
+        "choice",
+        "who sits out when more people than seats are at the table",
+        ("none", "dealer"),
+    ),
     Setting("schneider_bonus", "int", "Schafkopf: value added for schneider", family="schafkopf"),
     Setting("schwarz_bonus", "int", "Schafkopf: value added for schwarz", family="schafkopf"),
 )
@@ -173,18 +235,26 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
         base = _DEAL_BY_FIELD[parts[2]]
         return Setting(key, base.kind, base.help, base.choices, base.low, base.high)
     if len(parts) == 2 and parts[0] == "game_values" and parts[1] in GAMES:
-        return Setting(key, "int", f"Schafkopf: base value of a {parts[1]} game", low=1,
-                       family="schafkopf")
+        return Setting(
+            key, "int", f"Schafkopf: base value of a {parts[1]} game", low=1, family="schafkopf"
+        )
     if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
-        return Setting(key, "int", f"Schafkopf: fewest runs that count in a {parts[1]} game",
-                       low=1, family="schafkopf")
+        return Setting(
+            key,
+            "int",
+            f"Schafkopf: fewest runs that count in a {parts[1]} game",
+            low=1,
+            family="schafkopf",
+        )
     import difflib
 
     valid = sorted(set(_SCALAR_BY_KEY) | set(known_keys))
     close = difflib.get_close_matches(key, valid, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise RulesError(f"unknown setting {key!r}{hint}; valid settings: {', '.join(valid)}, "
-                     f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME")
+    raise RulesError(
+        f"unknown setting {key!r}{hint}; valid settings: {', '.join(valid)}, "
+        f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME"
+    )
 
 
 @dataclass(frozen=True)
@@ -323,8 +393,7 @@ def _checked_flat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     return flat
 
 
-def _build(flat: Mapping[str, Any], preset: str, source: str,
-           overrides: tuple[str, ...]) -> Rules:
+def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[str, ...]) -> Rules:
     """Make a `Rules` from a complete flat table, checking that its settings fit together."""
     family = flat.get("family", "sheepshead")
     required = [s.key for s in _SCALARS if s.family in (None, family)]
@@ -344,21 +413,28 @@ def _build(flat: Mapping[str, Any], preset: str, source: str,
         for name in _DEAL_BY_FIELD:
             key = f"deal.{players}.{name}"
             if key not in flat:
-                raise RulesError(f"{source}: deal.{players} needs cards, blind, partners and "
-                                 f"call (missing {key})")
+                raise RulesError(
+                    f"{source}: deal.{players} needs cards, blind, partners and "
+                    f"call (missing {key})"
+                )
             fields[name] = flat[key]
         deal = Deal(**fields)
         deck = players * deal.cards + deal.blind
         if deck not in DECK_SIZES:
             raise RulesError(
                 f"{source}: deal.{players}: {players} players x {deal.cards} cards + "
-                f"{deal.blind} in the blind is {deck} cards, not a 32- or 24-card pack")
+                f"{deal.blind} in the blind is {deck} cards, not a 32- or 24-card pack"
+            )
         if deal.partners > players - 2:
-            raise RulesError(f"{source}: deal.{players}.partners: at most {players - 2} partners "
-                             f"leave anyone to defend")
+            raise RulesError(
+                f"{source}: deal.{players}.partners: at most {players - 2} partners "
+                f"leave anyone to defend"
+            )
         if (deal.partners == 0) != (deal.call == "none"):
-            raise RulesError(f"{source}: deal.{players}: call = {deal.call!r} does not fit "
-                             f"partners = {deal.partners}")
+            raise RulesError(
+                f"{source}: deal.{players}: call = {deal.call!r} does not fit "
+                f"partners = {deal.partners}"
+            )
         deals[players] = deal
     if not deals:
         raise RulesError(f"{source}: no deal table: add [deal.5] (cards, blind, partners, call)")
@@ -369,10 +445,12 @@ def _build(flat: Mapping[str, Any], preset: str, source: str,
     return Rules(
         **values,
         deals=MappingProxyType(deals),
-        game_values=MappingProxyType({g: flat[f"game_values.{g}"] for g in GAMES
-                                      if f"game_values.{g}" in flat}),
-        runs_min=MappingProxyType({g: flat[f"runs_min.{g}"] for g in BASE_GAMES
-                                   if f"runs_min.{g}" in flat}),
+        game_values=MappingProxyType(
+            {g: flat[f"game_values.{g}"] for g in GAMES if f"game_values.{g}" in flat}
+        ),
+        runs_min=MappingProxyType(
+            {g: flat[f"runs_min.{g}"] for g in BASE_GAMES if f"runs_min.{g}" in flat}
+        ),
         preset=preset,
         source=source,
         overrides=overrides,
@@ -392,8 +470,10 @@ def _unknown_preset(spec: str) -> RulesError:
 
     close = difflib.get_close_matches(spec, PRESETS, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return RulesError(f"unknown rules {spec!r}{hint}; presets: {', '.join(PRESETS)}, "
-                      f"or the path of a TOML rules file")
+    return RulesError(
+        f"unknown rules {spec!r}{hint}; presets: {', '.join(PRESETS)}, "
+        f"or the path of a TOML rules file"
+    )
 
 
 def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
@@ -416,8 +496,10 @@ def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
     if "name" not in own:
         own["name"] = path.stem
     if own.get("family", flat["family"]) != flat["family"]:
-        raise RulesError(f"{path}: family: start from a {own['family']} preset "
-                         f"(preset = \"schafkopf\") to change the family")
+        raise RulesError(
+            f"{path}: family: start from a {own['family']} preset "
+            f'(preset = "schafkopf") to change the family'
+        )
     flat.update(own)
     return flat, preset
 
@@ -450,8 +532,10 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
         if _setting_for(key).family not in (None, flat["family"]):
             raise RulesError(f"--set {text}: {key} is not a setting of {flat['family']} rules")
         if key == "family" and value != flat["family"]:
-            raise RulesError(f"--set {text}: the family comes with the preset; "
-                             f"use --rules schafkopf or a Sheepshead preset")
+            raise RulesError(
+                f"--set {text}: the family comes with the preset; "
+                f"use --rules schafkopf or a Sheepshead preset"
+            )
         flat[key] = value
         applied.append(f"{key}={format_value(value)}")
     return _build(flat, preset, spec, tuple(applied))

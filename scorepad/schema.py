@@ -132,7 +132,7 @@ def columns_of(version: int) -> tuple[str, ...]:
 def header(players: Sequence[str], version: int = FORMAT_VERSION) -> list[str]:
     """The header row of a new session file for these players (in seat order)."""
     names = columns_of(version)
-    return [*names[:len(ID_COLUMNS)], *players, *names[len(ID_COLUMNS):]]
+    return [*names[: len(ID_COLUMNS)], *players, *names[len(ID_COLUMNS) :]]
 
 
 class LedgerError(ScorepadError):
@@ -163,13 +163,17 @@ def check_name(name: str) -> str:
     if any(not c.isprintable() for c in name):
         raise HandError(f"player {name!r}: a name cannot hold line breaks or control characters")
     if name.startswith(FORMULA_STARTS):
-        raise HandError(f"player {name!r}: a name cannot start with {name[0]} (a spreadsheet "
-                        f"would run it as a formula)")
+        raise HandError(
+            f"player {name!r}: a name cannot start with {name[0]} (a spreadsheet "
+            f"would run it as a formula)"
+        )
     if len(name) > MAX_NAME:
         raise HandError(f"player {name[:20]}...: a name has at most {MAX_NAME} characters")
     if name in BY_NAME:
-        raise HandError(f"player {name!r}: that is the name of a column of the session file; "
-                        f"add a letter (e.g. {name.title()} or {name}2)")
+        raise HandError(
+            f"player {name!r}: that is the name of a column of the session file; "
+            f"add a letter (e.g. {name.title()} or {name}2)"
+        )
     return name
 
 
@@ -178,8 +182,9 @@ def check_note(note: str) -> str:
     if any(not c.isprintable() for c in note):
         raise HandError("--note: a note cannot hold line breaks or control characters")
     if note.startswith(FORMULA_STARTS):
-        raise HandError(f"--note: a note cannot start with {note[0]} (a spreadsheet would run it "
-                        f"as a formula)")
+        raise HandError(
+            f"--note: a note cannot start with {note[0]} (a spreadsheet would run it as a formula)"
+        )
     return note
 
 
@@ -278,10 +283,15 @@ class Codec:
         self.index = {name: at for at, name in enumerate(self.order)}
         self.player_at = tuple(self.index[p] for p in self.players)
         self.width = len(self.order)
-        self.canonical = {p: p for p in self.players}  # names read from JSON, as the header has them
+        self.canonical = {
+            p: p for p in self.players
+        }  # names read from JSON, as the header has them
         # what decode reads: (column, place, kind of cell) for each column the file has
-        self._plan = tuple((c.name, self.index[c.name], c.cell) for c in COLUMNS
-                           if c.name in self.index and c.cell is not Cell.KIND)
+        self._plan = tuple(
+            (c.name, self.index[c.name], c.cell)
+            for c in COLUMNS
+            if c.name in self.index and c.cell is not Cell.KIND
+        )
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
 
     @classmethod
@@ -307,8 +317,11 @@ class Codec:
                 players.append(name)
         missing = [c for c in columns_of(1) if c not in seen]
         if missing:
-            raise LedgerError(1, "not a scorepad session: the header has no "
-                                 f"{', '.join(missing)} column{'s' if len(missing) > 1 else ''}")
+            raise LedgerError(
+                1,
+                "not a scorepad session: the header has no "
+                f"{', '.join(missing)} column{'s' if len(missing) > 1 else ''}",
+            )
         return cls(players, cells, 1 if "format" not in seen else 0)
 
     # -- writing --
@@ -328,9 +341,9 @@ class Codec:
                 cells[at] = str(row.kind)
                 continue
             value = getattr(row, name)
-            if name in _ONLY_WHEN_SCORED and not scored:
-                value = None
-            elif column.part is Part.STATE and row.kind is RowKind.RULES:
+            if (name in _ONLY_WHEN_SCORED and not scored) or (
+                column.part is Part.STATE and row.kind is RowKind.RULES
+            ):
                 value = None
             elif name == "format" and row.kind is RowKind.RULES:
                 value = self.version
@@ -349,8 +362,9 @@ class Codec:
         try:
             kind = RowKind(kind_text)
         except ValueError:
-            raise LedgerError(line, f"kind: {kind_text[:60]!r} is not one of "
-                                    f"{', '.join(RowKind)}") from None
+            raise LedgerError(
+                line, f"kind: {kind_text[:60]!r} is not one of {', '.join(RowKind)}"
+            ) from None
         values: dict[str, Any] = {"kind": kind, "line": line}
         deltas = {}
         for player, at in zip(players, self.player_at):

@@ -75,7 +75,6 @@ class Outcome(StrEnum):
     LEASTER = "leaster"
 
 
-
 @dataclass(frozen=True, slots=True)
 class Score:
     """The result of one hand: each active player's game points and the reasons, line by line."""
@@ -139,13 +138,15 @@ def find_player(name: str, among: Sequence[str], option: str) -> str:
     raise HandError(f"{option} {name}: unknown player{hint}; players: {', '.join(among)}")
 
 
-def seat(rules: Rules, players: Sequence[str], dealer: str | None = None,
-         out: Iterable[str] = ()) -> Seating:
+def seat(
+    rules: Rules, players: Sequence[str], dealer: str | None = None, out: Iterable[str] = ()
+) -> Seating:
     """Work out who plays this hand and in which order, by the rules' deal table and sit_out."""
     players = tuple(players)
     if len(players) < 2:
-        raise HandError("--players: name everyone at the table, in seat order, e.g. "
-                        "--players Ann,Bob,Cy,Dee,Ed")
+        raise HandError(
+            "--players: name everyone at the table, in seat order, e.g. --players Ann,Bob,Cy,Dee,Ed"
+        )
     seen: dict[str, str] = {}
     for name in players:
         if not name.strip():
@@ -164,8 +165,9 @@ def seat(rules: Rules, players: Sequence[str], dealer: str | None = None,
     if deal is None:
         counts = ", ".join(str(n) for n in sorted(rules.deals))
         why = f" ({len(sitting)} sitting out)" if sitting else ""
-        raise HandError(f"{len(order)} players in the hand{why}: {rules.name} rules deal for "
-                        f"{counts} players")
+        raise HandError(
+            f"{len(order)} players in the hand{why}: {rules.name} rules deal for {counts} players"
+        )
     return Seating(players, dealer, order, tuple(p for p in players if p in sitting), deal)
 
 
@@ -209,13 +211,20 @@ def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
     return [("doubled hand after a doubler", 2)] * hand.doubled
 
 
-def _settle(rules: Rules, seating: Seating, picker: str, partners: tuple[str, ...],
-            won: bool, stake: int, partner_free: bool,
-            side: Mapping[str, str]) -> tuple[dict[str, int], list[str]]:
+def _settle(
+    rules: Rules,
+    seating: Seating,
+    picker: str,
+    partners: tuple[str, ...],
+    won: bool,
+    stake: int,
+    partner_free: bool,
+    side: Mapping[str, str],
+) -> tuple[dict[str, int], list[str]]:
     """Each active player's game points for a picker hand, and the lines that explain them."""
     sign = 1 if won else -1
     defenders = [p for p in seating.order if p != picker and p not in partners]
-    deltas = {p: 0 for p in seating.order}
+    deltas = dict.fromkeys(seating.order, 0)
     lines = []
     if rules.zero_sum:
         pay, get = ("pays", "receives") if won else ("receives", "pays")
@@ -226,15 +235,20 @@ def _settle(rules: Rules, seating: Seating, picker: str, partners: tuple[str, ..
         for p in paying_partners:
             deltas[p] = sign * stake
         if partners and partner_free:
-            lines.append(f"{side['Partner']} {_names(partners)} pays nothing: the "
-                         f"{side['picker']} pays every share (partner_free_on_no_trick).")
+            lines.append(
+                f"{side['Partner']} {_names(partners)} pays nothing: the "
+                f"{side['picker']} pays every share (partner_free_on_no_trick)."
+            )
         elif partners:
             lines.append(f"{side['Partner']} {_names(partners)} {get} {stake}.")
         share = len(defenders) - len(paying_partners)
         deltas[picker] = sign * share * stake
-        rest = (f"the rest, ({_plural(len(defenders), side['defender'])} - "
-                f"{_plural(len(paying_partners), 'partner')}) x {stake}"
-                if paying_partners else f"{len(defenders)} x {stake}")
+        rest = (
+            f"the rest, ({_plural(len(defenders), side['defender'])} - "
+            f"{_plural(len(paying_partners), 'partner')}) x {stake}"
+            if paying_partners
+            else f"{len(defenders)} x {stake}"
+        )
         lines.append(f"{side['Picker']} {picker} {get} {rest} = {share * stake}.")
         lines.append(f"The hand sums to {sum(deltas.values())}.")
     else:
@@ -242,17 +256,29 @@ def _settle(rules: Rules, seating: Seating, picker: str, partners: tuple[str, ..
         for p in movers:
             deltas[p] = sign * stake
         way = "up" if won else "down"
-        lines.append(f"Race to {rules.target}: {_names(movers)} move {way} {stake}; "
-                     f"{side['defender']}s do not move (race ledgers are not zero-sum).")
+        lines.append(
+            f"Race to {rules.target}: {_names(movers)} move {way} {stake}; "
+            f"{side['defender']}s do not move (race ledgers are not zero-sum)."
+        )
     return deltas, lines
 
 
 # --- picker hands -------------------------------------------------------------------------------
 
-_SHEEPSHEAD_WORDS = {"picker": Role.PICKER, "Picker": "Picker", "defender": Role.DEFENDER,
-                     "Partner": "Partner", "side": "picker's side"}
-_SCHAFKOPF_WORDS = {"picker": Role.DECLARER, "Picker": "Declarer", "defender": Role.OPPONENT,
-                    "Partner": "Partner", "side": "declarer's side"}
+_SHEEPSHEAD_WORDS = {
+    "picker": Role.PICKER,
+    "Picker": "Picker",
+    "defender": Role.DEFENDER,
+    "Partner": "Partner",
+    "side": "picker's side",
+}
+_SCHAFKOPF_WORDS = {
+    "picker": Role.DECLARER,
+    "Picker": "Declarer",
+    "defender": Role.OPPONENT,
+    "Partner": "Partner",
+    "side": "declarer's side",
+}
 
 
 def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
@@ -262,17 +288,22 @@ def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, s
     if t is None:
         return
     if not 0 <= t <= total_tricks:
-        raise HandError(f"--tricks {t}: this hand has {total_tricks} tricks (0 to "
-                        f"{total_tricks})")
+        raise HandError(f"--tricks {t}: this hand has {total_tricks} tricks (0 to {total_tricks})")
     if t == total_tricks and p != TOTAL_POINTS:
-        raise HandError(f"--tricks {t} is every trick, so the {words['side']} has all "
-                        f"{TOTAL_POINTS} card points, not {p}")
+        raise HandError(
+            f"--tricks {t} is every trick, so the {words['side']} has all "
+            f"{TOTAL_POINTS} card points, not {p}"
+        )
     bury_most = deal.blind * ACE_POINTS
     if t == 0 and p > bury_most:
-        held = (f"only the bury's points, at most {bury_most}" if deal.blind
-                else "no card points (there is no blind)")
-        raise HandError(f"--tricks 0 with --points {p}: without a trick the {words['side']} "
-                        f"has {held}")
+        held = (
+            f"only the bury's points, at most {bury_most}"
+            if deal.blind
+            else "no card points (there is no blind)"
+        )
+        raise HandError(
+            f"--tricks 0 with --points {p}: without a trick the {words['side']} has {held}"
+        )
 
 
 def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
@@ -288,22 +319,33 @@ def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[
         partners.append(partner)
     allowed = seating.deal.partners
     if partners and hand.alone:
-        raise HandError(f"--alone with --partner {partners[0]}: a picker who goes alone has no "
-                        f"partner")
+        raise HandError(
+            f"--alone with --partner {partners[0]}: a picker who goes alone has no partner"
+        )
     if len(partners) > allowed:
-        raise HandError(f"{_plural(len(partners), 'partner')} named: a {seating.size}-handed "
-                        f"hand under {rules.name} rules has at most {allowed}")
+        raise HandError(
+            f"{_plural(len(partners), 'partner')} named: a {seating.size}-handed "
+            f"hand under {rules.name} rules has at most {allowed}"
+        )
     if allowed and not partners and not hand.alone:
-        raise HandError(f"name the --partner, or say --alone ({seating.size}-handed "
-                        f"{rules.name} finds the partner by {_CALL_WORDS[seating.deal.call]})")
+        raise HandError(
+            f"name the --partner, or say --alone ({seating.size}-handed "
+            f"{rules.name} finds the partner by {_CALL_WORDS[seating.deal.call]})"
+        )
     return picker, tuple(partners)
 
 
 _CALL_WORDS = {"ace": "a called ace", "jack-of-diamonds": "the jack of diamonds", "none": "-"}
 
 
-def _crack_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str,
-                   partners: tuple[str, ...], words: Mapping[str, str]) -> list[tuple[str, int]]:
+def _crack_factors(
+    rules: Rules,
+    seating: Seating,
+    hand: PickerHand,
+    picker: str,
+    partners: tuple[str, ...],
+    words: Mapping[str, str],
+) -> list[tuple[str, int]]:
     crack = "Stoss" if rules.is_schafkopf else "crack"
     recrack = "Gegenstoss" if rules.is_schafkopf else "re-crack"
     if hand.crack is None:
@@ -314,12 +356,17 @@ def _crack_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str
         raise HandError(f"--crack: {rules.name} rules have no {crack} (cracks = false)")
     cracker = _active(seating, hand.crack, "--crack")
     if cracker == picker or cracker in partners:
-        raise HandError(f"--crack {cracker}: {cracker} is on the {words['side']}; only a "
-                        f"{words['defender']} may {crack}")
-    if rules.crack_by == "after-picker":
-        if seating.order.index(cracker) < seating.order.index(picker):
-            raise HandError(f"--crack {cracker}: {cracker} had the chance to pick before "
-                            f"{picker} did; only a defender seated after the picker may crack")
+        raise HandError(
+            f"--crack {cracker}: {cracker} is on the {words['side']}; only a "
+            f"{words['defender']} may {crack}"
+        )
+    if rules.crack_by == "after-picker" and (
+        seating.order.index(cracker) < seating.order.index(picker)
+    ):
+        raise HandError(
+            f"--crack {cracker}: {cracker} had the chance to pick before "
+            f"{picker} did; only a defender seated after the picker may crack"
+        )
     factors = [(f"{crack} by {cracker}", rules.crack_factor)]
     if hand.recrack:
         factors.append((recrack, rules.recrack_factor))
@@ -330,27 +377,37 @@ def _check_family_options(rules: Rules, hand: PickerHand) -> None:
     if not rules.is_schafkopf:
         for option, given in (("--game", hand.game), ("--runs", hand.runs)):
             if given is not None:
-                raise HandError(f"{option} belongs to Schafkopf; {rules.name} rules are "
-                                f"Sheepshead (use --rules schafkopf)")
+                raise HandError(
+                    f"{option} belongs to Schafkopf; {rules.name} rules are "
+                    f"Sheepshead (use --rules schafkopf)"
+                )
     if hand.blitz:
         if not rules.blitz:
             raise HandError(f"--blitz: {rules.name} rules play no blitz (blitz = false)")
         if not 0 <= hand.blitz <= 2:
-            raise HandError(f"--blitz {hand.blitz}: at most 2 blitzes (black queens, red "
-                            f"queens)")
+            raise HandError(f"--blitz {hand.blitz}: at most 2 blitzes (black queens, red queens)")
 
 
-def _common_factors(rules: Rules, seating: Seating, hand: PickerHand, picker: str,
-                    partners: tuple[str, ...], won: bool,
-                    words: Mapping[str, str]) -> list[tuple[str, int]]:
+def _common_factors(
+    rules: Rules,
+    seating: Seating,
+    hand: PickerHand,
+    picker: str,
+    partners: tuple[str, ...],
+    won: bool,
+    words: Mapping[str, str],
+) -> list[tuple[str, int]]:
     factors = []
     if hand.forced:
         if rules.all_pass != "forced":
-            raise HandError(f"--forced: {rules.name} rules have all_pass = {rules.all_pass}; a "
-                            f"forced pick needs all_pass = forced")
+            raise HandError(
+                f"--forced: {rules.name} rules have all_pass = {rules.all_pass}; a "
+                f"forced pick needs all_pass = forced"
+            )
         if picker != seating.dealer:
-            raise HandError(f"--forced: a forced pick is the dealer's ({seating.dealer}), not "
-                            f"{picker}'s")
+            raise HandError(
+                f"--forced: a forced pick is the dealer's ({seating.dealer}), not {picker}'s"
+            )
     waived = hand.forced and not rules.bump_on_forced
     if not won and rules.double_on_the_bump and not waived:
         factors.append(("double on the bump", rules.bump_factor))
@@ -366,8 +423,9 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if rules.is_schafkopf:
         if hand.alone:
-            raise HandError("--alone: in Schafkopf a lone game is a solo, wenz or geier; give "
-                            "--game")
+            raise HandError(
+                "--alone: in Schafkopf a lone game is a solo, wenz or geier; give --game"
+            )
         game = hand.game or "partner"
         if game not in GAMES:
             raise HandError(f"--game {game}: choose one of {', '.join(GAMES)}")
@@ -376,8 +434,10 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
                 raise HandError(f"--partner: a {game} is one against three and has no partner")
             hand = replace(hand, alone=True)
         elif not hand.partners:
-            raise HandError("a partner game needs the --partner: whoever held the called ace "
-                            "(or give --game solo, wenz, geier, ...)")
+            raise HandError(
+                "a partner game needs the --partner: whoever held the called ace "
+                "(or give --game solo, wenz, geier, ...)"
+            )
     picker, partners = _side(rules, seating, hand)
     _check_points_and_tricks(hand, seating.deal, words)
     p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
@@ -390,9 +450,11 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     elif not rules.is_schafkopf:
         who += " alone"
     deal = seating.deal
-    lines.append(f"{who}; {words['defender']}s {_names(defenders)} "
-                 f"({seating.size}-handed: {deal.cards} cards each, "
-                 f"{deal.blind} in the blind).")
+    lines.append(
+        f"{who}; {words['defender']}s {_names(defenders)} "
+        f"({seating.size}-handed: {deal.cards} cards each, "
+        f"{deal.blind} in the blind)."
+    )
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
 
@@ -404,8 +466,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         formula = f"base {rules.base} x level multiplier {value // rules.base}"
         marks = (level == 2, level == 3)
     lines += value_lines
-    partner_free = (not won and bool(partners) and rules.partner_free_on_no_trick
-                    and level == 3)
+    partner_free = not won and bool(partners) and rules.partner_free_on_no_trick and level == 3
 
     factors = _common_factors(rules, seating, hand, picker, partners, won, words)
     product, factor_text = _doublings(rules, factors)
@@ -417,8 +478,9 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     if hand.forced and not won and rules.double_on_the_bump and not rules.bump_on_forced:
         lines.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
 
-    deltas, settle_lines = _settle(rules, seating, picker, partners, won, stake, partner_free,
-                                   words)
+    deltas, settle_lines = _settle(
+        rules, seating, picker, partners, won, stake, partner_free, words
+    )
     lines += settle_lines
     roles = {}
     for player in seating.players:
@@ -430,13 +492,23 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
             roles[player] = Role.PARTNER
         else:
             roles[player] = words["defender"]
-    return Score(Outcome.WIN if won else Outcome.LOSS, stake, MappingProxyType(_in_seat_order(seating, deltas)),
-                 MappingProxyType(roles), tuple(lines), rules.zero_sum, level,
-                 schneider=marks[0], no_trick=marks[1], sitting_out=seating.sitting_out)
+    return Score(
+        Outcome.WIN if won else Outcome.LOSS,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(roles),
+        tuple(lines),
+        rules.zero_sum,
+        level,
+        schneider=marks[0],
+        no_trick=marks[1],
+        sitting_out=seating.sitting_out,
+    )
 
 
-def _sheepshead_value(rules: Rules, p: int, t: int | None,
-                      total_tricks: int) -> tuple[bool, int, int, list[str]]:
+def _sheepshead_value(
+    rules: Rules, p: int, t: int | None, total_tricks: int
+) -> tuple[bool, int, int, list[str]]:
     """Win or loss, the stake before doublings, the level, and their explanation."""
     won = p >= MAKE
     lines = []
@@ -452,15 +524,20 @@ def _sheepshead_value(rules: Rules, p: int, t: int | None,
 
     if rules.level3_by == "tricks":
         top = t == total_tricks if won else t == 0
-        top_why = ("took every trick (no-trick)" if won else "took no trick (no-trick)")
+        top_why = "took every trick (no-trick)" if won else "took no trick (no-trick)"
     else:
         top = p == TOTAL_POINTS if won else p == 0
         top_why = f"took {'all 120' if won else 'no'} card points"
     if top:
         level, why = 3, f"Level 3: the picker's side {top_why}."
     elif won and p >= rules.schneider_win:
-        level, why = 2, (f"Level 2 (schneider): {p} >= {rules.schneider_win}, the defenders "
-                         f"held {TOTAL_POINTS - p}.")
+        level, why = (
+            2,
+            (
+                f"Level 2 (schneider): {p} >= {rules.schneider_win}, the defenders "
+                f"held {TOTAL_POINTS - p}."
+            ),
+        )
         if p == TOTAL_POINTS and rules.level3_by == "tricks":
             why += " Not no-trick: the defenders took a trick, even if it held no points."
     elif not won and p <= rules.schneider_loss:
@@ -479,8 +556,9 @@ def _max_runs(game: str, seating: Seating) -> int:
     return 4 if game.split("-")[0] in ("wenz", "geier") else 8 + suit_cards
 
 
-def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int, t: int | None
-                     ) -> tuple[bool, int, int | None, list[str], tuple[bool, bool]]:
+def _schafkopf_value(
+    rules: Rules, hand: PickerHand, seating: Seating, p: int, t: int | None
+) -> tuple[bool, int, int | None, list[str], tuple[bool, bool]]:
     """Win or loss, the game value v = base + schneider + schwarz + runs explained, and whether
     schneider and schwarz were scored."""
     game = hand.game or "partner"
@@ -490,15 +568,21 @@ def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int, t
     took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
     if tout:
         if t is None:
-            raise HandError(f"--tricks is needed for a {game}: it is won only by taking every "
-                            f"trick")
+            raise HandError(
+                f"--tricks is needed for a {game}: it is won only by taking every trick"
+            )
         won = t == total_tricks
-        lines.append(f"The declarer took {took}: a {game} is "
-                     f"{'won: every trick' if won else 'lost: it needs every trick'}.")
+        lines.append(
+            f"The declarer took {took}: a {game} is "
+            f"{'won: every trick' if won else 'lost: it needs every trick'}."
+        )
     else:
         won = p >= MAKE
-        verdict = f"{p} >= {MAKE}, a win" if won else (
-            "a 60-60 tie is a loss" if p == 60 else f"{p} < {MAKE}, a loss")
+        verdict = (
+            f"{p} >= {MAKE}, a win"
+            if won
+            else ("a 60-60 tie is a loss" if p == 60 else f"{p} < {MAKE}, a loss")
+        )
         lines.append(f"The declarer's side took {took}: {verdict}.")
     value = rules.game_values[game]
     parts = [f"{game} {value}"]
@@ -523,8 +607,9 @@ def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int, t
         value += runs
         parts.append(f"runs {runs}")
     elif runs:
-        lines.append(f"{_plural(runs, 'run')} count nothing: a {base_game} game needs at least "
-                     f"{least}.")
+        lines.append(
+            f"{_plural(runs, 'run')} count nothing: a {base_game} game needs at least {least}."
+        )
     lines.append(f"Game value: {' + '.join(parts)} = {value}.")
     return won, value, level, lines, (schneider, schwarz)
 
@@ -532,8 +617,9 @@ def _schafkopf_value(rules: Rules, hand: PickerHand, seating: Seating, p: int, t
 # --- leasters -----------------------------------------------------------------------------------
 
 
-def _per_player(seating: Seating, given: Mapping[str, int], option: str, low: int,
-                high: int, total: int) -> dict[str, int]:
+def _per_player(
+    seating: Seating, given: Mapping[str, int], option: str, low: int, high: int, total: int
+) -> dict[str, int]:
     values: dict[str, int] = {}
     for name, value in given.items():
         player = _active(seating, name, option)
@@ -552,20 +638,26 @@ def _per_player(seating: Seating, given: Mapping[str, int], option: str, low: in
 
 def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if rules.all_pass != "leaster":
-        raise HandError(f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
-                        f"play leasters with --set all_pass=leaster")
+        raise HandError(
+            f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
+            f"play leasters with --set all_pass=leaster"
+        )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
-    if hand.winner is None and hand.points is None:
+    if not hand.winner and hand.points is None:
         raise HandError("a leaster needs --winner NAME or --leaster-points A=N,B=N,...")
     points, tricks = _leaster_counts(seating, hand)
     winner = _active(seating, hand.winner, "--winner") if hand.winner else None
-    lines = [f"Leaster: everyone plays alone; fewest card points wins "
-             f"({seating.size}-handed, {seating.deal.cards} tricks)."]
+    lines = [
+        f"Leaster: everyone plays alone; fewest card points wins "
+        f"({seating.size}-handed, {seating.deal.cards} tricks)."
+    ]
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
     if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
-        raise HandError(f"--winner {winner}: {winner} took no trick, and these rules say a "
-                        f"leaster winner must take one (must_take_trick)")
+        raise HandError(
+            f"--winner {winner}: {winner} took no trick, and these rules say a "
+            f"leaster winner must take one (must_take_trick)"
+        )
     if points is None:
         assert winner is not None
         winners: tuple[str, ...] = (winner,)
@@ -575,35 +667,69 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     factors = _doubler_factors(hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.leaster_payout * product
-    lines.append(f"Payout: {rules.leaster_payout}{factor_text} = {stake}." if factors
-                 else f"Payout: {stake}.")
+    lines.append(
+        f"Payout: {rules.leaster_payout}{factor_text} = {stake}."
+        if factors
+        else f"Payout: {stake}."
+    )
     deltas = _settle_leaster(rules, seating, winners, stake, lines)
-    roles = {p: (Role.SITS_OUT if p in seating.sitting_out else
-                 Role.LEASTER_WINNER if p in winners else Role.LEASTER)
-             for p in seating.players}
-    return Score(Outcome.LEASTER, stake, MappingProxyType(_in_seat_order(seating, deltas)),
-                 MappingProxyType(roles), tuple(lines), rules.zero_sum, None, tuple(winners),
-                 sitting_out=seating.sitting_out)
+    roles = {
+        p: (
+            Role.SITS_OUT
+            if p in seating.sitting_out
+            else Role.LEASTER_WINNER
+            if p in winners
+            else Role.LEASTER
+        )
+        for p in seating.players
+    }
+    return Score(
+        Outcome.LEASTER,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(roles),
+        tuple(lines),
+        rules.zero_sum,
+        None,
+        tuple(winners),
+        sitting_out=seating.sitting_out,
+    )
 
 
-def _leaster_counts(seating: Seating, hand: LeasterHand
-                    ) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+def _leaster_counts(
+    seating: Seating, hand: LeasterHand
+) -> tuple[dict[str, int] | None, dict[str, int] | None]:
     """Each player's card points and tricks, where given, checked against each other."""
-    points = (_per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS,
-                          TOTAL_POINTS) if hand.points is not None else None)
-    tricks = (_per_player(seating, hand.tricks, "--leaster-tricks", 0, seating.deal.cards,
-                          seating.deal.cards) if hand.tricks is not None else None)
+    points = (
+        _per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS, TOTAL_POINTS)
+        if hand.points is not None
+        else None
+    )
+    tricks = (
+        _per_player(
+            seating, hand.tricks, "--leaster-tricks", 0, seating.deal.cards, seating.deal.cards
+        )
+        if hand.tricks is not None
+        else None
+    )
     if points and tricks:
         for player in seating.order:
             if tricks[player] == 0 and points[player] > 0:
-                raise HandError(f"--leaster-points {player}={points[player]}: {player} took no "
-                                f"trick, so took no card points")
+                raise HandError(
+                    f"--leaster-points {player}={points[player]}: {player} took no "
+                    f"trick, so took no card points"
+                )
     return points, tricks
 
 
-def _leaster_winners(rules: Rules, seating: Seating, points: Mapping[str, int],
-                     tricks: Mapping[str, int] | None, winner: str | None,
-                     lines: list[str]) -> tuple[str, ...]:
+def _leaster_winners(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> tuple[str, ...]:
     """Who won a leaster from everyone's card points: fewest wins; a tie by `leaster_tie`."""
     eligible = list(seating.order)
     if rules.must_take_trick:
@@ -611,64 +737,74 @@ def _leaster_winners(rules: Rules, seating: Seating, points: Mapping[str, int],
             shut_out = [p for p in eligible if tricks[p] == 0]
             eligible = [p for p in eligible if tricks[p] > 0]
             if shut_out:
-                lines.append(f"{_names(shut_out)} took no trick and cannot win "
-                             f"(must_take_trick).")
+                lines.append(f"{_names(shut_out)} took no trick and cannot win (must_take_trick).")
         else:
             # Without tricks, a player with points surely took a trick; one with none may have
             # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
             unsure = [p for p in eligible if points[p] == 0 and p != winner]
             if unsure and not winner:
-                raise HandError(f"{_names(unsure)} took 0 points; give --leaster-tricks (or "
-                                f"--winner), since a leaster winner must have taken a trick")
+                raise HandError(
+                    f"{_names(unsure)} took 0 points; give --leaster-tricks (or "
+                    f"--winner), since a leaster winner must have taken a trick"
+                )
             eligible = [p for p in eligible if points[p] > 0 or p == winner]
     low = min(points[p] for p in eligible)
     tied = tuple(p for p in eligible if points[p] == low)
     lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
     if winner is not None:
         if winner not in tied:
-            raise HandError(f"--winner {winner}: {winner} took {points[winner]} points, but "
-                            f"{_names(tied)} took fewer ({low})")
-        lines.append(f"{winner} won the leaster with {points[winner]} card points"
-                     + (" (named with --winner)." if len(tied) > 1 else "."))
+            raise HandError(
+                f"--winner {winner}: {winner} took {points[winner]} points, but "
+                f"{_names(tied)} took fewer ({low})"
+            )
+        lines.append(
+            f"{winner} won the leaster with {points[winner]} card points"
+            + (" (named with --winner)." if len(tied) > 1 else ".")
+        )
         return (winner,)
     if len(tied) == 1:
         lines.append(f"{tied[0]} took the fewest, {low}, and wins.")
         return tied
     both = " and ".join(tied)
     if rules.leaster_tie == "name":
-        raise HandError(f"{both} tie for fewest with {low}: name the winner with --winner "
-                        f"(leaster_tie = name)")
+        raise HandError(
+            f"{both} tie for fewest with {low}: name the winner with --winner (leaster_tie = name)"
+        )
     if rules.leaster_tie == "none":
         lines.append(f"{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).")
         return ()
-    lines.append(f"{both} tie for fewest with {low}: each collects from every player outside "
-                 f"the tie (leaster_tie = share).")
+    lines.append(
+        f"{both} tie for fewest with {low}: each collects from every player outside "
+        f"the tie (leaster_tie = share)."
+    )
     return tied
 
 
-def _settle_leaster(rules: Rules, seating: Seating, winners: tuple[str, ...], stake: int,
-                    lines: list[str]) -> dict[str, int]:
+def _settle_leaster(
+    rules: Rules, seating: Seating, winners: tuple[str, ...], stake: int, lines: list[str]
+) -> dict[str, int]:
     """Each active player's points for a leaster, and the lines that explain them."""
-    deltas = {p: 0 for p in seating.order}
+    deltas = dict.fromkeys(seating.order, 0)
     others = [p for p in seating.order if p not in winners]
     if not winners:
         return deltas
     if not rules.zero_sum:
         for w in winners:
             deltas[w] = stake
-        lines.append(f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else "
-                     f"moves.")
+        lines.append(
+            f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else moves."
+        )
         return deltas
     for w in winners:
         deltas[w] = stake * len(others)
     for o in others:
         deltas[o] = -stake * len(winners)
     if len(winners) == 1:
-        lines.append(f"{winners[0]} receives {stake} from each of {_names(others)} = "
-                     f"{stake * len(others)}.")
+        lines.append(
+            f"{winners[0]} receives {stake} from each of {_names(others)} = {stake * len(others)}."
+        )
     else:
-        lines.append(f"Each of {_names(winners)} receives {stake} from each of "
-                     f"{_names(others)}.")
+        lines.append(f"Each of {_names(winners)} receives {stake} from each of {_names(others)}.")
     lines.append(f"The hand sums to {sum(deltas.values())}.")
     return deltas
 

@@ -23,16 +23,16 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .ledger import Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
-from .schema import (FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name)
+from .schema import FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name
 from .scoring import Hand, Score, find_player
 
 ENCODING = "utf-8"
@@ -40,8 +40,7 @@ NEWLINE = "\r\n"  # RFC 4180
 FIRST_ROW_LINE = 4  # the header, the rules row and the session row come first
 _BLOCK = 1 << 20
 _TAIL_CHUNK = 64 * 1024
-TORN = ("the last line is incomplete (the machine may have stopped mid-write); run "
-        "`scorepad repair`")
+TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
 VERIFY_HINT = "run `scorepad verify` to see every problem"
 
 
@@ -85,8 +84,11 @@ def _encode(rows: Sequence[Sequence[str]]) -> bytes:
 def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
     """Say in a line why the session file cannot be opened."""
     if isinstance(exc, FileNotFoundError):
-        return SessionError(path, "no such session file; start one with `scorepad new "
-                                  "--players A,B,C,D,E` (or give -f FILE)")
+        return SessionError(
+            path,
+            "no such session file; start one with `scorepad new "
+            "--players A,B,C,D,E` (or give -f FILE)",
+        )
     if isinstance(exc, IsADirectoryError):
         return SessionError(path, "is a folder, not a session file")
     return SessionError(path, f"cannot {doing}: {exc.strerror}")
@@ -125,7 +127,7 @@ class _Bounded(io.RawIOBase):
         if want <= 0:
             return 0
         data = os.pread(self.fd, want, self.pos)
-        buffer[:len(data)] = data
+        buffer[: len(data)] = data
         self.pos += len(data)
         return len(data)
 
@@ -192,8 +194,9 @@ class Snapshot:
             try:
                 cells = next(reader)
             except StopIteration:
-                raise SessionError(path, "the file ends before its rules and session rows",
-                                   number) from None
+                raise SessionError(
+                    path, "the file ends before its rules and session rows", number
+                ) from None
             except csv.Error as exc:
                 raise SessionError(path, f"cannot read this line as CSV: {exc}", number) from None
             except UnicodeDecodeError:
@@ -209,8 +212,7 @@ class Snapshot:
         if self.torn():
             ends = self.head_line_ends()
             if ends < 3:
-                raise SessionError(path, "the line is incomplete; run `scorepad repair`",
-                                   ends + 1)
+                raise SessionError(path, "the line is incomplete; run `scorepad repair`", ends + 1)
         assert codec is not None
         return _head(path, codec, *records[1:]), reader
 
@@ -234,9 +236,13 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
         raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
     number = int(text)
     if number > FORMAT_VERSION:
-        raise SessionError(path, f"this session file is in format {number}, written by a newer "
-                                 f"scorepad; this one reads formats 1 to {FORMAT_VERSION}: "
-                                 f"upgrade scorepad (pip install -U scorepad)", 2)
+        raise SessionError(
+            path,
+            f"this session file is in format {number}, written by a newer "
+            f"scorepad; this one reads formats 1 to {FORMAT_VERSION}: "
+            f"upgrade scorepad (pip install -U scorepad)",
+            2,
+        )
     if number < 2:
         raise SessionError(path, f"format: {number} is not a format version", 2)
     return number
@@ -254,8 +260,9 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
         except ScorepadError as exc:
             raise SessionError(path, f"header: {exc}", 1) from None
         if name != name.strip() or name.casefold() in seen:
-            raise SessionError(path, f"header: player {name!r} is listed twice or has spaces "
-                                     f"around it", 1)
+            raise SessionError(
+                path, f"header: player {name!r} is listed twice or has spaces around it", 1
+            )
         seen.add(name.casefold())
     try:
         rules_row = codec.decode(rules_cells, 2)
@@ -275,13 +282,15 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
     except ScorepadError as exc:
         raise SessionError(path, str(exc), 2) from None
     if start.kind is not RowKind.SESSION or start.dealer is None or start.next_dealer is None:
-        raise SessionError(path, "the third line must be the session row, naming the first "
-                                 "dealer", 3)
+        raise SessionError(
+            path, "the third line must be the session row, naming the first dealer", 3
+        )
     return Head(path, players, rules, start.dealer, start, codec)
 
 
-def _corrections(snapshot: Snapshot, head: Head,
-                 details: bool = True) -> tuple[dict[int, Fate], int]:
+def _corrections(
+    snapshot: Snapshot, head: Head, details: bool = True
+) -> tuple[dict[int, Fate], int]:
     """What the correction rows do to each hand they refer to, and the number of line ends: a
     quick pass over the raw bytes that parses only the lines that mention a correction's kind.
     Without `details`, only how many correct each hand (all that checking needs).
@@ -381,8 +390,9 @@ def _line_count(snapshot: Snapshot) -> int:
     return sum(block.count(b"\n") for block in snapshot.blocks())
 
 
-def _scan_back(snapshot: Snapshot, head: Head, lines: list[bytes],
-               whole: bool) -> tuple[Row | None, int | None]:
+def _scan_back(
+    snapshot: Snapshot, head: Head, lines: list[bytes], whole: bool
+) -> tuple[Row | None, int | None]:
     """Walk lines from the end: the last row, and the number of the last hand row."""
     last = None
     body = lines[3:] if whole else lines
@@ -416,8 +426,9 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
         raise fail(exc.message) from None
 
 
-def check_pass(snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int,
-               stop_at_first: bool = False) -> list[Problem]:
+def check_pass(
+    snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int, stop_at_first: bool = False
+) -> list[Problem]:
     """Feed every row below the head to the ledger; returns every problem found."""
     torn_at = line_ends + 1 if snapshot.torn() else None
     problems: list[Problem] = []
@@ -457,22 +468,35 @@ def check_pass(snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int,
 # --- creating -----------------------------------------------------------------------------------
 
 
-def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str,
-           time: str | None = None) -> Head:
+def create(
+    path: Path, players: Sequence[str], rules: Rules, first_dealer: str, time: str | None = None
+) -> Head:
     """Write a new session file; refuses to touch a file that exists."""
     players = tuple(check_name(p) for p in players)
     codec = Codec.new(players)
     time = time or now()
-    rules_row = Row(RowKind.RULES, note=json.dumps(rules.to_dict(), ensure_ascii=False,
-                                                   separators=(",", ":")), time=time)
-    start = Row(RowKind.SESSION, dealer=first_dealer, next_dealer=first_dealer, seated=players,
-                pending=0, totals={p: 0 for p in players}, note=rules.summary(), time=time)
+    rules_row = Row(
+        RowKind.RULES,
+        note=json.dumps(rules.to_dict(), ensure_ascii=False, separators=(",", ":")),
+        time=time,
+    )
+    start = Row(
+        RowKind.SESSION,
+        dealer=first_dealer,
+        next_dealer=first_dealer,
+        seated=players,
+        pending=0,
+        totals=dict.fromkeys(players, 0),
+        note=rules.summary(),
+        time=time,
+    )
     data = _encode([codec.order, codec.encode(rules_row), codec.encode(start)])
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
-        raise SessionError(path, "already exists; scorepad never overwrites a session "
-                                 "(choose another --file)") from None
+        raise SessionError(
+            path, "already exists; scorepad never overwrites a session (choose another --file)"
+        ) from None
     except OSError as exc:
         raise SessionError(path, f"cannot create: {exc.strerror}") from None
     try:
@@ -553,8 +577,7 @@ def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
             os.fsync(fd)
         except OSError:
             pass
-        raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") \
-            from None
+        raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
 
 
 def _temp_beside(path: Path) -> tuple[int, str]:
@@ -564,8 +587,7 @@ def _temp_beside(path: Path) -> tuple[int, str]:
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it "
-                                 f"was") from None
+        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") from None
 
 
 def rewrite(path: Path, data: bytes) -> None:
@@ -578,14 +600,11 @@ def rewrite(path: Path, data: bytes) -> None:
         os.close(fd)
         os.replace(temp, path)
     except OSError as exc:
-        try:
+        with suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
         if os.path.exists(temp):
             os.unlink(temp)
-        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") \
-            from None
+        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") from None
     _fsync_dir(path)
 
 
@@ -600,8 +619,10 @@ def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) ->
     at = codec.index[name]
     fd, temp = _temp_beside(path)
     try:
-        with os.fdopen(fd, "w", encoding=ENCODING, newline="") as out, \
-                open(path, encoding="utf-8-sig", newline="") as source:
+        with (
+            os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
+            open(path, encoding="utf-8-sig", newline="") as source,
+        ):
             writer = csv.writer(out, lineterminator=NEWLINE)
             for number, cells in enumerate(csv.reader(source, strict=True)):
                 cells.insert(at, name if number == 0 else "")
@@ -614,12 +635,21 @@ def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) ->
     except (OSError, csv.Error) as exc:
         if os.path.exists(temp):
             os.unlink(temp)
-        raise SessionError(path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; "
-                                 f"the file is as it was") from None
+        raise SessionError(
+            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+        ) from None
     _fsync_dir(path)
 
 
 # --- the session API ----------------------------------------------------------------------------
+
+
+class _Resumed(NamedTuple):
+    fd: int  # open for appending, holding the lock
+    head: Head
+    ledger: Ledger
+    last: Row
+    last_hand: int
 
 
 class Reading:
@@ -636,9 +666,14 @@ class Reading:
         last, last_hand = _tail(self._snapshot, head)
         return Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
 
-    def check(self, on_hand: Callable[[HandView], None] | None = None,
-              stop_at_first: bool = False, keep: Sequence[int] = (),
-              fast: bool = True, counts: Counter | None = None) -> tuple[Ledger, list[Problem]]:
+    def check(
+        self,
+        on_hand: Callable[[HandView], None] | None = None,
+        stop_at_first: bool = False,
+        keep: Sequence[int] = (),
+        fast: bool = True,
+        counts: Counter | None = None,
+    ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
         `on_hand` is called with every hand's final version as the pass reaches it; `keep`
@@ -648,15 +683,27 @@ class Reading:
         head, snapshot = self.head, self._snapshot
         details = on_hand is not None or counts is not None
         corrections, line_ends = _corrections(snapshot, head, details)
-        ledger = Ledger(head.rules, head.players, head.first_dealer,
-                        seated=head.start.seated or head.players, codec=head.codec,
-                        corrections=corrections, on_hand=on_hand, fast=fast, counts=counts)
+        ledger = Ledger(
+            head.rules,
+            head.players,
+            head.first_dealer,
+            seated=head.start.seated or head.players,
+            codec=head.codec,
+            corrections=corrections,
+            on_hand=on_hand,
+            fast=fast,
+            counts=counts,
+        )
         for ref in keep:
             ledger.keep(ref)
         return ledger, check_pass(snapshot, self._reader, ledger, line_ends, stop_at_first)
 
-    def night(self, on_hand: Callable[[HandView], None] | None = None,
-              keep: Sequence[int] = (), counts: Counter | None = None) -> Ledger:
+    def night(
+        self,
+        on_hand: Callable[[HandView], None] | None = None,
+        keep: Sequence[int] = (),
+        counts: Counter | None = None,
+    ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for a torn last line)."""
         ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
@@ -679,8 +726,9 @@ class Session:
         return Snapshot(self.path, shared_lock=not self._writing)
 
     @classmethod
-    def create(cls, path: Path | str, players: Sequence[str], rules: Rules,
-               first_dealer: str) -> Session:
+    def create(
+        cls, path: Path | str, players: Sequence[str], rules: Rules, first_dealer: str
+    ) -> Session:
         """Start a new session file (never overwrites one)."""
         create(Path(path), players, rules, first_dealer)
         return cls(path)
@@ -704,16 +752,25 @@ class Session:
         with self._snapshot() as snapshot:
             yield Reading(self.path, snapshot)
 
-    def check(self, on_hand: Callable[[HandView], None] | None = None,
-              stop_at_first: bool = False, keep: Sequence[int] = (),
-              fast: bool = True, counts: Counter | None = None) -> tuple[Ledger, list[Problem]]:
+    def check(
+        self,
+        on_hand: Callable[[HandView], None] | None = None,
+        stop_at_first: bool = False,
+        keep: Sequence[int] = (),
+        fast: bool = True,
+        counts: Counter | None = None,
+    ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem
         (see `Reading.check`)."""
         with self.reading() as reading:
             return reading.check(on_hand, stop_at_first, keep, fast, counts)
 
-    def night(self, on_hand: Callable[[HandView], None] | None = None,
-              keep: Sequence[int] = (), counts: Counter | None = None) -> Ledger:
+    def night(
+        self,
+        on_hand: Callable[[HandView], None] | None = None,
+        keep: Sequence[int] = (),
+        counts: Counter | None = None,
+    ) -> Ledger:
         """The checked night for a report (see `Reading.night`)."""
         with self.reading() as reading:
             return reading.night(on_hand, keep, counts)
@@ -738,30 +795,33 @@ class Session:
                 self._writing = False
 
     @contextmanager
-    def _resumed(self) -> Iterator[tuple[int, Head, Ledger, Row, int]]:
+    def _resumed(self) -> Iterator[_Resumed]:
+        """Under the lock: the night as its last row records it, to add a row to."""
         with self._locked() as fd, self._snapshot() as snapshot:
             head, _ = snapshot.read_head()
             last, last_hand = _tail(snapshot, head)
             ledger = Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
-            yield fd, head, ledger, last, last_hand
+            yield _Resumed(fd, head, ledger, last, last_hand)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
-        with self._resumed() as (fd, head, ledger, last, last_hand):
-            row, result = ledger.record(hand, note, now())
-            append(self.path, fd, head.codec, [row])
-        return row, result, ledger
+        with self._resumed() as night:
+            row, result = night.ledger.record(hand, note, now())
+            append(self.path, night.fd, night.head.codec, [row])
+        return row, result, night.ledger
 
     def record_doubler(self, dealer: str | None = None, note: str = "") -> tuple[Row, Ledger]:
         """Append a thrown-in hand (all_pass = doubler)."""
-        with self._resumed() as (fd, head, ledger, last, last_hand):
-            row = ledger.record_doubler(dealer, note, now())
-            append(self.path, fd, head.codec, [row])
-        return row, ledger
+        with self._resumed() as night:
+            row = night.ledger.record_doubler(dealer, note, now())
+            append(self.path, night.fd, night.head.codec, [row])
+        return row, night.ledger
 
-    def _correct(self, ref_for: Callable[[Ledger], int],
-                 make: Callable[[Ledger, int], tuple[Row, Score | None]]
-                 ) -> tuple[Row, Score | None, Ledger]:
+    def _correct(
+        self,
+        ref_for: Callable[[Ledger], int],
+        make: Callable[[Ledger, int], tuple[Row, Score | None]],
+    ) -> tuple[Row, Score | None, Ledger]:
         """Under the lock: check the whole file, then append the correction `make` makes."""
         with self._locked() as fd:
             state = self.state()
@@ -773,12 +833,14 @@ class Session:
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
         """Void hand `ref`: its points are reversed by a new row."""
-        row, _, ledger = self._correct(lambda _: ref,
-                                       lambda led, r: (led.void_row(r, reason, now()), None))
+        row, _, ledger = self._correct(
+            lambda _: ref, lambda led, r: (led.void_row(r, reason, now()), None)
+        )
         return row, ledger
 
     def undo(self, reason: str = "") -> tuple[Row, Ledger]:
         """Void the last hand that is not void yet."""
+
         def last_hand(state: Ledger) -> int:
             ledger = self.night()
             number = ledger.last_effective()
@@ -786,20 +848,22 @@ class Session:
                 raise HandError("there is no hand to undo")
             return number
 
-        row, _, ledger = self._correct(last_hand,
-                                       lambda led, r: (led.void_row(r, reason, now()), None))
+        row, _, ledger = self._correct(
+            last_hand, lambda led, r: (led.void_row(r, reason, now()), None)
+        )
         return row, ledger
 
-    def amend(self, ref: int, changes: Mapping[str, Any],
-              note: str = "") -> tuple[Row, Score | None, Ledger]:
+    def amend(
+        self, ref: int, changes: Mapping[str, Any], note: str = ""
+    ) -> tuple[Row, Score | None, Ledger]:
         """Replace some inputs of hand `ref` and re-score it."""
-        return self._correct(lambda _: ref,
-                             lambda led, r: led.amend_row(r, changes, note, now()))
+        return self._correct(lambda _: ref, lambda led, r: led.amend_row(r, changes, note, now()))
 
     def seat_add(self, name: str, after: str | None = None) -> tuple[str, str, Ledger]:
         """Seat a player who joins (a newcomer gets a column); returns their name as written,
         where they sit, and the night after."""
-        with self._resumed() as (fd, head, ledger, last, last_hand):
+        with self._resumed() as night:
+            fd, head, ledger = night.fd, night.head, night.ledger
             name = check_name(name)
             player = next((p for p in head.players if p.casefold() == name.casefold()), name)
             if player in ledger.seated:
@@ -815,7 +879,7 @@ class Session:
                 at = codec.index[after] + 1 if after else codec.player_at[-1] + 1
                 cells.insert(at, player)
                 codec = Codec(players, cells, codec.version)
-                ledger = Ledger.resume(head.rules, players, last, last_hand, codec)
+                ledger = Ledger.resume(head.rules, players, night.last, night.last_hand, codec)
             place = f" after {after}" if after else ""
             row = ledger.seat_row(order, f"{player} joins{place}", now())
             if codec is head.codec:
@@ -826,11 +890,12 @@ class Session:
 
     def seat_remove(self, name: str) -> tuple[str, Ledger]:
         """A player leaves: they keep their total and are no longer dealt in."""
-        with self._resumed() as (fd, head, ledger, last, last_hand):
+        with self._resumed() as night:
+            ledger = night.ledger
             player = find_player(name, ledger.seated, "seat remove")
             order = [p for p in ledger.seated if p != player]
             row = ledger.seat_row(order, f"{player} leaves", now())
-            append(self.path, fd, head.codec, [row])
+            append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 
     def repair(self) -> tuple[int, int]:

@@ -57,7 +57,7 @@ def money_balances(points: Mapping[str, int], rate: Decimal) -> dict[str, Decima
         # A cent up for those rounded down the most (or down for those rounded up the most).
         sign = 1 if off > 0 else -1
         order = sorted(exact, key=lambda p: (-sign * (exact[p] - rounded[p]), p))
-        for player in order[:abs(off)]:
+        for player in order[: abs(off)]:
             rounded[player] += sign * CENT
     return {p: v + 0 for p, v in rounded.items()}  # + 0 turns -0.00 into 0.00
 
@@ -76,8 +76,9 @@ def fewest_payments(balances: Mapping[str, Decimal]) -> list[Payment]:
     people = sorted((p for p, c in cents.items() if c), key=lambda p: (cents[p], p))
     if len(people) <= EXACT_LIMIT:
         groups = _zero_sum_groups([cents[p] for p in people])
-        plan = [pay for group in groups for pay in _greedy({people[i]: cents[people[i]]
-                                                            for i in group})]
+        plan = [
+            pay for group in groups for pay in _greedy({people[i]: cents[people[i]] for i in group})
+        ]
     else:
         plan = _greedy({p: cents[p] for p in people})
     return [Payment(a, b, Decimal(c) * CENT) for a, b, c in plan]

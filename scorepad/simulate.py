@@ -11,19 +11,28 @@ from .replay import FAIL_SUITS
 from .rules import Rules
 
 
-def random_hand(rng: random.Random, rules: Rules, players: Sequence[str],
-                dealer: str | None = None, game: str | None = None) -> str:
+def random_hand(
+    rng: random.Random,
+    rules: Rules,
+    players: Sequence[str],
+    dealer: str | None = None,
+    game: str | None = None,
+) -> str:
     """The text of a hand file for one legally played random hand."""
     players = list(players)
     dealer = dealer or players[-1]
     deal = rules.deal_for(len(players))
     deck = list(DECK if len(players) * deal.cards + deal.blind == len(DECK) else SHORT_DECK)
     rng.shuffle(deck)
-    hands = {p: deck[i * deal.cards:(i + 1) * deal.cards] for i, p in enumerate(players)}
-    blind = deck[len(players) * deal.cards:]
+    hands = {p: deck[i * deal.cards : (i + 1) * deal.cards] for i, p in enumerate(players)}
+    blind = deck[len(players) * deal.cards :]
     picker = rng.choice(players)
-    lines = [f"# a random hand, played by the rules ({rules.name})",
-             f"rules: {rules.name}", f"players: {', '.join(players)}", f"dealer: {dealer}"]
+    lines = [
+        f"# a random hand, played by the rules ({rules.name})",
+        f"rules: {rules.name}",
+        f"players: {', '.join(players)}",
+        f"dealer: {dealer}",
+    ]
     lines += [f"{p}: {' '.join(map(str, hands[p]))}" for p in players]
     if deal.blind:
         lines.append(f"blind: {' '.join(map(str, blind))}")
@@ -36,8 +45,7 @@ def random_hand(rng: random.Random, rules: Rules, players: Sequence[str],
         trump = rng.choice(list(Suit)) if game == "solo" else None
         order = Game.schafkopf(game, trump)
         if game == "partner":
-            called = _callable(holding[picker], order, [s for s in Suit if s != Suit.HEARTS],
-                               rng)
+            called = _callable(holding[picker], order, [s for s in Suit if s != Suit.HEARTS], rng)
             if called is None:  # nothing to call: the declarer plays a wenz instead
                 game, order = "wenz", Game.schafkopf("wenz")
         lines.append(f"game: {game}" + (f" {trump.value}" if trump else ""))
@@ -67,11 +75,22 @@ def random_hand(rng: random.Random, rules: Rules, players: Sequence[str],
         cards: list[Card] = []
         first_of_called = False
         for player in trick_order:
-            choices = _legal(holding[player], cards, order, called, player == picker,
-                             led_yet, number == deal.cards)
+            choices = _legal(
+                holding[player],
+                cards,
+                order,
+                called,
+                player == picker,
+                led_yet,
+                number == deal.cards,
+            )
             card = rng.choice(choices)
-            if not cards and called is not None and not led_yet \
-                    and order.suit_of(card) == called.suit:
+            if (
+                not cards
+                and called is not None
+                and not led_yet
+                and order.suit_of(card) == called.suit
+            ):
                 first_of_called = True
             holding[player].remove(card)
             cards.append(card)
@@ -82,11 +101,13 @@ def random_hand(rng: random.Random, rules: Rules, players: Sequence[str],
     return "\n".join(lines) + "\n"
 
 
-def _callable(cards: list[Card], order: Game, suits: list[Suit],
-              rng: random.Random) -> Card | None:
+def _callable(cards: list[Card], order: Game, suits: list[Suit], rng: random.Random) -> Card | None:
     """An ace the picker may call: not held, of a suit the picker holds a plain card of."""
-    options = [Card(Rank.ACE, s) for s in suits
-               if Card(Rank.ACE, s) not in cards and any(order.suit_of(c) == s for c in cards)]
+    options = [
+        Card(Rank.ACE, s)
+        for s in suits
+        if Card(Rank.ACE, s) not in cards and any(order.suit_of(c) == s for c in cards)
+    ]
     return rng.choice(options) if options else None
 
 
@@ -97,8 +118,15 @@ def _keep(cards: list[Card], called: Card | None, order: Game) -> Card | None:
     return next((c for c in cards if order.suit_of(c) == called.suit), None)
 
 
-def _legal(cards: list[Card], trick: list[Card], order: Game, called: Card | None,
-           is_picker: bool, led_yet: bool, last: bool) -> list[Card]:
+def _legal(
+    cards: list[Card],
+    trick: list[Card],
+    order: Game,
+    called: Card | None,
+    is_picker: bool,
+    led_yet: bool,
+    last: bool,
+) -> list[Card]:
     """The cards a player may play now."""
     choices = list(cards)
     if trick:

@@ -36,8 +36,9 @@ class Night:
         self.players = players
         self.rng = random.Random(seed)
         self.clock = datetime.fromisoformat(start).replace(tzinfo=CST)
-        self.head = create(self.path, players, self.rules, players[-1],
-                           self.clock.isoformat(timespec="seconds"))
+        self.head = create(
+            self.path, players, self.rules, players[-1], self.clock.isoformat(timespec="seconds")
+        )
         self.state = Ledger(self.rules, players, players[-1], codec=self.head.codec)
 
     def tick(self) -> str:
@@ -70,12 +71,21 @@ class Night:
             tricks = self._tricks(points, deal)
         cracker = None
         if crack and self.rules.cracks:
-            after = order[order.index(picker) + 1:]
+            after = order[order.index(picker) + 1 :]
             eligible = [p for p in after if p not in partners]
             cracker = self.rng.choice(eligible) if eligible else None
         recrack = extra.pop("recrack", False) and cracker is not None
-        hand = PickerHand(self.players, picker, points, partners=partners, alone=alone,
-                          tricks=tricks, crack=cracker, recrack=recrack, **extra)
+        hand = PickerHand(
+            self.players,
+            picker,
+            points,
+            partners=partners,
+            alone=alone,
+            tricks=tricks,
+            crack=cracker,
+            recrack=recrack,
+            **extra,
+        )
         row, _ = self.state.record(hand, note, self.tick())
         self.write(row)
 
@@ -93,11 +103,11 @@ class Night:
         seating = self.seating()
         cards = seating.deal.cards
         order = list(seating.order)
-        tricks = {p: 0 for p in order}
+        tricks = dict.fromkeys(order, 0)
         for _ in range(cards):
             tricks[self.rng.choice(order)] += 1
         takers = [p for p in order if tricks[p]]
-        points = {p: 0 for p in order}
+        points = dict.fromkeys(order, 0)
         remaining = 120
         for p in takers[:-1]:
             share = self.rng.randint(0, remaining // 2)
@@ -134,9 +144,19 @@ def standard_friday():
     night = Night("standard-friday.csv", ("Ann", "Bob", "Cy", "Dee", "Ed"), "standard", seed=7)
     keep_all(night)
     plan = ["p"] * 40
-    special = {3: "leaster", 7: "alone", 10: "schneider", 14: "notrick", 17: "tie",
-               21: "leaster", 24: "crack", 28: "alone", 31: "lost-notrick", 35: "leaster",
-               38: "set-schneider"}
+    special = {
+        3: "leaster",
+        7: "alone",
+        10: "schneider",
+        14: "notrick",
+        17: "tie",
+        21: "leaster",
+        24: "crack",
+        28: "alone",
+        31: "lost-notrick",
+        35: "leaster",
+        38: "set-schneider",
+    }
     for number, _ in enumerate(plan, 1):
         kind = special.get(number, "p")
         if kind == "leaster":
@@ -164,19 +184,29 @@ def standard_friday():
 
 
 def pagat_bump():
-    night = Night("pagat-bump-and-cracks.csv", ("Gus", "Hal", "Ida", "Jo", "Kat"), "pagat",
-                  seed=11, start="2026-11-13 19:30")
+    night = Night(
+        "pagat-bump-and-cracks.csv",
+        ("Gus", "Hal", "Ida", "Jo", "Kat"),
+        "pagat",
+        seed=11,
+        start="2026-11-13 19:30",
+    )
     for number in range(1, 25):
         if number % 9 == 0:
             night.leaster()
         else:
-            night.picker_hand(crack=number % 4 == 0,
-                              recrack=number % 8 == 0 and night.rules.cracks)
+            night.picker_hand(crack=number % 4 == 0, recrack=number % 8 == 0 and night.rules.cracks)
 
 
 def six_dealer_sits_out():
-    night = Night("six-dealer-sits-out.csv", ("Lou", "Mo", "Ned", "Ola", "Pat", "Quin"),
-                  "standard", ["sit_out=dealer"], seed=5, start="2026-11-14 18:45")
+    night = Night(
+        "six-dealer-sits-out.csv",
+        ("Lou", "Mo", "Ned", "Ola", "Pat", "Quin"),
+        "standard",
+        ["sit_out=dealer"],
+        seed=5,
+        start="2026-11-14 18:45",
+    )
     for number in range(1, 19):
         if number % 7 == 0:
             night.leaster()
@@ -185,8 +215,9 @@ def six_dealer_sits_out():
 
 
 def three_handed():
-    night = Night("three-handed.csv", ("Rae", "Sid", "Tom"), "standard", seed=3,
-                  start="2026-11-17 20:00")
+    night = Night(
+        "three-handed.csv", ("Rae", "Sid", "Tom"), "standard", seed=3, start="2026-11-17 20:00"
+    )
     for number in range(1, 16):
         if number % 6 == 0:
             night.leaster()
@@ -195,15 +226,25 @@ def three_handed():
 
 
 def first_night_race():
-    night = Night("first-night-race.csv", ("Uma", "Vic", "Wes", "Xan", "Yul"), "first-night",
-                  seed=2, start="2026-11-20 19:00")
+    night = Night(
+        "first-night-race.csv",
+        ("Uma", "Vic", "Wes", "Xan", "Yul"),
+        "first-night",
+        seed=2,
+        start="2026-11-20 19:00",
+    )
     while not night.state.race_winners:
         night.picker_hand(alone=False)
 
 
 def schafkopf_evening():
-    night = Night("schafkopf-evening.csv", ("Anni", "Bertl", "Sepp", "Vroni"), "schafkopf",
-                  seed=9, start="2026-11-21 19:15")
+    night = Night(
+        "schafkopf-evening.csv",
+        ("Anni", "Bertl", "Sepp", "Vroni"),
+        "schafkopf",
+        seed=9,
+        start="2026-11-21 19:15",
+    )
     games = ["partner"] * 6 + ["solo", "wenz", "geier", "solo-tout"]
     for number in range(1, 21):
         game = night.rng.choice(games)
@@ -212,20 +253,24 @@ def schafkopf_evening():
             night.picker_hand(game="partner", alone=False, runs=runs, crack=number % 7 == 0)
         elif game.endswith("tout"):
             won = night.rng.random() < 0.6
-            night.picker_hand(game=game, points=120 if won else 98,
-                              tricks=8 if won else 7, runs=runs)
+            night.picker_hand(
+                game=game, points=120 if won else 98, tricks=8 if won else 7, runs=runs
+            )
         else:
             night.picker_hand(game=game, runs=runs, crack=number % 5 == 0)
 
 
 def league():
     """Three Fridays of one league: mostly the same players, one night under pagat rules."""
-    nights = [("2026-10-02", ("Ann", "Bob", "Cy", "Dee", "Ed"), "standard"),
-              ("2026-10-09", ("Ann", "Bob", "Cy", "Flo", "Ed"), "pagat"),
-              ("2026-10-16", ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo"), "standard")]
+    nights = [
+        ("2026-10-02", ("Ann", "Bob", "Cy", "Dee", "Ed"), "standard"),
+        ("2026-10-09", ("Ann", "Bob", "Cy", "Flo", "Ed"), "pagat"),
+        ("2026-10-16", ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo"), "standard"),
+    ]
     for number, (date, players, preset) in enumerate(nights):
-        night = Night(f"league/{date}.csv", players, preset, seed=20 + number,
-                      start=f"{date} 19:00")
+        night = Night(
+            f"league/{date}.csv", players, preset, seed=20 + number, start=f"{date} 19:00"
+        )
         for hand in range(1, 21):
             if hand % 8 == 0:
                 night.leaster()
@@ -238,8 +283,15 @@ def main() -> int:
     if len(sys.argv) > 1:
         OUT = Path(sys.argv[1])
     OUT.mkdir(exist_ok=True)
-    for make in (standard_friday, pagat_bump, six_dealer_sits_out, three_handed,
-                 first_night_race, schafkopf_evening, league):
+    for make in (
+        standard_friday,
+        pagat_bump,
+        six_dealer_sits_out,
+        three_handed,
+        first_night_race,
+        schafkopf_evening,
+        league,
+    ):
         make()
     return 0
 

@@ -1,4 +1,4 @@
-"""Cards: notation both ways, card points, trump orders, and who wins a trick (RULES.md §1)."""
+"""Cards: notation both ways, card points, trump orders, and who wins a trick (docs/rules.md §1)."""
 
 import json
 
@@ -6,8 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.cards import (DECK, SHEEPSHEAD_TRUMPS, Card, Game, Suit, card_points,
-                            parse_cards, parse_suit)
+from scorepad.cards import (
+    DECK,
+    SHEEPSHEAD_TRUMPS,
+    Card,
+    Game,
+    Suit,
+    card_points,
+    parse_cards,
+    parse_suit,
+)
 from scorepad.errors import CardError
 
 
@@ -17,12 +25,32 @@ def test_parse_and_print_are_inverse(card):
     assert Card.parse(card.german) == card
 
 
-@pytest.mark.parametrize("text, card", [
-    ("QC", "QC"), ("10D", "10D"), ("TD", "10D"), ("td", "10D"), ("A♥", "AH"), ("7♣", "7C"),
-    ("K♠", "KS"), ("J♦", "JD"), ("Eichel-Ober", "QC"), ("Gras Unter", "JS"), ("Blatt-Sau", "AS"),
-    ("Herz-König", "KH"), ("Schellen Zehn", "10D"), ("EO", "QC"), ("GU", "JS"), ("HA", "AH"),
-    ("S10", "10D"), ("SK", "KD"), ("AS", "AS"), ("KH", "KH"), ("herz sieben", "7H"),
-])
+@pytest.mark.parametrize(
+    "text, card",
+    [
+        ("QC", "QC"),
+        ("10D", "10D"),
+        ("TD", "10D"),
+        ("td", "10D"),
+        ("A♥", "AH"),
+        ("7♣", "7C"),
+        ("K♠", "KS"),
+        ("J♦", "JD"),
+        ("Eichel-Ober", "QC"),
+        ("Gras Unter", "JS"),
+        ("Blatt-Sau", "AS"),
+        ("Herz-König", "KH"),
+        ("Schellen Zehn", "10D"),
+        ("EO", "QC"),
+        ("GU", "JS"),
+        ("HA", "AH"),
+        ("S10", "10D"),
+        ("SK", "KD"),
+        ("AS", "AS"),
+        ("KH", "KH"),
+        ("herz sieben", "7H"),
+    ],
+)
 def test_notations(text, card):
     assert str(Card.parse(text)) == card
 
@@ -42,7 +70,7 @@ def test_the_scoring_constants_agree_with_the_cards():
     from scorepad import scoring
 
     assert scoring.ACE_POINTS == Card.parse("AS").points == max(c.points for c in DECK)
-    assert scoring.TOTAL_POINTS == card_points(DECK) and scoring.MAKE == 120 // 2 + 1
+    assert card_points(DECK) == scoring.TOTAL_POINTS and scoring.MAKE == 120 // 2 + 1
 
 
 def test_every_preset_named_is_a_bundled_file_and_loads():
@@ -51,39 +79,68 @@ def test_every_preset_named_is_a_bundled_file_and_loads():
     from scorepad.names import PRESETS
     from scorepad.rules import load_rules
 
-    files = {f.name.removesuffix(".toml") for f in resources.files("scorepad.presets").iterdir()
-             if f.name.endswith(".toml")}
+    files = {
+        f.name.removesuffix(".toml")
+        for f in resources.files("scorepad.presets").iterdir()
+        if f.name.endswith(".toml")
+    }
     assert set(PRESETS) == files
     assert [load_rules(name).name for name in PRESETS] == list(PRESETS)
 
 
 def test_card_points_and_the_deck():
     assert card_points(DECK) == 120 and len(DECK) == 32
-    assert [Card.parse(c).points for c in ("AS", "10S", "KS", "QS", "JS", "9S", "8S", "7S")] == \
-        [11, 10, 4, 3, 2, 0, 0, 0]
+    assert [Card.parse(c).points for c in ("AS", "10S", "KS", "QS", "JS", "9S", "8S", "7S")] == [
+        11,
+        10,
+        4,
+        3,
+        2,
+        0,
+        0,
+        0,
+    ]
 
 
 def test_sheepshead_trump_order():
     assert [str(c) for c in SHEEPSHEAD_TRUMPS] == [
-        "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D", "KD", "9D", "8D", "7D"]
+        "QC",
+        "QS",
+        "QH",
+        "QD",
+        "JC",
+        "JS",
+        "JH",
+        "JD",
+        "AD",
+        "10D",
+        "KD",
+        "9D",
+        "8D",
+        "7D",
+    ]
 
 
 def test_a_queen_or_jack_never_follows_its_printed_suit():
     game = Game.sheepshead()
-    assert game.suit_of(Card.parse("QC")) == "trump" and game.suit_of(Card.parse("7C")) == \
-        Suit.CLUBS
+    assert (
+        game.suit_of(Card.parse("QC")) == "trump" and game.suit_of(Card.parse("7C")) == Suit.CLUBS
+    )
     # clubs led: the queen of clubs is trump and wins; it does not "follow" clubs
     cards = [Card.parse(c) for c in ("AC", "QC", "10C")]
     assert game.winner(cards) == 1
 
 
-@pytest.mark.parametrize("game, trump, order", [
-    ("partner", None, "QC QS QH QD JC JS JH JD AH 10H KH 9H 8H 7H"),
-    ("solo", Suit.CLUBS, "QC QS QH QD JC JS JH JD AC 10C KC 9C 8C 7C"),
-    ("wenz", None, "JC JS JH JD"),
-    ("geier", None, "QC QS QH QD"),
-    ("wenz-tout", None, "JC JS JH JD"),
-])
+@pytest.mark.parametrize(
+    "game, trump, order",
+    [
+        ("partner", None, "QC QS QH QD JC JS JH JD AH 10H KH 9H 8H 7H"),
+        ("solo", Suit.CLUBS, "QC QS QH QD JC JS JH JD AC 10C KC 9C 8C 7C"),
+        ("wenz", None, "JC JS JH JD"),
+        ("geier", None, "QC QS QH QD"),
+        ("wenz-tout", None, "JC JS JH JD"),
+    ],
+)
 def test_schafkopf_trump_orders(game, trump, order):
     assert " ".join(map(str, Game.schafkopf(game, trump).trumps)) == order
 
@@ -127,8 +184,20 @@ def test_the_seeds_worked_trick(run):
     # 10 of clubs led, ace of clubs, 7 of diamonds, king of clubs, 9 of hearts
     out = run("trick", "10C", "AC", "7D", "KC", "9H").stdout
     assert out.rstrip().endswith("7D wins: the only trump. The trick is worth 25 card points.")
-    data = json.loads(run("trick", "--players", "Ann,Bob,Cy,Dee,Ed", "10C", "AC", "7D", "KC",
-                          "9H", "--format", "json").stdout)
+    data = json.loads(
+        run(
+            "trick",
+            "--players",
+            "Ann,Bob,Cy,Dee,Ed",
+            "10C",
+            "AC",
+            "7D",
+            "KC",
+            "9H",
+            "--format",
+            "json",
+        ).stdout
+    )
     assert (data["card"], data["points"], data["winner"]) == ("7D", 25, "Cy")
 
 
@@ -139,12 +208,13 @@ def test_trick_without_trump_goes_to_the_highest_of_the_suit_led(run):
 
 def test_trick_schafkopf_games(run):
     def winner(*args):
-        return json.loads(run("trick", "--rules", "schafkopf", *args, "--format", "json")
-                          .stdout)["card"]
+        return json.loads(run("trick", "--rules", "schafkopf", *args, "--format", "json").stdout)[
+            "card"
+        ]
 
-    assert winner("AH", "7H", "JC") == "JC"                         # partner: hearts are trump
-    assert winner("--game", "wenz", "QC", "JH", "AH") == "JH"       # wenz: only Unters
-    assert winner("--game", "geier", "JC", "QD", "AC") == "QD"      # geier: only Obers
+    assert winner("AH", "7H", "JC") == "JC"  # partner: hearts are trump
+    assert winner("--game", "wenz", "QC", "JH", "AH") == "JH"  # wenz: only Unters
+    assert winner("--game", "geier", "JC", "QD", "AC") == "QD"  # geier: only Obers
     assert winner("--game", "solo", "--trump", "Eichel", "AH", "7C") == "7C"
     assert winner("EO", "Herz-Unter", "Gras-Sau") == "QC"
 
@@ -152,7 +222,9 @@ def test_trick_schafkopf_games(run):
 def test_trick_refusals(fails):
     assert "--game belongs to Schafkopf" in fails("trick", "--game", "solo", "QC", "JD")
     assert "names 2 players for 3 cards" in fails("trick", "--players", "A,B", "QC", "JD", "AD")
-    assert "only a solo names its trump" in fails("trick", "--rules", "schafkopf", "--trump",
-                                                  "H", "QC")
-    assert "a solo needs its trump suit" in fails("trick", "--rules", "schafkopf", "--game",
-                                                  "solo", "QC")
+    assert "only a solo names its trump" in fails(
+        "trick", "--rules", "schafkopf", "--trump", "H", "QC"
+    )
+    assert "a solo needs its trump suit" in fails(
+        "trick", "--rules", "schafkopf", "--game", "solo", "QC"
+    )

@@ -5,14 +5,12 @@ import subprocess
 import sys
 import textwrap
 
+import click
 import pytest
+from conftest import FIVE
 
 from scorepad import __version__
-import click
-
 from scorepad.cli import cli
-
-from conftest import FIVE
 
 COMMANDS = cli.list_commands(click.Context(cli))
 
@@ -65,8 +63,19 @@ def test_every_command_is_in_the_readme(command):
 
 
 def test_check_text_output(run):
-    result = run("check", "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points",
-                 64, "--tricks", 4)
+    result = run(
+        "check",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        64,
+        "--tricks",
+        4,
+    )
     assert result.exit_code == 0 and result.stderr == ""
     table, _, explanation = result.stdout.partition("\n\n")
     assert table == textwrap.dedent("""\
@@ -84,16 +93,28 @@ def test_check_text_output(run):
 
 
 def test_check_text_shows_who_sits_out(run):
-    result = run("check", "--set", "sit_out=dealer", "--players", FIVE + ",Flo", "--picker",
-                 "Ann", "--partner", "Bob", "--points", 70)
+    result = run(
+        "check",
+        "--set",
+        "sit_out=dealer",
+        "--players",
+        FIVE + ",Flo",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+    )
     flo = next(line for line in result.stdout.splitlines() if line.startswith("Flo"))
     assert flo.split() == ["Flo", "sits", "out"]
     assert "Sitting out: Flo (0 points)." in result.stdout
 
 
 def test_check_json_has_the_promised_keys(check_json):
-    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 64,
-                     "--tricks", 4)
+    out = check_json(
+        "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 64, "--tricks", 4
+    )
     assert {"deltas", "outcome", "stake", "explanation"} <= set(out)
     assert all(isinstance(v, int) for v in out["deltas"].values())
     assert all(isinstance(line, str) for line in out["explanation"])
@@ -105,40 +126,107 @@ def test_names_are_matched_without_regard_to_case(check_json):
 
 
 def test_names_with_spaces_and_accents(check_json):
-    out = check_json("--players", "Zoë, Jean Luc ,Ana,Bo,Cy", "--picker", "Jean Luc",
-                     "--partner", "zoë", "--points", 80)
+    out = check_json(
+        "--players",
+        "Zoë, Jean Luc ,Ana,Bo,Cy",
+        "--picker",
+        "Jean Luc",
+        "--partner",
+        "zoë",
+        "--points",
+        80,
+    )
     assert out["deltas"] == {"Zoë": 1, "Jean Luc": 2, "Ana": -1, "Bo": -1, "Cy": -1}
 
 
 def test_dealer_changes_the_picking_order(check_json, fails):
     # Cy dealt, so Dee picks first and Cy last: Bob sits after Ed and may crack Ed's pick.
-    out = check_json("--players", FIVE, "--dealer", "Cy", "--picker", "Ed", "--partner", "Ann",
-                     "--points", 70, "--crack", "Bob")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--dealer",
+        "Cy",
+        "--picker",
+        "Ed",
+        "--partner",
+        "Ann",
+        "--points",
+        70,
+        "--crack",
+        "Bob",
+    )
     assert out["stake"] == 2
-    assert "had the chance to pick" in fails("check", "--players", FIVE, "--dealer", "Cy",
-                                             "--picker", "Ed", "--partner", "Ann", "--points",
-                                             70, "--crack", "Dee")
+    assert "had the chance to pick" in fails(
+        "check",
+        "--players",
+        FIVE,
+        "--dealer",
+        "Cy",
+        "--picker",
+        "Ed",
+        "--partner",
+        "Ann",
+        "--points",
+        70,
+        "--crack",
+        "Dee",
+    )
 
 
 def test_python_dash_m_runs_the_same_cli():
-    result = subprocess.run([sys.executable, "-m", "scorepad", "check", "--players", FIVE,
-                             "--picker", "Ann", "--partner", "Bob", "--points", "64",
-                             "--format", "json"], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scorepad",
+            "check",
+            "--players",
+            FIVE,
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            "64",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deltas"]["Ann"] == 2
 
 
 def test_domain_error_in_a_real_process_is_one_line_without_traceback():
-    result = subprocess.run([sys.executable, "-m", "scorepad", "check", "--players", FIVE,
-                             "--picker", "Ann", "--partner", "Bob", "--points", "130"],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scorepad",
+            "check",
+            "--players",
+            FIVE,
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            "130",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr == "Error: --points 130: card points run from 0 to 120\n"
 
 
 def test_closed_pipe_is_not_a_traceback():
-    reader = subprocess.Popen([sys.executable, "-m", "scorepad", "rules"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "scorepad", "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     reader.stdout.close()  # nobody reads: the write fails with EPIPE
     _, err = reader.communicate()
     assert b"Traceback" not in err
@@ -148,8 +236,12 @@ def test_shell_completion_offers_presets_and_players():
     from click.shell_completion import ShellComplete
 
     def complete(args, incomplete):
-        return [c.value for c in ShellComplete(cli, {}, "scorepad", "_SCOREPAD_COMPLETE")
-                .get_completions(args, incomplete)]
+        return [
+            c.value
+            for c in ShellComplete(cli, {}, "scorepad", "_SCOREPAD_COMPLETE").get_completions(
+                args, incomplete
+            )
+        ]
 
     assert complete(["check", "--rules"], "pa") == ["pagat"]
     assert complete(["check", "--players", "Ann,Bob,Cy", "--picker"], "b") == ["Bob"]
@@ -159,8 +251,13 @@ def test_shell_completion_offers_presets_and_players():
 
     sample = str(Path(__file__).parent.parent / "sample_sessions" / "standard-friday.csv")
     assert complete(["-f", sample, "hand", "--picker"], "d") == ["Dee"]
-    assert complete(["-f", sample, "hand", "--leaster", "--winner"], "") == ["Ann", "Bob", "Cy",
-                                                                            "Dee", "Ed"]
+    assert complete(["-f", sample, "hand", "--leaster", "--winner"], "") == [
+        "Ann",
+        "Bob",
+        "Cy",
+        "Dee",
+        "Ed",
+    ]
 
 
 def test_group_without_command_lists_the_commands(run):

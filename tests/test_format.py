@@ -13,10 +13,20 @@ import pytest
 ROOT = Path(__file__).parent.parent
 V1 = ROOT / "tests" / "fixtures" / "v1"
 V1_FILES = sorted(V1.glob("**/*.csv"))
-READERS = [("standings",), ("standings", "--format", "json"), ("sheet",), ("sheet", "--running"),
-           ("sheet", "--format", "json"), ("sheet", "--format", "csv"), ("settle", "--rate", "0.25"),
-           ("stats",), ("stats", "--format", "json"), ("status",), ("verify",),
-           ("chart", "--width", "60", "--height", "12")]
+READERS = [
+    ("standings",),
+    ("standings", "--format", "json"),
+    ("sheet",),
+    ("sheet", "--running"),
+    ("sheet", "--format", "json"),
+    ("sheet", "--format", "csv"),
+    ("settle", "--rate", "0.25"),
+    ("stats",),
+    ("stats", "--format", "json"),
+    ("status",),
+    ("verify",),
+    ("chart", "--width", "60", "--height", "12"),
+]
 
 
 def _cells(path: Path) -> list[list[str]]:
@@ -31,8 +41,12 @@ def _write(path: Path, rows, **options) -> None:
 
 def test_the_v1_fixtures_are_todays_samples_as_they_were():
     # Written by scorepad before the format had a version: no `format` column.
-    assert {p.name for p in V1_FILES} >= {"standard-friday.csv", "schafkopf-evening.csv",
-                                          "first-night-race.csv", "six-dealer-sits-out.csv"}
+    assert {p.name for p in V1_FILES} >= {
+        "standard-friday.csv",
+        "schafkopf-evening.csv",
+        "first-night-race.csv",
+        "six-dealer-sits-out.csv",
+    }
     for path in V1_FILES:
         header = _cells(path)[0]
         assert "format" not in header and header[:3] == ["hand", "kind", "ref"]
@@ -54,9 +68,14 @@ def test_writing_commands_keep_a_version_1_file_in_version_1(run, tmp_path):
     path = tmp_path / "friday.csv"
     shutil.copy(V1 / "standard-friday.csv", path)
     header = _cells(path)[0]
-    for args in (("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"),
-                 ("amend", "1", "--points", "50"), ("void", "2"), ("undo",),
-                 ("seat", "add", "Flo"), ("seat", "remove", "Ed")):
+    for args in (
+        ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"),
+        ("amend", "1", "--points", "50"),
+        ("void", "2"),
+        ("undo",),
+        ("seat", "add", "Flo"),
+        ("seat", "remove", "Ed"),
+    ):
         result = run("-f", path, *args)
         assert result.exit_code == 0, (args, result.stderr)
     assert "format" not in _cells(path)[0]
@@ -91,8 +110,15 @@ def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("name", ["standard-friday.csv", "six-dealer-sits-out.csv",
-                                  "first-night-race.csv", "schafkopf-evening.csv"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "standard-friday.csv",
+        "six-dealer-sits-out.csv",
+        "first-night-race.csv",
+        "schafkopf-evening.csv",
+    ],
+)
 def test_a_file_resaved_with_every_cell_quoted_reads_the_same(run, tmp_path, name):
     original = ROOT / "sample_sessions" / name
     quoted = tmp_path / name
@@ -123,8 +149,14 @@ def test_column_order_does_not_matter(run, tmp_path):
     assert _cells(shuffled)[-1][order.index(1)] == "leaster"  # written in the file's order
 
 
-REPORTS = [("standings",), ("sheet",), ("sheet", "--format", "csv"), ("settle",), ("stats",),
-           ("chart",)]
+REPORTS = [
+    ("standings",),
+    ("sheet",),
+    ("sheet", "--format", "csv"),
+    ("settle",),
+    ("stats",),
+    ("chart",),
+]
 
 
 def _edited_last_hand(tmp_path: Path) -> Path:
@@ -163,8 +195,9 @@ def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run, tmp_path):
     path = tmp_path / "race.csv"
     rows = _cells(ROOT / "sample_sessions" / "first-night-race.csv")
     header = rows[0]
-    number, row = next((n, r) for n, r in enumerate(rows[3:], 4)
-                       if r[1] == "picker" and "0" in r[3:3 + 5])
+    number, row = next(
+        (n, r) for n, r in enumerate(rows[3:], 4) if r[1] == "picker" and "0" in r[3 : 3 + 5]
+    )
     row[row.index("0", 3)] = ""  # a defender's 0 blanked by hand
     _write(path, rows)
     assert header[:3] == ["hand", "kind", "ref"]
@@ -172,8 +205,10 @@ def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run, tmp_path):
     assert verify.exit_code == 1 and verify.stdout.startswith(f"{path}:{number}:")
     for args in REPORTS:
         result = run("-f", path, *args)
-        assert result.exit_code == 1 and result.stderr.startswith(f"Error: {path}:{number}:"), \
-            (args, result.stderr)
+        assert result.exit_code == 1 and result.stderr.startswith(f"Error: {path}:{number}:"), (
+            args,
+            result.stderr,
+        )
 
 
 def test_reports_and_verify_agree_on_every_sample(run):

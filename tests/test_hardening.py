@@ -53,8 +53,12 @@ def test_sigkill_while_recording_loses_no_hand_that_was_reported(run, tmp_path):
     rng = random.Random(7)
     confirmed: set[int] = set()
     for _ in range(6):
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), "10000"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), "10000"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(rng.uniform(0.3, 1.2))
         writer.send_signal(signal.SIGKILL)
         out, _ = writer.communicate(timeout=30)
@@ -88,9 +92,14 @@ def test_eight_processes_record_two_hundred_hands_at_once(run, tmp_path):
     new_session(run, path)
     start = time.time() + 1.5
     names = ["Ann", "Bob", "Cy", "Dee", "Ed", "Ann", "Bob", "Cy"]
-    workers = [subprocess.Popen([sys.executable, "-c", LOADER, str(path), name, str(start)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-               for name in names]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", LOADER, str(path), name, str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for name in names
+    ]
     for worker in workers:
         _, err = worker.communicate(timeout=120)
         assert worker.returncode == 0, err.decode()
@@ -156,11 +165,21 @@ def test_readers_see_no_false_alarm_beside_a_busy_writer(run, tmp_path):
     path = tmp_path / "night.csv"
     new_session(run, path)
     until = time.time() + 6
-    writer = subprocess.Popen([sys.executable, "-c", CHURN, str(path), str(until)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(path), str(until)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for _ in range(2)]
+    writer = subprocess.Popen(
+        [sys.executable, "-c", CHURN, str(path), str(until)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", READER, str(path), str(until)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     steps, err = writer.communicate(timeout=120)
     assert writer.returncode == 0, err
     assert int(steps) > 3  # the writer really churned
@@ -201,8 +220,9 @@ def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(run, night, monk
     monkeypatch.setattr(session.os, "write", full)
     result = run("-f", night, "hand", "--leaster", "--winner", "Cy")
     assert result.exit_code == 1
-    assert result.stderr == (f"Error: {night}: cannot write: No space left on device; the file "
-                             f"is as it was\n")
+    assert result.stderr == (
+        f"Error: {night}: cannot write: No space left on device; the file is as it was\n"
+    )
     assert night.read_bytes() == before
 
 
@@ -218,12 +238,18 @@ def test_a_read_only_session_file_is_a_clear_error(run, night, monkeypatch):
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(session.os, "open", read_only)
-    for args in (["hand", "--leaster", "--winner", "Cy"], ["undo"], ["void", "1"],
-                 ["seat", "add", "Flo"], ["repair"]):
+    for args in (
+        ["hand", "--leaster", "--winner", "Cy"],
+        ["undo"],
+        ["void", "1"],
+        ["seat", "add", "Flo"],
+        ["repair"],
+    ):
         result = run("-f", night, *args)
         assert result.exit_code == 1, args
-        assert result.stderr == (f"Error: {night}: cannot open for writing: Permission "
-                                 f"denied\n"), args
+        assert result.stderr == (f"Error: {night}: cannot open for writing: Permission denied\n"), (
+            args
+        )
     assert night.read_bytes() == before
 
 
@@ -263,8 +289,14 @@ def test_a_huge_file_of_garbage_is_refused_quickly(run, tmp_path):
             out.write(rng.randbytes(100_000))
         out.write(b"x" * 300_000 + b"\n")  # a line longer than any CSV field allows
     before = path.read_bytes()
-    for args in (["verify"], ["standings"], ["hand", "--leaster", "--winner", "Ann"],
-                 ["status"], ["repair"], ["sheet"]):
+    for args in (
+        ["verify"],
+        ["standings"],
+        ["hand", "--leaster", "--winner", "Ann"],
+        ["status"],
+        ["repair"],
+        ["sheet"],
+    ):
         started = time.perf_counter()
         result = run("-f", path, *args)
         assert result.exit_code in (1, 2) or args == ["repair"], args

@@ -22,13 +22,21 @@ def totals(sp):
 
 def test_a_hand_a_leaster_and_a_clean_end(table):
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
-    answers = ["ann", "Bob", "64", "4", "", "",    # Ann + Bob, 64, 4 tricks, no crack, record
-               "leaster", "Cy", "y",               # a leaster won by Cy
-               ""]                                 # an empty answer ends
+    answers = [
+        "ann",
+        "Bob",
+        "64",
+        "4",
+        "",
+        "",  # Ann + Bob, 64, 4 tricks, no crack, record
+        "leaster",
+        "Cy",
+        "y",  # a leaster won by Cy
+        "",
+    ]  # an empty answer ends
     result = table("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
-    assert "Hand 1: Ann picked, partner Bob, 64 points: a win, level 1, stake 1." in \
-        result.stdout
+    assert "Hand 1: Ann picked, partner Bob, 64 points: a win, level 1, stake 1." in result.stdout
     assert "Hand 2: a leaster, won by Cy (payout 1)." in result.stdout
     assert result.stdout.rstrip().endswith("Ed             -2")  # the standings at the end
     assert totals(table) == {"Ann": 1, "Bob": 0, "Cy": 3, "Dee": -2, "Ed": -2}
@@ -37,15 +45,30 @@ def test_a_hand_a_leaster_and_a_clean_end(table):
 
 def test_wrong_answers_are_asked_again(table):
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
-    answers = ["Zed", "Ann", "Ann", "Bob", "121", "sixty", "70", "9", "", "Ann", "Ed", "maybe",
-               "y", "y"]
+    answers = [
+        "Zed",
+        "Ann",
+        "Ann",
+        "Bob",
+        "121",
+        "sixty",
+        "70",
+        "9",
+        "",
+        "Ann",
+        "Ed",
+        "maybe",
+        "y",
+        "y",
+    ]
     result = table("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0
     errors = result.stderr.splitlines()
     assert errors[0] == "  Zed: unknown player; players: Ann, Bob, Cy, Dee, Ed"
     assert "Ann: unknown player" in errors[1]  # the picker is no partner of hers
     assert errors[2:5] == ["  give a whole number from 0 to 120"] * 2 + [
-        "  give a whole number from 0 to 6"]
+        "  give a whole number from 0 to 6"
+    ]
     assert "Ann: unknown player" in errors[5]  # Ann may not crack her own pick
     assert errors[6] == "  answer y or n"
     assert totals(table)["Ann"] == 2 * 4  # cracked and re-cracked: a stake of 4
@@ -69,8 +92,20 @@ def test_ctrl_d_mid_hand_records_nothing(table):
 
 def test_an_impossible_hand_is_taken_again(table):
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
-    answers = ["Ann", "Bob", "100", "6", "",        # every trick but not 120: impossible
-               "Ann", "Bob", "120", "6", "", "y", ""]
+    answers = [
+        "Ann",
+        "Bob",
+        "100",
+        "6",
+        "",  # every trick but not 120: impossible
+        "Ann",
+        "Bob",
+        "120",
+        "6",
+        "",
+        "y",
+        "",
+    ]
     result = table("play", input="\n".join(answers) + "\n")
     assert "Let's take that hand again." in result.stderr
     assert totals(table)["Ann"] == 6

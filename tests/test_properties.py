@@ -13,8 +13,15 @@ from scorepad.scoring import LeasterHand, PickerHand, score, seat
 
 ZERO_SUM = ("standard", "pagat", "schafkopf")
 OVERRIDES = {
-    "standard": ["double_on_the_bump=true", "level_multipliers=1,2,4", "max_multiplier=4",
-                 "partner_free_on_no_trick=true", "blitz=true", "sit_out=dealer", "base=3"],
+    "standard": [
+        "double_on_the_bump=true",
+        "level_multipliers=1,2,4",
+        "max_multiplier=4",
+        "partner_free_on_no_trick=true",
+        "blitz=true",
+        "sit_out=dealer",
+        "base=3",
+    ],
     "pagat": ["bump_factor=3", "crack_factor=3", "sit_out=dealer", "leaster_payout=2"],
     "schafkopf": ["max_multiplier=2", "double_on_the_bump=true", "schneider_bonus=2"],
 }
@@ -55,15 +62,28 @@ def picker_hands(draw, presets=ZERO_SUM):
     else:
         points = draw(st.integers(0, 120))
     side = {picker, *partners}
-    after = seating.order[seating.order.index(picker) + 1:]
-    can_crack = [p for p in (after if rules.crack_by == "after-picker" else seating.order)
-                 if p not in side] if rules.cracks else []
+    after = seating.order[seating.order.index(picker) + 1 :]
+    can_crack = (
+        [p for p in (after if rules.crack_by == "after-picker" else seating.order) if p not in side]
+        if rules.cracks
+        else []
+    )
     crack = draw(st.one_of(st.none(), st.sampled_from(can_crack))) if can_crack else None
-    hand = PickerHand(players, picker, points, dealer, tuple(partners), alone, tricks, crack,
-                      recrack=bool(crack) and draw(st.booleans()),
-                      doubled=draw(st.integers(0, 2)),
-                      game=game, runs=draw(st.integers(0, 4)) if rules.is_schafkopf else None,
-                      blitz=draw(st.integers(0, 2)) if rules.blitz else 0)
+    hand = PickerHand(
+        players,
+        picker,
+        points,
+        dealer,
+        tuple(partners),
+        alone,
+        tricks,
+        crack,
+        recrack=bool(crack) and draw(st.booleans()),
+        doubled=draw(st.integers(0, 2)),
+        game=game,
+        runs=draw(st.integers(0, 4)) if rules.is_schafkopf else None,
+        blitz=draw(st.integers(0, 2)) if rules.blitz else 0,
+    )
     return rules, hand
 
 
@@ -87,7 +107,7 @@ def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case):
     result = score(rules, hand)
     side = {hand.picker, *hand.partners}
     assert all(v == 0 for p, v in result.deltas.items() if p not in side)
-    assert abs(result.deltas[hand.picker]) == result.level * 2 ** hand.doubled
+    assert abs(result.deltas[hand.picker]) == result.level * 2**hand.doubled
 
 
 @st.composite
@@ -99,19 +119,22 @@ def leasters(draw):
     players = tuple(f"P{i}" for i in range(people))
     cards = rules.deals[people].cards
     # Split the tricks, then the 120 points among players who took a trick.
-    cuts = sorted(draw(st.lists(st.integers(0, cards), min_size=people - 1,
-                                max_size=people - 1)))
+    cuts = sorted(draw(st.lists(st.integers(0, cards), min_size=people - 1, max_size=people - 1)))
     tricks = [b - a for a, b in zip([0, *cuts], [*cuts, cards])]
     takers = [i for i, t in enumerate(tricks) if t]
-    shares = sorted(draw(st.lists(st.integers(0, 120), min_size=len(takers) - 1,
-                                  max_size=len(takers) - 1)))
+    shares = sorted(
+        draw(st.lists(st.integers(0, 120), min_size=len(takers) - 1, max_size=len(takers) - 1))
+    )
     amounts = [b - a for a, b in zip([0, *shares], [*shares, 120])]
     points = [0] * people
     for i, amount in zip(takers, amounts):
         points[i] = amount
-    return rules, LeasterHand(players, points=dict(zip(players, points)),
-                              tricks=dict(zip(players, tricks)),
-                              doubled=draw(st.integers(0, 2)))
+    return rules, LeasterHand(
+        players,
+        points=dict(zip(players, points)),
+        tricks=dict(zip(players, tricks)),
+        doubled=draw(st.integers(0, 2)),
+    )
 
 
 @settings(max_examples=300)
@@ -122,8 +145,9 @@ def test_every_leaster_sums_to_zero_and_pays_the_fewest(case):
     assert sum(result.deltas.values()) == 0
     for winner in result.winners:
         assert hand.tricks[winner] > 0
-        assert hand.points[winner] == min(hand.points[p] for p in hand.players
-                                          if hand.tricks[p] > 0)
+        assert hand.points[winner] == min(
+            hand.points[p] for p in hand.players if hand.tricks[p] > 0
+        )
 
 
 # --- no argument list produces a traceback -------------------------------------------------------
@@ -132,44 +156,128 @@ NAMES = st.sampled_from(["Ann", "Bob", "Cy", "Dee", "Ed", "Flo", "ann", "Zed", "
 NUMBERS = st.one_of(st.integers(-3, 125).map(str), st.sampled_from(["x", "", "1.5", "1e3"]))
 TEXT = st.text(alphabet=string.printable + "äöü♣♦", max_size=12)
 VALUES = {
-    "--players": st.sampled_from(["Ann,Bob,Cy,Dee,Ed", "Ann,Bob,Cy,Dee", "Ann,Bob,Cy",
-                                  "Ann,Bob,Cy,Dee,Ed,Flo", "Ann,Ann", "Ann,,Bob", "Ann", ""]),
-    "--picker": NAMES, "--partner": NAMES, "--crack": NAMES, "--winner": NAMES,
-    "--dealer": NAMES, "--points": NUMBERS, "--tricks": NUMBERS, "--runs": NUMBERS,
+    "--players": st.sampled_from(
+        [
+            "Ann,Bob,Cy,Dee,Ed",
+            "Ann,Bob,Cy,Dee",
+            "Ann,Bob,Cy",
+            "Ann,Bob,Cy,Dee,Ed,Flo",
+            "Ann,Ann",
+            "Ann,,Bob",
+            "Ann",
+            "",
+        ]
+    ),
+    "--picker": NAMES,
+    "--partner": NAMES,
+    "--crack": NAMES,
+    "--winner": NAMES,
+    "--dealer": NAMES,
+    "--points": NUMBERS,
+    "--tricks": NUMBERS,
+    "--runs": NUMBERS,
     "--game": st.sampled_from(["partner", "solo", "wenz-tout", "geier", "ramsch"]),
-    "--rules": st.sampled_from(["standard", "pagat", "first-night", "schafkopf", "nope",
-                                "/nonexistent.toml", "/dev/null", "/etc/passwd"]),
-    "--set": st.sampled_from(["all_pass=doubler", "all_pass=forced", "sit_out=dealer",
-                              "double_on_the_bump=true", "deal.5.partners=2", "base=",
-                              "=", "A=B=C", "deal.4.cards=6", "leaster_tie=share",
-                              "must_take_trick=false", "blitz=true", "max_multiplier=2",
-                              "deal.6.cards=9", "level_multipliers=0,1,2", "family=x"]),
-    "--leaster-points": st.sampled_from(["Ann=60,Bob=60", "Ann=10,Bob=20,Cy=30,Dee=40,Ed=20",
-                                         "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30", "Ann=x", "=,",
-                                         "Ann=120,Bob=0,Cy=0"]),
+    "--rules": st.sampled_from(
+        [
+            "standard",
+            "pagat",
+            "first-night",
+            "schafkopf",
+            "nope",
+            "/nonexistent.toml",
+            "/dev/null",
+            "/etc/passwd",
+        ]
+    ),
+    "--set": st.sampled_from(
+        [
+            "all_pass=doubler",
+            "all_pass=forced",
+            "sit_out=dealer",
+            "double_on_the_bump=true",
+            "deal.5.partners=2",
+            "base=",
+            "=",
+            "A=B=C",
+            "deal.4.cards=6",
+            "leaster_tie=share",
+            "must_take_trick=false",
+            "blitz=true",
+            "max_multiplier=2",
+            "deal.6.cards=9",
+            "level_multipliers=0,1,2",
+            "family=x",
+        ]
+    ),
+    "--leaster-points": st.sampled_from(
+        [
+            "Ann=60,Bob=60",
+            "Ann=10,Bob=20,Cy=30,Dee=40,Ed=20",
+            "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30",
+            "Ann=x",
+            "=,",
+            "Ann=120,Bob=0,Cy=0",
+        ]
+    ),
     "--leaster-tricks": st.sampled_from(["Ann=1,Bob=1,Cy=1,Dee=2,Ed=1", "Ann=6", "Ann=-1"]),
     "--format": st.sampled_from(["json", "text", "toml", "xml"]),
 }
-FLAGS = st.sampled_from(["--alone", "--recrack", "--doubled", "--forced", "--leaster",
-                         "--alone", "--recrack", "--doubled", "--forced", "--leaster",
-                         "--blitz", "-h", "--version", "--", "-x"])
+FLAGS = st.sampled_from(
+    [
+        "--alone",
+        "--recrack",
+        "--doubled",
+        "--forced",
+        "--leaster",
+        "--alone",
+        "--recrack",
+        "--doubled",
+        "--forced",
+        "--leaster",
+        "--blitz",
+        "-h",
+        "--version",
+        "--",
+        "-x",
+    ]
+)
 OPTION = st.sampled_from(sorted(VALUES)).flatmap(
-    lambda option: VALUES[option].map(lambda value: [option, value]))
+    lambda option: VALUES[option].map(lambda value: [option, value])
+)
 FLAG = FLAGS.map(lambda flag: [flag])
 WORD = TEXT.map(lambda text: [text])
 
 
 @st.composite
 def argument_lists(draw):
-    command = list(draw(st.sampled_from([
-        ["check", "--players"], ["check", "--players"], ["check"], ["rules"], [], ["nope"],
-        ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--points", "70"],
-        ["check", "--players", "Ann,Bob,Cy,Dee", "--picker", "Bob", "--points", "40"],
-        ["check", "--leaster", "--players", "Ann,Bob,Cy,Dee,Ed"]])))
+    command = list(
+        draw(
+            st.sampled_from(
+                [
+                    ["check", "--players"],
+                    ["check", "--players"],
+                    ["check"],
+                    ["rules"],
+                    [],
+                    ["nope"],
+                    [
+                        "check",
+                        "--players",
+                        "Ann,Bob,Cy,Dee,Ed",
+                        "--picker",
+                        "Ann",
+                        "--points",
+                        "70",
+                    ],
+                    ["check", "--players", "Ann,Bob,Cy,Dee", "--picker", "Bob", "--points", "40"],
+                    ["check", "--leaster", "--players", "Ann,Bob,Cy,Dee,Ed"],
+                ]
+            )
+        )
+    )
     if command[-1:] == ["--players"]:
         command.append(draw(VALUES["--players"]))
-    pairs = draw(st.lists(st.one_of(OPTION, OPTION, OPTION, OPTION, FLAG, FLAG, WORD),
-                          max_size=10))
+    pairs = draw(st.lists(st.one_of(OPTION, OPTION, OPTION, OPTION, FLAG, FLAG, WORD), max_size=10))
     return command + [word for pair in pairs for word in pair]
 
 
@@ -177,10 +285,13 @@ def argument_lists(draw):
 @given(argument_lists())
 def test_no_argument_list_produces_a_traceback(args):
     result = CliRunner().invoke(cli, args, prog_name="scorepad")
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"{args!r} raised {result.exception!r}"
+    )
     assert result.exit_code in (0, 1, 2)
     if result.exit_code:
         assert result.stdout == ""
-        assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, \
-            (args, result.stderr)
+        assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, (
+            args,
+            result.stderr,
+        )

@@ -21,10 +21,14 @@ def replay(block: str, run, folder: Path) -> str:
     for line in block.splitlines():
         if not line.startswith("$ scorepad "):
             continue
-        args = shlex.split(line[len("$ scorepad "):])
+        args = shlex.split(line[len("$ scorepad ") :])
         result = run("-f", folder / "scorepad.csv", *args)
-        out.append(line + "\n" + result.stdout.replace(str(folder / "scorepad.csv"),
-                                                       "scorepad.csv") + result.stderr)
+        out.append(
+            line
+            + "\n"
+            + result.stdout.replace(str(folder / "scorepad.csv"), "scorepad.csv")
+            + result.stderr
+        )
     return "".join(out)
 
 
@@ -40,16 +44,19 @@ def _quoted(command: str) -> str:
     return after.split("$ scorepad ", 1)[0]
 
 
-@pytest.mark.parametrize("command", [
-    "-f sample_sessions/standard-friday.csv settle --rate 0.25",
-    "-f sample_sessions/standard-friday.csv stats",
-    "-f sample_sessions/three-handed.csv chart --width 72 --height 14",
-    "season sample_sessions/league/",
-    "-f sample_sessions/standard-friday.csv standings --format github",
-    "count 10C AC 7D KC 9H",
-    "trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H",
-    "replay sample_sessions/hands/friday-disputed.txt",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "-f sample_sessions/standard-friday.csv settle --rate 0.25",
+        "-f sample_sessions/standard-friday.csv stats",
+        "-f sample_sessions/three-handed.csv chart --width 72 --height 14",
+        "season sample_sessions/league/",
+        "-f sample_sessions/standard-friday.csv standings --format github",
+        "count 10C AC 7D KC 9H",
+        "trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H",
+        "replay sample_sessions/hands/friday-disputed.txt",
+    ],
+)
 def test_the_readmes_examples_are_what_scorepad_prints(run, command, monkeypatch):
     monkeypatch.chdir(README.parent)
     assert run(*shlex.split(command)).stdout == _quoted(command)

@@ -5,9 +5,11 @@ import pytest
 from scorepad.render import render, render_stream, signed
 
 HEADERS = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
-ROWS = [[1, "Ed", "Ann + Bob 64", "+2", "-1", ""],
-        [12, "Ann", "leaster: Zoë", "-10", "+40", "a long note, with a comma"],
-        ["", "", "Total", "-8", "+39", ""]]
+ROWS = [
+    [1, "Ed", "Ann + Bob 64", "+2", "-1", ""],
+    [12, "Ann", "leaster: Zoë", "-10", "+40", "a long note, with a comma"],
+    ["", "", "Total", "-8", "+39", ""],
+]
 ALIGN = ("right", "left", "left", "right", "right", "left")
 
 
@@ -33,8 +35,10 @@ def test_points_and_money_cells():
 
     from scorepad.render import Money, Points
 
-    rows = [["Ann", Points(3), Money(Decimal("0.75"))], ["Bob", Points(-3),
-                                                         Money(Decimal("-1234.5"), "€")]]
+    rows = [
+        ["Ann", Points(3), Money(Decimal("0.75"))],
+        ["Bob", Points(-3), Money(Decimal("-1234.5"), "€")],
+    ]
     text = render(["Player", "Points", "Money"], rows)
     assert "+3" in text and "$0.75" in text and "-€1,234.50" in text
     assert render(["Player", "Points", "Money"], rows, "csv").splitlines()[2] == "Bob,-3,-1234.50"
@@ -63,8 +67,9 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert not use_color("text")
     monkeypatch.delenv("NO_COLOR")
-    monkeypatch.setattr(sys, "stdout", object.__new__(type("Pipe", (), {"isatty": lambda s:
-                                                                        False})))
+    monkeypatch.setattr(
+        sys, "stdout", object.__new__(type("Pipe", (), {"isatty": lambda s: False}))
+    )
     assert not use_color("text")
 
 

@@ -39,12 +39,10 @@ def problems(text, preset=None):
 def test_the_walkthrough_replays_cleanly(run):
     result = replay(parse_hand_file(WALKTHROUGH), load_rules("first-night"))
     assert result.ok and result.partners == ("North",)
-    assert [t.winner for t in result.tricks] == ["West", "West", "South", "West", "West",
-                                                 "North"]
+    assert [t.winner for t in result.tricks] == ["West", "West", "South", "West", "West", "North"]
     assert [t.points for t in result.tricks] == [9, 11, 19, 21, 31, 25]
     assert (result.points, result.side_tricks) == (101, 5)  # with the bury's 4
-    assert dict(result.score.deltas) == {"West": 2, "North": 2, "East": 0, "Pat": 0,
-                                         "South": 0}
+    assert dict(result.score.deltas) == {"West": 2, "North": 2, "East": 0, "Pat": 0, "South": 0}
     cli = run("replay", HANDS / "first-night-walkthrough.txt")
     assert cli.exit_code == 0
     assert "Nothing found wrong: every card was played by the rules." in cli.stdout
@@ -53,17 +51,20 @@ def test_the_walkthrough_replays_cleanly(run):
 def test_a_renege_is_reported_with_the_card_that_should_have_followed(run):
     cli = run("replay", HANDS / "friday-disputed.txt")
     assert cli.exit_code == 1
-    assert "- trick 5: South reneged: played 10S on a heart lead while holding 10H" in \
-        cli.stdout
+    assert "- trick 5: South reneged: played 10S on a heart lead while holding 10H" in cli.stdout
     data = json.loads(run("replay", HANDS / "friday-disputed.txt", "--format", "json").stdout)
-    assert data["problems"] == [{"trick": 5, "player": "South", "message":
-                                 "South reneged: played 10S on a heart lead while holding 10H"}]
+    assert data["problems"] == [
+        {
+            "trick": 5,
+            "player": "South",
+            "message": "South reneged: played 10S on a heart lead while holding 10H",
+        }
+    ]
     assert data["score"]["deltas"]["West"] == 4  # standard rules: 101 is schneider
 
 
 def test_not_following_trump_is_a_renege():
-    found = problems(variant(t3="JD 8S KS 7H JC", t4="AS 10D 7S 9H AD",
-                             t5="8H 10H AH 10C 8C"))
+    found = problems(variant(t3="JD 8S KS 7H JC", t4="AS 10D 7S 9H AD", t5="8H 10H AH 10C 8C"))
     assert found == ["trick 3: Pat reneged: played 7H on a trump lead while holding AD"]
 
 
@@ -74,47 +75,60 @@ def test_the_partner_may_not_play_the_called_ace_before_its_suit_is_led():
 
 def test_the_partner_must_play_the_called_ace_when_its_suit_is_first_led():
     found = problems(variant(t5="7C 10C 9C KC 10S", t6="AC 8C 8H 10H AH"))
-    assert found == ["trick 5: North held the called AC and played 10C: the called card must "
-                     "be played when its suit is first led"]
+    assert found == [
+        "trick 5: North held the called AC and played 10C: the called card must "
+        "be played when its suit is first led"
+    ]
 
 
 def test_the_picker_must_keep_a_card_of_the_called_suit():
-    found = problems(variant(t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H",
-                             t6="10D AC 9C KC 10S"))
-    assert found == ["trick 4: West played 7C, the last club, before the called suit was led: "
-                     "the picker must keep one"]
+    found = problems(variant(t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S"))
+    assert found == [
+        "trick 4: West played 7C, the last club, before the called suit was led: "
+        "the picker must keep one"
+    ]
 
 
 def test_the_unknown_card_follows_the_called_suit_and_cannot_win():
-    text = variant(call="AS unknown 7C", t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H",
-                   t6="10D AC 9C KC 10S")
+    text = variant(
+        call="AS unknown 7C", t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S"
+    )
     result = replay(parse_hand_file(text), load_rules("first-night"))
     assert result.ok and result.partners == ("South",)
     assert result.tricks[3].winner == "South"
     wrong = variant(call="AS unknown 7C")  # West trumps the first spade lead instead
-    assert problems(wrong) == ["trick 4: West must play the unknown card 7C when spades are "
-                               "first led, not 10D"]
+    assert problems(wrong) == [
+        "trick 4: West must play the unknown card 7C when spades are first led, not 10D"
+    ]
 
 
 def test_a_bad_call_is_reported():
     assert problems(variant(call="AH")) == ["West called AH, which West holds"]
 
 
-@pytest.mark.parametrize("change, message", [
-    (("players: West, North, East, Pat, South", "players: West, North, East, Pat"),
-     ":11: 'South' is neither a key"),
-    (("South: JC KD 9D AS 10H 10S", ""), "no cards for South"),
-    (("Pat:   QD JH AD 7H 8H KC", "Pat:   QD JH AD 7H 8H"), "Pat has 5 cards"),
-    (("Pat:   QD JH AD 7H 8H KC", "Pat:   QD JH AD 7H 8H QC"), "QC is dealt twice"),
-    (("blind: 10D 9S", "blind: 10D"), "the blind has 1 cards"),
-    (("bury: 9S KH", "bury: 9S AC"), "West buried AC, which was not in West's hand"),
-    (("trick: QS 8D JS JH KD", "trick: QS 8D JS JH"), "trick 2 has 4 cards"),
-    (("trick: QS 8D JS JH KD", "trick: QS 8D JS KD JH"), "Pat plays KD, which Pat does not hold"),
-    (("call: AC", "call: XX"), "call: unknown card 'XX'"),
-    (("picker: West", "picker: Zed"), "unknown player"),
-    (("dealer: South", "dealer South"), "write 'key: value'"),
-    (("rules: first-night", "rules: first-nite"), "did you mean 'first-night'?"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            ("players: West, North, East, Pat, South", "players: West, North, East, Pat"),
+            ":11: 'South' is neither a key",
+        ),
+        (("South: JC KD 9D AS 10H 10S", ""), "no cards for South"),
+        (("Pat:   QD JH AD 7H 8H KC", "Pat:   QD JH AD 7H 8H"), "Pat has 5 cards"),
+        (("Pat:   QD JH AD 7H 8H KC", "Pat:   QD JH AD 7H 8H QC"), "QC is dealt twice"),
+        (("blind: 10D 9S", "blind: 10D"), "the blind has 1 cards"),
+        (("bury: 9S KH", "bury: 9S AC"), "West buried AC, which was not in West's hand"),
+        (("trick: QS 8D JS JH KD", "trick: QS 8D JS JH"), "trick 2 has 4 cards"),
+        (
+            ("trick: QS 8D JS JH KD", "trick: QS 8D JS KD JH"),
+            "Pat plays KD, which Pat does not hold",
+        ),
+        (("call: AC", "call: XX"), "call: unknown card 'XX'"),
+        (("picker: West", "picker: Zed"), "unknown player"),
+        (("dealer: South", "dealer South"), "write 'key: value'"),
+        (("rules: first-night", "rules: first-nite"), "did you mean 'first-night'?"),
+    ],
+)
 def test_hand_file_errors_name_the_line(fails, tmp_path, change, message):
     path = tmp_path / "hand.txt"
     path.write_text(WALKTHROUGH.replace(*change))
@@ -124,8 +138,7 @@ def test_hand_file_errors_name_the_line(fails, tmp_path, change, message):
 
 def test_record_appends_the_replayed_hand(run, tmp_path):
     session = tmp_path / "night.csv"
-    run("-f", session, "new", "--players", "West,North,East,Pat,South", "--rules",
-        "first-night")
+    run("-f", session, "new", "--players", "West,North,East,Pat,South", "--rules", "first-night")
     result = run("-f", session, "replay", HANDS / "first-night-walkthrough.txt", "--record")
     assert result.exit_code == 0, result.stderr
     assert "Recorded into" in result.stdout
@@ -143,11 +156,20 @@ def test_record_refuses_a_hand_with_problems(run, tmp_path):
     assert session.read_bytes() == before
 
 
-@pytest.mark.parametrize("preset, players", [
-    ("standard", "ABCDE"), ("standard", "ABC"), ("standard", "ABCD"), ("standard", "ABCDEF"),
-    ("pagat", "ABCDE"), ("pagat", "ABCDEF"), ("first-night", "ABCDE"), ("first-night", "ABCD"),
-    ("schafkopf", "ABCD"),
-])
+@pytest.mark.parametrize(
+    "preset, players",
+    [
+        ("standard", "ABCDE"),
+        ("standard", "ABC"),
+        ("standard", "ABCD"),
+        ("standard", "ABCDEF"),
+        ("pagat", "ABCDE"),
+        ("pagat", "ABCDEF"),
+        ("first-night", "ABCDE"),
+        ("first-night", "ABCD"),
+        ("schafkopf", "ABCD"),
+    ],
+)
 def test_a_random_legal_hand_of_each_preset_replays_cleanly(preset, players):
     rules = load_rules(preset)
     result = replay(parse_hand_file(random_hand(random.Random(1), rules, list(players))), rules)
@@ -167,9 +189,20 @@ def test_schafkopf_runs_are_counted_from_the_cards():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from([("standard", 5), ("standard", 3), ("standard", 4), ("standard", 6),
-                        ("pagat", 6), ("first-night", 4), ("schafkopf", 4)]),
-       st.integers(0, 2**32 - 1))
+@given(
+    st.sampled_from(
+        [
+            ("standard", 5),
+            ("standard", 3),
+            ("standard", 4),
+            ("standard", 6),
+            ("pagat", 6),
+            ("first-night", 4),
+            ("schafkopf", 4),
+        ]
+    ),
+    st.integers(0, 2**32 - 1),
+)
 def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, seed):
     preset, count = setup
     rules = load_rules(preset)
@@ -183,8 +216,9 @@ def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, se
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from([("standard", 5), ("standard", 3), ("schafkopf", 4)]),
-       st.integers(0, 2**32 - 1))
+@given(
+    st.sampled_from([("standard", 5), ("standard", 3), ("schafkopf", 4)]), st.integers(0, 2**32 - 1)
+)
 def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
     """Take a legal hand; swap a follower's card with one they played later from another suit
     while they still held the led suit. That trick now has a renege, and replay must say so."""
@@ -197,20 +231,27 @@ def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
     game = clean.game
     for trick in clean.tricks:
         led = game.suit_of(trick.plays[0][1])
-        for index, (player, card) in enumerate(trick.plays[1:], 1):
+        for player, card in trick.plays[1:]:
             if game.suit_of(card) != led:
                 continue
-            later = [(t, c) for t in clean.tricks[trick.number:] for p, c in t.plays
-                     if p == player and game.suit_of(c) != led
-                     and t.plays[0][0] != player and game.suit_of(t.plays[0][1])
-                     == game.suit_of(c)]
+            later = [
+                (t, c)
+                for t in clean.tricks[trick.number :]
+                for p, c in t.plays
+                if p == player
+                and game.suit_of(c) != led
+                and t.plays[0][0] != player
+                and game.suit_of(t.plays[0][1]) == game.suit_of(c)
+            ]
             if not later:
                 continue
             other_trick, other = later[0]
             lines = text.splitlines()
             trick_lines = [i for i, l in enumerate(lines) if l.startswith("trick:")]
-            for number, swap_in, swap_out in ((trick.number, other, card),
-                                              (other_trick.number, card, other)):
+            for number, swap_in, swap_out in (
+                (trick.number, other, card),
+                (other_trick.number, card, other),
+            ):
                 at = trick_lines[number - 1]
                 cards = lines[at][6:].split()
                 cards[cards.index(str(swap_out))] = str(swap_in)
@@ -219,8 +260,10 @@ def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
                 found = replay(parse_hand_file("\n".join(lines)), rules).problems
             except HandFileError:  # the swap changed who led a later trick: nothing to check
                 return
-            assert any(p.trick == trick.number and p.player == player and "reneged" in
-                       p.message for p in found), [str(p) for p in found]
+            assert any(
+                p.trick == trick.number and p.player == player and "reneged" in p.message
+                for p in found
+            ), [str(p) for p in found]
             return
 
 
@@ -242,11 +285,14 @@ def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
     assert data["problems"] == [] and data["score"]["deltas"]["West"] == 4
 
 
-@pytest.mark.parametrize("game, message", [
-    ("wenz H", "game: only a solo names its trump suit, not a wenz"),
-    ("solo", "game: a solo needs its trump suit"),
-    ("ramsch", "game: unknown game 'ramsch'"),
-])
+@pytest.mark.parametrize(
+    "game, message",
+    [
+        ("wenz H", "game: only a solo names its trump suit, not a wenz"),
+        ("solo", "game: a solo needs its trump suit"),
+        ("ramsch", "game: unknown game 'ramsch'"),
+    ],
+)
 def test_a_bad_schafkopf_game_names_its_line(fails, tmp_path, game, message):
     path = tmp_path / "hand.txt"
     text = (HANDS / "schafkopf-sauspiel.txt").read_text()

@@ -18,8 +18,8 @@ def night(run, tmp_path):
         return result
 
     sp("new", "--players", "Ann,Bob,Cy,Dee,Ed")
-    sp("hand", "--picker", "Ann", "--partner", "Bob", "--points", 95)             # schneider
-    sp("hand", "--picker", "Cy", "--alone", "--points", 0, "--tricks", 0)        # no-trick
+    sp("hand", "--picker", "Ann", "--partner", "Bob", "--points", 95)  # schneider
+    sp("hand", "--picker", "Cy", "--alone", "--points", 0, "--tricks", 0)  # no-trick
     sp("hand", "--leaster", "--winner", "Dee")
     sp("hand", "--picker", "Ann", "--partner", "Ed", "--points", 70)
     sp("hand", "--picker", "Bob", "--partner", "Cy", "--points", 20)
@@ -70,8 +70,14 @@ def test_season_over_a_folder(run, night, tmp_path):
 def test_season_text_has_a_column_per_night_and_totals(run):
     out = run("season", SAMPLES / "standard-friday.csv", SAMPLES / "pagat-bump-and-cracks.csv")
     header = out.stdout.splitlines()[0].split()
-    assert header == ["Player", "standard-friday", "pagat-bump-and-cracks", "Total", "Nights",
-                      "Average"]
+    assert header == [
+        "Player",
+        "standard-friday",
+        "pagat-bump-and-cracks",
+        "Total",
+        "Nights",
+        "Average",
+    ]
 
 
 def test_season_refuses_a_bad_night_unless_skipped(run, night, tmp_path):
@@ -106,8 +112,9 @@ def test_chart_image_without_matplotlib_says_how_to_get_it(night, monkeypatch, t
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
     result = run("-f", night.path, "chart", "--output", tmp_path / "c.png")
     assert result.exit_code == 1
-    assert result.stderr == ("Error: --output needs matplotlib, which is not installed: "
-                             "pip install 'scorepad[plot]'\n")
+    assert result.stderr == (
+        "Error: --output needs matplotlib, which is not installed: pip install 'scorepad[plot]'\n"
+    )
 
 
 def test_chart_refuses_other_image_types(run, night, tmp_path):

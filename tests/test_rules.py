@@ -30,19 +30,23 @@ def test_presets_differ_as_rules_md_section_4_says():
     assert sk.game_values["solo"] == 5 and sk.game_values["wenz-tout"] == 10
 
 
-@pytest.mark.parametrize("text, key, value", [
-    ("double_on_the_bump=true", "double_on_the_bump", True),
-    ("double_on_the_bump=off", "double_on_the_bump", False),
-    ("all_pass=doubler", "all_pass", "doubler"),
-    ("base=2", "base", 2),
-    ("level_multipliers=1,2,4", "level_multipliers", (1, 2, 4)),
-    ("level_multipliers=[1, 2, 4]", "level_multipliers", (1, 2, 4)),
-])
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("double_on_the_bump=true", "double_on_the_bump", True),
+        ("double_on_the_bump=off", "double_on_the_bump", False),
+        ("all_pass=doubler", "all_pass", "doubler"),
+        ("base=2", "base", 2),
+        ("level_multipliers=1,2,4", "level_multipliers", (1, 2, 4)),
+        ("level_multipliers=[1, 2, 4]", "level_multipliers", (1, 2, 4)),
+    ],
+)
 def test_set_values_are_typed(text, key, value):
     rules = load_rules("standard", [text])
     assert getattr(rules, key) == value
-    assert rules.overrides == (f"{key}={text.split('=')[1].strip('[]').replace(' ', '')}"
-                               .replace("=off", "=false"),)
+    assert rules.overrides == (
+        f"{key}={text.split('=')[1].strip('[]').replace(' ', '')}".replace("=off", "=false"),
+    )
 
 
 def test_set_a_deal_field():
@@ -54,20 +58,23 @@ def test_short_deck_schafkopf():
     assert rules.deals[4].cards == 6
 
 
-@pytest.mark.parametrize("override, message", [
-    ("base=two", "base: 'two' is not valid; use a whole number 1 or more"),
-    ("base=0", "use a whole number 1 or more"),
-    ("cracks=maybe", "use true or false"),
-    ("schneider_win=50", "a whole number 61 to 120"),
-    ("level_multipliers=1,2", "three whole numbers"),
-    ("nonsense", "write KEY=VALUE"),
-    ("deal.9.cards=3", "a deal is for 2 to 8 players"),
-    ("deal.5.cards=7", "is 37 cards, not a 32- or 24-card pack"),
-    ("deal.5.partners=0", "does not fit partners = 0"),
-    ("deal.7.cards=4", "deal.7 needs cards, blind, partners and call"),
-    ("family=schafkopf", "the family comes with the preset"),
-    ("double_on_bump=true", "did you mean 'double_on_the_bump'?"),
-])
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("base=two", "base: 'two' is not valid; use a whole number 1 or more"),
+        ("base=0", "use a whole number 1 or more"),
+        ("cracks=maybe", "use true or false"),
+        ("schneider_win=50", "a whole number 61 to 120"),
+        ("level_multipliers=1,2", "three whole numbers"),
+        ("nonsense", "write KEY=VALUE"),
+        ("deal.9.cards=3", "a deal is for 2 to 8 players"),
+        ("deal.5.cards=7", "is 37 cards, not a 32- or 24-card pack"),
+        ("deal.5.partners=0", "does not fit partners = 0"),
+        ("deal.7.cards=4", "deal.7 needs cards, blind, partners and call"),
+        ("family=schafkopf", "the family comes with the preset"),
+        ("double_on_bump=true", "did you mean 'double_on_the_bump'?"),
+    ],
+)
 def test_bad_overrides_are_refused(override, message):
     with pytest.raises(RulesError, match=None) as info:
         load_rules("standard", [override])
@@ -76,12 +83,14 @@ def test_bad_overrides_are_refused(override, message):
 
 def test_users_file_starts_from_a_preset(tmp_path):
     path = tmp_path / "friday.toml"
-    path.write_text(textwrap.dedent("""\
+    path.write_text(
+        textwrap.dedent("""\
         preset = "pagat"
         leaster_payout = 2
         [deal.5]
         call = "jack-of-diamonds"
-    """))
+    """)
+    )
     rules = load_rules(str(path))
     assert rules.name == "friday" and rules.double_on_the_bump is True
     assert rules.leaster_payout == 2 and rules.deals[5].call == "jack-of-diamonds"
@@ -96,14 +105,17 @@ def test_users_file_defaults_to_standard(tmp_path):
     assert rules.double_on_the_bump is False and rules.doubler_stacking == "multiply"
 
 
-@pytest.mark.parametrize("content, message", [
-    ("base = \n", "not valid TOML"),
-    ("preset = \"pagot\"\n", "did you mean 'pagat'?"),
-    ("leaster_payot = 2\n", "unknown setting 'leaster_payot'"),
-    ("base = \"one\"\n", "base: 'one' is not valid"),
-    ("[deal.5]\nblind = 3\n", "not a 32- or 24-card pack"),
-    ("family = \"schafkopf\"\n", "start from a schafkopf preset"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("base = \n", "not valid TOML"),
+        ('preset = "pagot"\n', "did you mean 'pagat'?"),
+        ("leaster_payot = 2\n", "unknown setting 'leaster_payot'"),
+        ('base = "one"\n', "base: 'one' is not valid"),
+        ("[deal.5]\nblind = 3\n", "not a 32- or 24-card pack"),
+        ('family = "schafkopf"\n', "start from a schafkopf preset"),
+    ],
+)
 def test_bad_rules_files_name_the_file(tmp_path, content, message):
     path = tmp_path / "bad.toml"
     path.write_text(content)
@@ -162,6 +174,17 @@ def test_rules_command_unknown_preset_lists_presets(fails):
 def test_rules_from_a_file_via_check(run, tmp_path):
     path = tmp_path / "bump.toml"
     path.write_text("double_on_the_bump = true\n")
-    result = run("check", "--rules", str(path), "--players", "A,B,C", "--picker", "A",
-                 "--points", 40, "--format", "json")
+    result = run(
+        "check",
+        "--rules",
+        str(path),
+        "--players",
+        "A,B,C",
+        "--picker",
+        "A",
+        "--points",
+        40,
+        "--format",
+        "json",
+    )
     assert json.loads(result.stdout)["deltas"] == {"A": -4, "B": 2, "C": 2}

@@ -14,9 +14,14 @@ SAMPLES = sorted((ROOT / "sample_sessions").glob("**/*.csv"))
 
 def test_there_are_samples_for_every_kind_of_night():
     names = {p.name for p in SAMPLES}
-    assert names >= {"standard-friday.csv", "pagat-bump-and-cracks.csv",
-                     "six-dealer-sits-out.csv", "three-handed.csv", "first-night-race.csv",
-                     "schafkopf-evening.csv"}
+    assert names >= {
+        "standard-friday.csv",
+        "pagat-bump-and-cracks.csv",
+        "six-dealer-sits-out.csv",
+        "three-handed.csv",
+        "first-night-race.csv",
+        "schafkopf-evening.csv",
+    }
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[str(p.relative_to(ROOT)) for p in SAMPLES])
@@ -26,8 +31,9 @@ def test_every_sample_verifies(run, path):
 
 
 def _standings(run, name):
-    return json.loads(run("-f", ROOT / "sample_sessions" / name, "standings", "--format",
-                          "json").stdout)
+    return json.loads(
+        run("-f", ROOT / "sample_sessions" / name, "standings", "--format", "json").stdout
+    )
 
 
 def test_standard_friday_is_a_forty_hand_night_with_everything(run):
@@ -35,7 +41,7 @@ def test_standard_friday_is_a_forty_hand_night_with_everything(run):
     text = path.read_text()
     assert _standings(run, "standard-friday.csv")["hands"] >= 38
     assert ",leaster," in text and ",yes," in text  # leasters and a picker alone
-    assert ",120,6," in text and ",60,3," in text   # every trick, and a 60-60 loss
+    assert ",120,6," in text and ",60,3," in text  # every trick, and a 60-60 loss
     assert ",amend," in text and ",void," in text
 
 
@@ -45,15 +51,21 @@ def test_first_night_race_ends_with_a_winner(run):
 
 
 def test_six_handed_sample_sits_the_dealer_out(run):
-    sheet = json.loads(run("-f", ROOT / "sample_sessions" / "six-dealer-sits-out.csv", "sheet",
-                           "--format", "json").stdout)
+    sheet = json.loads(
+        run(
+            "-f", ROOT / "sample_sessions" / "six-dealer-sits-out.csv", "sheet", "--format", "json"
+        ).stdout
+    )
     for hand in sheet["hands"]:
         assert hand[hand["Dealer"]] == 0
 
 
 def test_samples_are_what_the_script_writes(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_samples.py"), str(tmp_path)],
-                   check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_samples.py"), str(tmp_path)],
+        check=True,
+        cwd=ROOT,
+    )
     for path in SAMPLES:
         made = tmp_path / path.relative_to(ROOT / "sample_sessions")
         assert made.read_bytes() == path.read_bytes(), path.name
@@ -63,8 +75,10 @@ def test_readme_starts_with_the_two_commands_and_quotes_real_output(run):
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
     assert blocks[0].startswith("python3 -m venv .venv && .venv/bin/pip install -q . && ")
-    assert blocks[1] == ("python3 -m venv .venv && .venv/bin/pip install -q '.[test]' && "
-                         ".venv/bin/python -m pytest -q")
+    assert blocks[1] == (
+        "python3 -m venv .venv && .venv/bin/pip install -q '.[test]' && "
+        ".venv/bin/python -m pytest -q"
+    )
     ci = (ROOT / ".ci" / "run").read_text()
     assert blocks[1] in ci
     main_args = blocks[0].split(".venv/bin/scorepad ", 1)[1].split()

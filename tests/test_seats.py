@@ -25,12 +25,14 @@ def status(sp):
 def test_a_newcomer_gets_a_column_and_is_dealt_in(sp):
     out = sp("seat", "add", "Flo", "--after", "Bob")
     assert out.exit_code == 0, out.stderr
-    assert out.stdout.startswith("Flo joins the table after Bob. Seats: Ann, Bob, Flo, Cy, Dee,"
-                                 " Ed.")
+    assert out.stdout.startswith(
+        "Flo joins the table after Bob. Seats: Ann, Bob, Flo, Cy, Dee, Ed."
+    )
     header = sp.path.read_text().splitlines()[0]
     assert header.startswith("hand,kind,ref,Ann,Bob,Flo,Cy,Dee,Ed,")
-    hand = json.loads(sp("hand", "--picker", "Flo", "--partner", "Bob", "--points", 70,
-                         "--format", "json").stdout)
+    hand = json.loads(
+        sp("hand", "--picker", "Flo", "--partner", "Bob", "--points", 70, "--format", "json").stdout
+    )
     assert len(hand["deltas"]) == 6 and hand["deltas"]["Flo"] == 3  # six-handed now
     assert sp("verify").stdout == ""
     sheet = sp("sheet").stdout.splitlines()
@@ -44,8 +46,9 @@ def test_someone_who_leaves_keeps_their_total_and_is_not_dealt_in(sp):
     assert "Ann sits out" not in sp("status").stdout
     error = sp("hand", "--picker", "Ann", "--alone", "--points", 70)
     assert error.exit_code == 1 and "unknown player" in error.stderr
-    hand = json.loads(sp("hand", "--picker", "Bob", "--alone", "--points", 70, "--format",
-                         "json").stdout)
+    hand = json.loads(
+        sp("hand", "--picker", "Bob", "--alone", "--points", 70, "--format", "json").stdout
+    )
     assert "Ann" not in hand["deltas"] and hand["deltas"]["Bob"] == 3  # four-handed alone
     standings = json.loads(sp("standings", "--format", "json").stdout)
     assert standings["totals"]["Ann"] == 2
@@ -76,12 +79,15 @@ def test_sitting_out_follows_the_seats(run, tmp_path):
     assert data["sits_out"] == ["Ed"]  # six at a five-seat table: the dealer sits out
 
 
-@pytest.mark.parametrize("args, message", [
-    (("seat", "add", "Bob"), "Bob is already seated"),
-    (("seat", "add", "Flo", "--after", "Zed"), "unknown player"),
-    (("seat", "add", "+Flo"), "cannot start with +"),
-    (("seat", "remove", "Zed"), "unknown player"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("seat", "add", "Bob"), "Bob is already seated"),
+        (("seat", "add", "Flo", "--after", "Zed"), "unknown player"),
+        (("seat", "add", "+Flo"), "cannot start with +"),
+        (("seat", "remove", "Zed"), "unknown player"),
+    ],
+)
 def test_seat_refusals_leave_the_file_unchanged(sp, args, message):
     before = sp.path.read_bytes()
     result = sp(*args)

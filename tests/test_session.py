@@ -8,7 +8,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import FIVE
 
 HAND = ("--picker", "Ann", "--partner", "Bob", "--points", 64, "--tricks", 4)
@@ -65,14 +64,17 @@ def test_new_refuses_to_overwrite(session):
     assert "already exists" in message
 
 
-@pytest.mark.parametrize("players, message", [
-    ("Ann,=SUM(A1),Cy", "cannot start with ="),
-    ("Ann,+1,Cy", "cannot start with +"),
-    ("Ann,-Bob,Cy", "cannot start with -"),
-    ("Ann,@Bob,Cy", "cannot start with @"),
-    ("Ann,Bob,ann", "listed twice"),
-    ("A,B,C,D,E,F,G", "deal for 3, 4, 5, 6 players"),
-])
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        ("Ann,=SUM(A1),Cy", "cannot start with ="),
+        ("Ann,+1,Cy", "cannot start with +"),
+        ("Ann,-Bob,Cy", "cannot start with -"),
+        ("Ann,@Bob,Cy", "cannot start with @"),
+        ("Ann,Bob,ann", "listed twice"),
+        ("A,B,C,D,E,F,G", "deal for 3, 4, 5, 6 players"),
+    ],
+)
 def test_new_refuses_bad_tables_and_writes_nothing(session, players, message):
     assert message in refused(session, "new", "--players", players)
     assert not session.path.exists()
@@ -98,11 +100,14 @@ def test_rules_are_recorded_in_the_file(session, run, tmp_path):
     rules.write_text('preset = "pagat"\nleaster_payout = 3\n')
     _ok(session("new", "--players", FIVE, "--rules", rules, "--set", "base=2"))
     rules.unlink()  # the session no longer needs it
-    out = _json(session("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40,
-                        "--format", "json"))
+    out = _json(
+        session("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40, "--format", "json")
+    )
     assert out["deltas"]["Ann"] == -8  # base 2 x double on the bump 2, picker pays two shares
-    assert _json(session("hand", "--leaster", "--winner", "Cy", "--format", "json")
-                 )["deltas"]["Cy"] == 12
+    assert (
+        _json(session("hand", "--leaster", "--winner", "Cy", "--format", "json"))["deltas"]["Cy"]
+        == 12
+    )
 
 
 # --- recording hands ----------------------------------------------------------------------------
@@ -112,8 +117,11 @@ def test_hand_scores_exactly_as_check_does(session, check_json):
     session.new()
     recorded = _json(session("hand", *HAND, "--format", "json"))
     checked = check_json("--players", FIVE, *HAND)
-    assert recorded["deltas"] == checked["deltas"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1,
-                                                      "Ed": -1}
+    assert (
+        recorded["deltas"]
+        == checked["deltas"]
+        == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
+    )
     assert recorded["hand"] == 1 and recorded["totals"] == recorded["deltas"]
 
 
@@ -138,8 +146,9 @@ def test_the_deal_passes_to_the_left(session):
 
 def test_crack_eligibility_follows_the_sessions_dealer(session):
     session.new("--dealer", "Cy")  # Dee picks first, Cy last
-    assert "had the chance to pick" in refused(session, "hand", "--picker", "Ed", "--partner",
-                                               "Ann", "--points", 70, "--crack", "Dee")
+    assert "had the chance to pick" in refused(
+        session, "hand", "--picker", "Ed", "--partner", "Ann", "--points", 70, "--crack", "Dee"
+    )
     _ok(session("hand", "--picker", "Ed", "--partner", "Ann", "--points", 70, "--crack", "Bob"))
 
 
@@ -147,8 +156,9 @@ def test_six_people_with_the_dealer_sitting_out(session, run):
     _ok(session("new", "--players", FIVE + ",Flo", "--set", "sit_out=dealer"))
     status = _json(session("status", "--format", "json"))
     assert status["dealer"] == "Flo" and status["sits_out"] == ["Flo"]
-    assert "Flo sits out this hand" in refused(session, "hand", "--picker", "Flo", "--partner",
-                                               "Ann", "--points", 70)
+    assert "Flo sits out this hand" in refused(
+        session, "hand", "--picker", "Flo", "--partner", "Ann", "--points", 70
+    )
     out = _json(session("hand", *HAND, "--format", "json"))
     assert out["deltas"]["Flo"] == 0 and sum(out["deltas"].values()) == 0
     assert out["score"]["roles"]["Flo"] == "sits out"
@@ -187,8 +197,9 @@ def test_doubler_multiply_doubles_the_next_hand_twice(session):
 
 
 def test_doubler_cap(session):
-    session.new("--set", "all_pass=doubler", "--set", "doubler_stacking=cap",
-                "--set", "max_doubled_hands=1")
+    session.new(
+        "--set", "all_pass=doubler", "--set", "doubler_stacking=cap", "--set", "max_doubled_hands=1"
+    )
     session("hand", "--doubler")
     session("hand", "--doubler")
     assert _json(session("status", "--format", "json"))["doublers_pending"] == 1
@@ -199,10 +210,12 @@ def test_doubler_needs_doubler_rules_and_nothing_else(session):
     assert "all_pass = doubler" in refused(session, "hand", "--doubler")
     session.path.unlink()
     session.new("--set", "all_pass=doubler")
-    assert "does not belong with --doubler" in refused(session, "hand", "--doubler", "--picker",
-                                                      "Ann", code=2)
-    assert "record the doubler with `scorepad hand --doubler`" in refused(session, "hand", *HAND,
-                                                                         "--doubled")
+    assert "does not belong with --doubler" in refused(
+        session, "hand", "--doubler", "--picker", "Ann", code=2
+    )
+    assert "record the doubler with `scorepad hand --doubler`" in refused(
+        session, "hand", *HAND, "--doubled"
+    )
 
 
 def test_race_night_announces_the_winner_and_then_stops(session):
@@ -220,9 +233,16 @@ def test_names_with_commas_quotes_spaces_and_accents_round_trip(session):
     players = '"Smith, John","Ann ""the Ace""",Zoë,Jean Luc,Ed'
     _ok(session("new", "--players", players))
     _ok(session("hand", "--picker", "Smith, John", "--partner", 'Ann "the Ace"', "--points", 70))
-    _ok(session("hand", "--leaster", "--leaster-points",
-                '"Smith, John"=10,"Ann ""the Ace"""=20,Zoë=30,Jean Luc=40,Ed=20',
-                "--leaster-tricks", '"Smith, John"=1,"Ann ""the Ace"""=1,Zoë=1,Jean Luc=2,Ed=1'))
+    _ok(
+        session(
+            "hand",
+            "--leaster",
+            "--leaster-points",
+            '"Smith, John"=10,"Ann ""the Ace"""=20,Zoë=30,Jean Luc=40,Ed=20',
+            "--leaster-tricks",
+            '"Smith, John"=1,"Ann ""the Ace"""=1,Zoë=1,Jean Luc=2,Ed=1',
+        )
+    )
     totals = _json(session("standings", "--format", "json"))["totals"]
     assert totals == {"Smith, John": 6, 'Ann "the Ace"': 0, "Zoë": -2, "Jean Luc": -2, "Ed": -2}
     assert _ok(session("verify")).stdout == ""
@@ -232,8 +252,7 @@ def test_a_file_saved_by_a_spreadsheet_still_loads(session):
     session.new()
     session("hand", *HAND)
     data = session.path.read_bytes()
-    session.path.write_bytes(b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n",
-                                                                                 b"\r\n"))
+    session.path.write_bytes(b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     assert _ok(session("verify")).stdout == ""
     _ok(session("hand", "--leaster", "--winner", "Cy"))
     assert _json(session("standings", "--format", "json"))["totals"]["Cy"] == 3
@@ -268,8 +287,15 @@ def test_standings_text_and_json(session):
     session("hand", *HAND)
     session("hand", "--picker", "Cy", "--alone", "--points", 40)
     text = _ok(session("standings")).stdout
-    assert text.splitlines()[0].split() == ["#", "Player", "Total", "Hands", "Picks", "Picker",
-                                            "wins"]
+    assert text.splitlines()[0].split() == [
+        "#",
+        "Player",
+        "Total",
+        "Hands",
+        "Picks",
+        "Picker",
+        "wins",
+    ]
     assert text.splitlines()[2].split() == ["1", "Ann", "+3", "2", "1", "1"]
     data = _json(session("standings", "--format", "json"))
     assert data["hands"] == 2
@@ -372,16 +398,19 @@ def test_amend_refusals_leave_the_file_unchanged(session):
 # --- refusals never touch the file --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, code", [
-    (("--picker", "Ann", "--partner", "Bob", "--points", 130), 1),
-    (("--picker", "Zed", "--partner", "Bob", "--points", 70), 1),
-    (("--picker", "Ann", "--points", 70), 1),
-    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--note", "=HYPERLINK()"), 1),
-    (("--picker", "Ann", "--partner", "Bob", "--points", "x"), 2),
-    (("--leaster", "--picker", "Ann"), 2),
-    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--game", "solo"), 1),
-    (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--out", "Zed"), 1),
-])
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (("--picker", "Ann", "--partner", "Bob", "--points", 130), 1),
+        (("--picker", "Zed", "--partner", "Bob", "--points", 70), 1),
+        (("--picker", "Ann", "--points", 70), 1),
+        (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--note", "=HYPERLINK()"), 1),
+        (("--picker", "Ann", "--partner", "Bob", "--points", "x"), 2),
+        (("--leaster", "--picker", "Ann"), 2),
+        (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--game", "solo"), 1),
+        (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--out", "Zed"), 1),
+    ],
+)
 def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(session, args, code):
     session.new()
     session("hand", *HAND)
@@ -400,9 +429,9 @@ def _tamper(path: Path, line: int, old: str, new: str) -> None:
 
 def _night(session):
     session.new()
-    session("hand", *HAND)                                        # line 4
+    session("hand", *HAND)  # line 4
     session("hand", "--picker", "Cy", "--alone", "--points", 95)  # line 5
-    session("hand", "--leaster", "--winner", "Dee")               # line 6
+    session("hand", "--leaster", "--winner", "Dee")  # line 6
 
 
 def test_verify_is_silent_on_a_good_file(session):
@@ -411,16 +440,23 @@ def test_verify_is_silent_on_a_good_file(session):
     assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
 
 
-@pytest.mark.parametrize("line, old, new, message", [
-    (4, "1,picker,,2,1,-1,-1,-1", "1,picker,,3,1,-1,-1,-1",
-     "points differ from the re-scoring: Ann recorded 3, the rules give 2"),
-    (5, "2,picker,", "7,picker,", "hand number 7 is out of order: 2 comes next"),
-    (4, ",Ann,", ",Zed,", "picker: unknown player 'Zed'"),
-    (4, ",64,", ",sixty,", "points: 'sixty' is not a whole number"),
-    (4, "-1,-1,-1,Ed", "-1,-1,0,Ed", "points differ"),
-    (6, "3,leaster,", "3,lester,", "kind: 'lester' is not one of"),
-    (5, ",95,", ",195,", "card points run from 0 to 120"),
-])
+@pytest.mark.parametrize(
+    "line, old, new, message",
+    [
+        (
+            4,
+            "1,picker,,2,1,-1,-1,-1",
+            "1,picker,,3,1,-1,-1,-1",
+            "points differ from the re-scoring: Ann recorded 3, the rules give 2",
+        ),
+        (5, "2,picker,", "7,picker,", "hand number 7 is out of order: 2 comes next"),
+        (4, ",Ann,", ",Zed,", "picker: unknown player 'Zed'"),
+        (4, ",64,", ",sixty,", "points: 'sixty' is not a whole number"),
+        (4, "-1,-1,-1,Ed", "-1,-1,0,Ed", "points differ"),
+        (6, "3,leaster,", "3,lester,", "kind: 'lester' is not one of"),
+        (5, ",95,", ",195,", "card points run from 0 to 120"),
+    ],
+)
 def test_verify_reports_hand_edits_as_file_line_message(session, line, old, new, message):
     _night(session)
     _tamper(session.path, line, old, new)
@@ -437,8 +473,7 @@ def test_verify_reports_every_problem(session):
     _tamper(session.path, 4, "1,picker,,2,1,", "1,picker,,5,1,")
     _tamper(session.path, 6, ",Dee,", ",Zed,")
     lines = session("verify").stdout.splitlines()
-    assert any(l.startswith(f"{session.path}:4: the hand does not sum to zero (+3)")
-               for l in lines)
+    assert any(l.startswith(f"{session.path}:4: the hand does not sum to zero (+3)") for l in lines)
     assert any(l.startswith(f"{session.path}:6: winner: unknown player") for l in lines)
 
 
@@ -473,10 +508,13 @@ def test_verify_reports_rules_changed_by_hand(session):
     assert lines[0].startswith(f"{session.path}:4: points differ")
 
 
-@pytest.mark.parametrize("content, line, message", [
-    ("", 1, "the file is empty"),
-    ("name,score\r\nAnn,3\r\n", 1, "not a scorepad session"),
-])
+@pytest.mark.parametrize(
+    "content, line, message",
+    [
+        ("", 1, "the file is empty"),
+        ("name,score\r\nAnn,3\r\n", 1, "not a scorepad session"),
+    ],
+)
 def test_verify_rejects_files_that_are_not_sessions(session, content, line, message):
     session.path.write_text(content)
     result = session("verify")
@@ -494,8 +532,9 @@ def test_torn_last_line_is_reported_and_repaired(session):
         out.write(b"4,picker,,2,1,-1,-1,")  # the machine died mid-append
     assert "run `scorepad repair`" in refused(session, "hand", *HAND)
     verify = session("verify")
-    assert verify.exit_code == 1 and f"{session.path}:7: the last line is incomplete" in \
-        verify.stdout
+    assert (
+        verify.exit_code == 1 and f"{session.path}:7: the last line is incomplete" in verify.stdout
+    )
     out = _ok(session("repair")).stdout
     assert "moved the incomplete line 7" in out
     assert session.path.read_bytes() == good
@@ -518,9 +557,15 @@ def test_two_processes_recording_at_once_both_land(session):
     import time
 
     start = time.time() + 1.0
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(start), name], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for name in ("Ann", "Bob", "Cy", "Dee")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(start), name],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for name in ("Ann", "Bob", "Cy", "Dee")
+    ]
     for proc in procs:
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err

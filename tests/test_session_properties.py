@@ -21,8 +21,9 @@ def invoke(path, *args):
 
 
 OPERATIONS = st.one_of(
-    st.tuples(st.just("hand"), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS),
-              st.integers(0, 120)),
+    st.tuples(
+        st.just("hand"), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS), st.integers(0, 120)
+    ),
     st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(0, 120)),
     st.tuples(st.just("leaster"), st.sampled_from(PLAYERS)),
     st.tuples(st.just("doubler")),
@@ -33,13 +34,29 @@ OPERATIONS = st.one_of(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["standard", "pagat"]), st.sampled_from(["queue", "multiply"]),
-       st.lists(OPERATIONS, min_size=1, max_size=12))
+@given(
+    st.sampled_from(["standard", "pagat"]),
+    st.sampled_from(["queue", "multiply"]),
+    st.lists(OPERATIONS, min_size=1, max_size=12),
+)
 def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stacking, operations):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
-        assert invoke(path, "new", "--players", ",".join(PLAYERS), "--rules", preset, "--set",
-                      "all_pass=doubler", "--set", f"doubler_stacking={stacking}").exit_code == 0
+        assert (
+            invoke(
+                path,
+                "new",
+                "--players",
+                ",".join(PLAYERS),
+                "--rules",
+                preset,
+                "--set",
+                "all_pass=doubler",
+                "--set",
+                f"doubler_stacking={stacking}",
+            ).exit_code
+            == 0
+        )
         for op in operations:
             before = path.read_bytes()
             if op[0] == "hand":
@@ -76,12 +93,11 @@ def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stackin
         for fast in (True, False):
             counts = Counter()
             ledger, problems = Session(path).check(counts=counts, fast=fast)
-            results.append((ledger.totals, ledger.hands, problems,
-                            player_stats(PLAYERS, counts)))
+            results.append((ledger.totals, ledger.hands, problems, player_stats(PLAYERS, counts)))
         assert results[0] == results[1]
         assert results[0][0] == standings["totals"]
         rows = path.read_text().splitlines()[3:]
-        columns = {p: 0 for p in PLAYERS}
+        columns = dict.fromkeys(PLAYERS, 0)
         import csv
 
         for cells in csv.reader(rows):
@@ -98,8 +114,7 @@ def _valid(name):
     return name == name.strip()
 
 
-NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(
-    _valid)
+NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(_valid)
 
 
 @settings(max_examples=40, deadline=None)
@@ -121,10 +136,25 @@ def test_any_acceptable_names_round_trip(names):
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["flip", "cut", "insert", "delete-line",
-                                                   "duplicate-line", "garbage", "number",
-                                                   "add-column", "remove-column", "bom",
-                                                   "lf", "formula-name"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(
+        [
+            "flip",
+            "cut",
+            "insert",
+            "delete-line",
+            "duplicate-line",
+            "garbage",
+            "number",
+            "add-column",
+            "remove-column",
+            "bom",
+            "lf",
+            "formula-name",
+        ]
+    ),
+)
 def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage):
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -139,7 +169,7 @@ def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, dam
             for _ in range(rng.randint(1, 4)):
                 data[rng.randrange(len(data))] = rng.randrange(256)
         elif damage == "cut":
-            data = data[:rng.randrange(len(data))]
+            data = data[: rng.randrange(len(data))]
         elif damage == "insert":
             at = rng.randrange(len(data))
             data[at:at] = rng.choice([b",", b'"', b"\r\n", b"\x00", b"9", b"\xff"])
@@ -176,15 +206,28 @@ def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, dam
         else:
             data = bytearray(rng.randbytes(rng.randint(0, 3000)))
         path.write_bytes(bytes(data))
-        for args in (["verify"], ["standings"], ["sheet"], ["status"],
-                     ["hand", "--leaster", "--winner", "Ed"], ["undo"], ["void", "1"],
-                     ["amend", "2", "--winner", "Bob"], ["repair"]):
+        for args in (
+            ["verify"],
+            ["standings"],
+            ["sheet"],
+            ["status"],
+            ["hand", "--leaster", "--winner", "Ed"],
+            ["undo"],
+            ["void", "1"],
+            ["amend", "2", "--winner", "Bob"],
+            ["repair"],
+        ):
             before = path.read_bytes()
             result = invoke(path, *args)
-            assert result.exception is None or isinstance(result.exception, SystemExit), \
-                (args, damage, repr(result.exception))
+            assert result.exception is None or isinstance(result.exception, SystemExit), (
+                args,
+                damage,
+                repr(result.exception),
+            )
             assert result.exit_code in (0, 1, 2)
             if result.exit_code and args != ["verify"]:
-                assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, \
-                    (args, result.stderr)
+                assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, (
+                    args,
+                    result.stderr,
+                )
                 assert path.read_bytes() == before

@@ -67,8 +67,13 @@ def test_twelve_players_are_still_exact(balances):
 
 
 def test_groups_that_cancel_settle_apart():
-    balances = {"A": Decimal(5), "B": Decimal(-5), "C": Decimal(3), "D": Decimal(-1),
-                "E": Decimal(-2)}
+    balances = {
+        "A": Decimal(5),
+        "B": Decimal(-5),
+        "C": Decimal(3),
+        "D": Decimal(-1),
+        "E": Decimal(-2),
+    }
     payments = fewest_payments(balances)
     assert len(payments) == 3 and clears(balances, payments)
     assert any(p.payer == "B" and p.payee == "A" and p.amount == 5 for p in payments)
@@ -85,8 +90,10 @@ def test_beyond_twelve_a_greedy_plan_still_clears_everything(values):
 
 
 @settings(max_examples=300)
-@given(st.lists(st.integers(-200, 200), min_size=1, max_size=8),
-       st.decimals(min_value=Decimal("0.001"), max_value=Decimal("100"), places=3))
+@given(
+    st.lists(st.integers(-200, 200), min_size=1, max_size=8),
+    st.decimals(min_value=Decimal("0.001"), max_value=Decimal("100"), places=3),
+)
 def test_money_balances_are_cents_that_still_sum_to_zero(values, rate):
     values.append(-sum(values))
     points = {f"P{i}": v for i, v in enumerate(values)}
@@ -99,7 +106,10 @@ def test_money_balances_are_cents_that_still_sum_to_zero(values, rate):
 
 def test_rate_in_whole_cents_is_exact():
     assert money_balances({"A": 12, "B": -7, "C": -5}, Decimal("0.25")) == {
-        "A": Decimal("3.00"), "B": Decimal("-1.75"), "C": Decimal("-1.25")}
+        "A": Decimal("3.00"),
+        "B": Decimal("-1.75"),
+        "C": Decimal("-1.25"),
+    }
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "abc", "NaN", "Infinity", "1e9"])
@@ -129,12 +139,18 @@ def test_settle_text(run, night):
 
 
 def test_settle_json(run, night):
-    data = json.loads(run("-f", night, "settle", "--rate", "0.10", "--currency", "€",
-                          "--format", "json").stdout)
+    data = json.loads(
+        run("-f", night, "settle", "--rate", "0.10", "--currency", "€", "--format", "json").stdout
+    )
     # Hand 1 is a schneider (+4/+2/-2), hand 2 Cy alone set (-4/+1).
     assert data["points"] == {"Ann": 5, "Bob": 3, "Cy": -6, "Dee": -1, "Ed": -1}
-    assert data["balances"] == {"Ann": "0.50", "Bob": "0.30", "Cy": "-0.60", "Dee": "-0.10",
-                                "Ed": "-0.10"}
+    assert data["balances"] == {
+        "Ann": "0.50",
+        "Bob": "0.30",
+        "Cy": "-0.60",
+        "Dee": "-0.10",
+        "Ed": "-0.10",
+    }
     left = {p: Decimal(v) for p, v in data["balances"].items()}
     for pay in data["payments"]:
         left[pay["from"]] += Decimal(pay["amount"])

@@ -1,7 +1,6 @@
-"""The worked examples of RULES.md and its seeds, each a test named after the example."""
+"""The worked examples of docs/rules.md and its seeds, each a test named after the example."""
 
 import pytest
-
 from conftest import FIVE, FOUR
 
 
@@ -9,12 +8,24 @@ def deltas(check_json, *args):
     return check_json(*args)["deltas"]
 
 
-# --- RULES.md §2 --------------------------------------------------------------------------------
+# --- docs/rules.md §2 --------------------------------------------------------------------------------
 
 
 def test_five_handed_tricks_52_and_bury_12_make_64(check_json):
-    out = check_json("--rules", "standard", "--players", FIVE, "--picker", "Ann", "--partner",
-                     "Bob", "--points", 52 + 12, "--tricks", 4)
+    out = check_json(
+        "--rules",
+        "standard",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        52 + 12,
+        "--tricks",
+        4,
+    )
     assert out["deltas"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
     assert out["outcome"] == "win" and out["stake"] == 1 and out["level"] == 1
 
@@ -36,20 +47,33 @@ def test_three_handed_picker_plus_two(check_json):
 
 
 # The standard sheet's table (seed 000, "Scoring a hand", rows 2 to 6), five-handed.
-@pytest.mark.parametrize("points, tricks, picker, partner, defender", [
-    (75, 4, 2, 1, -1),      # 61 to 90: the plain win
-    (91, 5, 4, 2, -2),      # 91 or more: schneider
-    (120, 6, 6, 3, -3),     # every trick: no-trick
-    (45, 2, -2, -1, 1),     # 31 to 60: a loss
-    (60, 3, -2, -1, 1),     # 60 to 60 is a loss
-    (30, 1, -4, -2, 2),     # 30 or fewer: schneidered
-    (12, 0, -6, -3, 3),     # no trick at all (the bury's 12 points)
-])
+@pytest.mark.parametrize(
+    "points, tricks, picker, partner, defender",
+    [
+        (75, 4, 2, 1, -1),  # 61 to 90: the plain win
+        (91, 5, 4, 2, -2),  # 91 or more: schneider
+        (120, 6, 6, 3, -3),  # every trick: no-trick
+        (45, 2, -2, -1, 1),  # 31 to 60: a loss
+        (60, 3, -2, -1, 1),  # 60 to 60 is a loss
+        (30, 1, -4, -2, 2),  # 30 or fewer: schneidered
+        (12, 0, -6, -3, 3),  # no trick at all (the bury's 12 points)
+    ],
+)
 def test_standard_sheet_scoring_table(check_json, points, tricks, picker, partner, defender):
-    got = deltas(check_json, "--players", FIVE, "--picker", "Ann", "--partner", "Bob",
-                 "--points", points, "--tricks", tricks)
-    assert got == {"Ann": picker, "Bob": partner, "Cy": defender, "Dee": defender,
-                   "Ed": defender}
+    got = deltas(
+        check_json,
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        points,
+        "--tricks",
+        tricks,
+    )
+    assert got == {"Ann": picker, "Bob": partner, "Cy": defender, "Dee": defender, "Ed": defender}
 
 
 def test_sixty_sixty_tie_is_a_loss(check_json):
@@ -59,14 +83,16 @@ def test_sixty_sixty_tie_is_a_loss(check_json):
 
 
 def test_120_points_without_every_trick_is_only_schneider(check_json):
-    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 120,
-                     "--tricks", 5)
+    out = check_json(
+        "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 120, "--tricks", 5
+    )
     assert out["level"] == 2 and out["deltas"]["Ann"] == 4
 
 
 def test_zero_point_trick_saves_from_no_trick(check_json):
-    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 0,
-                     "--tricks", 1)
+    out = check_json(
+        "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 0, "--tricks", 1
+    )
     assert out["level"] == 2 and out["deltas"]["Ann"] == -4
 
 
@@ -76,12 +102,23 @@ def test_without_tricks_each_side_is_taken_to_have_a_trick(check_json):
 
 
 def test_every_hand_sums_to_zero_five_handed(check_json):
-    got = deltas(check_json, "--players", FIVE, "--picker", "Dee", "--partner", "Ann",
-                 "--points", 33, "--tricks", 2)
+    got = deltas(
+        check_json,
+        "--players",
+        FIVE,
+        "--picker",
+        "Dee",
+        "--partner",
+        "Ann",
+        "--points",
+        33,
+        "--tricks",
+        2,
+    )
     assert sum(got.values()) == 0
 
 
-# --- RULES.md §3 (leaster, doubler, forced) -----------------------------------------------------
+# --- docs/rules.md §3 (leaster, doubler, forced) -----------------------------------------------------
 
 
 def test_leaster_winner_receives_payout_from_each_other_player(check_json):
@@ -91,47 +128,93 @@ def test_leaster_winner_receives_payout_from_each_other_player(check_json):
 
 
 def test_leaster_winner_found_from_points(check_json):
-    out = check_json("--players", FIVE, "--leaster", "--leaster-points",
-                     "Ann=10,Bob=20,Cy=30,Dee=40,Ed=20", "--leaster-tricks",
-                     "Ann=1,Bob=1,Cy=1,Dee=2,Ed=1")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=10,Bob=20,Cy=30,Dee=40,Ed=20",
+        "--leaster-tricks",
+        "Ann=1,Bob=1,Cy=1,Dee=2,Ed=1",
+    )
     assert out["winners"] == ["Ann"] and out["deltas"]["Ann"] == 4
 
 
 def test_leaster_player_without_a_trick_cannot_win(check_json):
-    out = check_json("--players", FIVE, "--leaster", "--leaster-points",
-                     "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30", "--leaster-tricks",
-                     "Ann=0,Bob=1,Cy=1,Dee=2,Ed=2")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30",
+        "--leaster-tricks",
+        "Ann=0,Bob=1,Cy=1,Dee=2,Ed=2",
+    )
     assert out["winners"] == ["Bob"]
 
 
 def test_leaster_zero_point_trick_can_win(check_json):
-    out = check_json("--players", FIVE, "--leaster", "--leaster-points",
-                     "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30", "--leaster-tricks",
-                     "Ann=1,Bob=1,Cy=1,Dee=2,Ed=1")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30",
+        "--leaster-tricks",
+        "Ann=1,Bob=1,Cy=1,Dee=2,Ed=1",
+    )
     assert out["winners"] == ["Ann"]
 
 
 def test_leaster_without_must_take_trick_lets_no_trick_win(check_json):
-    out = check_json("--set", "must_take_trick=false", "--players", FIVE, "--leaster",
-                     "--leaster-points", "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30")
+    out = check_json(
+        "--set",
+        "must_take_trick=false",
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=0,Bob=20,Cy=30,Dee=40,Ed=30",
+    )
     assert out["winners"] == ["Ann"]
 
 
 def test_leaster_tie_none_pays_nobody(check_json):
-    out = check_json("--set", "leaster_tie=none", "--players", FIVE, "--leaster",
-                     "--leaster-points", "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30")
+    out = check_json(
+        "--set",
+        "leaster_tie=none",
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30",
+    )
     assert out["winners"] == [] and set(out["deltas"].values()) == {0}
 
 
 def test_leaster_tie_share(check_json):
-    out = check_json("--set", "leaster_tie=share", "--players", FIVE, "--leaster",
-                     "--leaster-points", "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30")
+    out = check_json(
+        "--set",
+        "leaster_tie=share",
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30",
+    )
     assert out["deltas"] == {"Ann": 3, "Bob": 3, "Cy": -2, "Dee": -2, "Ed": -2}
 
 
 def test_leaster_tie_named_by_winner(check_json):
-    out = check_json("--players", FIVE, "--leaster", "--leaster-points",
-                     "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30", "--winner", "Bob")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--leaster",
+        "--leaster-points",
+        "Ann=10,Bob=10,Cy=30,Dee=40,Ed=30",
+        "--winner",
+        "Bob",
+    )
     assert out["winners"] == ["Bob"] and out["deltas"]["Bob"] == 4
 
 
@@ -141,84 +224,214 @@ def test_doubled_leaster(check_json):
 
 
 def test_doubled_hand_after_a_doubler_is_times_two(check_json):
-    out = check_json("--set", "all_pass=doubler", "--players", FIVE, "--picker", "Ann",
-                     "--partner", "Bob", "--points", 70, "--doubled")
+    out = check_json(
+        "--set",
+        "all_pass=doubler",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+        "--doubled",
+    )
     assert out["deltas"] == {"Ann": 4, "Bob": 2, "Cy": -2, "Dee": -2, "Ed": -2}
 
 
 def test_two_doublers_multiplied(check_json):
-    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 70,
-                     "--doubled", "--doubled")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+        "--doubled",
+        "--doubled",
+    )
     assert out["stake"] == 4
 
 
 def test_forced_pick_waives_the_bump_with_bump_on_forced_false(check_json):
-    args = ("--rules", "pagat", "--set", "all_pass=forced", "--players", FIVE, "--picker", "Ed",
-            "--partner", "Ann", "--points", 50, "--forced")
+    args = (
+        "--rules",
+        "pagat",
+        "--set",
+        "all_pass=forced",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ed",
+        "--partner",
+        "Ann",
+        "--points",
+        50,
+        "--forced",
+    )
     assert check_json(*args)["stake"] == 2
     assert check_json(*args, "--set", "bump_on_forced=false")["stake"] == 1
 
 
-# --- RULES.md §4: presets -----------------------------------------------------------------------
+# --- docs/rules.md §4: presets -----------------------------------------------------------------------
 
 
 def test_first_night_walkthrough_73_is_plus_one_for_picker_and_partner(check_json):
     # Seed 001: South deals, West (on South's left) picks and calls the ace of clubs, which
     # North holds; the picker's side takes 73.
-    out = check_json("--rules", "first-night", "--players", "West,North,East,Sam,South",
-                     "--dealer", "South", "--picker", "West", "--partner", "North",
-                     "--points", 73)
+    out = check_json(
+        "--rules",
+        "first-night",
+        "--players",
+        "West,North,East,Sam,South",
+        "--dealer",
+        "South",
+        "--picker",
+        "West",
+        "--partner",
+        "North",
+        "--points",
+        73,
+    )
     assert out["deltas"] == {"West": 1, "North": 1, "East": 0, "Sam": 0, "South": 0}
     assert out["zero_sum"] is False
 
 
-@pytest.mark.parametrize("points, move", [
-    (61, 1), (90, 1), (91, 2), (119, 2), (120, 3),
-    (60, -1), (30, -1), (29, -2), (1, -2), (0, -3),
-])
+@pytest.mark.parametrize(
+    "points, move",
+    [
+        (61, 1),
+        (90, 1),
+        (91, 2),
+        (119, 2),
+        (120, 3),
+        (60, -1),
+        (30, -1),
+        (29, -2),
+        (1, -2),
+        (0, -3),
+    ],
+)
 def test_first_night_race_levels(check_json, points, move):
-    got = deltas(check_json, "--rules", "first-night", "--players", "Ann,Bob,Cy", "--picker",
-                 "Bob", "--points", points)
+    got = deltas(
+        check_json,
+        "--rules",
+        "first-night",
+        "--players",
+        "Ann,Bob,Cy",
+        "--picker",
+        "Bob",
+        "--points",
+        points,
+    )
     assert got == {"Ann": 0, "Bob": move, "Cy": 0}
 
 
 def test_first_night_four_handed_has_no_blind(fails):
-    msg = fails("check", "--rules", "first-night", "--players", FOUR, "--picker", "Ann",
-                "--points", 5, "--tricks", 0)
+    msg = fails(
+        "check",
+        "--rules",
+        "first-night",
+        "--players",
+        FOUR,
+        "--picker",
+        "Ann",
+        "--points",
+        5,
+        "--tricks",
+        0,
+    )
     assert "no card points" in msg
 
 
 def test_pagat_six_handed_two_partners(check_json):
-    got = deltas(check_json, "--rules", "pagat", "--players", "Ann,Bob,Cy,Dee,Ed,Flo",
-                 "--picker", "Ann", "--partner", "Bob", "--partner", "Flo", "--points", 70)
+    got = deltas(
+        check_json,
+        "--rules",
+        "pagat",
+        "--players",
+        "Ann,Bob,Cy,Dee,Ed,Flo",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--partner",
+        "Flo",
+        "--points",
+        70,
+    )
     assert got == {"Ann": 1, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1, "Flo": 1}
 
 
 def test_standard_six_handed_jack_of_diamonds_partner(check_json):
-    got = deltas(check_json, "--players", "Ann,Bob,Cy,Dee,Ed,Flo", "--picker", "Ann",
-                 "--partner", "Bob", "--points", 70)
+    got = deltas(
+        check_json,
+        "--players",
+        "Ann,Bob,Cy,Dee,Ed,Flo",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+    )
     assert got == {"Ann": 3, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1, "Flo": -1}
 
 
 def test_sit_out_dealer_six_people_play_five_handed(check_json):
-    out = check_json("--set", "sit_out=dealer", "--players", "Ann,Bob,Cy,Dee,Ed,Flo",
-                     "--dealer", "Cy", "--picker", "Ann", "--partner", "Bob", "--points", 70)
+    out = check_json(
+        "--set",
+        "sit_out=dealer",
+        "--players",
+        "Ann,Bob,Cy,Dee,Ed,Flo",
+        "--dealer",
+        "Cy",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+    )
     assert out["deltas"] == {"Ann": 2, "Bob": 1, "Dee": -1, "Ed": -1, "Flo": -1}
     assert out["roles"]["Cy"] == "sits out"
 
 
 def test_sit_out_dealer_five_people_all_play(check_json):
-    out = check_json("--set", "sit_out=dealer", "--players", FIVE, "--picker", "Ann",
-                     "--partner", "Bob", "--points", 70)
+    out = check_json(
+        "--set",
+        "sit_out=dealer",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+    )
     assert len(out["deltas"]) == 5
 
 
-# --- RULES.md §5: doublings ---------------------------------------------------------------------
+# --- docs/rules.md §5: doublings ---------------------------------------------------------------------
 
 
 def test_pagat_set_and_schneidered_pays_four_stakes_cracked_eight(check_json):
-    base = ("--rules", "pagat", "--players", FIVE, "--picker", "Ann", "--partner", "Bob",
-            "--points", 25)
+    base = (
+        "--rules",
+        "pagat",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        25,
+    )
     assert check_json(*base)["stake"] == 4
     cracked = check_json(*base, "--crack", "Cy")
     assert cracked["stake"] == 8
@@ -226,43 +439,105 @@ def test_pagat_set_and_schneidered_pays_four_stakes_cracked_eight(check_json):
 
 
 def test_double_on_the_bump_never_doubles_a_win(check_json):
-    out = check_json("--rules", "pagat", "--players", FIVE, "--picker", "Ann", "--partner",
-                     "Bob", "--points", 95)
+    out = check_json(
+        "--rules", "pagat", "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 95
+    )
     assert out["stake"] == 2
 
 
 def test_recrack_doubles_again(check_json):
-    out = check_json("--players", FIVE, "--picker", "Bob", "--partner", "Ann", "--points", 70,
-                     "--crack", "Dee", "--recrack")
+    out = check_json(
+        "--players",
+        FIVE,
+        "--picker",
+        "Bob",
+        "--partner",
+        "Ann",
+        "--points",
+        70,
+        "--crack",
+        "Dee",
+        "--recrack",
+    )
     assert out["stake"] == 4 and out["deltas"]["Bob"] == 8
 
 
 def test_max_multiplier_caps_the_doublings(check_json):
-    out = check_json("--rules", "pagat", "--set", "max_multiplier=4", "--players", FIVE,
-                     "--picker", "Ann", "--partner", "Bob", "--points", 40, "--crack", "Cy",
-                     "--recrack")
+    out = check_json(
+        "--rules",
+        "pagat",
+        "--set",
+        "max_multiplier=4",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        40,
+        "--crack",
+        "Cy",
+        "--recrack",
+    )
     assert out["stake"] == 4  # 2 x 2 x 2 = 8, capped at 4
 
 
 def test_blitz_doubles_each(check_json):
-    out = check_json("--set", "blitz=true", "--players", FIVE, "--picker", "Ann", "--partner",
-                     "Bob", "--points", 70, "--blitz", "--blitz")
+    out = check_json(
+        "--set",
+        "blitz=true",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        70,
+        "--blitz",
+        "--blitz",
+    )
     assert out["stake"] == 4
 
 
 def test_level_multipliers_one_two_four(check_json):
-    out = check_json("--set", "level_multipliers=1,2,4", "--players", FIVE, "--picker", "Ann",
-                     "--partner", "Bob", "--points", 120, "--tricks", 6)
+    out = check_json(
+        "--set",
+        "level_multipliers=1,2,4",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        120,
+        "--tricks",
+        6,
+    )
     assert out["deltas"]["Ann"] == 8
 
 
 def test_partner_free_on_no_trick(check_json):
-    out = check_json("--set", "partner_free_on_no_trick=true", "--players", FIVE, "--picker",
-                     "Ann", "--partner", "Bob", "--points", 0, "--tricks", 0)
+    out = check_json(
+        "--set",
+        "partner_free_on_no_trick=true",
+        "--players",
+        FIVE,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        0,
+        "--tricks",
+        0,
+    )
     assert out["deltas"] == {"Ann": -9, "Bob": 0, "Cy": 3, "Dee": 3, "Ed": 3}
 
 
-# --- RULES.md §6: Schafkopf ---------------------------------------------------------------------
+# --- docs/rules.md §6: Schafkopf ---------------------------------------------------------------------
 
 
 def sk(check_json, *args):
@@ -307,7 +582,17 @@ def test_schafkopf_tout_won_only_by_every_trick(check_json):
 
 
 def test_schafkopf_stoss_and_gegenstoss_quadruple(check_json):
-    out = sk(check_json, "--picker", "Ann", "--partner", "Cy", "--points", 70, "--crack", "Bob",
-             "--recrack")
+    out = sk(
+        check_json,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Cy",
+        "--points",
+        70,
+        "--crack",
+        "Bob",
+        "--recrack",
+    )
     assert out["stake"] == 4
     assert any("Stoss by Bob" in line and "Gegenstoss" in line for line in out["explanation"])

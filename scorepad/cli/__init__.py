@@ -24,13 +24,25 @@ from ._common import CONTEXT_SETTINGS, _error, use_color
 __all__ = ["cli", "main", "use_color"]
 
 COMMANDS = {
-    "check": "cards.check", "rules": "cards.rules_command", "count": "cards.count",
-    "trick": "cards.trick", "replay": "cards.replay_command",
-    "new": "night.new", "hand": "night.hand", "status": "night.status",
-    "standings": "night.standings", "sheet": "night.sheet", "verify": "night.verify",
-    "undo": "night.undo", "void": "night.void", "amend": "night.amend", "repair": "night.repair",
+    "check": "cards.check",
+    "rules": "cards.rules_command",
+    "count": "cards.count",
+    "trick": "cards.trick",
+    "replay": "cards.replay_command",
+    "new": "night.new",
+    "hand": "night.hand",
+    "status": "night.status",
+    "standings": "night.standings",
+    "sheet": "night.sheet",
+    "verify": "night.verify",
+    "undo": "night.undo",
+    "void": "night.void",
+    "amend": "night.amend",
+    "repair": "night.repair",
     "seat": "night.seat",
-    "settle": "reports.settle", "stats": "reports.stats", "season": "reports.season",
+    "settle": "reports.settle",
+    "stats": "reports.stats",
+    "season": "reports.season",
     "chart": "reports.chart",
     "play": "play.play",
 }
@@ -81,11 +93,20 @@ class ScorepadGroup(click.Group):
 
 
 @click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)
-@click.option("-f", "--file", "session_file", type=click.Path(dir_okay=False, path_type=Path),
-              envvar="SCOREPAD_FILE", default="scorepad.csv", show_default=True,
-              metavar="FILE", help="The session file (else $SCOREPAD_FILE, else scorepad.csv).")
-@click.version_option(__version__, "--version", prog_name="scorepad",
-                      message="%(prog)s %(version)s")
+@click.option(
+    "-f",
+    "--file",
+    "session_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="SCOREPAD_FILE",
+    default="scorepad.csv",
+    show_default=True,
+    metavar="FILE",
+    help="The session file (else $SCOREPAD_FILE, else scorepad.csv).",
+)
+@click.version_option(
+    __version__, "--version", prog_name="scorepad", message="%(prog)s %(version)s"
+)
 @click.pass_context
 def cli(ctx, session_file):
     """Keep score at a Sheepshead or Schafkopf table.

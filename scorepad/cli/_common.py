@@ -14,7 +14,6 @@ from pathlib import Path
 import click
 
 from ..errors import ScorepadError
-
 from ..names import GAMES as GAME_NAMES
 from ..names import PRESETS as PRESET_NAMES
 
@@ -52,8 +51,11 @@ def _complete_player(ctx, param, incomplete):
         from ..session import Session
 
         try:
-            players = Session(ctx.find_root().params.get("session_file")
-                              or Path("scorepad.csv")).head().players
+            players = (
+                Session(ctx.find_root().params.get("session_file") or Path("scorepad.csv"))
+                .head()
+                .players
+            )
         except (ScorepadError, OSError):
             players = ()
     return [p for p in players if p.casefold().startswith(incomplete.casefold())]
@@ -62,20 +64,34 @@ def _complete_player(ctx, param, incomplete):
 def rules_options(command: Callable) -> Callable:
     """Add `--rules NAME|PATH` and `--set KEY=VALUE` to a command."""
     command = click.option(
-        "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+        "--set",
+        "overrides",
+        multiple=True,
+        metavar="KEY=VALUE",
         shell_complete=_complete_setting,
         help="Override one setting for this call (repeatable), e.g. --set "
-             "double_on_the_bump=true. `scorepad rules` lists every setting.")(command)
+        "double_on_the_bump=true. `scorepad rules` lists every setting.",
+    )(command)
     return click.option(
-        "--rules", "rules_spec", metavar="NAME|PATH", shell_complete=_complete_rules,
+        "--rules",
+        "rules_spec",
+        metavar="NAME|PATH",
+        shell_complete=_complete_rules,
         help="Rules preset (standard, pagat, first-night, schafkopf) or a TOML rules file. "
-             "Default: standard.")(command)
+        "Default: standard.",
+    )(command)
 
 
 def format_option(*choices: str) -> Callable:
     """Add `--format` with the given choices (the first is the default)."""
-    return click.option("--format", "fmt", type=click.Choice(choices), default=choices[0],
-                        show_default=True, help="Output format.")
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=choices[0],
+        show_default=True,
+        help="Output format.",
+    )
 
 
 class FormatType(click.ParamType):
@@ -107,23 +123,33 @@ class FormatType(click.ParamType):
 
         from ..render import table_formats
 
-        return [CompletionItem(f) for f in [*table_formats(), *self.extra]
-                if f.startswith(incomplete)]
+        return [
+            CompletionItem(f) for f in [*table_formats(), *self.extra] if f.startswith(incomplete)
+        ]
 
 
 def table_format_option(*extra: str) -> Callable:
     """Add `--format`: text (the default), csv, json, any tabulate format, and `extra`."""
     more = "".join(f", {e}" for e in extra)
-    return click.option("--format", "fmt", type=FormatType(extra), default="text",
-                        show_default=True, metavar="FORMAT",
-                        help=f"text, csv, json{more}, or a tabulate table format such as grid, "
-                             f"github, markdown or rounded_outline.")
+    return click.option(
+        "--format",
+        "fmt",
+        type=FormatType(extra),
+        default="text",
+        show_default=True,
+        metavar="FORMAT",
+        help=f"text, csv, json{more}, or a tabulate table format such as grid, "
+        f"github, markdown or rounded_outline.",
+    )
 
 
 def use_color(fmt: str) -> bool:
     """Colour points in a table on a terminal, unless NO_COLOR is set or the output is data."""
-    return (fmt not in ("csv", "json", "toml") and not os.environ.get("NO_COLOR")
-            and sys.stdout.isatty())
+    return (
+        fmt not in ("csv", "json", "toml")
+        and not os.environ.get("NO_COLOR")
+        and sys.stdout.isatty()
+    )
 
 
 def _csv_items(value: str) -> list[str]:
@@ -155,8 +181,20 @@ def _split_pairs(ctx, param, value):
         pairs[name] = int(number)
     return pairs
 
-_PICKER_ONLY = ("picker", "partners", "alone", "points", "tricks", "crack", "recrack", "forced",
-                "game", "runs", "blitz")
+
+_PICKER_ONLY = (
+    "picker",
+    "partners",
+    "alone",
+    "points",
+    "tricks",
+    "crack",
+    "recrack",
+    "forced",
+    "game",
+    "runs",
+    "blitz",
+)
 
 _LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks")
 
@@ -170,48 +208,96 @@ def hand_options(amend: bool = False) -> Callable:
         return click.option(f"--{name}", is_flag=True, help=text)
 
     options = [
-        click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
-                     help="Who dealt. Default: " + ("as recorded." if amend else
-                                                   "the last player listed (a session: whoever "
-                                                   "is next).")),
-        click.option("--picker", metavar="NAME", shell_complete=_complete_player,
-                     help="Who picked (in Schafkopf: the declarer)."),
-        click.option("--partner", "partners", multiple=True, metavar="NAME",
-                     shell_complete=_complete_player, help="The picker's partner (repeatable)."),
+        click.option(
+            "--dealer",
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="Who dealt. Default: "
+            + ("as recorded." if amend else "the last player listed (a session: whoever is next)."),
+        ),
+        click.option(
+            "--picker",
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="Who picked (in Schafkopf: the declarer).",
+        ),
+        click.option(
+            "--partner",
+            "partners",
+            multiple=True,
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="The picker's partner (repeatable).",
+        ),
         flag("alone", "The picker went alone."),
-        click.option("--points", type=int, metavar="N",
-                     help="Card points of the picker's side, bury included (0-120)."),
-        click.option("--tricks", type=int, metavar="N",
-                     help="Tricks the picker's side took. Without it, each side is taken to "
-                          "have won a trick."),
-        click.option("--crack", metavar="NAME", shell_complete=_complete_player,
-                     help="A defender cracked (Stoss in Schafkopf): x2."),
+        click.option(
+            "--points",
+            type=int,
+            metavar="N",
+            help="Card points of the picker's side, bury included (0-120).",
+        ),
+        click.option(
+            "--tricks",
+            type=int,
+            metavar="N",
+            help="Tricks the picker's side took. Without it, each side is taken to "
+            "have won a trick.",
+        ),
+        click.option(
+            "--crack",
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="A defender cracked (Stoss in Schafkopf): x2.",
+        ),
         flag("recrack", "The picker's side re-cracked (Gegenstoss): x2 more."),
         flag("forced", "The dealer was forced to pick (all_pass = forced)."),
         click.option("--blitz", type=click.IntRange(0, 2), metavar="N", help="Blitzes shown.")
-        if amend else click.option(
-            "--blitz", count=True,
-            help="A blitz was shown (where the rules play blitz); give twice for two."),
-        click.option("--game", type=click.Choice(GAME_NAMES),
-                     help="Schafkopf: the game declared. Default: partner."),
-        click.option("--runs", type=int, metavar="N",
-                     help="Schafkopf: runs (consecutive top trumps held by one side)."),
+        if amend
+        else click.option(
+            "--blitz",
+            count=True,
+            help="A blitz was shown (where the rules play blitz); give twice for two.",
+        ),
+        click.option(
+            "--game",
+            type=click.Choice(GAME_NAMES),
+            help="Schafkopf: the game declared. Default: partner.",
+        ),
+        click.option(
+            "--runs",
+            type=int,
+            metavar="N",
+            help="Schafkopf: runs (consecutive top trumps held by one side).",
+        ),
         click.option("--leaster", is_flag=True, help="Nobody picked: a leaster."),
-        click.option("--winner", metavar="NAME", shell_complete=_complete_player,
-                     help="Leaster: who won."),
-        click.option("--leaster-points", callback=_split_pairs, metavar="A=N,B=N,...",
-                     help="Leaster: each player's card points (adding up to 120); scorepad "
-                          "finds the winner."),
-        click.option("--leaster-tricks", callback=_split_pairs, metavar="A=N,B=N,...",
-                     help="Leaster: each player's tricks."),
+        click.option(
+            "--winner", metavar="NAME", shell_complete=_complete_player, help="Leaster: who won."
+        ),
+        click.option(
+            "--leaster-points",
+            callback=_split_pairs,
+            metavar="A=N,B=N,...",
+            help="Leaster: each player's card points (adding up to 120); scorepad "
+            "finds the winner.",
+        ),
+        click.option(
+            "--leaster-tricks",
+            callback=_split_pairs,
+            metavar="A=N,B=N,...",
+            help="Leaster: each player's tricks.",
+        ),
     ]
     if amend:
         options.append(click.option("--no-crack", is_flag=True, help="Nobody cracked."))
     else:
-        options.append(click.option(
-            "--doubled", count=True,
-            help="The hand is doubled by a doubler before it (give twice for x4). A session "
-                 "works this out itself."))
+        options.append(
+            click.option(
+                "--doubled",
+                count=True,
+                help="The hand is doubled by a doubler before it (give twice for x4). A session "
+                "works this out itself.",
+            )
+        )
 
     def decorate(command: Callable) -> Callable:
         for option in reversed(options):
@@ -227,9 +313,16 @@ def _option_name(param: str) -> str:
 
 def _given(params: dict, names: tuple[str, ...]) -> list[str]:
     """The options among `names` that the user gave (flags set, counts above 0)."""
-    return [_option_name(n) for n in names
-            if not (params.get(n) is None or params.get(n) is False or params.get(n) == ()
-                    or (n == "blitz" and params.get(n) == 0))]
+    return [
+        _option_name(n)
+        for n in names
+        if not (
+            params.get(n) is None
+            or params.get(n) is False
+            or params.get(n) == ()
+            or (n == "blitz" and params.get(n) == 0)
+        )
+    ]
 
 
 def _build_hand(players, params, out=()):
@@ -240,18 +333,38 @@ def _build_hand(players, params, out=()):
         stray = _given(params, _PICKER_ONLY)
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --leaster")
-        return LeasterHand(players, params["dealer"], params["winner"], params["leaster_points"],
-                           params["leaster_tricks"], params["doubled"], tuple(out))
+        return LeasterHand(
+            players,
+            params["dealer"],
+            params["winner"],
+            params["leaster_points"],
+            params["leaster_tricks"],
+            params["doubled"],
+            tuple(out),
+        )
     stray = _given(params, _LEASTER_ONLY)
     if stray:
         raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
     for needed in ("picker", "points"):
         if params[needed] is None:
             raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
-    return PickerHand(players, params["picker"], params["points"], params["dealer"],
-                      params["partners"], params["alone"], params["tricks"], params["crack"],
-                      params["recrack"], params["doubled"], params["forced"], params["game"],
-                      params["runs"], params["blitz"], tuple(out))
+    return PickerHand(
+        players,
+        params["picker"],
+        params["points"],
+        params["dealer"],
+        params["partners"],
+        params["alone"],
+        params["tricks"],
+        params["crack"],
+        params["recrack"],
+        params["doubled"],
+        params["forced"],
+        params["game"],
+        params["runs"],
+        params["blitz"],
+        tuple(out),
+    )
 
 
 def _score_table(result, totals=None, fmt="text") -> str:
@@ -264,8 +377,9 @@ def _score_table(result, totals=None, fmt="text") -> str:
         if totals is not None:
             row.append(Points(totals[player]))
         rows.append(row)
-    return render(headers, rows, fmt, ("left", "left", "right", "right")[:len(headers)],
-                  use_color(fmt))
+    return render(
+        headers, rows, fmt, ("left", "left", "right", "right")[: len(headers)], use_color(fmt)
+    )
 
 
 def _rules_line(rules) -> str:
@@ -297,8 +411,7 @@ def _summary(row, result=None) -> str:
         elif row.alone:
             side += " alone"
     level = f", level {result.level}" if result.level else ""
-    return (f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
-            f"{result.stake}.")
+    return f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake {result.stake}."
 
 
 def _next_line(state, rules) -> str:
@@ -310,16 +423,18 @@ def _next_line(state, rules) -> str:
         text += f", {', '.join(seating.sitting_out)} sits out"
     doubled = state.doubled_next()
     if doubled:
-        text += f"; it is doubled (x{2 ** doubled})"
+        text += f"; it is doubled (x{2**doubled})"
     return text + "."
 
 
 def _race_line(state) -> str | None:
     if state.race_winners:
         who = " and ".join(state.race_winners)
-        return f"{who} {'reaches' if len(state.race_winners) == 1 else 'reach'} " \
-               f"{state.rules.target} and {'wins' if len(state.race_winners) == 1 else 'win'} " \
-               f"the night!"
+        return (
+            f"{who} {'reaches' if len(state.race_winners) == 1 else 'reach'} "
+            f"{state.rules.target} and {'wins' if len(state.race_winners) == 1 else 'win'} "
+            f"the night!"
+        )
     return None
 
 
@@ -327,15 +442,26 @@ def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
     if fmt == "json":
         from ..render import to_json
 
-        click.echo(to_json({
-            "file": str(path), "hand": row.hand, "ref": row.ref, "kind": row.kind,
-            "deltas": dict(row.deltas), "totals": dict(state.totals),
-            "next_dealer": state.next_dealer, "pending": len(state.pending),
-            "race_winners": list(state.race_winners),
-            "score": result.to_dict() if result else None}))
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "hand": row.hand,
+                    "ref": row.ref,
+                    "kind": row.kind,
+                    "deltas": dict(row.deltas),
+                    "totals": dict(state.totals),
+                    "next_dealer": state.next_dealer,
+                    "pending": len(state.pending),
+                    "race_winners": list(state.race_winners),
+                    "score": result.to_dict() if result else None,
+                }
+            )
+        )
         return
-    table = (_score_table(result, state.totals, fmt) if result is not None
-             else _totals_table(state, fmt))
+    table = (
+        _score_table(result, state.totals, fmt) if result is not None else _totals_table(state, fmt)
+    )
     if fmt == "csv":
         click.echo(table)
         return
@@ -353,8 +479,13 @@ def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
 def _totals_table(state, fmt="text") -> str:
     from ..render import Points, render
 
-    return render(("Player", "Total"), [(p, Points(state.totals[p])) for p in state.totals],
-                  fmt, ("left", "right"), use_color(fmt))
+    return render(
+        ("Player", "Total"),
+        [(p, Points(state.totals[p])) for p in state.totals],
+        fmt,
+        ("left", "right"),
+        use_color(fmt),
+    )
 
 
 def night_stats(session):

@@ -8,16 +8,32 @@ from pathlib import Path
 import click
 
 from ..errors import ScorepadError
-from ._common import (CONTEXT_SETTINGS, GAME_NAMES, _build_hand, _complete_rules,
-                      _complete_setting, _next_line, _rules_line, _score_table,
-                      _split_names, _summary, hand_options, rules_options, table_format_option)
+from ._common import (
+    CONTEXT_SETTINGS,
+    GAME_NAMES,
+    _build_hand,
+    _complete_rules,
+    _complete_setting,
+    _next_line,
+    _rules_line,
+    _score_table,
+    _split_names,
+    _summary,
+    hand_options,
+    rules_options,
+    table_format_option,
+)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @rules_options
-@click.option("--players", required=True, callback=_split_names, metavar="A,B,C,...",
-              help="Everyone at the table, in seat order (which is the picking order after the "
-                   "dealer).")
+@click.option(
+    "--players",
+    required=True,
+    callback=_split_names,
+    metavar="A,B,C,...",
+    help="Everyone at the table, in seat order (which is the picking order after the dealer).",
+)
 @hand_options()
 @table_format_option()
 def check(rules_spec, overrides, players, fmt, **params):
@@ -46,8 +62,9 @@ def check(rules_spec, overrides, players, fmt, **params):
     if fmt == "json":
         from ..render import to_json
 
-        click.echo(to_json({"rules": rules.name, "overrides": list(rules.overrides),
-                            **result.to_dict()}))
+        click.echo(
+            to_json({"rules": rules.name, "overrides": list(rules.overrides), **result.to_dict()})
+        )
         return
     click.echo(_score_table(result, fmt=fmt))
     if fmt == "csv":
@@ -60,8 +77,14 @@ def check(rules_spec, overrides, players, fmt, **params):
 
 @click.command("rules", context_settings=CONTEXT_SETTINGS)
 @click.argument("spec", required=False, metavar="[NAME|PATH]", shell_complete=_complete_rules)
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              shell_complete=_complete_setting, help="Override one setting (repeatable).")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    shell_complete=_complete_setting,
+    help="Override one setting (repeatable).",
+)
 @table_format_option("toml")
 def rules_command(spec, overrides, fmt):
     """Show a rules table: every setting in force and what it means.
@@ -119,8 +142,11 @@ def count(cards, fmt):
     hand = parse_cards(cards)
     total = card_points(hand)
     if fmt == "json":
-        click.echo(to_json({"points": total, "cards": [{"card": str(c), "points": c.points}
-                                                       for c in hand]}))
+        click.echo(
+            to_json(
+                {"points": total, "cards": [{"card": str(c), "points": c.points} for c in hand]}
+            )
+        )
         return
     rows = [(str(c), c.points) for c in hand]
     if fmt == "csv":
@@ -136,20 +162,31 @@ def _game_for(rules, game, trump):
     if not rules.is_schafkopf:
         for option, given in (("--game", game), ("--trump", trump)):
             if given:
-                raise ScorepadError(f"{option} belongs to Schafkopf; {rules.name} rules are "
-                                    f"Sheepshead, where trump never changes")
+                raise ScorepadError(
+                    f"{option} belongs to Schafkopf; {rules.name} rules are "
+                    f"Sheepshead, where trump never changes"
+                )
         return Game.sheepshead()
     return Game.schafkopf(game or "partner", parse_suit(trump) if trump else None)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("cards", nargs=-1, required=True, metavar="CARD...")
-@click.option("--rules", "rules_spec", metavar="NAME|PATH", shell_complete=_complete_rules,
-              help="Rules preset or file (its family decides the trumps). Default: standard.")
+@click.option(
+    "--rules",
+    "rules_spec",
+    metavar="NAME|PATH",
+    shell_complete=_complete_rules,
+    help="Rules preset or file (its family decides the trumps). Default: standard.",
+)
 @click.option("--game", type=click.Choice(GAME_NAMES), help="Schafkopf: the game being played.")
 @click.option("--trump", metavar="SUIT", help="Schafkopf solo: the trump suit (C, S, H, D).")
-@click.option("--players", callback=_split_names, metavar="A,B,...",
-              help="Who played the cards, in the same order, to say who won.")
+@click.option(
+    "--players",
+    callback=_split_names,
+    metavar="A,B,...",
+    help="Who played the cards, in the same order, to say who won.",
+)
 @table_format_option()
 def trick(cards, rules_spec, game, trump, players, fmt):
     """Say which card wins a trick, and why, and what the trick is worth.
@@ -178,14 +215,26 @@ def trick(cards, rules_spec, game, trump, players, fmt):
     why = order.why(played)
     winner = players[win] if players else None
     if fmt == "json":
-        data = {"card": str(played[win]), "points": points, "why": why,
-                "cards": [str(c) for c in played]}
+        data = {
+            "card": str(played[win]),
+            "points": points,
+            "why": why,
+            "cards": [str(c) for c in played],
+        }
         if winner:
             data["winner"] = winner
         click.echo(to_json(data))
         return
-    rows = [((players[i] if players else i + 1), str(c), "trump" if order.is_trump(c) else "",
-             c.points, "wins" if i == win else "") for i, c in enumerate(played)]
+    rows = [
+        (
+            (players[i] if players else i + 1),
+            str(c),
+            "trump" if order.is_trump(c) else "",
+            c.points,
+            "wins" if i == win else "",
+        )
+        for i, c in enumerate(played)
+    ]
     headers = ("Player" if players else "#", "Card", "Trump", "Points", "")
     click.echo(render(headers, rows, fmt, ("left", "left", "left", "right", "left")))
     if fmt == "csv":
@@ -193,14 +242,16 @@ def trick(cards, rules_spec, game, trump, players, fmt):
     who = f"{winner}'s " if winner else ""
     german = f" ({played[win].german})" if rules.is_schafkopf else ""
     click.echo()
-    click.echo(f"{who}{played[win]}{german} wins: {why}. The trick is worth {points} card "
-               f"points.")
+    click.echo(f"{who}{played[win]}{german} wins: {why}. The trick is worth {points} card points.")
 
 
 @click.command("replay", context_settings=CONTEXT_SETTINGS)
 @click.argument("hand_file", type=click.Path(dir_okay=False, path_type=Path), metavar="HAND_FILE")
-@click.option("--record", is_flag=True,
-              help="Append the hand to the session (-f) when nothing was found wrong.")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Append the hand to the session (-f) when nothing was found wrong.",
+)
 @click.option("--note", default="", metavar="TEXT", help="With --record: a note for the hand.")
 @table_format_option()
 @click.pass_obj
@@ -245,26 +296,44 @@ def replay_command(path, hand_file, record, note, fmt):
     recorded = None
     if record:
         if outcome.problems:
-            raise ScorepadError(f"not recorded: {len(outcome.problems)} thing(s) found wrong "
-                                f"(run without --record to see them)")
+            raise ScorepadError(
+                f"not recorded: {len(outcome.problems)} thing(s) found wrong "
+                f"(run without --record to see them)"
+            )
         from ..session import Session
 
         recorded = Session(path).record(outcome.hand(), note)
     if fmt == "json":
         data = {
-            "rules": rules.name, "players": list(outcome.players), "dealer": outcome.dealer,
-            "picker": outcome.picker, "partners": list(outcome.partners),
-            "call": outcome.call_text, "bury": [str(c) for c in outcome.bury],
-            "tricks": [{"number": t.number, "leader": t.leader,
-                        "cards": [{"player": p, "card": str(c)} for p, c in t.plays],
-                        "winner": t.winner, "card": str(t.card), "why": t.why,
-                        "points": t.points} for t in outcome.tricks],
-            "points": outcome.points, "side_tricks": outcome.side_tricks,
+            "rules": rules.name,
+            "players": list(outcome.players),
+            "dealer": outcome.dealer,
+            "picker": outcome.picker,
+            "partners": list(outcome.partners),
+            "call": outcome.call_text,
+            "bury": [str(c) for c in outcome.bury],
+            "tricks": [
+                {
+                    "number": t.number,
+                    "leader": t.leader,
+                    "cards": [{"player": p, "card": str(c)} for p, c in t.plays],
+                    "winner": t.winner,
+                    "card": str(t.card),
+                    "why": t.why,
+                    "points": t.points,
+                }
+                for t in outcome.tricks
+            ],
+            "points": outcome.points,
+            "side_tricks": outcome.side_tricks,
             "runs": outcome.runs,
-            "problems": [{"trick": p.trick, "player": p.player, "message": p.message}
-                         for p in outcome.problems],
+            "problems": [
+                {"trick": p.trick, "player": p.player, "message": p.message}
+                for p in outcome.problems
+            ],
             "score": outcome.score.to_dict() if outcome.score else None,
-            "recorded": recorded[0].hand if recorded else None}
+            "recorded": recorded[0].hand if recorded else None,
+        }
         click.echo(to_json(data))
     else:
         _echo_replay(outcome, fmt, render)
@@ -283,8 +352,11 @@ def _echo_replay(outcome, fmt, render) -> None:
     side = ", ".join((outcome.picker, *outcome.partners))
     bury = " ".join(map(str, outcome.bury))
     head = f"{outcome.rules.name} rules, {len(outcome.players)} players; {outcome.dealer} deals."
-    head += f" {outcome.picker} picks" if not outcome.rules.is_schafkopf else \
-        f" {outcome.picker} declares"
+    head += (
+        f" {outcome.picker} picks"
+        if not outcome.rules.is_schafkopf
+        else f" {outcome.picker} declares"
+    )
     if bury:
         head += f", buries {bury} ({sum(c.points for c in outcome.bury)} points)"
     head += f" and {outcome.call_text}"
@@ -292,17 +364,34 @@ def _echo_replay(outcome, fmt, render) -> None:
         head += f": {', '.join(outcome.partners)} {'is' if len(outcome.partners) == 1 else 'are'}"
         head += " the partner" + ("s" if len(outcome.partners) > 1 else "")
     click.echo(head + ".")
-    rows = [(t.number, t.leader, " ".join(f"{p} {c}" for p, c in t.plays), t.winner,
-             f"{t.card} ({t.why})", t.points) for t in outcome.tricks]
-    click.echo(render(("Trick", "Led by", "Cards played", "Won by", "With", "Points"), rows, fmt,
-                      ("right", "left", "left", "left", "left", "right")))
+    rows = [
+        (
+            t.number,
+            t.leader,
+            " ".join(f"{p} {c}" for p, c in t.plays),
+            t.winner,
+            f"{t.card} ({t.why})",
+            t.points,
+        )
+        for t in outcome.tricks
+    ]
+    click.echo(
+        render(
+            ("Trick", "Led by", "Cards played", "Won by", "With", "Points"),
+            rows,
+            fmt,
+            ("right", "left", "left", "left", "left", "right"),
+        )
+    )
     if fmt == "csv":
         return
     click.echo()
     runs = f"; runs: {outcome.runs}" if outcome.runs is not None else ""
-    click.echo(f"The {words}'s side ({side}) took {outcome.points} card points"
-               f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
-               f"{len(outcome.tricks)} tricks{runs}.")
+    click.echo(
+        f"The {words}'s side ({side}) took {outcome.points} card points"
+        f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
+        f"{len(outcome.tricks)} tricks{runs}."
+    )
     if outcome.score is not None:
         click.echo(_score_table(outcome.score, fmt=fmt))
     click.echo()

@@ -6,20 +6,42 @@ import sys
 
 import click
 
-from ..errors import ScorepadError
-from ._common import (_LEASTER_ONLY, _PICKER_ONLY, CONTEXT_SETTINGS, _build_hand,
-                      _complete_player, _echo_recorded, _given, _next_line, _race_line,
-                      _split_names, _totals_table, format_option, hand_options, night_stats,
-                      rules_options, table_format_option, use_color)
+from ._common import (
+    _LEASTER_ONLY,
+    _PICKER_ONLY,
+    CONTEXT_SETTINGS,
+    _build_hand,
+    _complete_player,
+    _echo_recorded,
+    _given,
+    _next_line,
+    _race_line,
+    _split_names,
+    _totals_table,
+    format_option,
+    hand_options,
+    night_stats,
+    rules_options,
+    table_format_option,
+    use_color,
+)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @rules_options
-@click.option("--players", required=True, callback=_split_names, metavar="A,B,C,...",
-              help="Everyone at the table, in seat order. A name with a comma goes in double "
-                   "quotes.")
-@click.option("--dealer", metavar="NAME", shell_complete=_complete_player,
-              help="Who deals the first hand. Default: the last player listed.")
+@click.option(
+    "--players",
+    required=True,
+    callback=_split_names,
+    metavar="A,B,C,...",
+    help="Everyone at the table, in seat order. A name with a comma goes in double quotes.",
+)
+@click.option(
+    "--dealer",
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Who deals the first hand. Default: the last player listed.",
+)
 @click.pass_obj
 def new(path, rules_spec, overrides, players, dealer):
     """Start a session file for a night: the players in seat order and the rules.
@@ -47,10 +69,18 @@ def new(path, rules_spec, overrides, players, dealer):
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @hand_options()
-@click.option("--doubler", is_flag=True,
-              help="Everyone passed and the table plays doublers: the next hand is doubled.")
-@click.option("--out", multiple=True, metavar="NAME", shell_complete=_complete_player,
-              help="Sit this player out for this hand (repeatable).")
+@click.option(
+    "--doubler",
+    is_flag=True,
+    help="Everyone passed and the table plays doublers: the next hand is doubled.",
+)
+@click.option(
+    "--out",
+    multiple=True,
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Sit this player out for this hand (repeatable).",
+)
 @click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
@@ -73,8 +103,10 @@ def hand(path, doubler, out, note, explain, fmt, **params):
     from ..session import Session
 
     if doubler:
-        stray = _given({**params, "leaster": params["leaster"] or None},
-                       _PICKER_ONLY + _LEASTER_ONLY + ("leaster",))
+        stray = _given(
+            {**params, "leaster": params["leaster"] or None},
+            _PICKER_ONLY + _LEASTER_ONLY + ("leaster",),
+        )
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --doubler")
     session = Session(path)
@@ -139,8 +171,13 @@ def status(path, fmt):
         ("Dealer", state.next_dealer),
         ("Leads", seating.order[0]),
         ("Sits out", ", ".join(seating.sitting_out) or "nobody"),
-        ("Doublers", f"{pending} pending" + (f"; the next hand is doubled (x{2 ** doubled})"
-                                             if doubled else "") if pending else "none pending"),
+        (
+            "Doublers",
+            f"{pending} pending"
+            + (f"; the next hand is doubled (x{2**doubled})" if doubled else "")
+            if pending
+            else "none pending",
+        ),
         ("Leader", f"{leader} {signed(state.totals[leader])}"),
     ]
     race = _race_line(state)
@@ -173,20 +210,43 @@ def standings(path, fmt):
     if fmt == "json":
         from ..render import to_json
 
-        click.echo(to_json({
-            "file": str(path), "rules": head.rules.name, "hands": state.hands,
-            "totals": dict(state.totals),
-            "players": [{"name": p, "total": state.totals[p], "played": stats[p].played,
-                         "picks": stats[p].picks,
-                         "picker_wins": stats[p].picker_wins} for p in order],
-            "race_winners": list(state.race_winners)}))
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "rules": head.rules.name,
+                    "hands": state.hands,
+                    "totals": dict(state.totals),
+                    "players": [
+                        {
+                            "name": p,
+                            "total": state.totals[p],
+                            "played": stats[p].played,
+                            "picks": stats[p].picks,
+                            "picker_wins": stats[p].picker_wins,
+                        }
+                        for p in order
+                    ],
+                    "race_winners": list(state.race_winners),
+                }
+            )
+        )
         return
     from ..render import Points, render
 
-    rows = [(rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks,
-             stats[p].picker_wins) for rank, p in enumerate(order, 1)]
-    click.echo(render(("#", "Player", "Total", "Hands", "Picks", "Picker wins"), rows, fmt,
-                      ("right", "left", "right", "right", "right", "right"), use_color(fmt)))
+    rows = [
+        (rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks, stats[p].picker_wins)
+        for rank, p in enumerate(order, 1)
+    ]
+    click.echo(
+        render(
+            ("#", "Player", "Total", "Hands", "Picks", "Picker wins"),
+            rows,
+            fmt,
+            ("right", "left", "right", "right", "right", "right"),
+            use_color(fmt),
+        )
+    )
     if fmt == "csv":
         return
     click.echo()
@@ -221,8 +281,10 @@ def sheet(path, running, fmt):
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
-    with Session(path).reading() as reading, \
-            tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+    with (
+        Session(path).reading() as reading,
+        tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool,
+    ):
         players = reading.head.players
         headers = ["Hand", "Dealer", "Played", *players, "Note"]
         sheet_rows = SheetRows(players, running)
@@ -245,14 +307,23 @@ def sheet(path, running, fmt):
                 yield _sheet_cells(cells, len(players))
 
         if fmt == "json":
-            click.echo('{"file": %s, "players": %s, "running": %s, "hands": [' % (
-                json.dumps(str(path)), json.dumps(list(players), ensure_ascii=False),
-                json.dumps(running)))
+            click.echo(
+                '{"file": %s, "players": %s, "running": %s, "hands": ['
+                % (
+                    json.dumps(str(path)),
+                    json.dumps(list(players), ensure_ascii=False),
+                    json.dumps(running),
+                )
+            )
             first = True
             for row in rows():
-                click.echo(("" if first else ",") + json.dumps(
-                    dict(zip(headers, [int(c) if isinstance(c, Points) else c for c in row])),
-                    ensure_ascii=False))
+                click.echo(
+                    ("" if first else ",")
+                    + json.dumps(
+                        dict(zip(headers, [int(c) if isinstance(c, Points) else c for c in row])),
+                        ensure_ascii=False,
+                    )
+                )
                 first = False
             totals = dict(zip(players, total[3:-1]))
             click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
@@ -262,9 +333,13 @@ def sheet(path, running, fmt):
             yield from rows()
             yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
 
-        for line in render_stream(headers, with_total, fmt,
-                                  ("right", "left", "left", *["right"] * len(players), "left"),
-                                  use_color(fmt)):
+        for line in render_stream(
+            headers,
+            with_total,
+            fmt,
+            ("right", "left", "left", *["right"] * len(players), "left"),
+            use_color(fmt),
+        ):
             click.echo(line)
 
 
@@ -272,7 +347,7 @@ def _sheet_cells(cells, count):
     """A spooled sheet row back as cells: the hand number and points as numbers."""
     from ..render import Points
 
-    points = [Points(int(c)) if c else None for c in cells[3:3 + count]]
+    points = [Points(int(c)) if c else None for c in cells[3 : 3 + count]]
     return [int(cells[0]), cells[1], cells[2], *points, cells[3 + count]]
 
 
@@ -347,14 +422,26 @@ def _echo_void(path, row, state, fmt) -> None:
     if fmt == "json":
         from ..render import to_json
 
-        click.echo(to_json({"file": str(path), "void": row.ref, "deltas": dict(row.deltas),
-                            "totals": dict(state.totals), "next_dealer": state.next_dealer}))
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "void": row.ref,
+                    "deltas": dict(row.deltas),
+                    "totals": dict(state.totals),
+                    "next_dealer": state.next_dealer,
+                }
+            )
+        )
         return
     if fmt == "csv":
         click.echo(_totals_table(state, fmt))
         return
-    click.echo(f"Hand {row.ref} is void" + (f" ({row.note})" if row.note else "") +
-               ": its points are reversed.")
+    click.echo(
+        f"Hand {row.ref} is void"
+        + (f" ({row.note})" if row.note else "")
+        + ": its points are reversed."
+    )
     click.echo(_totals_table(state, fmt))
     click.echo()
     click.echo(_next_line(state, state.rules))
@@ -363,8 +450,13 @@ def _echo_void(path, row, state, fmt) -> None:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
 @hand_options(amend=True)
-@click.option("--out", multiple=True, metavar="NAME", shell_complete=_complete_player,
-              help="Who sat out this hand (replaces the recorded list).")
+@click.option(
+    "--out",
+    multiple=True,
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Who sat out this hand (replaces the recorded list).",
+)
 @click.option("--note", default="", metavar="TEXT", help="Why the hand is amended.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
@@ -394,8 +486,22 @@ def amend(path, number, out, note, explain, fmt, **params):
 def _amend_changes(params, out) -> dict:
     """The recorded inputs that the given amend options replace."""
     changes = {}
-    for name in ("dealer", "picker", "points", "tricks", "crack", "recrack", "forced", "blitz",
-                 "game", "runs", "winner", "leaster_points", "leaster_tricks", "alone"):
+    for name in (
+        "dealer",
+        "picker",
+        "points",
+        "tricks",
+        "crack",
+        "recrack",
+        "forced",
+        "blitz",
+        "game",
+        "runs",
+        "winner",
+        "leaster_points",
+        "leaster_tricks",
+        "alone",
+    ):
         if params.get(name) is not None:
             changes[name] = params[name]
     if params["partners"]:
@@ -410,8 +516,19 @@ def _amend_changes(params, out) -> dict:
         stray = _given(params, _PICKER_ONLY)
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --leaster")
-        changes.update(picker=None, partners=(), alone=False, points=None, tricks=None,
-                       crack=None, recrack=False, forced=False, game=None, runs=None, blitz=0)
+        changes.update(
+            picker=None,
+            partners=(),
+            alone=False,
+            points=None,
+            tricks=None,
+            crack=None,
+            recrack=False,
+            forced=False,
+            game=None,
+            runs=None,
+            blitz=0,
+        )
     elif params["picker"] is not None:
         changes.update(winner=None, leaster_points=None, leaster_tricks=None)
     return changes
@@ -435,8 +552,10 @@ def repair(path):
     if not line:
         click.echo(f"{path}: nothing to repair: the last line is complete.")
         return
-    click.echo(f"{path}: moved the incomplete line {line} ({size} bytes) to "
-               f"{path.name}.rejected; every complete hand is kept.")
+    click.echo(
+        f"{path}: moved the incomplete line {line} ({size} bytes) to "
+        f"{path.name}.rejected; every complete hand is kept."
+    )
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -455,9 +574,13 @@ def seat():
 
 @seat.command("add", context_settings=CONTEXT_SETTINGS)
 @click.argument("name")
-@click.option("--after", metavar="NAME", shell_complete=_complete_player,
-              help="Seat the player on this player's left (next after them in seat order). "
-                   "Default: after the last seat.")
+@click.option(
+    "--after",
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Seat the player on this player's left (next after them in seat order). "
+    "Default: after the last seat.",
+)
 @click.pass_obj
 def seat_add(path, name, after):
     """Seat a player who joins (or comes back): dealt in from the next hand.
@@ -489,6 +612,8 @@ def seat_remove(path, name):
     from ..session import Session
 
     player, state = Session(path).seat_remove(name)
-    click.echo(f"{player} leaves the table with {signed(state.totals[player])}. "
-               f"Seats: {', '.join(state.seated)}.")
+    click.echo(
+        f"{player} leaves the table with {signed(state.totals[player])}. "
+        f"Seats: {', '.join(state.seated)}."
+    )
     click.echo(_next_line(state, state.rules))

@@ -5,8 +5,15 @@ from __future__ import annotations
 import click
 
 from ..errors import ScorepadError
-from ._common import (CONTEXT_SETTINGS, _next_line, _race_line, _score_table, _summary,
-                      _totals_table, use_color)
+from ._common import (
+    CONTEXT_SETTINGS,
+    _next_line,
+    _race_line,
+    _score_table,
+    _summary,
+    _totals_table,
+    use_color,
+)
 
 
 class _Stop(Exception):
@@ -20,8 +27,11 @@ def _ask(question, check, default=None):
     """
     while True:
         try:
-            answer = click.prompt(question, default=default if default is not None else "",
-                                  show_default=default not in (None, ""))
+            answer = click.prompt(
+                question,
+                default=default if default is not None else "",
+                show_default=default not in (None, ""),
+            )
         except click.exceptions.Abort:
             raise _Stop from None
         try:
@@ -83,8 +93,10 @@ def play(path):
 
     session = Session(path)
     state = session.state()  # a missing or damaged file stops here, before any question
-    click.echo(f"Recording into {path} ({state.rules.name} rules). An empty answer to "
-               f"'Who picked?' or Ctrl-D ends.")
+    click.echo(
+        f"Recording into {path} ({state.rules.name} rules). An empty answer to "
+        f"'Who picked?' or Ctrl-D ends."
+    )
     while True:
         try:
             recorded = _play_one(session)
@@ -92,7 +104,7 @@ def play(path):
             break
         if recorded is None:
             continue
-        row, result, state = recorded
+        state = recorded[2]
         click.echo(_totals_table(state))
         race = _race_line(state)
         if race:
@@ -102,8 +114,14 @@ def play(path):
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     click.echo()
     click.echo("Standings:")
-    click.echo(render(("Player", "Total"), [(p, Points(state.totals[p])) for p in order],
-                      colalign=("left", "right"), color=use_color("text")))
+    click.echo(
+        render(
+            ("Player", "Total"),
+            [(p, Points(state.totals[p])) for p in order],
+            colalign=("left", "right"),
+            color=use_color("text"),
+        )
+    )
 
 
 def _play_one(session):
@@ -119,13 +137,13 @@ def _play_one(session):
     click.echo(f"H{line}.")
     extra = {"leaster": "leaster", "doubler": "doubler"}.get(rules.all_pass)
     choices = ", ".join(players + ([extra] if extra else []))
-    who = _ask(f"Who picked? ({choices}; Enter to stop)",
-               _one_of(players, (extra,) if extra else (), True))
+    who = _ask(
+        f"Who picked? ({choices}; Enter to stop)", _one_of(players, (extra,) if extra else (), True)
+    )
     if who is None:
         raise _Stop
     if who == "doubler":
-        if not _ask("Record a doubler (the next hand is doubled)? [Y/n]",
-                    lambda t: _yes(t or "y")):
+        if not _ask("Record a doubler (the next hand is doubled)? [Y/n]", lambda t: _yes(t or "y")):
             return None
         row, state = session.record_doubler()
         click.echo(_summary(row))
@@ -165,9 +183,13 @@ def _ask_picker_hand(state, seating, picker):
 
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
         if game == "partner":
-            partners = (_ask(f"Who held the called ace, the partner? ({', '.join(others)})",
-                             _one_of(others)),)
+            partners = (
+                _ask(
+                    f"Who held the called ace, the partner? ({', '.join(others)})", _one_of(others)
+                ),
+            )
     elif seating.deal.partners:
+
         def pick_partners(text):
             if text.lower() == "alone":
                 return "alone"
@@ -185,18 +207,24 @@ def _ask_picker_hand(state, seating, picker):
         alone = True
     tricks_in_hand = seating.deal.cards
     points = _ask("Card points of the picker's side, bury included (0-120)?", _whole(0, 120))
-    tricks = _ask(f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
-                  _whole(0, tricks_in_hand, blank=(None,)))
+    tricks = _ask(
+        f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
+        _whole(0, tricks_in_hand, blank=(None,)),
+    )
     crack = recrack = None
     if rules.cracks:
         side = {picker, *partners}
-        after = seating.order[seating.order.index(picker) + 1:]
-        can = [p for p in (after if rules.crack_by == "after-picker" else seating.order)
-               if p not in side]
+        after = seating.order[seating.order.index(picker) + 1 :]
+        can = [
+            p
+            for p in (after if rules.crack_by == "after-picker" else seating.order)
+            if p not in side
+        ]
         if can:
             word = "Stoss" if rules.is_schafkopf else "Cracked"
-            crack = _ask(f"{word} by? ({', '.join(can)}; Enter for nobody)",
-                         _one_of(can, allow_blank=True))
+            crack = _ask(
+                f"{word} by? ({', '.join(can)}; Enter for nobody)", _one_of(can, allow_blank=True)
+            )
             if crack:
                 recrack = _ask("Re-cracked? [y/N]", _yes)
     runs = _ask("Runs? (0 for none)", _whole(0, 14), "0") if rules.is_schafkopf else None
@@ -204,6 +232,17 @@ def _ask_picker_hand(state, seating, picker):
     forced = False
     if rules.all_pass == "forced" and picker == seating.dealer:
         forced = _ask("Was the pick forced? [y/N]", _yes)
-    return PickerHand(state.seated, picker, points, partners=tuple(partners), alone=alone,
-                      tricks=tricks, crack=crack, recrack=bool(recrack), forced=forced,
-                      game=game, runs=runs, blitz=blitz)
+    return PickerHand(
+        state.seated,
+        picker,
+        points,
+        partners=tuple(partners),
+        alone=alone,
+        tricks=tricks,
+        crack=crack,
+        recrack=bool(recrack),
+        forced=forced,
+        game=game,
+        runs=runs,
+        blitz=blitz,
+    )

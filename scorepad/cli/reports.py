@@ -11,10 +11,20 @@ from ._common import CONTEXT_SETTINGS, _race_line, night_stats, table_format_opt
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.option("--rate", default="1", show_default=True, metavar="AMOUNT",
-              help="Money per game point, e.g. 0.25.")
-@click.option("--currency", default="$", show_default=True, metavar="SYMBOL",
-              help="Currency symbol to show amounts with.")
+@click.option(
+    "--rate",
+    default="1",
+    show_default=True,
+    metavar="AMOUNT",
+    help="Money per game point, e.g. 0.25.",
+)
+@click.option(
+    "--currency",
+    default="$",
+    show_default=True,
+    metavar="SYMBOL",
+    help="Currency symbol to show amounts with.",
+)
 @table_format_option()
 @click.pass_obj
 def settle(path, rate, currency, fmt):
@@ -38,15 +48,31 @@ def settle(path, rate, currency, fmt):
         head, state = reading.head, reading.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not head.rules.zero_sum:
-        race = _race_line(state) or (f"Nobody has reached {head.rules.target} yet: the race "
-                                     f"goes on.")
+        race = _race_line(state) or (
+            f"Nobody has reached {head.rules.target} yet: the race goes on."
+        )
         if fmt == "json":
-            click.echo(to_json({"file": str(path), "race": True, "target": head.rules.target,
-                                "winners": list(state.race_winners),
-                                "totals": dict(state.totals)}))
+            click.echo(
+                to_json(
+                    {
+                        "file": str(path),
+                        "race": True,
+                        "target": head.rules.target,
+                        "winners": list(state.race_winners),
+                        "totals": dict(state.totals),
+                    }
+                )
+            )
             return
-        click.echo(render(("Player", "Points"), [(p, Points(state.totals[p])) for p in order],
-                          fmt, ("left", "right"), use_color(fmt)))
+        click.echo(
+            render(
+                ("Player", "Points"),
+                [(p, Points(state.totals[p])) for p in order],
+                fmt,
+                ("left", "right"),
+                use_color(fmt),
+            )
+        )
         if fmt != "csv":
             click.echo()
             click.echo(f"A race to {head.rules.target} settles no money. {race}")
@@ -54,32 +80,49 @@ def settle(path, rate, currency, fmt):
     balances = money_balances(state.totals, per_point)
     payments = fewest_payments(balances)
     if fmt == "json":
-        click.echo(to_json({
-            "file": str(path), "rate": str(per_point), "currency": currency,
-            "points": dict(state.totals),
-            "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
-            "payments": [pay.to_dict() for pay in payments]}))
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "rate": str(per_point),
+                    "currency": currency,
+                    "points": dict(state.totals),
+                    "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
+                    "payments": [pay.to_dict() for pay in payments],
+                }
+            )
+        )
         return
     color = use_color(fmt)
-    people = render(("Player", "Points", "Money"),
-                    [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
-                    fmt, ("left", "right", "right"), color)
-    plan = render(("From", "To", "Amount"),
-                  [(pay.payer, pay.payee, Money(pay.amount, currency)) for pay in payments],
-                  fmt, ("left", "left", "right"))
+    people = render(
+        ("Player", "Points", "Money"),
+        [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
+        fmt,
+        ("left", "right", "right"),
+        color,
+    )
+    plan = render(
+        ("From", "To", "Amount"),
+        [(pay.payer, pay.payee, Money(pay.amount, currency)) for pay in payments],
+        fmt,
+        ("left", "left", "right"),
+    )
     if fmt == "csv":
         click.echo(people)
         click.echo()
         click.echo(plan)
         return
-    click.echo(f"Settlement at {Money(per_point, currency)} a point "
-               f"({state.hands} hands, {head.rules.name} rules):")
+    click.echo(
+        f"Settlement at {Money(per_point, currency)} a point "
+        f"({state.hands} hands, {head.rules.name} rules):"
+    )
     click.echo(people)
     click.echo()
     if payments:
         count = len(payments)
-        click.echo(f"{count} payment{'s' if count != 1 else ''} settle{'s' if count == 1 else ''}"
-                   f" it:")
+        click.echo(
+            f"{count} payment{'s' if count != 1 else ''} settle{'s' if count == 1 else ''} it:"
+        )
         click.echo(plan)
     else:
         click.echo("Everyone is even: nobody pays.")
@@ -116,35 +159,100 @@ def stats(path, fmt):
     def points(value):
         return None if value is None else Points(value)
 
-    rows = [(r["player"], r["hands"], r["picks"], percent(r["pick_rate"]),
-             percent(r["picker_win_rate"]), r["average_picker_points"], r["partner"],
-             f"{r['schneider_for']}/{r['schneider_against']}",
-             f"{r['no_trick_for']}/{r['no_trick_against']}", r["leasters_won"],
-             points(r["best"]), points(r["worst"])) for r in records]
-    headers = ("Player", "Hands", "Picks", "Pick rate", "Wins", "Avg points", "Partner",
-               "Schneider +/-", "No-trick +/-", "Leasters", "Best", "Worst")
+    rows = [
+        (
+            r["player"],
+            r["hands"],
+            r["picks"],
+            percent(r["pick_rate"]),
+            percent(r["picker_win_rate"]),
+            r["average_picker_points"],
+            r["partner"],
+            f"{r['schneider_for']}/{r['schneider_against']}",
+            f"{r['no_trick_for']}/{r['no_trick_against']}",
+            r["leasters_won"],
+            points(r["best"]),
+            points(r["worst"]),
+        )
+        for r in records
+    ]
+    headers = (
+        "Player",
+        "Hands",
+        "Picks",
+        "Pick rate",
+        "Wins",
+        "Avg points",
+        "Partner",
+        "Schneider +/-",
+        "No-trick +/-",
+        "Leasters",
+        "Best",
+        "Worst",
+    )
     if fmt == "csv":
-        rows = [[r[h] for h in ("player", "hands", "picks", "pick_rate", "picker_win_rate",
-                                "average_picker_points", "partner", "schneider_for",
-                                "schneider_against", "no_trick_for", "no_trick_against",
-                                "leasters_won", "best", "worst")] for r in records]
-        headers = ("Player", "Hands", "Picks", "Pick rate", "Picker win rate",
-                   "Average picker points", "Partner", "Schneider for", "Schneider against",
-                   "No-trick for", "No-trick against", "Leasters won", "Best", "Worst")
-    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
-                      use_color(fmt)))
+        rows = [
+            [
+                r[h]
+                for h in (
+                    "player",
+                    "hands",
+                    "picks",
+                    "pick_rate",
+                    "picker_win_rate",
+                    "average_picker_points",
+                    "partner",
+                    "schneider_for",
+                    "schneider_against",
+                    "no_trick_for",
+                    "no_trick_against",
+                    "leasters_won",
+                    "best",
+                    "worst",
+                )
+            ]
+            for r in records
+        ]
+        headers = (
+            "Player",
+            "Hands",
+            "Picks",
+            "Pick rate",
+            "Picker win rate",
+            "Average picker points",
+            "Partner",
+            "Schneider for",
+            "Schneider against",
+            "No-trick for",
+            "No-trick against",
+            "Leasters won",
+            "Best",
+            "Worst",
+        )
+    click.echo(
+        render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)), use_color(fmt))
+    )
     if fmt not in ("csv",):
         click.echo()
-        click.echo(f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
-                   f"out of picks; Avg points: card points taken when picking.")
+        click.echo(
+            f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
+            f"out of picks; Avg points: card points taken when picking."
+        )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("sources", nargs=-1, required=True, metavar="FILE_OR_FOLDER...",
-                type=click.Path(exists=True, path_type=Path))
-@click.option("--skip-bad", is_flag=True,
-              help="Leave out a night that fails verification (named on stderr) instead of "
-                   "failing.")
+@click.argument(
+    "sources",
+    nargs=-1,
+    required=True,
+    metavar="FILE_OR_FOLDER...",
+    type=click.Path(exists=True, path_type=Path),
+)
+@click.option(
+    "--skip-bad",
+    is_flag=True,
+    help="Leave out a night that fails verification (named on stderr) instead of failing.",
+)
 @table_format_option()
 def season(sources, skip_bad, fmt):
     """A league table over many nights: each night a column, then totals and averages.
@@ -177,8 +285,9 @@ def season(sources, skip_bad, fmt):
             state = Session(file).night()
         except SessionError as exc:
             if not skip_bad:
-                raise SessionError(exc.path, f"{exc.message} (leave it out with --skip-bad)",
-                                   exc.line) from None
+                raise SessionError(
+                    exc.path, f"{exc.message} (leave it out with --skip-bad)", exc.line
+                ) from None
             click.echo(f"scorepad: skipped {exc}", err=True)
             continue
         nights.append((file.stem, state.totals))
@@ -189,21 +298,41 @@ def season(sources, skip_bad, fmt):
         click.echo(to_json({"nights": names, "players": records}))
         return
     headers = ["Player", *names, "Total", "Nights", "Average"]
-    rows = [[r["player"], *[None if v is None else Points(v) for v in r["nights"].values()],
-             Points(r["total"]), r["played"],
-             f"{r['average']:+.2f}" if r["average"] else "0.00"] for r in records]
-    click.echo(render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)),
-                      use_color(fmt)))
+    rows = [
+        [
+            r["player"],
+            *[None if v is None else Points(v) for v in r["nights"].values()],
+            Points(r["total"]),
+            r["played"],
+            f"{r['average']:+.2f}" if r["average"] else "0.00",
+        ]
+        for r in records
+    ]
+    click.echo(
+        render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)), use_color(fmt))
+    )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
-              help="Write the chart as an image (.png or .svg) instead; needs the plot extra: "
-                   "pip install 'scorepad[plot]'.")
-@click.option("--width", type=click.IntRange(20, 400), metavar="COLUMNS",
-              help="Width of the terminal chart. Default: the terminal's.")
-@click.option("--height", type=click.IntRange(8, 200), metavar="LINES",
-              help="Height of the terminal chart. Default: 20.")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write the chart as an image (.png or .svg) instead; needs the plot extra: "
+    "pip install 'scorepad[plot]'.",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(20, 400),
+    metavar="COLUMNS",
+    help="Width of the terminal chart. Default: the terminal's.",
+)
+@click.option(
+    "--height",
+    type=click.IntRange(8, 200),
+    metavar="LINES",
+    help="Height of the terminal chart. Default: 20.",
+)
 @click.pass_obj
 def chart(path, output, width, height):
     """Draw each player's running total over the night, in the terminal or as an image.
@@ -241,8 +370,12 @@ def chart(path, output, width, height):
     color = use_color("text")
     marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
     for number, player in enumerate(players):
-        plt.plot(hands, series[player], label=player,
-                 marker="braille" if color else marks[number % len(marks)])
+        plt.plot(
+            hands,
+            series[player],
+            label=player,
+            marker="braille" if color else marks[number % len(marks)],
+        )
     last = hands[-1]
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
     plt.title(title)
@@ -257,8 +390,9 @@ def _chart_image(output, title, hands, series):
     try:
         import matplotlib
     except ImportError:
-        raise ScorepadError("--output needs matplotlib, which is not installed: "
-                            "pip install 'scorepad[plot]'") from None
+        raise ScorepadError(
+            "--output needs matplotlib, which is not installed: pip install 'scorepad[plot]'"
+        ) from None
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
