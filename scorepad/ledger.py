@@ -37,9 +37,21 @@ from .schema import (
     RowKind,
     check_note,
 )
-from .scoring import Hand, LeasterHand, PickerHand, Score, find_player, score, seat
+from .scoring import (
+    TOTAL_POINTS,
+    Hand,
+    LeasterHand,
+    PickerHand,
+    Score,
+    find_player,
+    points_class,
+    score,
+    seat,
+)
 
-_FAST_CACHE = 40_000  # hands remembered by their raw cells (a few hundred bytes each)
+_FAST_GENERATION = 32_768  # hands remembered by their raw cells, in each of two generations
+_ALIKE_CACHE = 16_384  # hands remembered by their cells and the class of their points
+_POINTS_AT = INPUTS.index("points")
 _SCORE_CACHE = 4_096  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -269,7 +281,9 @@ class Ledger:
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
         self._scores: dict[tuple, Scored | str] = {}
-        self._fast: dict[tuple, Scored] = {}
+        self._fast: dict[tuple, Scored] = {}  # the young generation
+        self._fast_old: dict[tuple, Scored] = {}
+        self._alike: dict[tuple, Scored] = {}  # by raw cells, with the points' class
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
         self._state_cells: tuple[str, str] = ("", "")
@@ -349,8 +363,9 @@ class Ledger:
 
         `feed` is a closure over locals, which Python reads faster than attributes: it is called
         once a row, and on a night of a million hands its few microseconds are the pass."""
-        self._fast.clear()  # remembered for the seats that were in force
-        self._interned.clear()
+        # what was remembered is for the seats that were in force
+        for memo in (self._fast, self._fast_old, self._alike, self._interned):
+            memo.clear()
         dump = json.dumps
         seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
         totals_form = (
@@ -365,7 +380,10 @@ class Ledger:
         self._inputs = inputs
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
-        k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
+        k_hand, k_kind, k_ref, k_note, k_points = (
+            index[n] for n in ("hand", "kind", "ref", "note", "points")
+        )
+        recall = self._recall
         k_next, k_seated, k_pending, k_totals = (index[n] for n in STATE_COLUMNS)
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
@@ -385,7 +403,8 @@ class Ledger:
             number = self.last_hand + 1
             if cells[k_hand] != str(number):
                 return slow(cells, line)
-            entry = fast_get(inputs(cells))
+            key = inputs(cells)
+            entry = fast_get(key) or recall(key, cells[k_points])
             if entry is None or player_cells(cells) != entry.cells:
                 return slow(cells, line)
             # The row's inputs and points are those of a hand checked before: apply it.
@@ -509,6 +528,42 @@ class Ledger:
             self._resync(row)
         return problems
 
+    def _recall(self, key: tuple, points_text: str) -> Scored | None:
+        """A hand not among the young generation: from the old one, or scored already with
+        other card points of the same class (`scoring.points_class`); None if neither."""
+        entry = self._fast_old.get(key)
+        if entry is None:
+            if not (points_text.isascii() and points_text.isdigit() and len(points_text) <= 3):
+                return None
+            points = int(points_text)
+            if points > TOTAL_POINTS:
+                return None
+            near = self._alike.get(self._alike_key(key, points))
+            if near is None:
+                return None
+            entry = Scored(
+                replace(near.row, points=points),
+                near.deltas,
+                near.result,
+                near.seated,
+                near.cells,
+                near.next_dealer,
+            )
+        self._store(key, entry)
+        return entry
+
+    def _alike_key(self, key: tuple, points: int) -> tuple:
+        return (*key[:_POINTS_AT], points_class(self.rules, points), *key[_POINTS_AT + 1 :])
+
+    def _store(self, key: tuple, entry: Scored) -> None:
+        """Remember an entry in the young generation; when it is full, it becomes the old one
+        (memory stays bounded, and what recurs is promoted back)."""
+        if len(self._fast) >= _FAST_GENERATION:
+            self._fast_old = self._fast.copy()
+            self._fast.clear()
+            self._interned.clear()
+        self._fast[key] = entry
+
     def _remember(self, cells: Sequence[str], row: Row) -> Scored | None:
         """Remember the checked score of a hand row for the fast path (by its raw cells).
 
@@ -518,9 +573,6 @@ class Ledger:
         found = self._last_scored
         if row.doubled or found is None or found.result is None:
             return None
-        if len(self._fast) >= _FAST_CACHE:
-            self._fast.clear()
-            self._interned.clear()
         intern = self._interned.setdefault
         lean = _lean(found.result)
         assert lean is not None
@@ -550,7 +602,11 @@ class Ledger:
             player_cells,
             intern(self.next_dealer, self.next_dealer),
         )
-        self._fast[key] = entry
+        self._store(key, entry)
+        if row.picker is not None and row.points is not None:
+            if len(self._alike) >= _ALIKE_CACHE:
+                self._alike.clear()
+            self._alike[self._alike_key(key, row.points)] = entry
         return entry
 
     # -- applying decoded rows --------------------------------------------------------------

@@ -506,6 +506,26 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     )
 
 
+def points_class(rules: Rules, points: int) -> tuple[int | bool, ...]:
+    """What a picker hand's score sees of its card points (0 to 120).
+
+    Two hands that differ only in their card points, with points of one class, score alike: the
+    same outcome, level, stake and points for every player (only the explanation's figures
+    differ). Every threshold `score` compares the points with is here: the make, the schneider
+    lines, all or none, the 60-60 tie, and how many blind cards could hold them. The ledger uses
+    it to score a night's hands once per class; a property test holds `score` to it.
+    """
+    return (
+        points >= MAKE,
+        points >= rules.schneider_win,
+        points <= rules.schneider_loss,
+        points == TOTAL_POINTS,
+        points == 0,
+        points == TOTAL_POINTS // 2,
+        -(-points // ACE_POINTS),
+    )
+
+
 def _sheepshead_value(
     rules: Rules, p: int, t: int | None, total_tricks: int
 ) -> tuple[bool, int, int, list[str]]:
