@@ -303,7 +303,7 @@ _SUIT_WORDS = {
 
 def suit_word(suit: Suit | str) -> str:
     """'club', 'trump', ... for messages."""
-    return "trump" if suit == TRUMP else _SUIT_WORDS[suit]
+    return "trump" if suit == TRUMP or not isinstance(suit, Suit) else _SUIT_WORDS[suit]
 
 
 def parse_suit(text: str) -> Suit:

@@ -152,7 +152,7 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
     return replace(
         hand,
         dealer=one(hand.dealer, "--dealer"),
-        picker=one(hand.picker, "--picker"),
+        picker=find_player(hand.picker, seated, "--picker"),
         partners=tuple(find_player(n, seated, "--partner") for n in hand.partners),
         crack=one(hand.crack, "--crack"),
         out=outs,
@@ -850,6 +850,7 @@ class Ledger:
         """Score the hand a row records. Scoring is pure, and a night repeats the same few
         hands over and over, so results are remembered (a bounded number of them; a hand row
         is remembered by its raw cells instead, on the fast path)."""
+        found: Scored | str | None
         if not remember:
             found = self._score_row(row, seated)
         else:

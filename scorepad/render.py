@@ -68,7 +68,7 @@ def text_cell(value: Any, color: bool = False) -> str:
     if isinstance(value, Points):
         return _paint(signed(value), value) if color else signed(value)
     if isinstance(value, Money):
-        return _paint(str(value), value.amount) if color else str(value)
+        return _paint(str(value), float(value.amount)) if color else str(value)
     if value is None:
         return ""
     return str(value)

@@ -209,7 +209,7 @@ class HandReplay:
 
 
 def _deck_for(rules: Rules, players: int) -> tuple[Card, ...]:
-    deal = rules.deal_for(players)
+    deal = rules.deal(players)
     size = players * deal.cards + deal.blind
     return DECK if size == len(DECK) else SHORT_DECK
 
@@ -217,7 +217,7 @@ def _deck_for(rules: Rules, players: int) -> tuple[Card, ...]:
 def _check_deal(hand: HandFile, rules: Rules) -> None:
     """The deal itself: the right cards, the right number each, the bury from the picker."""
     players = hand.players
-    deal = rules.deal_for(len(players))
+    deal = rules.deal(len(players))
     if deal is None:
         counts = ", ".join(str(n) for n in sorted(rules.deals))
         raise HandFileError(
@@ -248,7 +248,7 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
         for card in cards:
             if card in seen:
                 line = (
-                    hand.lines.get("blind")
+                    hand.lines.get("blind", 1)
                     if player == "the blind"
                     else hand.lines[f"hand {player}"]
                 )
@@ -305,8 +305,7 @@ def _call(
     added to `problems`."""
     picker, players = hand.picker, hand.players
     assert picker is not None
-    deal = rules.deal_for(len(players))
-    assert deal is not None
+    deal = rules.deal(len(players))
     line = hand.lines.get("call", 1)
     words = hand.call.replace(",", " ").split()
     if rules.is_schafkopf:
@@ -474,8 +473,7 @@ def _play(
     """Play the tricks in order, checking every card; returns the tricks."""
     players = hand.players
     assert hand.dealer is not None
-    deal = rules.deal_for(len(players))
-    assert deal is not None
+    deal = rules.deal(len(players))
     if len(hand.tricks) != deal.cards:
         line = hand.tricks[-1][0] if hand.tricks else 1
         raise HandFileError(

@@ -332,6 +332,14 @@ class Rules:
         """The deal for this many active players, or None when these rules have none."""
         return self.deals.get(players)
 
+    def deal(self, players: int) -> Deal:
+        """The deal for this many active players (a RulesError when these rules have none)."""
+        found = self.deals.get(players)
+        if found is None:
+            counts = ", ".join(str(n) for n in sorted(self.deals))
+            raise RulesError(f"{self.name} rules deal for {counts} players, not {players}")
+        return found
+
     def flat(self) -> dict[str, Any]:
         """Every setting of this table by dotted key, in display order."""
         out: dict[str, Any] = {}

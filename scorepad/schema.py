@@ -330,8 +330,8 @@ class Codec:
         """The cells of a row, in the file's column order."""
         cells = [""] * self.width
         index = self.index
-        for player, value in row.deltas.items():
-            cells[index[player]] = str(value)
+        for player, points in row.deltas.items():
+            cells[index[player]] = str(points)
         scored = row.kind in SCORED_KINDS
         for name, at in index.items():
             column = BY_NAME.get(name)
@@ -340,7 +340,7 @@ class Codec:
             if name == "kind":
                 cells[at] = str(row.kind)
                 continue
-            value = getattr(row, name)
+            value: Any = getattr(row, name)
             if (name in _ONLY_WHEN_SCORED and not scored) or (
                 column.part is Part.STATE and row.kind is RowKind.RULES
             ):

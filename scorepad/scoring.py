@@ -482,7 +482,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         rules, seating, picker, partners, won, stake, partner_free, words
     )
     lines += settle_lines
-    roles = {}
+    roles: dict[str, str] = {}
     for player in seating.players:
         if player in seating.sitting_out:
             roles[player] = Role.SITS_OUT

@@ -439,11 +439,11 @@ def check_pass(
                 line = done + 1  # where this record started
                 done = reader.line_num
                 if done != line:
-                    if torn_at is not None and done >= torn_at:
+                    if torn_at is not None and done >= torn_at:  # a torn line, not a break
                         problems.append(Problem(torn_at, TORN))
                         return problems
                     found = [Problem(line, "a cell holds a line break")]
-                elif line == torn_at:
+                elif torn_at is not None and line == torn_at:
                     problems.append(Problem(torn_at, TORN))
                     return problems
                 else:

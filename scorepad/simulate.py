@@ -21,7 +21,7 @@ def random_hand(
     """The text of a hand file for one legally played random hand."""
     players = list(players)
     dealer = dealer or players[-1]
-    deal = rules.deal_for(len(players))
+    deal = rules.deal(len(players))
     deck = list(DECK if len(players) * deal.cards + deal.blind == len(DECK) else SHORT_DECK)
     rng.shuffle(deck)
     hands = {p: deck[i * deal.cards : (i + 1) * deal.cards] for i, p in enumerate(players)}

@@ -295,3 +295,43 @@ def test_no_argument_list_produces_a_traceback(args):
             args,
             result.stderr,
         )
+
+
+def _scored(rules, hand):
+    """What a score means for the ledger (its explanation aside), or the refusal's text."""
+    from scorepad.errors import ScorepadError
+
+    try:
+        result = score(rules, hand)
+    except ScorepadError as exc:
+        return "refused", type(exc).__name__
+    return (
+        result.outcome,
+        result.stake,
+        dict(result.deltas),
+        result.level,
+        result.winners,
+        result.schneider,
+        result.no_trick,
+        result.sitting_out,
+    )
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), st.data())
+def test_points_of_one_class_score_alike(case, data):
+    # The ledger scores a hand once per class of card points (scoring.points_class): any two
+    # point values of one class must give the same outcome, stake and points for everyone.
+    from dataclasses import replace
+
+    from scorepad.scoring import points_class
+
+    rules, hand = case
+    other = data.draw(st.integers(0, 120))
+    if points_class(rules, other) == points_class(rules, hand.points):
+        assert _scored(rules, replace(hand, points=other)) == _scored(rules, hand)
+    near = [p for p in range(121) if points_class(rules, p) == points_class(rules, hand.points)]
+    assert hand.points in near
+    assert _scored(rules, replace(hand, points=data.draw(st.sampled_from(near)))) == _scored(
+        rules, hand
+    )

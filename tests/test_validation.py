@@ -1,5 +1,5 @@
-"""Every refusal of docs/rules.md §2 and §3, and of the check interface: one `Error:` line, exit 1 (a
-bad hand or rules) or 2 (bad usage), nothing on stdout."""
+"""Every refusal of docs/rules.md §2 and §3, and of the check interface: one `Error:` line,
+exit 1 (a bad hand or rules) or 2 (bad usage), nothing on stdout."""
 
 import pytest
 from conftest import FIVE, FOUR

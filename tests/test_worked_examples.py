@@ -8,7 +8,7 @@ def deltas(check_json, *args):
     return check_json(*args)["deltas"]
 
 
-# --- docs/rules.md §2 --------------------------------------------------------------------------------
+# --- docs/rules.md §2 -----------------------------------------------------------------------------
 
 
 def test_five_handed_tricks_52_and_bury_12_make_64(check_json):
@@ -118,7 +118,7 @@ def test_every_hand_sums_to_zero_five_handed(check_json):
     assert sum(got.values()) == 0
 
 
-# --- docs/rules.md §3 (leaster, doubler, forced) -----------------------------------------------------
+# --- docs/rules.md §3 (leaster, doubler, forced) --------------------------------------------------
 
 
 def test_leaster_winner_receives_payout_from_each_other_player(check_json):
@@ -276,7 +276,7 @@ def test_forced_pick_waives_the_bump_with_bump_on_forced_false(check_json):
     assert check_json(*args, "--set", "bump_on_forced=false")["stake"] == 1
 
 
-# --- docs/rules.md §4: presets -----------------------------------------------------------------------
+# --- docs/rules.md §4: presets --------------------------------------------------------------------
 
 
 def test_first_night_walkthrough_73_is_plus_one_for_picker_and_partner(check_json):
@@ -416,7 +416,7 @@ def test_sit_out_dealer_five_people_all_play(check_json):
     assert len(out["deltas"]) == 5
 
 
-# --- docs/rules.md §5: doublings ---------------------------------------------------------------------
+# --- docs/rules.md §5: doublings ------------------------------------------------------------------
 
 
 def test_pagat_set_and_schneidered_pays_four_stakes_cracked_eight(check_json):
@@ -537,7 +537,7 @@ def test_partner_free_on_no_trick(check_json):
     assert out["deltas"] == {"Ann": -9, "Bob": 0, "Cy": 3, "Dee": 3, "Ed": 3}
 
 
-# --- docs/rules.md §6: Schafkopf ---------------------------------------------------------------------
+# --- docs/rules.md §6: Schafkopf ------------------------------------------------------------------
 
 
 def sk(check_json, *args):
