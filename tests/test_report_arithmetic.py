@@ -1,0 +1,105 @@
+"""Report arithmetic (scorepad.reports), tested as plain functions: no command line, no file."""
+
+from collections import Counter
+from types import MappingProxyType
+
+from scorepad.ledger import HandView, Scored
+from scorepad.reports import (
+    RunningSeries,
+    SheetRows,
+    played_text,
+    player_stats,
+    season,
+    stats_records,
+)
+from scorepad.schema import Row, RowKind
+from scorepad.scoring import Outcome, Score
+
+PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed")
+
+
+def _entry(kind=RowKind.PICKER, deltas=None, outcome=Outcome.WIN, schneider=False,
+           no_trick=False, winners=(), **inputs):
+    deltas = deltas or {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
+    result = Score(outcome, 1, MappingProxyType(deltas), MappingProxyType({}), (), True, 1,
+                   tuple(winners), schneider, no_trick)
+    return Scored(Row(kind, **inputs), deltas, result, tuple(deltas))
+
+
+WIN = _entry(dealer="Ed", picker="Ann", partners=("Bob",), points=64)
+LOSS = _entry(deltas={"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2}, outcome=Outcome.LOSS,
+              schneider=True, dealer="Ann", picker="Ann", partners=("Bob",), points=25)
+LEASTER = _entry(RowKind.LEASTER, {"Ann": -1, "Bob": -1, "Cy": -1, "Dee": 4, "Ed": -1},
+                 Outcome.LEASTER, winners=("Dee",), dealer="Bob", winner="Dee")
+
+
+def test_player_stats_count_each_hand_as_often_as_it_stands():
+    stats = player_stats(PLAYERS, Counter({WIN: 3, LOSS: 1, LEASTER: 2}))
+    ann, bob, cy, dee = stats["Ann"], stats["Bob"], stats["Cy"], stats["Dee"]
+    assert (ann.played, ann.picks, ann.picker_wins, ann.picker_points) == (6, 4, 3, 3 * 64 + 25)
+    assert (bob.partner, bob.picks) == (4, 0)
+    assert (ann.schneider_against, cy.schneider_for) == (1, 1)  # the loss was schneider
+    assert (dee.leasters_won, cy.leasters_won) == (2, 0)
+    assert (ann.best, ann.worst) == (2, -4)
+    assert cy.results == Counter({-1: 5, 2: 1})
+
+
+def test_stats_records_give_rates_and_no_rate_without_picks():
+    stats = player_stats(PLAYERS, Counter({WIN: 1, LOSS: 1}))
+    records = {r["player"]: r for r in stats_records({"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1,
+                                                      "Ed": 1}, stats)}
+    assert records["Ann"]["pick_rate"] == 1.0 and records["Ann"]["picker_win_rate"] == 0.5
+    assert records["Ann"]["average_picker_points"] == 44.5
+    assert records["Cy"]["picker_win_rate"] is None and records["Cy"]["pick_rate"] == 0.0
+
+
+def test_played_text_says_who_picked_with_whom_and_the_points():
+    assert played_text(HandView(1, WIN)) == "Ann + Bob 64"
+    assert played_text(HandView(2, LEASTER)) == "leaster: Dee"
+    alone = _entry(dealer="Ed", picker="Cy", alone=True, points=95)
+    assert played_text(HandView(3, alone)) == "Cy alone 95"
+    doubler = Scored(Row(RowKind.DOUBLER, dealer="Ed"), dict.fromkeys(PLAYERS, 0), None,
+                     PLAYERS)
+    assert played_text(HandView(4, doubler)) == "doubler"
+
+
+def test_sheet_rows_show_points_running_totals_void_and_amended():
+    views = [HandView(1, WIN, note="first"), HandView(2, LOSS, void=True),
+             HandView(3, LEASTER, amended=True)]
+    plain = SheetRows(PLAYERS)
+    rows = [plain.row(v) for v in views]
+    assert rows[0] == [1, "Ed", "Ann + Bob 64", 2, 1, -1, -1, -1, "first"]
+    assert rows[1][2] == "Ann + Bob 25 (void)" and rows[1][3:8] == [None] * 5
+    assert rows[2][2] == "leaster: Dee (amended)" and rows[2][3:8] == [-1, -1, -1, 4, -1]
+    running = SheetRows(PLAYERS, running=True)
+    rows = [running.row(v) for v in views]
+    assert rows[1][3:8] == [2, 1, -1, -1, -1]  # a void hand adds nothing
+    assert rows[2][3:8] == [1, 0, -2, 3, -2]
+    assert running.total_row({"Ann": 1})[3:8] == [1, 0, 0, 0, 0]
+    line = plain.csv_line(HandView(7, WIN, note='say "hi", Bob'))
+    assert line == '7,Ed,Ann + Bob 64,2,1,-1,-1,-1,"say ""hi"", Bob"\n'
+
+
+def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table():
+    four = _entry(deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1}, dealer="Dee", picker="Ann",
+                  alone=True, points=70)
+    rows = SheetRows(PLAYERS, running=True)
+    assert rows.row(HandView(1, four))[3:8] == [3, -1, -1, -1, None]
+    assert rows.row(HandView(2, WIN))[3:8] == [5, 0, -2, -2, -1]
+
+
+def test_running_series_skips_void_hands():
+    series = RunningSeries(PLAYERS)
+    for view in (HandView(1, WIN), HandView(2, LOSS, void=True), HandView(3, LEASTER)):
+        series.add(view)
+    assert series.hands == [0, 1, 3]
+    assert series.series["Dee"] == [0, -1, 3]
+
+
+def test_season_merges_names_case_blind_and_ranks_by_total():
+    names, records = season([("fri", {"Ann": 5, "bob": -5}), ("sat", {"ANN": -1, "Cy": 1})])
+    assert names == ["fri", "sat"]
+    assert [r["player"] for r in records] == ["Ann", "Cy", "bob"]
+    ann = records[0]
+    assert ann["nights"] == {"fri": 5, "sat": -1} and ann["total"] == 4 and ann["played"] == 2
+    assert records[2]["nights"] == {"fri": -5, "sat": None} and records[2]["average"] == -5.0
