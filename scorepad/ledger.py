@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -175,6 +175,21 @@ class Scored:
     seated: tuple[str, ...]
     cells: tuple[str, ...] = ()  # the player cells a row must hold, in the file's order
     next_dealer: str = ""
+    # The hand's own card points, where `row` stands for every hand alike but for its points
+    # (of one class, `scoring.points_class`): None when they are the row's.
+    points: int | None = None
+
+    @property
+    def card_points(self) -> int | None:
+        """The card points of the picker's side in this hand."""
+        return self.row.points if self.points is None else self.points
+
+    @property
+    def inputs(self) -> Row:
+        """The hand's inputs, with its own card points."""
+        if self.points is None or self.points == self.row.points:
+            return self.row
+        return replace(self.row, points=self.points)
 
 
 class HandView(NamedTuple):
@@ -416,7 +431,7 @@ class Ledger:
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
-                self.kept[number] = _Version(entry.row, dict(entry.deltas), [], entry.result)
+                self.kept[number] = _Version(entry.inputs, dict(entry.deltas), [], entry.result)
                 self._emit(number, entry, cells[k_note])
             else:
                 if counts is not None:
@@ -542,12 +557,13 @@ class Ledger:
             if near is None:
                 return None
             entry = Scored(
-                replace(near.row, points=points),
+                near.row,
                 near.deltas,
                 near.result,
                 near.seated,
                 near.cells,
                 near.next_dealer,
+                points,
             )
         self._store(key, entry)
         return entry
@@ -1029,9 +1045,3 @@ def _differs(what: str, recorded: Mapping[str, int], expected: Mapping[str, int]
         for p in wrong
     )
     return f"{what} differ from the re-scoring: {shown}"
-
-
-def played_by(view: HandView) -> Iterable[str]:
-    """The players dealt into a hand (seated and not sitting out)."""
-    out = view.row.out
-    return (p for p in view.deltas if p not in out)

@@ -72,7 +72,7 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
         if player == row.picker:
             stats.picks += times
             stats.picker_wins += times * won
-            stats.picker_points += times * (row.points or 0)
+            stats.picker_points += times * (entry.card_points or 0)
         elif player in side:
             stats.partner += times
         winning = (player in side) == won
@@ -135,7 +135,7 @@ def played_text(view: HandView) -> str:
         side += " alone"
     if row.game and row.game != "partner":
         side += f" {row.game}"
-    return f"{side} {row.points}"
+    return f"{side} {view.entry.card_points}"
 
 
 class SheetRows:

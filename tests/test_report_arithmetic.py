@@ -18,19 +18,49 @@ from scorepad.scoring import Outcome, Score
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed")
 
 
-def _entry(kind=RowKind.PICKER, deltas=None, outcome=Outcome.WIN, schneider=False,
-           no_trick=False, winners=(), **inputs):
+def _entry(
+    kind=RowKind.PICKER,
+    deltas=None,
+    outcome=Outcome.WIN,
+    schneider=False,
+    no_trick=False,
+    winners=(),
+    **inputs,
+):
     deltas = deltas or {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
-    result = Score(outcome, 1, MappingProxyType(deltas), MappingProxyType({}), (), True, 1,
-                   tuple(winners), schneider, no_trick)
+    result = Score(
+        outcome,
+        1,
+        MappingProxyType(deltas),
+        MappingProxyType({}),
+        (),
+        True,
+        1,
+        tuple(winners),
+        schneider,
+        no_trick,
+    )
     return Scored(Row(kind, **inputs), deltas, result, tuple(deltas))
 
 
 WIN = _entry(dealer="Ed", picker="Ann", partners=("Bob",), points=64)
-LOSS = _entry(deltas={"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2}, outcome=Outcome.LOSS,
-              schneider=True, dealer="Ann", picker="Ann", partners=("Bob",), points=25)
-LEASTER = _entry(RowKind.LEASTER, {"Ann": -1, "Bob": -1, "Cy": -1, "Dee": 4, "Ed": -1},
-                 Outcome.LEASTER, winners=("Dee",), dealer="Bob", winner="Dee")
+LOSS = _entry(
+    deltas={"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2},
+    outcome=Outcome.LOSS,
+    schneider=True,
+    dealer="Ann",
+    picker="Ann",
+    partners=("Bob",),
+    points=25,
+)
+LEASTER = _entry(
+    RowKind.LEASTER,
+    {"Ann": -1, "Bob": -1, "Cy": -1, "Dee": 4, "Ed": -1},
+    Outcome.LEASTER,
+    winners=("Dee",),
+    dealer="Bob",
+    winner="Dee",
+)
 
 
 def test_player_stats_count_each_hand_as_often_as_it_stands():
@@ -46,8 +76,10 @@ def test_player_stats_count_each_hand_as_often_as_it_stands():
 
 def test_stats_records_give_rates_and_no_rate_without_picks():
     stats = player_stats(PLAYERS, Counter({WIN: 1, LOSS: 1}))
-    records = {r["player"]: r for r in stats_records({"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1,
-                                                      "Ed": 1}, stats)}
+    records = {
+        r["player"]: r
+        for r in stats_records({"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1}, stats)
+    }
     assert records["Ann"]["pick_rate"] == 1.0 and records["Ann"]["picker_win_rate"] == 0.5
     assert records["Ann"]["average_picker_points"] == 44.5
     assert records["Cy"]["picker_win_rate"] is None and records["Cy"]["pick_rate"] == 0.0
@@ -58,14 +90,16 @@ def test_played_text_says_who_picked_with_whom_and_the_points():
     assert played_text(HandView(2, LEASTER)) == "leaster: Dee"
     alone = _entry(dealer="Ed", picker="Cy", alone=True, points=95)
     assert played_text(HandView(3, alone)) == "Cy alone 95"
-    doubler = Scored(Row(RowKind.DOUBLER, dealer="Ed"), dict.fromkeys(PLAYERS, 0), None,
-                     PLAYERS)
+    doubler = Scored(Row(RowKind.DOUBLER, dealer="Ed"), dict.fromkeys(PLAYERS, 0), None, PLAYERS)
     assert played_text(HandView(4, doubler)) == "doubler"
 
 
 def test_sheet_rows_show_points_running_totals_void_and_amended():
-    views = [HandView(1, WIN, note="first"), HandView(2, LOSS, void=True),
-             HandView(3, LEASTER, amended=True)]
+    views = [
+        HandView(1, WIN, note="first"),
+        HandView(2, LOSS, void=True),
+        HandView(3, LEASTER, amended=True),
+    ]
     plain = SheetRows(PLAYERS)
     rows = [plain.row(v) for v in views]
     assert rows[0] == [1, "Ed", "Ann + Bob 64", 2, 1, -1, -1, -1, "first"]
@@ -81,8 +115,13 @@ def test_sheet_rows_show_points_running_totals_void_and_amended():
 
 
 def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table():
-    four = _entry(deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1}, dealer="Dee", picker="Ann",
-                  alone=True, points=70)
+    four = _entry(
+        deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1},
+        dealer="Dee",
+        picker="Ann",
+        alone=True,
+        points=70,
+    )
     rows = SheetRows(PLAYERS, running=True)
     assert rows.row(HandView(1, four))[3:8] == [3, -1, -1, -1, None]
     assert rows.row(HandView(2, WIN))[3:8] == [5, 0, -2, -2, -1]

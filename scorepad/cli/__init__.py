@@ -13,7 +13,9 @@ import errno
 import importlib
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -53,17 +55,24 @@ class ScorepadGroup(click.Group):
     """A click group that loads its commands when they are called, and reports every user
     error on one line with a non-zero exit."""
 
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         where = COMMANDS.get(name)
         if where is None:
             return None
         module, attribute = where.split(".")
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -108,7 +117,7 @@ class ScorepadGroup(click.Group):
     __version__, "--version", prog_name="scorepad", message="%(prog)s %(version)s"
 )
 @click.pass_context
-def cli(ctx, session_file):
+def cli(ctx: click.Context, session_file: Path) -> None:
     """Keep score at a Sheepshead or Schafkopf table.
 
     Start a night with `new`, record each hand with `hand` as it ends, and see `standings` and
@@ -125,6 +134,6 @@ def cli(ctx, session_file):
     ctx.obj = session_file
 
 
-def main(args=None, prog_name="scorepad"):
+def main(args: Sequence[str] | None = None, prog_name: str = "scorepad") -> None:
     """Run the command line (the `scorepad` console script)."""
     cli.main(args=args, prog_name=prog_name)

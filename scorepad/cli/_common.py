@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import ScorepadError
 from ..names import GAMES as GAME_NAMES
 from ..names import PRESETS as PRESET_NAMES
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+    from ..ledger import Ledger
+    from ..reports import PlayerStats
+    from ..rules import Rules
+    from ..schema import Row
+    from ..scoring import Hand, Score
+    from ..session import Head, Session
+
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -26,14 +38,18 @@ def _error(message: str) -> None:
     click.echo(f"Error: {shown}", err=True)
 
 
-def _complete_rules(ctx, param, incomplete):
+def _complete_rules(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
     from click.shell_completion import CompletionItem
 
     names = [CompletionItem(n) for n in PRESET_NAMES if n.startswith(incomplete)]
     return names or [CompletionItem(incomplete, type="file")]
 
 
-def _complete_setting(ctx, param, incomplete):
+def _complete_setting(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
     from click.shell_completion import CompletionItem
 
     from ..rules import load_rules
@@ -45,7 +61,7 @@ def _complete_setting(ctx, param, incomplete):
     return [CompletionItem(f"{key}=") for key in keys if key.startswith(incomplete)]
 
 
-def _complete_player(ctx, param, incomplete):
+def _complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     players = ctx.params.get("players")
     if not players:  # a session command: the names in the session file
         from ..session import Session
@@ -106,7 +122,7 @@ class FormatType(click.ParamType):
     def __init__(self, extra: tuple[str, ...] = ()):
         self.extra = extra
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value in ("text", "csv", "json", *self.extra):
             return value
         if value == "markdown":  # what people call it; tabulate calls it github (or pipe)
@@ -118,7 +134,9 @@ class FormatType(click.ParamType):
             return value
         self.fail(f"{value!r} is not a format; use one of {', '.join(known)}", param, ctx)
 
-    def shell_complete(self, ctx, param, incomplete):
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
         from click.shell_completion import CompletionItem
 
         from ..render import table_formats
@@ -160,13 +178,17 @@ def _csv_items(value: str) -> list[str]:
     return [item.strip() for item in rows[0]] if rows else [""]
 
 
-def _split_names(ctx, param, value):
+def _split_names(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[str, ...] | None:
     if value is None:
         return None
     return tuple(_csv_items(value))
 
 
-def _split_pairs(ctx, param, value):
+def _split_pairs(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> dict[str, int] | None:
     """Read `A=N,B=N,...` into a dict of name to whole number."""
     if value is None:
         return None
@@ -202,7 +224,7 @@ _LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks")
 def hand_options(amend: bool = False) -> Callable:
     """Add the options of one hand; under `amend` every flag also has a --no- form."""
 
-    def flag(name: str, text: str):
+    def flag(name: str, text: str) -> Callable:
         if amend:
             return click.option(f"--{name}/--no-{name}", default=None, help=text)
         return click.option(f"--{name}", is_flag=True, help=text)
@@ -325,7 +347,7 @@ def _given(params: dict, names: tuple[str, ...]) -> list[str]:
     ]
 
 
-def _build_hand(players, params, out=()):
+def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[str] = ()) -> Hand:
     """The PickerHand or LeasterHand the options describe (usage mistakes exit 2)."""
     from ..scoring import LeasterHand, PickerHand
 
@@ -367,7 +389,7 @@ def _build_hand(players, params, out=()):
     )
 
 
-def _score_table(result, totals=None, fmt="text") -> str:
+def _score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: str = "text") -> str:
     from ..render import Points, render
 
     headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
@@ -382,11 +404,11 @@ def _score_table(result, totals=None, fmt="text") -> str:
     )
 
 
-def _rules_line(rules) -> str:
+def _rules_line(rules: Rules) -> str:
     return f"Rules: {rules.summary()}."
 
 
-def _summary(row, result=None) -> str:
+def _summary(row: Row, result: Score | None = None) -> str:
     """One line saying what a recorded hand was."""
     from ..scoring import Outcome
 
@@ -414,7 +436,7 @@ def _summary(row, result=None) -> str:
     return f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake {result.stake}."
 
 
-def _next_line(state, rules) -> str:
+def _next_line(state: Ledger, rules: Rules) -> str:
     from ..scoring import seat
 
     seating = seat(rules, state.seated, state.next_dealer)
@@ -427,7 +449,7 @@ def _next_line(state, rules) -> str:
     return text + "."
 
 
-def _race_line(state) -> str | None:
+def _race_line(state: Ledger) -> str | None:
     if state.race_winners:
         who = " and ".join(state.race_winners)
         return (
@@ -438,7 +460,9 @@ def _race_line(state) -> str | None:
     return None
 
 
-def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
+def _echo_recorded(
+    path: Path, row: Row, result: Score | None, state: Ledger, fmt: str, explain: bool = False
+) -> None:
     if fmt == "json":
         from ..render import to_json
 
@@ -476,7 +500,7 @@ def _echo_recorded(path, row, result, state, fmt, explain=False) -> None:
     click.echo(race if race else _next_line(state, state.rules))
 
 
-def _totals_table(state, fmt="text") -> str:
+def _totals_table(state: Ledger, fmt: str = "text") -> str:
     from ..render import Points, render
 
     return render(
@@ -488,7 +512,7 @@ def _totals_table(state, fmt="text") -> str:
     )
 
 
-def night_stats(session):
+def night_stats(session: Session) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
     """The checked night and every player's numbers (one pass)."""
     from collections import Counter
 

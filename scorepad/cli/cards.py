@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +26,11 @@ from ._common import (
     table_format_option,
 )
 
+if TYPE_CHECKING:
+    from ..cards import Game
+    from ..replay import HandReplay
+    from ..rules import Rules
+
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @rules_options
@@ -36,7 +43,13 @@ from ._common import (
 )
 @hand_options()
 @table_format_option()
-def check(rules_spec, overrides, players, fmt, **params):
+def check(
+    rules_spec: str | None,
+    overrides: tuple[str, ...],
+    players: tuple[str, ...],
+    fmt: str,
+    **params: Any,
+) -> None:
     """Score one hand without a session file: each player's points, explained step by step.
 
     Use it to settle a disputed hand at the table. --points are the card points of the picker's
@@ -86,7 +99,7 @@ def check(rules_spec, overrides, players, fmt, **params):
     help="Override one setting (repeatable).",
 )
 @table_format_option("toml")
-def rules_command(spec, overrides, fmt):
+def rules_command(spec: str | None, overrides: tuple[str, ...], fmt: str) -> None:
     """Show a rules table: every setting in force and what it means.
 
     NAME is a preset (standard, pagat, first-night, schafkopf; default standard) and PATH a TOML
@@ -125,7 +138,7 @@ def rules_command(spec, overrides, fmt):
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("cards", nargs=-1, required=True, metavar="CARD...")
 @table_format_option()
-def count(cards, fmt):
+def count(cards: tuple[str, ...], fmt: str) -> None:
     """Count the card points of some cards (a trick, a bury, a side's pile).
 
     Cards are rank then suit: 7 8 9 10 J Q K A (T for ten) and C S H D (or ♣ ♠ ♥ ♦), e.g. QC
@@ -155,7 +168,7 @@ def count(cards, fmt):
     click.echo(render(("Card", "Points"), [*rows, ("Total", total)], fmt, ("left", "right")))
 
 
-def _game_for(rules, game, trump):
+def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
     """The trump order a trick is played in, by the rules' family and the game declared."""
     from ..cards import Game, parse_suit
 
@@ -188,7 +201,14 @@ def _game_for(rules, game, trump):
     help="Who played the cards, in the same order, to say who won.",
 )
 @table_format_option()
-def trick(cards, rules_spec, game, trump, players, fmt):
+def trick(
+    cards: tuple[str, ...],
+    rules_spec: str | None,
+    game: str | None,
+    trump: str | None,
+    players: tuple[str, ...] | None,
+    fmt: str,
+) -> None:
     """Say which card wins a trick, and why, and what the trick is worth.
 
     Give the cards in the order they were played. With --players (in the same order) it says
@@ -255,7 +275,7 @@ def trick(cards, rules_spec, game, trump, players, fmt):
 @click.option("--note", default="", metavar="TEXT", help="With --record: a note for the hand.")
 @table_format_option()
 @click.pass_obj
-def replay_command(path, hand_file, record, note, fmt):
+def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> None:
     """Replay a whole hand from its cards: check the deal and every play, and score it.
 
     HAND_FILE is plain text (see the README): the players and the dealer, each player's cards,
@@ -347,7 +367,7 @@ def replay_command(path, hand_file, record, note, fmt):
         sys.exit(1)
 
 
-def _echo_replay(outcome, fmt, render) -> None:
+def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
     words = "declarer" if outcome.rules.is_schafkopf else "picker"
     side = ", ".join((outcome.picker, *outcome.partners))
     bury = " ".join(map(str, outcome.bury))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +29,10 @@ from ._common import (
     use_color,
 )
 
+if TYPE_CHECKING:
+    from ..ledger import HandView, Ledger
+    from ..schema import Row
+
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @rules_options
@@ -43,7 +50,13 @@ from ._common import (
     help="Who deals the first hand. Default: the last player listed.",
 )
 @click.pass_obj
-def new(path, rules_spec, overrides, players, dealer):
+def new(
+    path: Path,
+    rules_spec: str | None,
+    overrides: tuple[str, ...],
+    players: tuple[str, ...],
+    dealer: str | None,
+) -> None:
     """Start a session file for a night: the players in seat order and the rules.
 
     The rules table is written into the file, so the file alone scores every hand even if the
@@ -85,7 +98,15 @@ def new(path, rules_spec, overrides, players, dealer):
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
 @click.pass_obj
-def hand(path, doubler, out, note, explain, fmt, **params):
+def hand(
+    path: Path,
+    doubler: bool,
+    out: tuple[str, ...],
+    note: str,
+    explain: bool,
+    fmt: str,
+    **params: Any,
+) -> None:
     """Record a hand as it ends: score it, append it to the session, show the totals.
 
     The options are those of `check` (without --players, --rules and --set, which come from the
@@ -121,7 +142,7 @@ def hand(path, doubler, out, note, explain, fmt, **params):
 @click.command(context_settings=CONTEXT_SETTINGS)
 @format_option("text", "json")
 @click.pass_obj
-def status(path, fmt):
+def status(path: Path, fmt: str) -> None:
     """Where the night stands: the next hand, its dealer, who leads and sits out, doublers.
 
     Reads only the top and the end of the file, however long the night.
@@ -191,7 +212,7 @@ def status(path, fmt):
 @click.command(context_settings=CONTEXT_SETTINGS)
 @table_format_option()
 @click.pass_obj
-def standings(path, fmt):
+def standings(path: Path, fmt: str) -> None:
     """The night so far: each player's total, hands played, picks and picker wins.
 
     Checks every row as it adds it up, as `verify` does (every hand re-scored from its recorded
@@ -259,7 +280,7 @@ def standings(path, fmt):
 @click.option("--running", is_flag=True, help="Show running totals instead of each hand's points.")
 @table_format_option()
 @click.pass_obj
-def sheet(path, running, fmt):
+def sheet(path: Path, running: bool, fmt: str) -> None:
     """The score sheet: a row per hand with each player's points, and the totals.
 
     A voided hand shows as void; an amended hand shows as amended, with its new points.
@@ -291,7 +312,11 @@ def sheet(path, running, fmt):
         writer = csv.writer(spool, lineterminator="\n")
         if fmt == "csv":
             writer.writerow(headers)
-        state = reading.night(lambda view: spool.write(sheet_rows.csv_line(view)))
+
+        def write(view: HandView) -> None:
+            spool.write(sheet_rows.csv_line(view))
+
+        state = reading.night(write)
         total = sheet_rows.total_row(state.totals)
         if fmt == "csv":
             writer.writerow(total)
@@ -301,7 +326,7 @@ def sheet(path, running, fmt):
             sys.stdout.flush()
             return
 
-        def rows():
+        def rows() -> Iterator[list[Any]]:
             spool.seek(0)
             for cells in csv.reader(spool):
                 yield _sheet_cells(cells, len(players))
@@ -329,7 +354,7 @@ def sheet(path, running, fmt):
             click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
             return
 
-        def with_total():
+        def with_total() -> Iterator[list[Any]]:
             yield from rows()
             yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
 
@@ -343,7 +368,7 @@ def sheet(path, running, fmt):
             click.echo(line)
 
 
-def _sheet_cells(cells, count):
+def _sheet_cells(cells: list[str], count: int) -> list[Any]:
     """A spooled sheet row back as cells: the hand number and points as numbers."""
     from ..render import Points
 
@@ -353,7 +378,7 @@ def _sheet_cells(cells, count):
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.pass_obj
-def verify(path):
+def verify(path: Path) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
 
     Prints nothing and exits 0 when all is well; otherwise prints every problem, one per line,
@@ -383,7 +408,7 @@ def verify(path):
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
 @click.pass_obj
-def undo(path, reason, fmt):
+def undo(path: Path, reason: str, fmt: str) -> None:
     """Void the last hand (it stays in the file, reversed by a void row).
 
     The deal goes back to whoever dealt the voided hand.
@@ -404,7 +429,7 @@ def undo(path, reason, fmt):
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
 @click.pass_obj
-def void(path, number, reason, fmt):
+def void(path: Path, number: int, reason: str, fmt: str) -> None:
     """Void hand N: its points are reversed by a new row; nothing is erased.
 
     Example:
@@ -418,7 +443,7 @@ def void(path, number, reason, fmt):
     _echo_void(path, row, state, fmt)
 
 
-def _echo_void(path, row, state, fmt) -> None:
+def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     if fmt == "json":
         from ..render import to_json
 
@@ -461,7 +486,15 @@ def _echo_void(path, row, state, fmt) -> None:
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
 @click.pass_obj
-def amend(path, number, out, note, explain, fmt, **params):
+def amend(
+    path: Path,
+    number: int,
+    out: tuple[str, ...],
+    note: str,
+    explain: bool,
+    fmt: str,
+    **params: Any,
+) -> None:
     """Correct some inputs of hand N and re-score it; the change is a new row.
 
     Give only what changes; everything else stays as recorded. Flags have a --no- form
@@ -483,7 +516,7 @@ def amend(path, number, out, note, explain, fmt, **params):
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
-def _amend_changes(params, out) -> dict:
+def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, Any]:
     """The recorded inputs that the given amend options replace."""
     changes = {}
     for name in (
@@ -536,7 +569,7 @@ def _amend_changes(params, out) -> dict:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.pass_obj
-def repair(path):
+def repair(path: Path) -> None:
     """Move a torn last line (the machine stopped mid-write) into FILE.rejected.
 
     Every complete hand stays in the file; the torn line is kept in FILE.rejected.
@@ -559,7 +592,7 @@ def repair(path):
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
-def seat():
+def seat() -> None:
     """Seats that change during a night: someone joins late or leaves early.
 
     A player who leaves keeps their total in the standings and the settlement and is no longer
@@ -582,7 +615,7 @@ def seat():
     "Default: after the last seat.",
 )
 @click.pass_obj
-def seat_add(path, name, after):
+def seat_add(path: Path, name: str, after: str | None) -> None:
     """Seat a player who joins (or comes back): dealt in from the next hand.
 
     Example:
@@ -600,7 +633,7 @@ def seat_add(path, name, after):
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("name")
 @click.pass_obj
-def seat_remove(path, name):
+def seat_remove(path: Path, name: str) -> None:
     """A player leaves: they keep their total and are no longer dealt in.
 
     Example:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from ..errors import ScorepadError
@@ -15,12 +19,18 @@ from ._common import (
     use_color,
 )
 
+if TYPE_CHECKING:
+    from ..ledger import Ledger
+    from ..schema import Row
+    from ..scoring import PickerHand, Score, Seating
+    from ..session import Session
+
 
 class _Stop(Exception):
     """The table is done: an empty answer where a hand would start, or Ctrl-D."""
 
 
-def _ask(question, check, default=None):
+def _ask(question: str, check: Callable[[str], Any], default: str | None = None) -> Any:
     """Ask until `check` accepts the answer (it returns the value or raises ScorepadError).
 
     An answer `check` refuses is explained on one line and asked again; Ctrl-D stops the loop.
@@ -40,8 +50,10 @@ def _ask(question, check, default=None):
             click.echo(f"  {str(exc).strip()}", err=True)
 
 
-def _whole(low, high, blank=None):
-    def check(text):
+def _whole(
+    low: int, high: int, blank: tuple[int | None] | None = None
+) -> Callable[[str], int | None]:
+    def check(text: str) -> int | None:
         if text == "" and blank is not None:
             return blank[0]
         if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
@@ -51,7 +63,7 @@ def _whole(low, high, blank=None):
     return check
 
 
-def _yes(text):
+def _yes(text: str) -> bool:
     if text.lower() in ("y", "yes"):
         return True
     if text.lower() in ("", "n", "no"):
@@ -59,10 +71,12 @@ def _yes(text):
     raise ScorepadError("answer y or n")
 
 
-def _one_of(names, extra=(), allow_blank=False):
+def _one_of(
+    names: Sequence[str], extra: Sequence[str] = (), allow_blank: bool = False
+) -> Callable[[str], str | None]:
     from ..scoring import find_player
 
-    def check(text):
+    def check(text: str) -> str | None:
         if text == "" and allow_blank:
             return None
         if text.lower() in extra:
@@ -74,7 +88,7 @@ def _one_of(names, extra=(), allow_blank=False):
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.pass_obj
-def play(path):
+def play(path: Path) -> None:
     """Record the night hand by hand, answering questions (the table's guided mode).
 
     For each hand it asks who picked (or leaster / doubler), the partner, the points, the tricks
@@ -124,7 +138,7 @@ def play(path):
     )
 
 
-def _play_one(session):
+def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     """Ask for one hand and record it; returns what was recorded, or None to start over."""
     from ..scoring import LeasterHand, seat
 
@@ -150,7 +164,7 @@ def _play_one(session):
         return row, None, state
     if who == "leaster":
         winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
-        hand = LeasterHand(state.seated, winner=winner)
+        hand: LeasterHand | PickerHand = LeasterHand(state.seated, winner=winner)
     else:
         hand = _ask_picker_hand(state, seating, who)
     try:
@@ -167,16 +181,18 @@ def _play_one(session):
     return row, result, state
 
 
-def _ask_picker_hand(state, seating, picker):
-    from ..scoring import PickerHand
+def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand:
+    from ..scoring import PickerHand, find_player
 
     rules = state.rules
     others = [p for p in seating.order if p != picker]
-    game, partners, alone = None, (), False
+    game: str | None = None
+    partners: tuple[str, ...] = ()
+    alone = False
     if rules.is_schafkopf:
         games = sorted(rules.game_values, key=lambda g: (rules.game_values[g], g))
 
-        def pick_game(text):
+        def pick_game(text: str) -> str:
             if text not in games:
                 raise ScorepadError(f"choose one of {', '.join(games)}")
             return text
@@ -190,10 +206,10 @@ def _ask_picker_hand(state, seating, picker):
             )
     elif seating.deal.partners:
 
-        def pick_partners(text):
+        def pick_partners(text: str) -> str | tuple[str, ...]:
             if text.lower() == "alone":
                 return "alone"
-            names = tuple(_one_of(others)(n.strip()) for n in text.split(",") if n.strip())
+            names = tuple(find_player(n, others, "") for n in text.split(",") if n.strip())
             if not names:
                 raise ScorepadError("name the partner, or say alone")
             if len(names) > seating.deal.partners:
@@ -202,7 +218,7 @@ def _ask_picker_hand(state, seating, picker):
 
         answer = _ask(f"Partner? ({', '.join(others)}, alone)", pick_partners)
         alone = answer == "alone"
-        partners = () if alone else answer
+        partners = () if isinstance(answer, str) else answer
     else:
         alone = True
     tricks_in_hand = seating.deal.cards

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import ScorepadError
 from ._common import CONTEXT_SETTINGS, _race_line, night_stats, table_format_option, use_color
+
+if TYPE_CHECKING:
+    from ..render import Points
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -27,7 +32,7 @@ from ._common import CONTEXT_SETTINGS, _race_line, night_stats, table_format_opt
 )
 @table_format_option()
 @click.pass_obj
-def settle(path, rate, currency, fmt):
+def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     """Settle the night: each player's points and money, then who pays whom.
 
     The payments clear every balance with the fewest payments possible (exactly, for up to 12
@@ -131,7 +136,7 @@ def settle(path, rate, currency, fmt):
 @click.command(context_settings=CONTEXT_SETTINGS)
 @table_format_option()
 @click.pass_obj
-def stats(path, fmt):
+def stats(path: Path, fmt: str) -> None:
     """Each player's night in numbers: picks, wins, schneiders, partners, best and worst hand.
 
     Schneiders and no-tricks count "for" a player on the side that made them and "against" a
@@ -153,13 +158,13 @@ def stats(path, fmt):
         click.echo(to_json({"file": str(path), "hands": state.hands, "players": records}))
         return
 
-    def percent(value):
+    def percent(value: float | None) -> str | None:
         return None if value is None else f"{value:.0%}"
 
-    def points(value):
+    def points(value: int | None) -> Points | None:
         return None if value is None else Points(value)
 
-    rows = [
+    rows: list[Sequence[Any]] = [
         (
             r["player"],
             r["hands"],
@@ -176,7 +181,7 @@ def stats(path, fmt):
         )
         for r in records
     ]
-    headers = (
+    headers: tuple[str, ...] = (
         "Player",
         "Hands",
         "Picks",
@@ -254,7 +259,7 @@ def stats(path, fmt):
     help="Leave out a night that fails verification (named on stderr) instead of failing.",
 )
 @table_format_option()
-def season(sources, skip_bad, fmt):
+def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
     Give session files, or folders of them (*.csv). Nights played under different rules add
@@ -334,7 +339,7 @@ def season(sources, skip_bad, fmt):
     help="Height of the terminal chart. Default: 20.",
 )
 @click.pass_obj
-def chart(path, output, width, height):
+def chart(path: Path, output: Path | None, width: int | None, height: int | None) -> None:
     """Draw each player's running total over the night, in the terminal or as an image.
 
     Examples:
@@ -386,7 +391,7 @@ def chart(path, output, width, height):
     click.echo(text.rstrip("\n"))
 
 
-def _chart_image(output, title, hands, series):
+def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:
     try:
         import matplotlib
     except ImportError:
