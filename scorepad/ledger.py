@@ -49,7 +49,7 @@ from .scoring import (
     seat,
 )
 
-_FAST_GENERATION = 32_768  # hands remembered by their raw cells, in each of two generations
+_FAST_GENERATION = 16_384  # hands remembered by their raw cells, in each of two generations
 _ALIKE_CACHE = 16_384  # hands remembered by their cells and the class of their points
 _POINTS_AT = INPUTS.index("points")
 _SCORE_CACHE = 4_096  # scores remembered by decoded inputs (corrections, doubled hands)
@@ -192,6 +192,19 @@ class Scored:
         return replace(self.row, points=self.points)
 
 
+class Counts(Counter):
+    """How often each scored hand (`Scored`) stands in the night in its final version.
+
+    A night repeats the same few hands, so the reports add them up by kind. When more than
+    `LIMIT` kinds are counted the ledger calls `fold`: a subclass adds the counts into what it
+    keeps and clears them, so memory stays flat; this one keeps counting."""
+
+    LIMIT = 32_768
+
+    def fold(self) -> None:
+        """Make room (see the class)."""
+
+
 class HandView(NamedTuple):
     """A hand as the reports show it: its final version (as last amended) and whether it is void.
 
@@ -274,7 +287,7 @@ class Ledger:
         corrections: Mapping[int, Fate] | None = None,
         on_hand: Callable[[HandView], None] | None = None,
         fast: bool = True,
-        counts: Counter[Scored] | None = None,
+        counts: Counts | None = None,
     ):
         self.rules = rules
         self.fast = fast
@@ -296,6 +309,7 @@ class Ledger:
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
         self._scores: dict[tuple, Scored | str] = {}
+        self._scores_alike: dict[tuple, Scored] = {}
         self._fast: dict[tuple, Scored] = {}  # the young generation
         self._fast_old: dict[tuple, Scored] = {}
         self._alike: dict[tuple, Scored] = {}  # by raw cells, with the points' class
@@ -404,6 +418,7 @@ class Ledger:
         race = self.rules.settlement == "race"
         slow = self._feed_slow
         counts = self.counts
+        counts_limit = Counts.LIMIT
         picker, leaster = RowKind.PICKER.value, RowKind.LEASTER.value
 
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
@@ -436,6 +451,8 @@ class Ledger:
             else:
                 if counts is not None:
                     counts[entry] += 1
+                    if len(counts) > counts_limit:
+                        counts.fold()
                 if self.on_hand is not None:
                     self.on_hand(HandView(number, entry, False, False, cells[k_note]))
             if (
@@ -529,6 +546,8 @@ class Ledger:
                     entry = self._rescore(fate.final, seated)
         if self.counts is not None and not void and entry.result is not None:
             self.counts[entry] += 1
+            if len(self.counts) > Counts.LIMIT:
+                self.counts.fold()
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note))
 
@@ -565,7 +584,8 @@ class Ledger:
                 near.next_dealer,
                 points,
             )
-        self._store(key, entry)
+        intern = self._interned.setdefault
+        self._store(tuple(intern(c, c) for c in key), entry)
         return entry
 
     def _alike_key(self, key: tuple, points: int) -> tuple:
@@ -617,6 +637,7 @@ class Ledger:
             found.seated,
             player_cells,
             intern(self.next_dealer, self.next_dealer),
+            found.points,
         )
         self._store(key, entry)
         if row.picker is not None and row.points is not None:
@@ -873,12 +894,30 @@ class Ledger:
             key = self._score_key(row, seated)
             found = self._scores.get(key)
             if found is None:
-                found = self._score_row(row, seated)
+                found = self._score_alike(row, seated, key)
                 if len(self._scores) >= _SCORE_CACHE:
                     self._scores.clear()
                 self._scores[key] = found
         if isinstance(found, str):
             raise LedgerError(row.line, found)
+        return found
+
+    def _score_alike(self, row: Row, seated: tuple[str, ...], key: tuple) -> Scored | str:
+        """Score a row's hand, unless a hand alike but for card points of the same class was
+        scored already (`scoring.points_class`)."""
+        points = row.points
+        if row.picker is None or points is None or not 0 <= points <= TOTAL_POINTS:
+            return self._score_row(row, seated)
+        at = 1 + _POINTS_AT  # the key is (seated, *inputs)
+        alike = (*key[:at], points_class(self.rules, points), *key[at + 1 :])
+        near = self._scores_alike.get(alike)
+        if near is not None:
+            return Scored(near.row, near.deltas, near.result, seated, points=points)
+        found = self._score_row(row, seated)
+        if isinstance(found, Scored):
+            if len(self._scores_alike) >= _SCORE_CACHE:
+                self._scores_alike.clear()
+            self._scores_alike[alike] = found
         return found
 
     def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:

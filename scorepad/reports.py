@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ledger import HandView, Scored
+from .ledger import Counts, HandView, Scored
 from .schema import RowKind
 from .scoring import Outcome
 
-_TEXTS = 50_000  # sheet texts remembered
+_TEXTS = 8_192  # sheet texts remembered
 
 
 @dataclass
@@ -41,6 +41,26 @@ class PlayerStats:
     @property
     def worst(self) -> int | None:
         return min((v for v, n in self.results.items() if n > 0), default=None)
+
+
+class PlayerCounts(Counts):
+    """Hands counted for every player's numbers, folded into them now and then (memory stays
+    flat however many kinds of hand the night has)."""
+
+    def __init__(self, players: Sequence[str]):
+        super().__init__()
+        self.stats = {p: PlayerStats() for p in players}
+
+    def fold(self) -> None:
+        for entry, times in self.items():
+            if times:
+                _count(self.stats, entry, times)
+        self.clear()
+
+    def finish(self) -> dict[str, PlayerStats]:
+        """Every player's numbers, every hand counted."""
+        self.fold()
+        return self.stats
 
 
 def player_stats(players: Sequence[str], counts: Mapping[Scored, int]) -> dict[str, PlayerStats]:

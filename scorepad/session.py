@@ -21,7 +21,6 @@ import csv
 import io
 import json
 import os
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from .errors import HandError, ScorepadError
-from .ledger import Fate, HandView, Ledger
+from .ledger import Counts, Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
 from .schema import FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name
 from .scoring import Hand, Score, find_player
@@ -358,7 +357,11 @@ def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | 
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return None
-    if len(cells) != codec.width or cells[at_kind] not in (RowKind.VOID, RowKind.AMEND):
+    kind = cells[at_kind] if len(cells) == codec.width else ""
+    ref = cells[codec.index["ref"]] if kind else ""
+    if kind == RowKind.VOID and ref.isdigit():  # all that a void says of a hand
+        return Row(RowKind.VOID, line, ref=int(ref))
+    if kind != RowKind.AMEND:
         return None
     try:
         return codec.decode(cells, line, state=False)
@@ -672,7 +675,7 @@ class Reading:
         stop_at_first: bool = False,
         keep: Sequence[int] = (),
         fast: bool = True,
-        counts: Counter | None = None,
+        counts: Counts | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
@@ -702,7 +705,7 @@ class Reading:
         self,
         on_hand: Callable[[HandView], None] | None = None,
         keep: Sequence[int] = (),
-        counts: Counter | None = None,
+        counts: Counts | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for a torn last line)."""
@@ -758,7 +761,7 @@ class Session:
         stop_at_first: bool = False,
         keep: Sequence[int] = (),
         fast: bool = True,
-        counts: Counter | None = None,
+        counts: Counts | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem
         (see `Reading.check`)."""
@@ -769,7 +772,7 @@ class Session:
         self,
         on_hand: Callable[[HandView], None] | None = None,
         keep: Sequence[int] = (),
-        counts: Counter | None = None,
+        counts: Counts | None = None,
     ) -> Ledger:
         """The checked night for a report (see `Reading.night`)."""
         with self.reading() as reading:

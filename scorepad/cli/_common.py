@@ -514,11 +514,9 @@ def _totals_table(state: Ledger, fmt: str = "text") -> str:
 
 def night_stats(session: Session) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
     """The checked night and every player's numbers (one pass)."""
-    from collections import Counter
+    from ..reports import PlayerCounts
 
-    from ..reports import player_stats
-
-    counts: Counter = Counter()
     with session.reading() as reading:  # the head and the rows of one version of the file
+        counts = PlayerCounts(reading.head.players)
         ledger = reading.night(counts=counts)
-    return reading.head, ledger, player_stats(ledger.players, counts)
+    return reading.head, ledger, counts.finish()
