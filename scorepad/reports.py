@@ -15,7 +15,7 @@ from .ledger import Counts, HandView, Scored
 from .schema import RowKind
 from .scoring import Outcome
 
-_TEXTS = 8_192  # sheet texts remembered
+_TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
 
 
 @dataclass
@@ -173,16 +173,17 @@ class SheetRows:
         self._blank = (None,) * len(self.players)
         self._lines: dict[tuple[Scored, bool, bool], str] = {}
 
-    def row(self, view: HandView) -> list[Any]:
+    def row(self, view: HandView, remember: bool = True) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
         entry = view.entry
         found = self._cells.get(entry)
         if found is None:
             deltas = entry.deltas
             found = (played_text(view), tuple(deltas.get(p) for p in self.players))
-            if len(self._cells) > _TEXTS:
-                self._cells.clear()
-            self._cells[entry] = found
+            if remember:
+                if len(self._cells) > _TEXTS:
+                    self._cells.clear()
+                self._cells[entry] = found
         what, cells = found
         if view.void:
             what += " (void)"
@@ -202,7 +203,7 @@ class SheetRows:
         key = (view.entry, view.void, view.amended)
         middle = self._lines.get(key)
         if middle is None:
-            middle = _csv_line(self.row(view)[1:-1]).rstrip("\n")
+            middle = _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n")
             if len(self._lines) > _TEXTS:
                 self._lines.clear()
             self._lines[key] = middle
