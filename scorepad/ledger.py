@@ -52,6 +52,10 @@ from .scoring import (
 _FAST_GENERATION = 16_384  # hands remembered by their raw cells, in each of two generations
 _ALIKE_CACHE = 16_384  # hands remembered by their cells and the class of their points
 _POINTS_AT = INPUTS.index("points")
+# A remembered hand's key is its input cells joined by this. No cell of a remembered hand holds
+# it (names are printable, JSON escapes it, and a hand with any other text does not score), so
+# a key has exactly one separator fewer than there are inputs, and it names one list of cells.
+_KEY_SEPARATOR = "\x1f"
 _SCORE_CACHE = 4_096  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -310,12 +314,11 @@ class Ledger:
         self.counts = counts  # if given: how often each scored hand stands in its final version
         self._scores: dict[tuple, Scored | str] = {}
         self._scores_alike: dict[tuple, Scored] = {}
-        self._fast: dict[tuple, Scored] = {}  # the young generation
-        self._fast_old: dict[tuple, Scored] = {}
+        self._fast: dict[str, Scored] = {}  # the young generation
+        self._fast_old: dict[str, Scored] = {}
         self._alike: dict[tuple, Scored] = {}  # by raw cells, with the points' class
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
-        self._state_cells: tuple[str, str] = ("", "")
         self._totals_form = ""
         self._reset_fast_state()
 
@@ -409,10 +412,9 @@ class Ledger:
         self._inputs = inputs
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
-        k_hand, k_kind, k_ref, k_note, k_points = (
-            index[n] for n in ("hand", "kind", "ref", "note", "points")
-        )
+        k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
         recall = self._recall
+        join = _KEY_SEPARATOR.join
         k_next, k_seated, k_pending, k_totals = (index[n] for n in STATE_COLUMNS)
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
@@ -433,8 +435,8 @@ class Ledger:
             number = self.last_hand + 1
             if cells[k_hand] != str(number):
                 return slow(cells, line)
-            key = inputs(cells)
-            entry = fast_get(key) or recall(key, cells[k_points])
+            key = join(inputs(cells))
+            entry = fast_get(key) or recall(key, cells)
             if entry is None or player_cells(cells) != entry.cells:
                 return slow(cells, line)
             # The row's inputs and points are those of a hand checked before: apply it.
@@ -562,17 +564,18 @@ class Ledger:
             self._resync(row)
         return problems
 
-    def _recall(self, key: tuple, points_text: str) -> Scored | None:
+    def _recall(self, key: str, cells: Sequence[str]) -> Scored | None:
         """A hand not among the young generation: from the old one, or scored already with
         other card points of the same class (`scoring.points_class`); None if neither."""
         entry = self._fast_old.get(key)
         if entry is None:
+            points_text = cells[self.codec.index["points"]]
             if not (points_text.isascii() and points_text.isdigit() and len(points_text) <= 3):
                 return None
             points = int(points_text)
             if points > TOTAL_POINTS:
                 return None
-            near = self._alike.get(self._alike_key(key, points))
+            near = self._alike.get(self._alike_key(self._inputs(cells), points))
             if near is None:
                 return None
             entry = Scored(
@@ -584,14 +587,13 @@ class Ledger:
                 near.next_dealer,
                 points,
             )
-        intern = self._interned.setdefault
-        self._store(tuple(intern(c, c) for c in key), entry)
+        self._store(key, entry)
         return entry
 
     def _alike_key(self, key: tuple, points: int) -> tuple:
         return (*key[:_POINTS_AT], points_class(self.rules, points), *key[_POINTS_AT + 1 :])
 
-    def _store(self, key: tuple, entry: Scored) -> None:
+    def _store(self, key: str, entry: Scored) -> None:
         """Remember an entry in the young generation; when it is full, it becomes the old one
         (memory stays bounded, and what recurs is promoted back)."""
         if len(self._fast) >= _FAST_GENERATION:
@@ -629,7 +631,8 @@ class Ledger:
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
-        key = tuple(intern(c, c) for c in self._inputs(cells))
+        inputs = self._inputs(cells)
+        key = _KEY_SEPARATOR.join(inputs)
         entry = Scored(
             found.row,
             deltas,
@@ -643,7 +646,7 @@ class Ledger:
         if row.picker is not None and row.points is not None:
             if len(self._alike) >= _ALIKE_CACHE:
                 self._alike.clear()
-            self._alike[self._alike_key(key, row.points)] = entry
+            self._alike[self._alike_key(inputs, row.points)] = entry
         return entry
 
     # -- applying decoded rows --------------------------------------------------------------

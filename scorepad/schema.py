@@ -50,7 +50,6 @@ class RowKind(StrEnum):
 
 
 HAND_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.DOUBLER))
-CORRECTIONS = frozenset((RowKind.VOID, RowKind.AMEND))
 SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.AMEND))
 
 

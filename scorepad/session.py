@@ -36,7 +36,6 @@ from .scoring import Hand, Score, find_player
 
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
-FIRST_ROW_LINE = 4  # the header, the rules row and the session row come first
 _BLOCK = 1 << 20
 _TAIL_CHUNK = 64 * 1024
 TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
@@ -61,11 +60,7 @@ class Head:
     rules: Rules
     first_dealer: str
     start: Row  # the session row: the state before the first hand
-    codec: Codec
-
-    @property
-    def version(self) -> int:
-        return self.codec.version
+    codec: Codec  # reads and writes its rows (and knows its format version)
 
 
 def now() -> str:
@@ -925,8 +920,3 @@ class Session:
                 raise SessionError(rejected, f"cannot write: {exc.strerror}") from None
             rewrite(path, data[:cut])
             return line, len(torn)
-
-
-def read_head(path: Path) -> Head:
-    """Read and check the top of a session file (for completion and tools)."""
-    return Session(path).head()
