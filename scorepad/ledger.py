@@ -56,7 +56,7 @@ _POINTS_AT = INPUTS.index("points")
 # it (names are printable, JSON escapes it, and a hand with any other text does not score), so
 # a key has exactly one separator fewer than there are inputs, and it names one list of cells.
 _KEY_SEPARATOR = "\x1f"
-_SCORE_CACHE = 4_096  # scores remembered by decoded inputs (corrections, doubled hands)
+_SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 
