@@ -306,6 +306,7 @@ class Ledger:
         self.last_hand = 0
         self.hands = 0  # picker and leaster hands that count (not voided)
         self.voided: set[int] = set()
+        self.seat_changes = 0
         self.corrections = dict(corrections or {})
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
         self.kept: dict[int, _Version] = {}
@@ -380,6 +381,18 @@ class Ledger:
             if candidate in self.order:
                 return candidate
         return self.order[0]
+
+    def summary(self) -> str:
+        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'."""
+
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}" + ("" if n == 1 else "s")
+
+        corrections = sum(fate.count for fate in self.corrections.values())
+        parts = [count(self.last_hand, "hand"), count(corrections, "correction")]
+        if self.seat_changes:
+            parts.append(count(self.seat_changes, "seat change"))
+        return ", ".join(parts)
 
     def last_effective(self) -> int:
         """The last hand that is not void (0 when there is none)."""
@@ -720,6 +733,7 @@ class Ledger:
                 self.next_dealer = self.following(version.row.dealer, self.players)
             self._forget(row.ref)
         elif kind is RowKind.SEAT:
+            self.seat_changes += 1
             old = self.seated
             self.order = list(row.seated)
             for player in self.order:
@@ -1017,6 +1031,8 @@ class Ledger:
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
         result = score(self.rules, hand)
         new = row_for_hand(hand, result, seated)
+        if new.hand_inputs() == version.row.hand_inputs():
+            raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
         row = replace(
             new,
             kind=RowKind.AMEND,

@@ -42,6 +42,23 @@ def parse_rate(text: str) -> Decimal:
     return rate
 
 
+def rate_text(rate: Decimal, currency: str = "$") -> str:
+    """A per-point rate as the user gave it: $0.25, $1.00, $0.001 (never rounded to the cent)."""
+    shown = f"{rate:.2f}" if rate == rate.quantize(CENT) else f"{rate.normalize():f}"
+    return f"{currency}{shown}"
+
+
+def check_rate_pays(points: Mapping[str, int], rate: Decimal) -> None:
+    """Refuse a rate at which every balance rounds to nothing (a ScorepadError saying so)."""
+    largest = max((abs(v) for v in points.values()), default=0)
+    if largest and largest * rate < CENT / 2:
+        raise ScorepadError(
+            f"--rate {rate_text(rate, '')}: at that rate every balance rounds to nothing "
+            f"(the largest, {largest} points, is {largest * rate.normalize():f}); give a larger "
+            f"rate, e.g. --rate 0.01"
+        )
+
+
 def money_balances(points: Mapping[str, int], rate: Decimal) -> dict[str, Decimal]:
     """Each player's balance in money, to the cent.
 

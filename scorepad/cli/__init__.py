@@ -9,6 +9,7 @@ called (a lazy group), so recording a hand does not build every other command fi
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import os
@@ -65,6 +66,14 @@ class ScorepadGroup(click.Group):
         module, attribute = where.split(".")
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:  # before click's own handling, which exits 1
+            if exc.errno != errno.EPIPE:
+                raise
+            _reader_gone()
+
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -95,10 +104,19 @@ class ScorepadGroup(click.Group):
         except OSError as exc:
             if exc.errno != errno.EPIPE:
                 raise
-            # The reader went away (e.g. `scorepad rules | head`): stop quietly.
-            sys.stderr = open(os.devnull, "w")  # noqa: SIM115
-            sys.exit(1)
+            _reader_gone()
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _reader_gone() -> None:
+    """The reader of the output went away (`scorepad sheet | head -1`): whatever the command
+    wrote to the session is written; stop quietly, with success, and let nothing more be
+    written to the closed pipe as Python exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # (a test's capture has no descriptor)
+            os.dup2(devnull, stream.fileno())
+    sys.exit(0)
 
 
 @click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)

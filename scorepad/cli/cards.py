@@ -288,7 +288,7 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
     Examples:
 
     \b
-        scorepad replay sample_sessions/hands/friday-hand-7.txt
+        scorepad replay sample_sessions/hands/friday-disputed.txt
         scorepad -f friday.csv replay hand.txt --record
     """
     from ..render import render, to_json

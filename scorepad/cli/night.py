@@ -377,12 +377,13 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
+@click.option("-v", "--verbose", is_flag=True, help="Also say what was checked when all is well.")
 @click.pass_obj
-def verify(path: Path) -> None:
+def verify(path: Path, verbose: bool) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
 
-    Prints nothing and exits 0 when all is well; otherwise prints every problem, one per line,
-    as FILE:LINE: message, and exits 1.
+    Prints nothing and exits 0 when all is well (with -v, what was checked); otherwise prints
+    every problem, one per line, as FILE:LINE: message, and exits 1.
 
     Example:
 
@@ -392,7 +393,7 @@ def verify(path: Path) -> None:
     from ..session import Session, SessionError
 
     try:
-        _, problems = Session(path).check()
+        ledger, problems = Session(path).check()
     except SessionError as exc:
         if exc.line is None:
             raise
@@ -402,6 +403,8 @@ def verify(path: Path) -> None:
         click.echo(f"{path}:{problem.line}: {problem.message}")
     if problems:
         sys.exit(1)
+    if verbose:
+        click.echo(f"{path}: {ledger.summary()}: all consistent.")
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,13 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     """
     from ..render import Money, Points, render, to_json
     from ..session import Session
-    from ..settlement import fewest_payments, money_balances, parse_rate
+    from ..settlement import (
+        check_rate_pays,
+        fewest_payments,
+        money_balances,
+        parse_rate,
+        rate_text,
+    )
 
     per_point = parse_rate(rate)
     with Session(path).reading() as reading:
@@ -82,6 +89,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
             click.echo()
             click.echo(f"A race to {head.rules.target} settles no money. {race}")
         return
+    check_rate_pays(state.totals, per_point)
     balances = money_balances(state.totals, per_point)
     payments = fewest_payments(balances)
     if fmt == "json":
@@ -118,7 +126,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         click.echo(plan)
         return
     click.echo(
-        f"Settlement at {Money(per_point, currency)} a point "
+        f"Settlement at {rate_text(per_point, currency)} a point "
         f"({state.hands} hands, {head.rules.name} rules):"
     )
     click.echo(people)
@@ -262,9 +270,12 @@ def stats(path: Path, fmt: str) -> None:
 def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
-    Give session files, or folders of them (*.csv). Nights played under different rules add
-    up the same way. Every night is checked as it is read; one that fails stops the table
-    unless --skip-bad, which names it and leaves it out.
+    Give session files, or folders of them (*.csv). Each night is named by its file (by its
+    path from the folder they share, when two files share a name, as a folder per night of
+    `scorepad.csv` files do); a file given twice is refused. Nights played under different
+    zero-sum rules add up the same way; a race night (first-night) has no game points to add,
+    so it is refused beside zero-sum nights. Every night is checked as it is read; one that
+    fails stops the table unless --skip-bad, which names it and leaves it out.
 
     Examples:
 
@@ -276,7 +287,7 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     from ..reports import season as league
     from ..session import Session, SessionError
 
-    files = []
+    files: list[Path] = []
     for source in sources:
         if source.is_dir():
             files += sorted(source.glob("*.csv"))
@@ -284,7 +295,14 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
             files.append(source)
     if not files:
         raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
+    seen: dict[Path, Path] = {}
+    for file in files:
+        same = seen.setdefault(file.resolve(), file)
+        if same is not file:
+            raise ScorepadError(f"{file}: this night is given twice (also as {same})")
+    names = night_names(files)
     nights = []
+    settlements: dict[str, str] = {}
     for file in files:
         try:
             state = Session(file).night()
@@ -295,14 +313,22 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
                 ) from None
             click.echo(f"scorepad: skipped {exc}", err=True)
             continue
-        nights.append((file.stem, state.totals))
+        settlements.setdefault(state.rules.settlement, str(file))
+        if len(settlements) > 1:
+            race = settlements.get("race")
+            raise ScorepadError(
+                f"{race}: a race night (its points are steps in a race, not game points) "
+                f"cannot be added up with zero-sum nights; give the race nights a season of "
+                f"their own"
+            )
+        nights.append((names[file], state.totals))
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
-    names, records = league(nights)
+    columns, records = league(nights)
     if fmt == "json":
-        click.echo(to_json({"nights": names, "players": records}))
+        click.echo(to_json({"nights": columns, "players": records}))
         return
-    headers = ["Player", *names, "Total", "Nights", "Average"]
+    headers = ["Player", *columns, "Total", "Nights", "Average"]
     rows = [
         [
             r["player"],
@@ -316,6 +342,17 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     click.echo(
         render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)), use_color(fmt))
     )
+
+
+def night_names(files: list[Path]) -> dict[Path, str]:
+    """Each night's name: its file's name without .csv, or, where two files share that name
+    (a folder per night), its path from the folder all the files share."""
+    stems = [f.stem for f in files]
+    if len(set(stems)) == len(stems):
+        return dict(zip(files, stems))
+    resolved = [f.resolve() for f in files]
+    common = Path(os.path.commonpath([str(r.parent) for r in resolved]))
+    return {f: str(r.relative_to(common).with_suffix("")) for f, r in zip(files, resolved)}
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -1,0 +1,148 @@
+"""What a new user tripped over at a real table (issue: at the table), one test each."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from scorepad.cli import COMMANDS, cli
+
+ROOT = Path(__file__).parent.parent
+FRIDAY = ROOT / "sample_sessions" / "standard-friday.csv"
+
+
+def _helps():
+    """The help text of every command and subcommand."""
+    ctx = click.Context(cli, info_name="scorepad")
+    yield cli.get_help(ctx)
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        sub = click.Context(command, info_name=name, parent=ctx)
+        yield command.get_help(sub)
+        for inner in getattr(command, "commands", {}).values():
+            yield inner.get_help(click.Context(inner, info_name=inner.name, parent=sub))
+
+
+def test_every_path_named_in_help_exists():
+    named = {m for text in _helps() for m in re.findall(r"sample_sessions/[\w./-]+", text)}
+    assert named, "the help names the bundled samples"
+    for path in named:
+        assert (ROOT / path.rstrip(".")).exists(), path
+
+
+def _pipe_into_head(*args):
+    """Run scorepad with its output read by `head -1`; returns scorepad's exit and stderr."""
+    scorepad = subprocess.Popen(
+        [sys.executable, "-m", "scorepad", *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = scorepad.stdout.readline()
+    scorepad.stdout.close()  # the reader goes away
+    scorepad.wait(timeout=60)
+    return scorepad.returncode, first, scorepad.stderr.read()
+
+
+def test_a_reader_that_goes_away_is_no_error(tmp_path):
+    big = tmp_path / "friday.csv"
+    shutil.copy(FRIDAY, big)
+    code, first, err = _pipe_into_head("-f", big, "sheet", "--running")
+    assert code == 0 and first.strip() and err == b""
+
+
+def test_a_hand_piped_into_head_is_recorded_and_exits_zero(tmp_path, run):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    code, _, err = _pipe_into_head(
+        "-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--explain"
+    )
+    assert code == 0 and err == b""
+    standings = json.loads(run("-f", path, "standings", "--format", "json").stdout)
+    assert standings["hands"] == 1 and standings["totals"]["Ann"] == 2
+
+
+def test_verify_says_what_it_checked_when_asked(run, tmp_path):
+    assert run("-f", FRIDAY, "verify").stdout == ""
+    out = run("-f", FRIDAY, "verify", "-v").stdout
+    assert out == f"{FRIDAY}: 40 hands, 2 corrections: all consistent.\n"
+    path = tmp_path / "six.csv"
+    shutil.copy(FRIDAY, path)
+    assert run("-f", path, "seat", "add", "Flo").exit_code == 0
+    assert "1 seat change: all consistent" in run("-f", path, "verify", "--verbose").stdout
+
+
+def test_settle_shows_the_rate_as_given_and_refuses_one_that_pays_nothing(run, fails):
+    out = run("-f", FRIDAY, "settle", "--rate", "0.125").stdout
+    assert out.startswith("Settlement at $0.125 a point")
+    assert run("-f", FRIDAY, "settle", "--rate", "1").stdout.startswith("Settlement at $1.00")
+    error = fails("-f", FRIDAY, "settle", "--rate", "0.0001")
+    assert "every balance rounds to nothing" in error and "12 points" in error
+
+
+def test_an_amend_that_changes_nothing_is_refused(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert run("-f", path, "hand", "--leaster", "--winner", "Cy").exit_code == 0
+    assert (
+        run(
+            "-f",
+            path,
+            "hand",
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            "70",
+            "--tricks",
+            "4",
+        ).exit_code
+        == 0
+    )
+    before = path.read_bytes()
+    for args in (("1", "--winner", "cy"), ("2", "--points", "70"), ("2", "--partner", "Bob")):
+        result = run("-f", path, "amend", *args)
+        assert result.exit_code == 1, args
+        assert "already has these inputs: there is nothing to amend" in result.stderr
+    assert path.read_bytes() == before
+    assert run("-f", path, "amend", "2", "--points", "71").exit_code == 0  # a real change
+
+
+def _night(run, path, winner):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert run("-f", path, "hand", "--leaster", "--winner", winner).exit_code == 0
+
+
+def test_season_over_folders_of_scorepad_csv_keeps_every_night(run, tmp_path):
+    _night(run, tmp_path / "2026-11-06" / "scorepad.csv", "Ann")
+    _night(run, tmp_path / "2026-11-13" / "scorepad.csv", "Bob")
+    files = sorted(tmp_path.glob("*/scorepad.csv"))
+    data = json.loads(run("season", *files, "--format", "json").stdout)
+    assert data["nights"] == ["2026-11-06/scorepad", "2026-11-13/scorepad"]
+    ann = next(r for r in data["players"] if r["player"] == "Ann")
+    assert ann["nights"] == {"2026-11-06/scorepad": 4, "2026-11-13/scorepad": -1}
+    assert ann["total"] == 3 and ann["played"] == 2
+    text = run("season", *files).stdout
+    assert text.splitlines()[0].split()[:3] == [
+        "Player",
+        "2026-11-06/scorepad",
+        "2026-11-13/scorepad",
+    ]
+
+
+def test_season_refuses_a_night_given_twice(run, fails, tmp_path):
+    _night(run, tmp_path / "fri.csv", "Ann")
+    error = fails("season", tmp_path / "fri.csv", tmp_path)
+    assert "fri.csv: this night is given twice" in error
+
+
+def test_season_refuses_to_add_a_race_to_game_points(run, fails, tmp_path):
+    shutil.copy(ROOT / "sample_sessions" / "first-night-race.csv", tmp_path)
+    shutil.copy(FRIDAY, tmp_path)
+    error = fails("season", tmp_path)
+    assert "first-night-race.csv: a race night" in error
