@@ -176,6 +176,19 @@ def check_name(name: str) -> str:
     return name
 
 
+def check_new_name(name: str) -> str:
+    """A name for a player who sits down now: as `check_name`, and without a comma, which no
+    list of names on a command line or in a report could tell from two names. (A file written
+    before this rule keeps its names.)"""
+    name = check_name(name)
+    if "," in name:
+        raise HandError(
+            f"player {name!r}: a name cannot hold a comma (it could not be told from two names "
+            f"in a list); write it without, e.g. {name.replace(',', '')!r}"
+        )
+    return name
+
+
 def check_note(note: str) -> str:
     """A hand's note as it may stand in a session file."""
     if any(not c.isprintable() for c in note):

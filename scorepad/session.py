@@ -31,7 +31,16 @@ from typing import IO, Any, NamedTuple
 from .errors import HandError, ScorepadError
 from .ledger import Counts, Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
-from .schema import FORMAT_VERSION, Codec, LedgerError, Problem, Row, RowKind, check_name
+from .schema import (
+    FORMAT_VERSION,
+    Codec,
+    LedgerError,
+    Problem,
+    Row,
+    RowKind,
+    check_name,
+    check_new_name,
+)
 from .scoring import Hand, Score, find_player
 
 ENCODING = "utf-8"
@@ -470,7 +479,7 @@ def create(
     path: Path, players: Sequence[str], rules: Rules, first_dealer: str, time: str | None = None
 ) -> Head:
     """Write a new session file; refuses to touch a file that exists."""
-    players = tuple(check_name(p) for p in players)
+    players = tuple(check_new_name(p) for p in players)
     codec = Codec.new(players)
     time = time or now()
     rules_row = Row(
@@ -862,7 +871,7 @@ class Session:
         where they sit, and the night after."""
         with self._resumed() as night:
             fd, head, ledger = night.fd, night.head, night.ledger
-            name = check_name(name)
+            name = check_new_name(name)
             player = next((p for p in head.players if p.casefold() == name.casefold()), name)
             if player in ledger.seated:
                 raise ScorepadError(f"{player} is already seated")

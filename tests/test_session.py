@@ -229,23 +229,43 @@ def test_race_night_announces_the_winner_and_then_stops(session):
     assert standings["race_winners"] == ["Ann"] and standings["totals"]["Ann"] == 6
 
 
-def test_names_with_commas_quotes_spaces_and_accents_round_trip(session):
-    players = '"Smith, John","Ann ""the Ace""",Zoë,Jean Luc,Ed'
+def test_names_with_quotes_spaces_and_accents_round_trip(session):
+    players = '"Smith John","Ann ""the Ace""",Zoë,Jean Luc,Ed'
     _ok(session("new", "--players", players))
-    _ok(session("hand", "--picker", "Smith, John", "--partner", 'Ann "the Ace"', "--points", 70))
+    _ok(session("hand", "--picker", "Smith John", "--partner", 'Ann "the Ace"', "--points", 70))
     _ok(
         session(
             "hand",
             "--leaster",
             "--leaster-points",
-            '"Smith, John"=10,"Ann ""the Ace"""=20,Zoë=30,Jean Luc=40,Ed=20',
+            '"Smith John"=10,"Ann ""the Ace"""=20,Zoë=30,Jean Luc=40,Ed=20',
             "--leaster-tricks",
-            '"Smith, John"=1,"Ann ""the Ace"""=1,Zoë=1,Jean Luc=2,Ed=1',
+            '"Smith John"=1,"Ann ""the Ace"""=1,Zoë=1,Jean Luc=2,Ed=1',
         )
     )
     totals = _json(session("standings", "--format", "json"))["totals"]
-    assert totals == {"Smith, John": 6, 'Ann "the Ace"': 0, "Zoë": -2, "Jean Luc": -2, "Ed": -2}
+    assert totals == {"Smith John": 6, 'Ann "the Ace"': 0, "Zoë": -2, "Jean Luc": -2, "Ed": -2}
     assert _ok(session("verify")).stdout == ""
+
+
+def test_a_name_with_a_comma_is_refused_where_players_sit_down(session):
+    error = refused(session, "new", "--players", '"Smith, John",Bob,Cy,Dee,Ed')
+    assert "a name cannot hold a comma" in error and "'Smith John'" in error
+    session.new()
+    assert "a name cannot hold a comma" in refused(session, "seat", "add", "Doe, Jane")
+
+
+def test_a_file_that_has_a_name_with_a_comma_keeps_loading(session):
+    import csv
+
+    _ok(session("new", "--players", "Smith John,Bob,Cy,Dee,Ed"))
+    _ok(session("hand", "--picker", "Smith John", "--partner", "Bob", "--points", 70))
+    with open(session.path, newline="", encoding="utf-8") as f:
+        rows = [[c.replace("Smith John", "Smith, John") for c in r] for r in csv.reader(f)]
+    with open(session.path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n").writerows(rows)
+    assert _ok(session("verify")).stdout == ""
+    assert _json(session("standings", "--format", "json"))["totals"]["Smith, John"] == 2
 
 
 def test_a_file_saved_by_a_spreadsheet_still_loads(session):

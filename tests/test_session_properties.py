@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scorepad.cli import cli
 from scorepad.errors import ScorepadError
-from scorepad.schema import check_name
+from scorepad.schema import check_new_name
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Ed"]
 
@@ -108,7 +108,7 @@ def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stackin
 
 def _valid(name):
     try:
-        check_name(name)
+        check_new_name(name)
     except ScorepadError:
         return False
     return name == name.strip()

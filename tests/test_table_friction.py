@@ -146,3 +146,23 @@ def test_season_refuses_to_add_a_race_to_game_points(run, fails, tmp_path):
     shutil.copy(FRIDAY, tmp_path)
     error = fails("season", tmp_path)
     assert "first-night-race.csv: a race night" in error
+
+
+def test_the_session_file_may_follow_the_command(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("new", "--players", "Ann,Bob,Cy,Dee,Ed", "-f", path).exit_code == 0
+    assert run("hand", "--leaster", "--winner", "Cy", "--file", path).exit_code == 0
+    out = run("standings", "-f", path, "--format", "json").stdout
+    assert json.loads(out)["totals"]["Cy"] == 4
+    # the one after the command wins over the one before it, as the nearest does
+    assert (
+        json.loads(
+            run("-f", tmp_path / "other.csv", "standings", "-f", path, "--format", "json").stdout
+        )["hands"]
+        == 1
+    )
+    for command in ("status", "sheet", "verify", "settle", "stats", "undo"):
+        assert run(command, "-f", path).exit_code == 0, command
+    assert run("seat", "add", "Flo", "-f", path).exit_code == 0
+    result = run("standings", "-f", tmp_path / "missing.csv")
+    assert result.exit_code == 1 and "(or give -f FILE)" in result.stderr

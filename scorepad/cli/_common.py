@@ -66,15 +66,31 @@ def _complete_player(ctx: click.Context, param: click.Parameter, incomplete: str
     if not players:  # a session command: the names in the session file
         from ..session import Session
 
+        path = ctx.obj if isinstance(ctx.obj, Path) else ctx.find_root().params.get("session_file")
         try:
-            players = (
-                Session(ctx.find_root().params.get("session_file") or Path("scorepad.csv"))
-                .head()
-                .players
-            )
+            players = Session(path or Path("scorepad.csv")).head().players
         except (ScorepadError, OSError):
             players = ()
     return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+
+
+def _file_here(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.obj = value  # what the command is passed (`pass_obj`): this file, not the group's
+
+
+def session_file_option(command: Callable) -> Callable:
+    """Add `-f/--file` to a command, so the session file may also follow the command's name
+    (`scorepad standings -f friday.csv`), as people type it."""
+    return click.option(
+        "-f",
+        "--file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_file_here,
+        metavar="FILE",
+        help="The session file (also accepted before the command).",
+    )(command)
 
 
 def rules_options(command: Callable) -> Callable:

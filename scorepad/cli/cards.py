@@ -23,6 +23,7 @@ from ._common import (
     _summary,
     hand_options,
     rules_options,
+    session_file_option,
     table_format_option,
 )
 
@@ -274,6 +275,7 @@ def trick(
 )
 @click.option("--note", default="", metavar="TEXT", help="With --record: a note for the hand.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> None:
     """Replay a whole hand from its cards: check the deal and every play, and score it.

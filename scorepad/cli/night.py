@@ -25,6 +25,7 @@ from ._common import (
     hand_options,
     night_stats,
     rules_options,
+    session_file_option,
     table_format_option,
     use_color,
 )
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     shell_complete=_complete_player,
     help="Who deals the first hand. Default: the last player listed.",
 )
+@session_file_option
 @click.pass_obj
 def new(
     path: Path,
@@ -68,12 +70,12 @@ def new(
         scorepad -f friday.csv new --players Ann,Bob,Cy,Dee,Ed --rules pagat --dealer Ed
     """
     from ..rules import load_rules
-    from ..schema import check_name
+    from ..schema import check_new_name
     from ..scoring import seat
     from ..session import Session
 
     rules = load_rules(rules_spec, overrides)
-    players = tuple(check_name(p) for p in players)
+    players = tuple(check_new_name(p) for p in players)
     seating = seat(rules, players, dealer)  # can this table be dealt at all?
     Session.create(path, players, rules, seating.dealer)
     click.echo(f"Started {path}: {', '.join(players)}; rules: {rules.summary()}.")
@@ -97,6 +99,7 @@ def new(
 @click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def hand(
     path: Path,
@@ -141,6 +144,7 @@ def hand(
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @format_option("text", "json")
+@session_file_option
 @click.pass_obj
 def status(path: Path, fmt: str) -> None:
     """Where the night stands: the next hand, its dealer, who leads and sits out, doublers.
@@ -211,6 +215,7 @@ def status(path: Path, fmt: str) -> None:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def standings(path: Path, fmt: str) -> None:
     """The night so far: each player's total, hands played, picks and picker wins.
@@ -279,6 +284,7 @@ def standings(path: Path, fmt: str) -> None:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--running", is_flag=True, help="Show running totals instead of each hand's points.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def sheet(path: Path, running: bool, fmt: str) -> None:
     """The score sheet: a row per hand with each player's points, and the totals.
@@ -378,6 +384,7 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("-v", "--verbose", is_flag=True, help="Also say what was checked when all is well.")
+@session_file_option
 @click.pass_obj
 def verify(path: Path, verbose: bool) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
@@ -410,6 +417,7 @@ def verify(path: Path, verbose: bool) -> None:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def undo(path: Path, reason: str, fmt: str) -> None:
     """Void the last hand (it stays in the file, reversed by a void row).
@@ -431,6 +439,7 @@ def undo(path: Path, reason: str, fmt: str) -> None:
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def void(path: Path, number: int, reason: str, fmt: str) -> None:
     """Void hand N: its points are reversed by a new row; nothing is erased.
@@ -488,6 +497,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
 @click.option("--note", default="", metavar="TEXT", help="Why the hand is amended.")
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def amend(
     path: Path,
@@ -571,6 +581,7 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
+@session_file_option
 @click.pass_obj
 def repair(path: Path) -> None:
     """Move a torn last line (the machine stopped mid-write) into FILE.rejected.
@@ -617,6 +628,7 @@ def seat() -> None:
     help="Seat the player on this player's left (next after them in seat order). "
     "Default: after the last seat.",
 )
+@session_file_option
 @click.pass_obj
 def seat_add(path: Path, name: str, after: str | None) -> None:
     """Seat a player who joins (or comes back): dealt in from the next hand.
@@ -635,6 +647,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("name")
+@session_file_option
 @click.pass_obj
 def seat_remove(path: Path, name: str) -> None:
     """A player leaves: they keep their total and are no longer dealt in.

@@ -16,6 +16,7 @@ from ._common import (
     _score_table,
     _summary,
     _totals_table,
+    session_file_option,
     use_color,
 )
 
@@ -87,6 +88,7 @@ def _one_of(
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
+@session_file_option
 @click.pass_obj
 def play(path: Path) -> None:
     """Record the night hand by hand, answering questions (the table's guided mode).

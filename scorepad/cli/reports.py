@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, _race_line, night_stats, table_format_option, use_color
+from ._common import (
+    CONTEXT_SETTINGS,
+    _race_line,
+    night_stats,
+    session_file_option,
+    table_format_option,
+    use_color,
+)
 
 if TYPE_CHECKING:
     from ..render import Points
@@ -32,6 +39,7 @@ if TYPE_CHECKING:
     help="Currency symbol to show amounts with.",
 )
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     """Settle the night: each player's points and money, then who pays whom.
@@ -143,6 +151,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @table_format_option()
+@session_file_option
 @click.pass_obj
 def stats(path: Path, fmt: str) -> None:
     """Each player's night in numbers: picks, wins, schneiders, partners, best and worst hand.
@@ -375,6 +384,7 @@ def night_names(files: list[Path]) -> dict[Path, str]:
     metavar="LINES",
     help="Height of the terminal chart. Default: 20.",
 )
+@session_file_option
 @click.pass_obj
 def chart(path: Path, output: Path | None, width: int | None, height: int | None) -> None:
     """Draw each player's running total over the night, in the terminal or as an image.
