@@ -47,6 +47,7 @@ from .scoring import (
     points_class,
     score,
     seat,
+    tricks_needed,
 )
 
 _FAST_GENERATION = 16_384  # hands remembered by their raw cells, in each of two generations
@@ -979,6 +980,9 @@ class Ledger:
                 "--doubled: a session doubles the hands after a recorded doubler by "
                 "itself; record the doubler with `scorepad hand --doubler`"
             )
+        why = tricks_needed(self.rules, hand)
+        if why:
+            raise HandError(why)
         return replace(hand, doubled=self.doubled_next())
 
     def record_doubler(self, dealer: str | None = None, note: str = "", time: str = "") -> Row:
@@ -1029,6 +1033,9 @@ class Ledger:
         inputs = {**version.row.hand_inputs(), **changes}
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
+        why = tricks_needed(self.rules, replace(hand, dealer=hand.dealer or version.row.dealer))
+        if why:
+            raise HandError(why)
         result = score(self.rules, hand)
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():

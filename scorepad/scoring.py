@@ -281,6 +281,32 @@ _SCHAFKOPF_WORDS = {
 }
 
 
+def tricks_needed(rules: Rules, hand: Hand) -> str | None:
+    """Why a hand recorded now needs its tricks counted, or None.
+
+    Where the top level is about tricks (`level3_by = "tricks"`, and Schafkopf's schwarz), 120
+    card points may or may not be every trick, and points the bury alone could hold (0 at
+    least) may or may not mean no trick: the points leave the score open, so scorepad asks
+    rather than assume each side took a trick. (A hand recorded before keeps that assumption.)
+    """
+    if not isinstance(hand, PickerHand) or hand.tricks is not None:
+        return None
+    if rules.level3_by != "tricks" or (hand.game or "").endswith("-tout"):
+        return None
+    if not 0 <= hand.points <= TOTAL_POINTS:
+        return None  # scoring says what is wrong with these
+    deal = seat(rules, hand.players, hand.dealer, hand.out).deal
+    top = "schwarz" if rules.is_schafkopf else "no-trick"
+    if hand.points == TOTAL_POINTS:
+        why = f"all {TOTAL_POINTS} points may be every trick ({top}) or not"
+    elif hand.points <= deal.blind * ACE_POINTS:
+        held = "the bury alone could hold them" if hand.points else "a trick may hold none"
+        why = f"{hand.points} points may mean no trick ({top}) or not: {held}"
+    else:
+        return None
+    return f"--points {hand.points} needs --tricks: {why}; give --tricks N"
+
+
 def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
     p, t, total_tricks = hand.points, hand.tricks, deal.cards
     if not 0 <= p <= TOTAL_POINTS:

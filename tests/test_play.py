@@ -126,3 +126,14 @@ def test_doublers_and_schafkopf_games(table, run, tmp_path):
 def test_play_on_a_missing_file_is_one_clear_error(table):
     result = table("play", input="")
     assert result.exit_code == 1 and "no such session file" in result.stderr
+
+
+def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    # 120 points: Enter is not an answer to the tricks; 6 is (every trick: no-trick, level 3)
+    answers = ["Ann", "Bob", "120", "", "6", "", "", ""]
+    result = table("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert "120 points could be every trick or not" in result.stdout
+    assert "give a whole number from 0 to 6" in result.stderr
+    assert "a win, level 3, stake 3" in result.stdout

@@ -22,7 +22,7 @@ def night(run, tmp_path):
     sp("hand", "--picker", "Cy", "--alone", "--points", 0, "--tricks", 0)  # no-trick
     sp("hand", "--leaster", "--winner", "Dee")
     sp("hand", "--picker", "Ann", "--partner", "Ed", "--points", 70)
-    sp("hand", "--picker", "Bob", "--partner", "Cy", "--points", 20)
+    sp("hand", "--picker", "Bob", "--partner", "Cy", "--points", 20, "--tricks", 1)
     sp("void", "5")
     sp.path = path
     return sp

@@ -97,8 +97,33 @@ def test_zero_point_trick_saves_from_no_trick(check_json):
 
 
 def test_without_tricks_each_side_is_taken_to_have_a_trick(check_json):
-    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 120)
-    assert out["level"] == 2
+    out = check_json("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 100)
+    assert out["level"] == 2 and out["explanation"][2].startswith("No --tricks given")
+
+
+@pytest.mark.parametrize("points", [120, 0, 7, 22])
+def test_points_that_leave_the_top_level_open_need_the_tricks(fails, check_json, points):
+    # 120 may or may not be every trick; 0 to 22 (the two-card bury's most) may be no trick
+    base = ("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", points)
+    error = fails("check", *base)
+    assert error.startswith(f"Error: --points {points} needs --tricks") and "no-trick" in error
+    tricks = 6 if points == 120 else 0
+    assert check_json(*base, "--tricks", tricks)["level"] == 3
+    assert check_json(*base, "--tricks", 5 if points == 120 else 1)["level"] == 2
+
+
+def test_points_that_leave_the_level_open_are_asked_for_in_a_session(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", FIVE).exit_code == 0
+    result = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 120)
+    assert result.exit_code == 1 and "--points 120 needs --tricks" in result.stderr
+    assert (
+        run(
+            "-f", path, "hand", "--picker", "Ann", "--alone", "--points", 120, "--tricks", 6
+        ).exit_code
+        == 0
+    )
+    assert run("-f", path, "amend", "1", "--points", "10", "--tricks", "0").exit_code == 0
 
 
 def test_every_hand_sums_to_zero_five_handed(check_json):

@@ -68,11 +68,16 @@ def check(
         scorepad check --rules schafkopf --players Ann,Bob,Cy,Dee --picker Ann --game solo \\
             --points 95 --tricks 7 --runs 3
     """
+    from ..errors import HandError
     from ..rules import load_rules
-    from ..scoring import score
+    from ..scoring import score, tricks_needed
 
     rules = load_rules(rules_spec, overrides)
-    result = score(rules, _build_hand(players, params))
+    hand = _build_hand(players, params)
+    why = tricks_needed(rules, hand)
+    if why:
+        raise HandError(why)
+    result = score(rules, hand)
     if fmt == "json":
         from ..render import to_json
 

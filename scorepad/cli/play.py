@@ -184,7 +184,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
 
 
 def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand:
-    from ..scoring import PickerHand, find_player
+    from ..scoring import PickerHand, find_player, tricks_needed
 
     rules = state.rules
     others = [p for p in seating.order if p != picker]
@@ -225,10 +225,21 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         alone = True
     tricks_in_hand = seating.deal.cards
     points = _ask("Card points of the picker's side, bury included (0-120)?", _whole(0, 120))
-    tricks = _ask(
-        f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
-        _whole(0, tricks_in_hand, blank=(None,)),
+    need = tricks_needed(
+        rules,
+        PickerHand(state.seated, picker, points, seating.dealer, tuple(partners), alone, game=game),
     )
+    if need:  # the points leave the level open: the tricks are needed, not optional
+        tricks = _ask(
+            f"Tricks the picker's side took (0-{tricks_in_hand}; {points} points could be "
+            f"{'every' if points else 'no'} trick or not)?",
+            _whole(0, tricks_in_hand),
+        )
+    else:
+        tricks = _ask(
+            f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
+            _whole(0, tricks_in_hand, blank=(None,)),
+        )
     crack = recrack = None
     if rules.cracks:
         side = {picker, *partners}
