@@ -239,14 +239,16 @@ class Fate:
     count: int = 0
     void: bool = False
     final: Row | None = None  # the last amendment's inputs
-    note: str = ""  # the last amendment's note
+    note: str = ""  # the last amendment's note (the hand's note from then on)
     change: dict[str, int] | None = None  # the amendments' points, added up
+    reason: str = ""  # why it was voided
 
     def add(self, row: Row) -> None:
         """Count in one more correction of the hand."""
         self.count += 1
         if row.kind is RowKind.VOID:
             self.void = True
+            self.reason = row.note
             return
         self.final = row.inputs_only(RowKind.AMEND)
         self.note = row.note
@@ -462,7 +464,9 @@ class Ledger:
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
-                self.kept[number] = _Version(entry.inputs, dict(entry.deltas), [], entry.result)
+                self.kept[number] = _Version(
+                    replace(entry.inputs, note=cells[k_note]), dict(entry.deltas), [], entry.result
+                )
                 self._emit(number, entry, cells[k_note])
             else:
                 if counts is not None:
@@ -560,6 +564,8 @@ class Ledger:
                 # (the amendment's own row is checked when the pass reaches it)
                 with suppress(LedgerError):
                     entry = self._rescore(fate.final, seated)
+            if void and fate.reason:
+                note = f"{note}; void: {fate.reason}" if note else f"void: {fate.reason}"
         if self.counts is not None and not void and entry.result is not None:
             self.counts[entry] += 1
             if len(self.counts) > Counts.LIMIT:
@@ -1045,7 +1051,7 @@ class Ledger:
             kind=RowKind.AMEND,
             ref=ref,
             deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0) for p in seated},
-            note=check_note(note),
+            note=check_note(note) if note else version.row.note,  # the note carries over
             time=time,
         )
         self._apply(row, result)

@@ -363,8 +363,8 @@ def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | 
         return None
     kind = cells[at_kind] if len(cells) == codec.width else ""
     ref = cells[codec.index["ref"]] if kind else ""
-    if kind == RowKind.VOID and ref.isdigit():  # all that a void says of a hand
-        return Row(RowKind.VOID, line, ref=int(ref))
+    if kind == RowKind.VOID and ref.isdigit():  # all that a void says of a hand, and why
+        return Row(RowKind.VOID, line, ref=int(ref), note=cells[codec.index["note"]])
     if kind != RowKind.AMEND:
         return None
     try:

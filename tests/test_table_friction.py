@@ -166,3 +166,36 @@ def test_the_session_file_may_follow_the_command(run, tmp_path):
     assert run("seat", "add", "Flo", "-f", path).exit_code == 0
     result = run("standings", "-f", tmp_path / "missing.csv")
     assert result.exit_code == 1 and "(or give -f FILE)" in result.stderr
+
+
+def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    for note in ("Ann's big one", "misdeal?", "third"):
+        assert (
+            run(
+                "-f",
+                path,
+                "hand",
+                "--picker",
+                "Ann",
+                "--partner",
+                "Bob",
+                "--points",
+                "70",
+                "--note",
+                note,
+            ).exit_code
+            == 0
+        )
+    assert run("-f", path, "amend", "1", "--points", "80").exit_code == 0  # no --note: kept
+    assert run("-f", path, "amend", "3", "--points", "50", "--note", "recounted").exit_code == 0
+    assert run("-f", path, "void", "2", "--reason", "misdeal found").exit_code == 0
+    hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
+    notes = [h["Note"] for h in hands]
+    assert notes == ["Ann's big one", "misdeal?; void: misdeal found", "recounted"]
+    assert run("-f", path, "verify").stdout == ""
+    # the note also stays with the hand in the file, for the next correction
+    assert run("-f", path, "amend", "1", "--points", "81").exit_code == 0
+    hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
+    assert hands[0]["Note"] == "Ann's big one"

@@ -494,7 +494,12 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     shell_complete=_complete_player,
     help="Who sat out this hand (replaces the recorded list).",
 )
-@click.option("--note", default="", metavar="TEXT", help="Why the hand is amended.")
+@click.option(
+    "--note",
+    default="",
+    metavar="TEXT",
+    help="The hand's note from now on (e.g. why it was amended). Default: the note it had.",
+)
 @click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
 @table_format_option()
 @session_file_option
