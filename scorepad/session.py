@@ -97,12 +97,52 @@ def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
     return SessionError(path, f"cannot {doing}: {exc.strerror}")
 
 
-def _flock(fd: int, shared: bool) -> None:
+DEFAULT_WAIT = 30.0
+"""How long a command waits for the lock another scorepad holds, in seconds (`--wait`)."""
+_QUIET_WAIT = 0.5  # a wait shorter than this is not worth a word
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """How a command waits for the session's lock: at most `seconds`, and `say` (if given) is
+    told once when the wait is longer than a moment."""
+
+    seconds: float = DEFAULT_WAIT
+    say: Callable[[str], None] | None = None
+
+
+def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
+    """Take the lock on the session file, waiting for another scorepad at most as long as
+    `waiting` says; a SessionError when that is not enough."""
     try:
         import fcntl
     except ImportError:  # not a POSIX system: appends are still single writes
         return
-    fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+    import time
+
+    kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    start = time.monotonic()
+    said = False
+    while True:
+        try:
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        waited = time.monotonic() - start
+        if waited >= waiting.seconds:
+            raise SessionError(
+                path,
+                f"locked by another scorepad for {waited:.0f} s; gave up (wait longer with "
+                f"--wait SECONDS, or see whether a scorepad is still running)",
+            )
+        if not said and waited >= min(_QUIET_WAIT, waiting.seconds) and waiting.say:
+            waiting.say(
+                f"scorepad: {path} is locked by another scorepad; waiting (up to "
+                f"{waiting.seconds:g} s)..."
+            )
+            said = True
+        time.sleep(0.05)
 
 
 def _unlock(fd: int) -> None:
@@ -139,7 +179,7 @@ class Snapshot:
     """One consistent view of a session file: opened once, read up to the size it had when
     no writer was in the middle of an append."""
 
-    def __init__(self, path: Path, shared_lock: bool = True):
+    def __init__(self, path: Path, shared_lock: bool = True, waiting: Waiting = Waiting()):
         self.path = path
         if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
             raise SessionError(path, "is not a regular file")
@@ -149,7 +189,7 @@ class Snapshot:
             raise _file_error(path, exc, "read") from None
         try:
             if shared_lock:  # (a writer that holds the exclusive lock reads without it)
-                _flock(self.fd, shared=True)
+                _flock(self.fd, True, path, waiting)
             self.size = os.fstat(self.fd).st_size
             if shared_lock:
                 _unlock(self.fd)
@@ -542,7 +582,7 @@ def _fsync_dir(path: Path) -> None:
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[int]:
+def locked(path: Path, waiting: Waiting = Waiting()) -> Iterator[int]:
     """Hold an exclusive lock on the session file; yields a descriptor open for appending.
 
     The lock is taken on the file itself. A rewrite renames a new file over the path, so after
@@ -554,7 +594,7 @@ def locked(path: Path) -> Iterator[int]:
         except OSError as exc:
             raise _file_error(path, exc, "open for writing") from None
         try:
-            _flock(fd, shared=False)
+            _flock(fd, False, path, waiting)
             try:
                 same = os.fstat(fd).st_ino == os.stat(path).st_ino
             except FileNotFoundError:
@@ -725,12 +765,13 @@ class Reading:
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, waiting: Waiting = Waiting()):
         self.path = Path(path)
+        self.waiting = waiting  # how long to wait for another scorepad's lock
         self._writing = False  # this process holds the exclusive lock
 
     def _snapshot(self) -> Snapshot:
-        return Snapshot(self.path, shared_lock=not self._writing)
+        return Snapshot(self.path, not self._writing, self.waiting)
 
     @classmethod
     def create(
@@ -794,7 +835,7 @@ class Session:
     @contextmanager
     def _locked(self) -> Iterator[int]:
         """Hold the exclusive lock; reads meanwhile take no shared lock of their own."""
-        with locked(self.path) as fd:
+        with locked(self.path, self.waiting) as fd:
             self._writing = True
             try:
                 yield fd

@@ -304,3 +304,84 @@ def test_a_huge_file_of_garbage_is_refused_quickly(run, tmp_path):
         assert time.perf_counter() - started < 10
         if args != ["repair"]:
             assert path.read_bytes() == before
+
+
+# --- a lock held by another scorepad --------------------------------------------------------
+
+HOLDER = textwrap.dedent("""\
+    import fcntl, os, sys, time
+    fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+""")
+
+
+def _hold_lock(path: Path, seconds: float) -> subprocess.Popen:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout.readline().strip() == "holding"
+    return holder
+
+
+def _scorepad(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "scorepad", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_a_held_lock_is_waited_for_out_loud_then_given_up(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    before = path.read_bytes()
+    holder = _hold_lock(path, 30)
+    try:
+        started = time.monotonic()
+        result = _scorepad("-f", path, "--wait", "1.5", "hand", "--leaster", "--winner", "Ann")
+        waited = time.monotonic() - started
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.returncode == 1 and waited >= 1.5
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"scorepad: {path} is locked by another scorepad; waiting")
+    assert re.match(
+        rf"Error: {re.escape(str(path))}: locked by another scorepad for \d+ s; gave "
+        rf"up \(wait longer with --wait SECONDS",
+        lines[-1],
+    )
+    assert path.read_bytes() == before
+
+
+def test_a_lock_that_is_let_go_in_time_is_waited_for(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    holder = _hold_lock(path, 1.0)
+    try:
+        # SCOREPAD_WAIT is the default of --wait
+        result = _scorepad(
+            "-f", path, "hand", "--leaster", "--winner", "Ann", env={"SCOREPAD_WAIT": "20"}
+        )
+        reader = _scorepad("-f", path, "standings", "--format", "json")
+    finally:
+        holder.wait()
+    assert result.returncode == 0, result.stderr
+    assert "is locked by another scorepad; waiting (up to 20 s)" in result.stderr
+    assert json.loads(reader.stdout)["hands"] == 1
+
+
+def test_a_reader_gives_up_on_a_held_lock_too(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    holder = _hold_lock(path, 30)
+    try:
+        result = _scorepad("-f", path, "--wait", "0.3", "standings")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.returncode == 1 and "locked by another scorepad" in result.stderr

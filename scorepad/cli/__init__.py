@@ -131,11 +131,20 @@ def _reader_gone() -> None:
     metavar="FILE",
     help="The session file (else $SCOREPAD_FILE, else scorepad.csv).",
 )
+@click.option(
+    "--wait",
+    type=click.FloatRange(0, 86400),
+    envvar="SCOREPAD_WAIT",
+    default=30,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait while another scorepad holds the session's lock (else $SCOREPAD_WAIT).",
+)
 @click.version_option(
     __version__, "--version", prog_name="scorepad", message="%(prog)s %(version)s"
 )
 @click.pass_context
-def cli(ctx: click.Context, session_file: Path) -> None:
+def cli(ctx: click.Context, session_file: Path, wait: float) -> None:
     """Keep score at a Sheepshead or Schafkopf table.
 
     Start a night with `new`, record each hand with `hand` as it ends, and see `standings` and
@@ -150,6 +159,7 @@ def cli(ctx: click.Context, session_file: Path) -> None:
         scorepad standings
     """
     ctx.obj = session_file
+    ctx.meta["scorepad.wait"] = wait
 
 
 def main(args: Sequence[str] | None = None, prog_name: str = "scorepad") -> None:

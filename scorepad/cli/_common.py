@@ -74,6 +74,16 @@ def _complete_player(ctx: click.Context, param: click.Parameter, incomplete: str
     return [p for p in players if p.casefold().startswith(incomplete.casefold())]
 
 
+def open_session(path: Path) -> Session:
+    """The session at `path`, waiting for another scorepad's lock as `--wait` says (and saying
+    so on stderr when the wait is longer than a moment)."""
+    from ..session import DEFAULT_WAIT, Session, Waiting
+
+    ctx = click.get_current_context(silent=True)
+    seconds = ctx.meta.get("scorepad.wait", DEFAULT_WAIT) if ctx else DEFAULT_WAIT
+    return Session(path, Waiting(seconds, lambda text: click.echo(text, err=True)))
+
+
 def _file_here(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
     if value is not None:
         ctx.obj = value  # what the command is passed (`pass_obj`): this file, not the group's

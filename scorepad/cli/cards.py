@@ -22,6 +22,7 @@ from ._common import (
     _split_names,
     _summary,
     hand_options,
+    open_session,
     rules_options,
     session_file_option,
     table_format_option,
@@ -327,9 +328,8 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
                 f"not recorded: {len(outcome.problems)} thing(s) found wrong "
                 f"(run without --record to see them)"
             )
-        from ..session import Session
 
-        recorded = Session(path).record(outcome.hand(), note)
+        recorded = open_session(path).record(outcome.hand(), note)
     if fmt == "json":
         data = {
             "rules": rules.name,

@@ -24,6 +24,7 @@ from ._common import (
     format_option,
     hand_options,
     night_stats,
+    open_session,
     rules_options,
     session_file_option,
     table_format_option,
@@ -124,7 +125,6 @@ def hand(
         scorepad hand --leaster --winner Dee
         scorepad hand --doubler
     """
-    from ..session import Session
 
     if doubler:
         stray = _given(
@@ -133,7 +133,7 @@ def hand(
         )
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --doubler")
-    session = Session(path)
+    session = open_session(path)
     if doubler:
         row, state = session.record_doubler(params["dealer"], note)
         result = None
@@ -157,9 +157,8 @@ def status(path: Path, fmt: str) -> None:
         scorepad status
     """
     from ..scoring import seat
-    from ..session import Session
 
-    with Session(path).reading() as reading:
+    with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
     last_hand = state.last_hand
     seating = seat(head.rules, state.seated, state.next_dealer)
@@ -229,9 +228,8 @@ def standings(path: Path, fmt: str) -> None:
     \b
         scorepad -f sample_sessions/standard-friday.csv standings
     """
-    from ..session import Session
 
-    head, state, stats = night_stats(Session(path))
+    head, state, stats = night_stats(open_session(path))
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     if fmt == "json":
         from ..render import to_json
@@ -304,12 +302,11 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
 
     from ..render import Points, render_stream
     from ..reports import SheetRows
-    from ..session import Session
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
     with (
-        Session(path).reading() as reading,
+        open_session(path).reading() as reading,
         tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool,
     ):
         players = reading.head.players
@@ -397,10 +394,10 @@ def verify(path: Path, verbose: bool) -> None:
     \b
         scorepad -f friday.csv verify
     """
-    from ..session import Session, SessionError
+    from ..session import SessionError
 
     try:
-        ledger, problems = Session(path).check()
+        ledger, problems = open_session(path).check()
     except SessionError as exc:
         if exc.line is None:
             raise
@@ -429,9 +426,8 @@ def undo(path: Path, reason: str, fmt: str) -> None:
     \b
         scorepad undo --reason "recorded twice"
     """
-    from ..session import Session
 
-    row, state = Session(path).undo(reason)
+    row, state = open_session(path).undo(reason)
     _echo_void(path, row, state, fmt)
 
 
@@ -449,9 +445,8 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
     \b
         scorepad void 7 --reason "misdeal found after scoring"
     """
-    from ..session import Session
 
-    row, state = Session(path).void(number, reason)
+    row, state = open_session(path).void(number, reason)
     _echo_void(path, row, state, fmt)
 
 
@@ -525,12 +520,11 @@ def amend(
         scorepad amend 6 --partner Dee
         scorepad amend 9 --leaster --winner Cy
     """
-    from ..session import Session
 
     changes = _amend_changes(params, out)
     if not changes:
         raise click.UsageError("give at least one hand option to change, e.g. --points 58")
-    row, result, state = Session(path).amend(number, changes, note)
+    row, result, state = open_session(path).amend(number, changes, note)
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
@@ -598,9 +592,8 @@ def repair(path: Path) -> None:
     \b
         scorepad repair
     """
-    from ..session import Session
 
-    line, size = Session(path).repair()
+    line, size = open_session(path).repair()
     if not line:
         click.echo(f"{path}: nothing to repair: the last line is complete.")
         return
@@ -643,9 +636,8 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
     \b
         scorepad seat add Flo --after Bob
     """
-    from ..session import Session
 
-    player, place, state = Session(path).seat_add(name, after)
+    player, place, state = open_session(path).seat_add(name, after)
     click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
     click.echo(_next_line(state, state.rules))
 
@@ -663,9 +655,8 @@ def seat_remove(path: Path, name: str) -> None:
         scorepad seat remove Ed
     """
     from ..render import signed
-    from ..session import Session
 
-    player, state = Session(path).seat_remove(name)
+    player, state = open_session(path).seat_remove(name)
     click.echo(
         f"{player} leaves the table with {signed(state.totals[player])}. "
         f"Seats: {', '.join(state.seated)}."

@@ -16,6 +16,7 @@ from ._common import (
     _score_table,
     _summary,
     _totals_table,
+    open_session,
     session_file_option,
     use_color,
 )
@@ -105,9 +106,8 @@ def play(path: Path) -> None:
         scorepad -f friday.csv play
     """
     from ..render import Points, render
-    from ..session import Session
 
-    session = Session(path)
+    session = open_session(path)
     state = session.state()  # a missing or damaged file stops here, before any question
     click.echo(
         f"Recording into {path} ({state.rules.name} rules). An empty answer to "

@@ -14,6 +14,7 @@ from ._common import (
     CONTEXT_SETTINGS,
     _race_line,
     night_stats,
+    open_session,
     session_file_option,
     table_format_option,
     use_color,
@@ -54,7 +55,6 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
     """
     from ..render import Money, Points, render, to_json
-    from ..session import Session
     from ..settlement import (
         check_rate_pays,
         fewest_payments,
@@ -64,7 +64,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     )
 
     per_point = parse_rate(rate)
-    with Session(path).reading() as reading:
+    with open_session(path).reading() as reading:
         head, state = reading.head, reading.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not head.rules.zero_sum:
@@ -167,9 +167,8 @@ def stats(path: Path, fmt: str) -> None:
     """
     from ..render import Points, render, to_json
     from ..reports import stats_records
-    from ..session import Session
 
-    head, state, stats = night_stats(Session(path))
+    head, state, stats = night_stats(open_session(path))
     records = stats_records(state.totals, stats)
     if fmt == "json":
         click.echo(to_json({"file": str(path), "hands": state.hands, "players": records}))
@@ -294,7 +293,7 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     """
     from ..render import Points, render, to_json
     from ..reports import season as league
-    from ..session import Session, SessionError
+    from ..session import SessionError
 
     files: list[Path] = []
     for source in sources:
@@ -314,7 +313,7 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     settlements: dict[str, str] = {}
     for file in files:
         try:
-            state = Session(file).night()
+            state = open_session(file).night()
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(
@@ -396,11 +395,10 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
     from ..reports import RunningSeries
-    from ..session import Session
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
-    with Session(path).reading() as reading:
+    with open_session(path).reading() as reading:
         head = reading.head
         running = RunningSeries(head.players)
         state = reading.night(running.add)
