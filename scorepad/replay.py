@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError
 from .rules import Rules
-from .scoring import PickerHand, Score, find_player, score
+from .scoring import PickerHand, Score, find_player, same_name, score
 
 KEYS = (
     "rules",
@@ -116,7 +116,7 @@ def parse_hand_file(text: str) -> HandFile:
             hand.players = [
                 n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
             ]
-            if len({p.casefold() for p in hand.players}) != len(hand.players):
+            if len({same_name(p) for p in hand.players}) != len(hand.players):
                 raise HandFileError(number, "players: a name is listed twice")
         elif lowered in ("blind", "bury"):
             setattr(hand, lowered, _cards(value, number))

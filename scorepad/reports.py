@@ -13,7 +13,7 @@ from typing import Any
 
 from .ledger import Counts, HandView, Scored
 from .schema import RowKind
-from .scoring import Outcome
+from .scoring import Outcome, same_name
 
 _TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
 
@@ -266,7 +266,7 @@ def season(
     for name, totals in nights:
         night = {}
         for player, total in totals.items():
-            night[named.setdefault(player.casefold(), player)] = total
+            night[named.setdefault(same_name(player), player)] = total
         merged.append((name, night))
     players = sorted(named.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in merged), p))
     records = []

@@ -155,8 +155,13 @@ class Problem:
 
 
 def check_name(name: str) -> str:
-    """A player's name as it may stand in a session file, or a HandError saying why not."""
+    """A player's name as it may stand in a session file (in Unicode's composed form, NFC), or
+    a HandError saying why not."""
     name = name.strip()
+    if not name.isascii():
+        import unicodedata
+
+        name = unicodedata.normalize("NFC", name)
     if not name:
         raise HandError("a player's name is empty")
     if any(not c.isprintable() for c in name):

@@ -125,11 +125,21 @@ class Seating:
 # --- seating and names --------------------------------------------------------------------------
 
 
+def same_name(name: str) -> str:
+    """What two spellings of one name have in common: its NFC form, case folded."""
+    if not name.isascii():
+        import unicodedata
+
+        name = unicodedata.normalize("NFC", name)
+    return name.casefold()
+
+
 def find_player(name: str, among: Sequence[str], option: str) -> str:
-    """The player `name` refers to (case does not matter); unknown names suggest the closest."""
-    wanted = name.strip().casefold()
+    """The player `name` refers to (case and Unicode form do not matter: a composed "Zoë" typed
+    at the keyboard is the decomposed one in a file); unknown names suggest the closest."""
+    wanted = same_name(name.strip())
     for player in among:
-        if player.casefold() == wanted:
+        if same_name(player) == wanted:
             return player
     import difflib  # only on the way to an error
 
@@ -151,9 +161,9 @@ def seat(
     for name in players:
         if not name.strip():
             raise HandError("--players: a player's name is empty")
-        if name.casefold() in seen:
+        if same_name(name) in seen:
             raise HandError(f"--players: {name} is listed twice")
-        seen[name.casefold()] = name
+        seen[same_name(name)] = name
     dealer = find_player(dealer, players, "--dealer") if dealer else players[-1]
     start = players.index(dealer) + 1
     rotation = players[start:] + players[:start]  # the dealer's left first, the dealer last

@@ -41,7 +41,7 @@ from .schema import (
     check_name,
     check_new_name,
 )
-from .scoring import Hand, Score, find_player
+from .scoring import Hand, Score, find_player, same_name
 
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
@@ -302,11 +302,11 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
             check_name(name)
         except ScorepadError as exc:
             raise SessionError(path, f"header: {exc}", 1) from None
-        if name != name.strip() or name.casefold() in seen:
+        if name != name.strip() or same_name(name) in seen:
             raise SessionError(
                 path, f"header: player {name!r} is listed twice or has spaces around it", 1
             )
-        seen.add(name.casefold())
+        seen.add(same_name(name))
     try:
         rules_row = codec.decode(rules_cells, 2)
         start = codec.decode(start_cells, 3)
@@ -538,22 +538,31 @@ def create(
         time=time,
     )
     data = _encode([codec.order, codec.encode(rules_row), codec.encode(start)])
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        raise SessionError(
-            path, "already exists; scorepad never overwrites a session (choose another --file)"
-        ) from None
-    except OSError as exc:
-        raise SessionError(path, f"cannot create: {exc.strerror}") from None
+    exists = SessionError(
+        path, "already exists; scorepad never overwrites a session (choose another --file)"
+    )
+    if os.path.lexists(path):
+        raise exists
+    # Written whole to a temp file beside it, then linked into place, which fails if the path
+    # exists meanwhile: a crash leaves no half-made session, only a temp file the next writer
+    # removes.
+    fd, temp = _temp_beside(path, "cannot create")
     try:
         _write_all(fd, data)
         os.fsync(fd)
-    except OSError as exc:
+        os.fchmod(fd, 0o644)
         os.close(fd)
-        os.unlink(path)
-        raise SessionError(path, f"cannot write: {exc.strerror}") from None
-    os.close(fd)
+        fd = -1
+        os.link(temp, path)
+    except FileExistsError:
+        raise exists from None
+    except OSError as exc:
+        raise SessionError(path, f"cannot create: {exc.strerror}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        with suppress(OSError):
+            os.unlink(temp)
     _fsync_dir(path)
     return Head(path, players, rules, first_dealer, start, codec)
 
@@ -627,14 +636,25 @@ def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
         raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
 
 
-def _temp_beside(path: Path) -> tuple[int, str]:
+def _temp_beside(path: Path, doing: str = "cannot rewrite") -> tuple[int, str]:
     import tempfile
 
     folder = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") from None
+        raise SessionError(path, f"{doing}: {exc.strerror}; the file is as it was") from None
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove temp files that a killed rewrite (or `new`) left beside the session. Called with
+    the lock held, when no rewrite of this session can be under way."""
+    import glob
+
+    folder = path.parent if str(path.parent) else Path(".")
+    for leftover in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with suppress(OSError):
+            leftover.unlink()
 
 
 def rewrite(path: Path, data: bytes) -> None:
@@ -836,6 +856,7 @@ class Session:
     def _locked(self) -> Iterator[int]:
         """Hold the exclusive lock; reads meanwhile take no shared lock of their own."""
         with locked(self.path, self.waiting) as fd:
+            _remove_leftovers(self.path)
             self._writing = True
             try:
                 yield fd
@@ -913,7 +934,7 @@ class Session:
         with self._resumed() as night:
             fd, head, ledger = night.fd, night.head, night.ledger
             name = check_new_name(name)
-            player = next((p for p in head.players if p.casefold() == name.casefold()), name)
+            player = next((p for p in head.players if same_name(p) == same_name(name)), name)
             if player in ledger.seated:
                 raise ScorepadError(f"{player} is already seated")
             order = list(ledger.seated)

@@ -385,3 +385,59 @@ def test_a_reader_gives_up_on_a_held_lock_too(run, tmp_path):
         holder.kill()
         holder.wait()
     assert result.returncode == 1 and "locked by another scorepad" in result.stderr
+
+
+# --- names in two Unicode forms, and what a crash leaves --------------------------------------
+
+
+def test_names_are_kept_composed_and_match_in_either_form(run, tmp_path):
+    path = tmp_path / "night.csv"
+    decomposed, composed = "Zoe\u0308", "Zo\u00eb"
+    assert run("-f", path, "new", "--players", f"{decomposed},Bob,Cy,Dee,Ed").exit_code == 0
+    assert composed in path.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert (
+        run(
+            "-f",
+            path,
+            "hand",
+            "--picker",
+            composed,
+            "--partner",
+            "bob",
+            "--points",
+            70,
+        ).exit_code
+        == 0
+    )
+    assert (
+        run("-f", path, "hand", "--picker", decomposed.upper(), "--alone", "--points", 95).exit_code
+        == 0
+    )
+    totals = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert totals[composed] == 2 + 8
+    other = tmp_path / "two.csv"
+    result = run("-f", other, "new", "--players", f"{decomposed},{composed.upper()},Cy,Dee,Ed")
+    assert result.exit_code == 1 and "is listed twice" in result.stderr and not other.exists()
+
+
+def test_a_failed_new_leaves_neither_a_session_nor_a_temp_file(run, tmp_path, monkeypatch):
+    import scorepad.session as session
+
+    def broken(source, target):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(session.os, "link", broken)
+    result = run("-f", tmp_path / "night.csv", "new", "--players", PLAYERS)
+    assert result.exit_code == 1 and "cannot create" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_next_writer_removes_what_a_killed_rewrite_left(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    leftover = tmp_path / ".night.csv.k1ll3d.tmp"
+    leftover.write_text("half a rewrite")
+    other = tmp_path / ".other.csv.k1ll3d.tmp"  # another session's: not ours to touch
+    other.write_text("someone else's")
+    assert run("-f", path, "hand", "--leaster", "--winner", "Ann").exit_code == 0
+    assert not leftover.exists() and other.exists()

@@ -71,7 +71,9 @@ def _complete_player(ctx: click.Context, param: click.Parameter, incomplete: str
             players = Session(path or Path("scorepad.csv")).head().players
         except (ScorepadError, OSError):
             players = ()
-    return [p for p in players if p.casefold().startswith(incomplete.casefold())]
+    from ..scoring import same_name
+
+    return [p for p in players if same_name(p).startswith(same_name(incomplete))]
 
 
 def open_session(path: Path) -> Session:
