@@ -19,6 +19,10 @@ from .errors import RulesError
 from .names import BASE_GAMES, FAMILIES, GAMES, PRESETS, Family
 
 DEFAULT_PRESET = "standard"
+MAX_AMOUNT = 1_000_000  # the most any amount (a stake, a value, a target) may be
+MAX_FACTOR = 16  # the most one doubling may multiply by
+MAX_TEXT = 200  # the longest name or description of a rules table
+MAX_RULES_FILE = 1 << 20  # the largest rules file read, in bytes
 CALLS = ("none", "ace", "jack-of-diamonds")
 DECK_SIZES = (32, 24)
 _BOOL_WORDS = {
@@ -54,8 +58,7 @@ class Setting:
         if self.kind == "levels":
             return "three whole numbers of at least 1, e.g. 1,2,3"
         if self.kind == "int":
-            upper = f" to {self.high}" if self.high is not None else " or more"
-            return f"a whole number {self.low}{upper}"
+            return f"a whole number {self.low} to {self.highest:,}"
         return "any text"
 
     def parse(self, text: str) -> Any:
@@ -66,12 +69,12 @@ class Setting:
             if value is None:
                 raise self._bad(text)
         elif self.kind == "int":
-            if not re.fullmatch(r"[+-]?\d+", raw):
+            if not re.fullmatch(r"[+-]?\d{1,9}", raw):
                 raise self._bad(text)
             value = int(raw)
         elif self.kind == "levels":
             parts = [p for p in re.split(r"[,/\s]+", raw.strip("[]() ")) if p]
-            if not all(re.fullmatch(r"\d+", p) for p in parts):
+            if not all(re.fullmatch(r"\d{1,9}", p) for p in parts):
                 raise self._bad(text)
             value = [int(p) for p in parts]
         else:
@@ -86,7 +89,7 @@ class Setting:
         elif self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise self._bad(value)
-            if value < self.low or (self.high is not None and value > self.high):
+            if not self.low <= value <= self.highest:
                 raise self._bad(value)
         elif self.kind == "choice":
             if value not in self.choices:
@@ -95,17 +98,43 @@ class Setting:
             if (
                 not isinstance(value, (list, tuple))
                 or len(value) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
+                or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_AMOUNT
+                    for v in value
+                )
             ):
                 raise self._bad(value)
             value = tuple(value)
         elif not isinstance(value, str):
             raise self._bad(value)
+        else:
+            value = _checked_text(self.key, value)
         return value
+
+    @property
+    def highest(self) -> int:
+        """The largest whole number this setting takes (every amount has a bound)."""
+        return MAX_AMOUNT if self.high is None else self.high
 
     def _bad(self, value: Any) -> RulesError:
         shown = value if isinstance(value, str) else format_value(value)
+        if len(shown) > 40:
+            shown = shown[:40] + "..."
         return RulesError(f"{self.key}: {shown!r} is not valid; use {self.describe_valid()}")
+
+
+def _checked_text(key: str, text: str) -> str:
+    """A name or description as it may be written into a session file and shown in a table."""
+    if any(not c.isprintable() for c in text):
+        raise RulesError(f"{key}: the text cannot hold line breaks or control characters")
+    if text.startswith(("=", "+", "-", "@")):
+        raise RulesError(
+            f"{key}: {text[:40]!r} cannot start with {text[0]} (a spreadsheet would run it as a "
+            f"formula)"
+        )
+    if len(text) > MAX_TEXT:
+        raise RulesError(f"{key}: at most {MAX_TEXT} characters ({len(text)} given)")
+    return text
 
 
 _SCALARS = (
@@ -148,7 +177,9 @@ _SCALARS = (
         family="sheepshead",
     ),
     Setting("double_on_the_bump", "bool", "a loss by the picker's side pays double"),
-    Setting("bump_factor", "int", "double on the bump multiplies a loss by this", low=1),
+    Setting(
+        "bump_factor", "int", "double on the bump multiplies a loss by this", low=1, high=MAX_FACTOR
+    ),
     Setting("bump_on_forced", "bool", "double on the bump applies to a forced pick too"),
     Setting(
         "all_pass",
@@ -173,7 +204,11 @@ _SCALARS = (
         ("queue", "multiply", "cap"),
     ),
     Setting(
-        "max_doubled_hands", "int", "doubler_stacking = cap: most doubled hands pending", low=1
+        "max_doubled_hands",
+        "int",
+        "doubler_stacking = cap: most doubled hands pending",
+        low=1,
+        high=64,
     ),
     Setting("max_multiplier", "int", "cap on the product of all doublings (0: no cap)"),
     Setting("cracks", "bool", "cracking (Stoss in Schafkopf) and re-cracking are allowed"),
@@ -183,8 +218,14 @@ _SCALARS = (
         "who may crack: a defender seated after the picker, or any defender",
         ("after-picker", "defender"),
     ),
-    Setting("crack_factor", "int", "a crack multiplies the stake by this", low=1),
-    Setting("recrack_factor", "int", "a re-crack multiplies the stake by this again", low=1),
+    Setting("crack_factor", "int", "a crack multiplies the stake by this", low=1, high=MAX_FACTOR),
+    Setting(
+        "recrack_factor",
+        "int",
+        "a re-crack multiplies the stake by this again",
+        low=1,
+        high=MAX_FACTOR,
+    ),
     Setting(
         "partner_free_on_no_trick",
         "bool",
@@ -384,6 +425,8 @@ def format_value(value: Any) -> str:
 def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
     for key, value in data.items():
         dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and dotted.count(".") >= 2:
+            raise RulesError(f"{dotted[:60]}: tables nest at most three deep (deal.5.cards)")
         if isinstance(value, Mapping):
             yield from _flatten(value, dotted + ".")
         else:
@@ -489,20 +532,31 @@ def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
     import tomllib
 
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        if not path.is_file():
+            raise RulesError(f"{path}: not a rules file (a TOML file is needed)")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_RULES_FILE + 1)
+        if len(raw) > MAX_RULES_FILE:
+            raise RulesError(f"{path}: a rules file has at most {MAX_RULES_FILE // 1024} KiB")
+        data = tomllib.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise RulesError(f"{path}: cannot read rules file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise RulesError(f"{path}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, or a number too long
+        raise RulesError(f"{path}: not a rules table scorepad can read ({exc})") from None
     preset = data.pop("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
         raise RulesError(f"{path}: preset: {_unknown_preset(str(preset))}")
     flat = _preset_flat(preset)
     own = _checked_flat(data, str(path))
     if "name" not in own:
-        own["name"] = path.stem
+        try:
+            own["name"] = _checked_text("name", path.stem)
+        except RulesError:
+            own["name"] = "rules file"  # a file name that cannot stand in a cell is not used
     if own.get("family", flat["family"]) != flat["family"]:
         raise RulesError(
             f"{path}: family: start from a {own['family']} preset "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 
 from .errors import ScorepadError
 
@@ -64,8 +64,16 @@ def money_balances(points: Mapping[str, int], rate: Decimal) -> dict[str, Decima
 
     Game points times the rate, rounded to the cent; where rounding leaves the table a cent or
     two off zero, the cents go to the players whose amounts were rounded the most, so the
-    balances still sum to exactly what the points sum to times the rate.
+    balances still sum to exactly what the points sum to times the rate. Exact for amounts of
+    any size (the arithmetic carries as many digits as they need).
     """
+    digits = len(str(max((abs(v) for v in points.values()), default=0))) * 2 + 40
+    with localcontext() as context:
+        context.prec = max(context.prec, digits)
+        return _balances(points, rate)
+
+
+def _balances(points: Mapping[str, int], rate: Decimal) -> dict[str, Decimal]:
     exact = {p: Decimal(v) * rate for p, v in points.items()}
     rounded = {p: v.quantize(CENT, rounding=ROUND_HALF_EVEN) for p, v in exact.items()}
     target = sum(exact.values(), Decimal(0)).quantize(CENT, rounding=ROUND_HALF_EVEN)

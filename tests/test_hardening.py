@@ -441,3 +441,110 @@ def test_the_next_writer_removes_what_a_killed_rewrite_left(run, tmp_path):
     other.write_text("someone else's")
     assert run("-f", path, "hand", "--leaster", "--winner", "Ann").exit_code == 0
     assert not leftover.exists() and other.exists()
+
+
+# --- hostile rules and options ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "toml, says",
+    [
+        ("base = 1000000000000000000000000000000\n", "base:"),
+        ("crack_factor = " + "9" * 4400 + "\n", "not a rules table scorepad can read"),
+        (
+            "a = " + "{ b = " * 1000 + "1" + " }" * 1000 + "\n",
+            "not a rules table scorepad can read",
+        ),
+        ('name = "=HYPERLINK(\\"http://x\\")"\n', "a spreadsheet would run it as a formula"),
+        ('name = "two\\nlines"\n', "cannot hold line breaks"),
+        ('description = "' + "x" * 131073 + '"\n', "at most 200 characters"),
+        ("[deal.5.more]\ncards = 6\n", "nest at most three deep"),
+    ],
+)
+def test_a_hostile_rules_file_is_one_clear_error(run, tmp_path, toml, says):
+    rules = tmp_path / "table.toml"
+    rules.write_text(toml)
+    path = tmp_path / "night.csv"
+    result = run("-f", path, "new", "--players", PLAYERS, "--rules", rules)
+    assert result.exit_code == 1 and says in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and not path.exists()
+
+
+def test_a_rules_file_whose_name_is_a_formula_gives_the_table_no_such_name(run, tmp_path):
+    rules = tmp_path / "=1+1.toml"
+    rules.write_text("base = 2\n")
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", PLAYERS, "--rules", rules).exit_code == 0
+    cells = [c for line in path.read_text().splitlines() for c in line.split(",")]
+    assert not any(c.startswith("=") for c in cells)
+
+
+def test_rules_from_a_device_or_a_folder_are_refused(fails, tmp_path):
+    assert "not a rules file" in fails("rules", "/dev/zero")
+    assert "not a rules file" in fails("rules", str(tmp_path) + "/")
+
+
+@pytest.mark.parametrize("override", ["base=" + "9" * 4400, "base=10000000000", "crack_factor=17"])
+def test_huge_numbers_are_refused_where_they_enter(fails, override):
+    error = fails(
+        "check",
+        "--set",
+        override,
+        "--players",
+        PLAYERS,
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        "70",
+    )
+    assert "is not valid" in error
+
+
+def test_a_line_break_in_a_list_of_names_is_a_usage_error(fails):
+    error = fails(
+        "check", "--players", "Ann\r\nBob,Cy,Dee,Ed", "--picker", "Ann", "--points", "70", code=2
+    )
+    assert "cannot hold a line break" in error
+
+
+def test_huge_stakes_settle_exactly(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert (
+        run(
+            "-f",
+            path,
+            "new",
+            "--players",
+            PLAYERS,
+            "--set",
+            "base=1000000",
+            "--set",
+            "level_multipliers=1000000,1000000,1000000",
+            "--set",
+            "all_pass=doubler",
+        ).exit_code
+        == 0
+    )
+    for _ in range(40):
+        assert run("-f", path, "hand", "--doubler").exit_code == 0
+    assert (
+        run(
+            "-f",
+            path,
+            "hand",
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            70,
+            "--crack",
+            "Cy",
+        ).exit_code
+        == 0
+    )
+    result = run("-f", path, "settle", "--rate", "0.25", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["balances"]["Ann"].endswith(".00")

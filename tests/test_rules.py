@@ -61,8 +61,8 @@ def test_short_deck_schafkopf():
 @pytest.mark.parametrize(
     "override, message",
     [
-        ("base=two", "base: 'two' is not valid; use a whole number 1 or more"),
-        ("base=0", "use a whole number 1 or more"),
+        ("base=two", "base: 'two' is not valid; use a whole number 1 to 1,000,000"),
+        ("base=0", "use a whole number 1 to 1,000,000"),
         ("cracks=maybe", "use true or false"),
         ("schneider_win=50", "a whole number 61 to 120"),
         ("level_multipliers=1,2", "three whole numbers"),

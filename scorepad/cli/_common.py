@@ -199,10 +199,15 @@ def use_color(fmt: str) -> bool:
 
 
 def _csv_items(value: str) -> list[str]:
-    """Split an option's comma-separated value; a name holding a comma goes in double quotes."""
+    """Split an option's comma-separated value (a name may be in double quotes)."""
     import csv
 
-    rows = list(csv.reader([value], skipinitialspace=True))
+    if any(c in value for c in "\r\n"):
+        raise click.BadParameter("a list of names is one line: it cannot hold a line break")
+    try:
+        rows = list(csv.reader([value], skipinitialspace=True, strict=True))
+    except csv.Error as exc:
+        raise click.BadParameter(f"{value[:40]!r} is not a list of names: {exc}") from None
     return [item.strip() for item in rows[0]] if rows else [""]
 
 
