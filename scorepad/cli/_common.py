@@ -205,7 +205,7 @@ def _csv_items(value: str) -> list[str]:
     if any(c in value for c in "\r\n"):
         raise click.BadParameter("a list of names is one line: it cannot hold a line break")
     try:
-        rows = list(csv.reader([value], skipinitialspace=True, strict=True))
+        rows = list(csv.reader([value], skipinitialspace=True))
     except csv.Error as exc:
         raise click.BadParameter(f"{value[:40]!r} is not a list of names: {exc}") from None
     return [item.strip() for item in rows[0]] if rows else [""]
