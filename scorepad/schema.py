@@ -341,6 +341,10 @@ class Codec:
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 
+    def places(self, cell: Cell) -> set[int]:
+        """Where the columns of a kind of cell are, in this file's rows."""
+        return {at for _, at, kind in self._plan if kind is cell}
+
     # -- writing --
 
     def encode(self, row: Row) -> list[str]:

@@ -21,6 +21,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from .ledger import Counts, Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
 from .schema import (
     FORMAT_VERSION,
+    Cell,
     Codec,
     LedgerError,
     Problem,
@@ -967,27 +969,127 @@ class Session:
             append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 
-    def repair(self) -> tuple[int, int]:
-        """Move a torn last line into FILE.rejected; returns (its line number, its size in
-        bytes), or (0, 0) when there is nothing to repair. Every complete line stays."""
+    def repair(self) -> list[str]:
+        """Mend what a crash or an editor leaves, keeping every complete hand: a torn last line
+        (moved into FILE.rejected), blank lines at the end, and whole numbers written as `2.0`
+        (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
+        there was nothing to mend; running it again does nothing). The file is read a block at
+        a time and rewritten atomically, the original kept as FILE.bak."""
         path = self.path
-        with self._locked():
+        with self._locked(), self._snapshot() as snapshot:
+            if snapshot.size == 0:  # a `new` that never finished: there is nothing in it
+                os.unlink(path)
+                return ["removed the empty file (start the session with `scorepad new`)"]
             try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise _file_error(path, exc, "read") from None
-            if not data or data.endswith(b"\n"):
-                return 0, 0
-            cut = data.rfind(b"\n") + 1
-            torn = data[cut:]
-            line = data.count(b"\n", 0, cut) + 1
-            rejected = path.with_name(path.name + ".rejected")
-            try:
-                with open(rejected, "ab") as out:
-                    out.write(torn + b"\n")
-                    out.flush()
-                    os.fsync(out.fileno())
-            except OSError as exc:
-                raise SessionError(rejected, f"cannot write: {exc.strerror}") from None
-            rewrite(path, data[:cut])
-            return line, len(torn)
+                codec: Codec | None = snapshot.read_head()[0].codec
+            except SessionError:
+                codec = None  # a head that cannot be read: mend what needs no columns
+            return _repair(snapshot, codec)
+
+
+_WHOLE = re.compile(r"(-?\d+)\.0*")
+
+
+def _repair(snapshot: Snapshot, codec: Codec | None) -> list[str]:
+    path = snapshot.path
+    numbers = codec.places(Cell.INT) | set(codec.player_at) if codec else set()
+    width = codec.width if codec else 0
+    done: list[str] = []
+    fd, temp = _temp_beside(path, "cannot repair")
+    mended: list[int] = []
+    blank_run: list[bytes] = []
+    line = 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            rest = b""
+            for block in [*snapshot.blocks(), b""]:
+                data = rest + block
+                if block:
+                    cut = data.rfind(b"\n") + 1
+                    lines = [piece + b"\n" for piece in data[:cut].split(b"\n")[:-1]]
+                    rest = data[cut:]
+                else:
+                    lines, rest = ([data] if data else []), b""
+                for raw in lines:
+                    line += 1
+                    if not raw.endswith(b"\n"):  # the torn last line
+                        _reject(path, raw, line)
+                        done.append(
+                            f"moved the incomplete line {line} ({len(raw)} bytes) to "
+                            f"{path.name}.rejected"
+                        )
+                        continue
+                    if not raw.strip():
+                        blank_run.append(raw)
+                        continue
+                    if blank_run:  # blank lines before more rows: not at the end, kept
+                        out.write(b"".join(blank_run))
+                        blank_run = []
+                    out.write(_mend_line(raw, numbers, width, line, mended))
+            out.flush()
+            os.fsync(out.fileno())
+        if blank_run:
+            done.append(
+                f"removed {len(blank_run)} blank line{'s' if len(blank_run) > 1 else ''} at the end"
+            )
+        if mended:
+            done.append(
+                f"wrote whole numbers written as decimals (like 2.0) as whole numbers "
+                f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
+                f"({_lines_text(mended)})"
+            )
+        if not done:
+            os.unlink(temp)
+            return []
+        os.chmod(temp, os.stat(path).st_mode & 0o777)
+        backup = path.with_name(path.name + ".bak")
+        with suppress(OSError):
+            os.unlink(backup)
+        os.link(path, backup)
+        os.replace(temp, path)
+    except OSError as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise SessionError(path, f"cannot repair: {exc.strerror}; the file is as it was") from None
+    _fsync_dir(path)
+    done.append(f"the file as it was is kept as {path.name}.bak")
+    return done
+
+
+def _mend_line(raw: bytes, numbers: set[int], width: int, line: int, mended: list[int]) -> bytes:
+    """The line with whole numbers written as decimals put right (other lines as they are)."""
+    if not numbers or b".0" not in raw:
+        return raw
+    try:
+        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r\n")], strict=True))
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return raw
+    if len(cells) != width:
+        return raw
+    changed = False
+    for at in numbers:
+        found = _WHOLE.fullmatch(cells[at])
+        if found and "." in cells[at]:
+            cells[at] = str(int(found.group(1)))
+            changed = True
+    if not changed:
+        return raw
+    mended.append(line)
+    return _encode([cells])
+
+
+def _lines_text(lines: list[int]) -> str:
+    shown = ", ".join(str(n) for n in lines[:5])
+    return f"lines {shown}" + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+
+
+def _reject(path: Path, raw: bytes, line: int) -> None:
+    """Keep a torn line in FILE.rejected (once: a repair run again finds it gone)."""
+    rejected = path.with_name(path.name + ".rejected")
+    try:
+        with open(rejected, "ab") as out:
+            out.write(raw + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as exc:
+        raise SessionError(rejected, f"cannot write: {exc.strerror}") from None

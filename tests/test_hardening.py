@@ -548,3 +548,59 @@ def test_huge_stakes_settle_exactly(run, tmp_path):
     result = run("-f", path, "settle", "--rate", "0.25", "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["balances"]["Ann"].endswith(".00")
+
+
+# --- repair mends what editors and crashes leave ---------------------------------------------
+
+
+def _friday(tmp_path: Path) -> Path:
+    path = tmp_path / "friday.csv"
+    path.write_bytes(
+        (Path(__file__).parent.parent / "sample_sessions" / "standard-friday.csv").read_bytes()
+    )
+    return path
+
+
+def test_repair_removes_blank_lines_at_the_end(run, tmp_path):
+    path = _friday(tmp_path)
+    good = path.read_bytes()
+    path.write_bytes(good + b"\r\n\r\n")  # an editor's habit
+    assert run("-f", path, "verify").exit_code == 1
+    out = run("-f", path, "repair").stdout
+    assert "removed 2 blank lines at the end" in out and "kept as friday.csv.bak" in out
+    assert path.read_bytes() == good
+    assert (tmp_path / "friday.csv.bak").read_bytes() == good + b"\r\n\r\n"
+    assert run("-f", path, "verify").stdout == ""
+    assert "nothing to repair" in run("-f", path, "repair").stdout  # idempotent
+
+
+def test_repair_writes_whole_numbers_a_spreadsheet_saved_as_decimals(run, tmp_path):
+    import csv
+
+    path = _friday(tmp_path)
+    good = path.read_bytes()
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header = rows[0]
+    numbers = [header.index(n) for n in ("hand", "points", "tricks", "Ann", "Bob")]
+    for row in rows[3:]:
+        for at in numbers:
+            if row[at].lstrip("-").isdigit():
+                row[at] += ".0"  # as pandas writes a column of numbers with a gap
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n").writerows(rows)
+    assert run("-f", path, "standings").exit_code == 1
+    out = run("-f", path, "repair").stdout
+    assert "wrote whole numbers written as decimals (like 2.0) as whole numbers on" in out
+    assert path.read_bytes() == good
+    assert run("-f", path, "verify").stdout == ""
+    assert "nothing to repair" in run("-f", path, "repair").stdout
+
+
+def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
+    path = tmp_path / "night.csv"
+    path.write_bytes(b"")
+    assert "the file is empty" in run("-f", path, "standings").stderr
+    assert "removed the empty file" in run("-f", path, "repair").stdout
+    assert not path.exists()
+    assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0

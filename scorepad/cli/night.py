@@ -583,9 +583,12 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
 @session_file_option
 @click.pass_obj
 def repair(path: Path) -> None:
-    """Move a torn last line (the machine stopped mid-write) into FILE.rejected.
+    """Mend what a crash or an editor left: a torn last line, blank lines at the end, 2.0.
 
-    Every complete hand stays in the file; the torn line is kept in FILE.rejected.
+    A torn last line (the machine stopped mid-write) moves into FILE.rejected; blank lines at
+    the end go; whole numbers saved as decimals (2.0, as a spreadsheet or pandas writes them)
+    are written as whole numbers. Every complete hand stays; the file as it was is kept as
+    FILE.bak. It says what it changed; run again, it changes nothing.
 
     Example:
 
@@ -593,14 +596,13 @@ def repair(path: Path) -> None:
         scorepad repair
     """
 
-    line, size = open_session(path).repair()
-    if not line:
-        click.echo(f"{path}: nothing to repair: the last line is complete.")
+    done = open_session(path).repair()
+    if not done:
+        click.echo(f"{path}: nothing to repair.")
         return
-    click.echo(
-        f"{path}: moved the incomplete line {line} ({size} bytes) to "
-        f"{path.name}.rejected; every complete hand is kept."
-    )
+    for what in done:
+        click.echo(f"{path}: {what}.")
+    click.echo(f"{path}: every complete hand is kept.")
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
