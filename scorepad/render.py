@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from decimal import Decimal
 
 TEXT_FORMAT = "simple"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # as schema.FORMULA_STARTS (a test says so)
 DATA_FORMATS = ("csv", "json")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _GREEN, _RED, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[0m"
@@ -75,11 +76,15 @@ def text_cell(value: Any, color: bool = False) -> str:
 
 
 def data_cell(value: Any) -> Any:
-    """A cell as CSV and JSON carry it: numbers as numbers, money as a string to the cent."""
+    """A cell as CSV and JSON carry it: numbers as numbers, money as a string to the cent, and
+    text that a spreadsheet would run as a formula behind a ' (it never should reach here: every
+    name and note is refused where it enters, but a report is no place to find out)."""
     if isinstance(value, Points):
         return int(value)
     if isinstance(value, Money):
         return f"{value.amount:.2f}"
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
     return value
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ledger import Counts, HandView, Scored
-from .schema import RowKind
+from .schema import FORMULA_STARTS, RowKind
 from .scoring import Outcome, same_name
 
 _TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
@@ -208,6 +208,8 @@ class SheetRows:
                 self._lines.clear()
             self._lines[key] = middle
         note = view.note
+        if note.startswith(FORMULA_STARTS):
+            note = "'" + note
         if note and any(c in note for c in ',"\r\n'):
             note = '"' + note.replace('"', '""') + '"'
         return f"{view.number},{middle},{note}\n"

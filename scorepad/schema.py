@@ -252,6 +252,7 @@ class Row:
         return Row(kind, **self.hand_inputs())
 
 
+_HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad writes itself
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
 _ROW_FIELDS = frozenset(f.name for f in fields(Row))
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
@@ -414,6 +415,12 @@ class Codec:
             elif cell is _COUNTS:
                 values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
             else:
+                if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
+                    raise LedgerError(
+                        line,
+                        f"{name}: {text[:40]!r} would run as a formula in a spreadsheet; "
+                        f"take away its leading {text[0]!r}",
+                    )
                 values[name] = text
         return Row(**values)
 

@@ -235,3 +235,19 @@ def test_the_sheet_streams_and_refuses_before_printing(run, tmp_path):
     good = run("-f", ROOT / "sample_sessions" / "standard-friday.csv", "sheet", "--format", "csv")
     rows = list(csv.reader(io.StringIO(good.stdout)))
     assert rows[0][:3] == ["Hand", "Dealer", "Played"] and rows[-1][2] == "Total"
+
+
+def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(run, tmp_path):
+    from scorepad.render import FORMULA_STARTS as shown
+    from scorepad.schema import FORMULA_STARTS
+
+    assert shown == FORMULA_STARTS
+    path = tmp_path / "friday.csv"
+    rows = _cells(ROOT / "sample_sessions" / "standard-friday.csv")
+    rows[4][rows[0].index("note")] = '=HYPERLINK("http://x","y")'
+    _write(path, rows)
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1
+    assert verify.stdout.startswith(f"{path}:5: note: '=HYPERLINK") and "formula" in verify.stdout
+    result = run("-f", path, "sheet", "--format", "csv")
+    assert result.exit_code == 1 and result.stdout == ""
