@@ -1,9 +1,9 @@
 """Invariants of the ledger over generated nights, names and damaged files (hypothesis)."""
 
 import json
-import unicodedata
 import random
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from click.testing import CliRunner

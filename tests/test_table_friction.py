@@ -199,3 +199,37 @@ def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(run, tmp_pat
     assert run("-f", path, "amend", "1", "--points", "81").exit_code == 0
     hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
     assert hands[0]["Note"] == "Ann's big one"
+
+
+def test_the_list_of_commands_cuts_no_sentence_short():
+    for text in _helps():
+        if "Commands:" not in text:
+            continue
+        listing = text.split("Commands:", 1)[1]
+        assert "..." not in listing, listing
+
+
+def test_blitz_is_a_number_in_hand_and_amend_alike(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert (
+        run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "blitz=true").exit_code
+        == 0
+    )
+    hand = run(
+        "-f",
+        path,
+        "hand",
+        "--picker",
+        "Ann",
+        "--partner",
+        "Bob",
+        "--points",
+        "70",
+        "--blitz",
+        "1",
+        "--format",
+        "json",
+    )
+    assert json.loads(hand.stdout)["score"]["stake"] == 2
+    amended = run("-f", path, "amend", "1", "--blitz", "0", "--format", "json")
+    assert json.loads(amended.stdout)["score"]["stake"] == 1

@@ -183,10 +183,10 @@ REFUSALS = [
         ("--set", "all_pass=forced", *ANN_BOB, "--points", 70, "--forced"),
         "the dealer's (Ed)",
     ),
-    ("blitz under rules without blitz", (*ANN_BOB, "--points", 70, "--blitz"), "no blitz"),
+    ("blitz under rules without blitz", (*ANN_BOB, "--points", 70, "--blitz", 1), "no blitz"),
     (
         "three blitzes",
-        ("--set", "blitz=true", *ANN_BOB, "--points", 70, "--blitz", "--blitz", "--blitz"),
+        ("--set", "blitz=true", *ANN_BOB, "--points", 70, "--blitz", 3),
         "at most 2 blitzes",
     ),
     # docs/rules.md §3: leasters

@@ -521,7 +521,7 @@ def test_blitz_doubles_each(check_json):
         "--points",
         70,
         "--blitz",
-        "--blitz",
+        2,
     )
     assert out["stake"] == 4
 

@@ -22,7 +22,7 @@ import click
 
 from .. import __version__
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, _error, use_color
+from ._common import CONTEXT_SETTINGS, WholeHelpGroup, _error, use_color
 
 __all__ = ["cli", "main", "use_color"]
 
@@ -52,7 +52,7 @@ COMMANDS = {
 """Every command, and where it lives (module.attribute within this package)."""
 
 
-class ScorepadGroup(click.Group):
+class ScorepadGroup(WholeHelpGroup):
     """A click group that loads its commands when they are called, and reports every user
     error on one line with a non-zero exit."""
 

@@ -32,6 +32,22 @@ if TYPE_CHECKING:
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class WholeHelpGroup(click.Group):
+    """A group whose list of commands shows the whole first sentence of each one's help."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands with the whole first sentence of each one's help, wrapped (click's
+        own list cuts it mid-sentence to fit one line)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=300)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
 def _error(message: str) -> None:
     """Print `Error: message` on one line: control characters the user typed are escaped."""
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
@@ -306,12 +322,11 @@ def hand_options(amend: bool = False) -> Callable:
         ),
         flag("recrack", "The picker's side re-cracked (Gegenstoss): x2 more."),
         flag("forced", "The dealer was forced to pick (all_pass = forced)."),
-        click.option("--blitz", type=click.IntRange(0, 2), metavar="N", help="Blitzes shown.")
-        if amend
-        else click.option(
+        click.option(
             "--blitz",
-            count=True,
-            help="A blitz was shown (where the rules play blitz); give twice for two.",
+            type=int,
+            metavar="N",
+            help="Blitzes shown, 0 to 2 (where the rules play blitz): black queens, red queens.",
         ),
         click.option(
             "--game",
@@ -417,7 +432,7 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
         params["forced"],
         params["game"],
         params["runs"],
-        params["blitz"],
+        params["blitz"] or 0,
         tuple(out),
     )
 

@@ -13,6 +13,7 @@ from ._common import (
     _LEASTER_ONLY,
     _PICKER_ONLY,
     CONTEXT_SETTINGS,
+    WholeHelpGroup,
     _build_hand,
     _complete_player,
     _echo_recorded,
@@ -605,7 +606,7 @@ def repair(path: Path) -> None:
     click.echo(f"{path}: every complete hand is kept.")
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(cls=WholeHelpGroup, context_settings=CONTEXT_SETTINGS)
 def seat() -> None:
     """Seats that change during a night: someone joins late or leaves early.
 
