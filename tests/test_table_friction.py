@@ -233,3 +233,23 @@ def test_blitz_is_a_number_in_hand_and_amend_alike(run, tmp_path):
     assert json.loads(hand.stdout)["score"]["stake"] == 2
     amended = run("-f", path, "amend", "1", "--blitz", "0", "--format", "json")
     assert json.loads(amended.stdout)["score"]["stake"] == 1
+
+
+def test_a_correction_that_changes_a_departed_players_total_says_so(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert (
+        run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70").exit_code
+        == 0
+    )
+    assert run("-f", path, "seat", "remove", "Ed").exit_code == 0
+    result = run("-f", path, "amend", "1", "--points", "50")
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "Warning: Ed has left the table; this changes the total Ed left with by +2, to +1.\n"
+    )
+    result = run("-f", path, "void", "1")
+    assert (
+        "Warning: Ed has left the table; this changes the total Ed left with by -1, to 0."
+        in result.stderr
+    )

@@ -429,6 +429,7 @@ def undo(path: Path, reason: str, fmt: str) -> None:
     """
 
     row, state = open_session(path).undo(reason)
+    _warn_departed(row, state)
     _echo_void(path, row, state, fmt)
 
 
@@ -448,7 +449,21 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
     """
 
     row, state = open_session(path).void(number, reason)
+    _warn_departed(row, state)
     _echo_void(path, row, state, fmt)
+
+
+def _warn_departed(row: Row, state: Ledger) -> None:
+    """Say loudly when a correction changes the total of a player who has left the table."""
+    from ..render import signed
+
+    for player, change in row.deltas.items():
+        if change and player not in state.seated:
+            click.echo(
+                f"Warning: {player} has left the table; this changes the total {player} left "
+                f"with by {signed(change)}, to {signed(state.totals[player])}.",
+                err=True,
+            )
 
 
 def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
@@ -526,6 +541,7 @@ def amend(
     if not changes:
         raise click.UsageError("give at least one hand option to change, e.g. --points 58")
     row, result, state = open_session(path).amend(number, changes, note)
+    _warn_departed(row, state)
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
