@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ledger import Counts, HandView, Scored
-from .schema import FORMULA_STARTS, RowKind
-from .scoring import Outcome, same_name
+from .schema import FORMULA_STARTS, Row, RowKind
+from .scoring import Outcome, Score, same_name
 
 _TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
 
@@ -140,22 +140,50 @@ def stats_records(
     return records
 
 
+def marks(row: Row, result: Score | None) -> list[str]:
+    """What a paper sheet notes beside a hand: a forced pick, cracks, doublings, blitzes, and a
+    schneider or no-trick (schwarz in Schafkopf)."""
+    schafkopf = (
+        result is not None and result.level is None and result.outcome is not (Outcome.LEASTER)
+    )
+    found = []
+    if row.forced:
+        found.append("forced")
+    if row.crack:
+        found.append(f"{'Stoss' if schafkopf else 'cracked'} by {row.crack}")
+    if row.recrack:
+        found.append("Gegenstoss" if schafkopf else "re-cracked")
+    if row.doubled:
+        found.append("doubled" if row.doubled == 1 else f"doubled {row.doubled} times")
+    if row.blitz:
+        found.append("blitz" if row.blitz == 1 else f"{row.blitz} blitzes")
+    if result is not None and result.schneider:
+        found.append("schneider")
+    if result is not None and result.no_trick:
+        found.append("schwarz" if schafkopf else "no-trick")
+    return found
+
+
 def played_text(view: HandView) -> str:
-    """A few words for the sheet's Played column: who picked with whom, and the points."""
+    """A few words for the sheet's Played column: who picked with whom, the points, and what
+    a paper sheet would note beside them (`marks`)."""
     row = view.row
     if row.kind is RowKind.DOUBLER:
         return "doubler"
     if row.picker is None:
         winners = [p for p, v in view.deltas.items() if v > 0]
-        return f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
-    side = row.picker
-    if row.partners:
-        side += " + " + " + ".join(row.partners)
-    elif row.alone:
-        side += " alone"
-    if row.game and row.game != "partner":
-        side += f" {row.game}"
-    return f"{side} {view.entry.card_points}"
+        text = f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
+    else:
+        side = row.picker
+        if row.partners:
+            side += " + " + " + ".join(row.partners)
+        elif row.alone:
+            side += " alone"
+        if row.game and row.game != "partner":
+            side += f" {row.game}"
+        text = f"{side} {view.entry.card_points}"
+    noted = marks(row, view.entry.result)
+    return f"{text}, {', '.join(noted)}" if noted else text
 
 
 class SheetRows:

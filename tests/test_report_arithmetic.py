@@ -103,7 +103,7 @@ def test_sheet_rows_show_points_running_totals_void_and_amended():
     plain = SheetRows(PLAYERS)
     rows = [plain.row(v) for v in views]
     assert rows[0] == [1, "Ed", "Ann + Bob 64", 2, 1, -1, -1, -1, "first"]
-    assert rows[1][2] == "Ann + Bob 25 (void)" and rows[1][3:8] == [None] * 5
+    assert rows[1][2] == "Ann + Bob 25, schneider (void)" and rows[1][3:8] == [None] * 5
     assert rows[2][2] == "leaster: Dee (amended)" and rows[2][3:8] == [-1, -1, -1, 4, -1]
     running = SheetRows(PLAYERS, running=True)
     rows = [running.row(v) for v in views]

@@ -129,10 +129,26 @@ def test_hand_prints_points_and_standings(session):
     session.new()
     session("hand", *HAND)
     out = _ok(session("hand", "--picker", "Cy", "--alone", "--points", 95)).stdout
-    assert out.splitlines()[0] == "Hand 2: Cy picked alone, 95 points: a win, level 2, stake 2."
+    assert out.splitlines()[0] == (
+        "Hand 2: Cy picked alone, 95 points: a win, level 2 (schneider), stake 2."
+    )
     ann = next(line for line in out.splitlines() if line.startswith("Ann"))
     assert ann.split() == ["Ann", "defender", "-2", "0"]
     assert out.rstrip().endswith("Next: hand 3, Bob deals, Cy leads.")
+    crack = ("--crack", "Ann")
+    out = _ok(
+        session("hand", "--picker", "Ed", "--partner", "Dee", "--points", 20, "--tricks", 0, *crack)
+    ).stdout
+    assert out.splitlines()[0] == (
+        "Hand 3: Ed picked, partner Dee, 20 points: a loss, level 3 (no-trick), stake 6; "
+        "cracked by Ann."
+    )
+    sheet = json.loads(session("sheet", "--format", "json").stdout)["hands"]
+    assert [h["Played"] for h in sheet] == [
+        "Ann + Bob 64",
+        "Cy alone 95, schneider",
+        "Ed + Dee 20, cracked by Ann, no-trick",
+    ]
 
 
 def test_the_deal_passes_to_the_left(session):

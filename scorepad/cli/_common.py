@@ -465,9 +465,17 @@ def _summary(row: Row, result: Score | None = None) -> str:
         return f"{label}: everyone passed; a doubler (the next hand is doubled)."
     if result is None:
         return f"{label}."
+    from ..reports import marks
+
+    # (a level says schneider and no-trick itself)
+    noted = "".join(
+        f"; {m}"
+        for m in marks(row, result)
+        if result.level is None or m not in ("schneider", "no-trick")
+    )
     if result.outcome is Outcome.LEASTER:
         won = " and ".join(result.winners) or "nobody"
-        return f"{label}: a leaster, won by {won} (payout {result.stake})."
+        return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
     partners = ", ".join(row.partners)
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     if schafkopf and row.game in (None, "partner"):
@@ -480,8 +488,14 @@ def _summary(row: Row, result: Score | None = None) -> str:
             side += f", {'partners' if len(row.partners) > 1 else 'partner'} {partners}"
         elif row.alone:
             side += " alone"
-    level = f", level {result.level}" if result.level else ""
-    return f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake {result.stake}."
+    level = ""
+    if result.level:
+        named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
+        level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
+    return (
+        f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
+        f"{result.stake}{noted}."
+    )
 
 
 def _next_line(state: Ledger, rules: Rules) -> str:
