@@ -136,4 +136,4 @@ def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table):
     assert result.exit_code == 0, result.stderr
     assert "120 points could be every trick or not" in result.stdout
     assert "give a whole number from 0 to 6" in result.stderr
-    assert "a win, level 3, stake 3" in result.stdout
+    assert "a win, level 3 (no-trick), stake 3" in result.stdout
