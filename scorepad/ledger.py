@@ -9,9 +9,11 @@ written is what is checked.
 
 Speed and memory: scoring is memoized on a hand's raw input cells and the seats in force, so a
 night that repeats the same few situations scores each once, and a row whose cells match a
-remembered score is checked without being decoded. Hands are remembered only while a later
-correction still refers to them (the session module finds those first), so memory stays flat
-however long the night.
+remembered score is checked without being decoded; a hand alike but for card points of the same
+class (`scoring.points_class`) reuses that score. What is remembered is bounded (two
+generations of hands, caches of scores), and a hand is kept whole only while a later correction
+still refers to it (the session module finds those first): memory grows with the variety of a
+night up to those bounds, and with its corrections, not with its length.
 """
 
 from __future__ import annotations
