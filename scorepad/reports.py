@@ -186,6 +186,37 @@ def played_text(view: HandView) -> str:
     return f"{text}, {', '.join(noted)}" if noted else text
 
 
+def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """A hand as data, with the same keys in every report: its number and kind, who dealt,
+    picked and partnered, the points and tricks, the winners, its note, whether it is void or
+    amended, the stake and each player's points (and, given, the running totals after it)."""
+    row, result = view.row, view.entry.result
+    winners = list(result.winners_of_hand) if result is not None else []
+    record: dict[str, Any] = {
+        "hand": view.number,
+        "kind": str(row.kind),
+        "dealer": row.dealer,
+        "picker": row.picker,
+        "partners": list(row.partners),
+        "alone": row.alone,
+        "game": row.game,
+        "points": view.entry.card_points,
+        "tricks": row.tricks,
+        "winner": winners[0] if len(winners) == 1 and row.picker is None else None,
+        "winners": winners,
+        "marks": marks(row, result),
+        "played": played_text(view),
+        "note": view.note,
+        "void": view.void,
+        "amended": view.amended,
+        "stake": result.stake if result is not None else None,
+        "deltas": dict(view.deltas),
+    }
+    if totals is not None:
+        record["totals"] = dict(totals)
+    return record
+
+
 class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 

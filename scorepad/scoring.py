@@ -91,6 +91,13 @@ class Score:
     no_trick: bool = False  # the losing side took no trick (level 3, or schwarz)
     sitting_out: tuple[str, ...] = ()  # at the table but not dealt in
 
+    @property
+    def winners_of_hand(self) -> tuple[str, ...]:
+        """Who won the hand: a leaster's winners, else the players it paid."""
+        if self.outcome is Outcome.LEASTER:
+            return self.winners
+        return tuple(p for p, v in self.deltas.items() if v > 0)
+
     def to_dict(self) -> dict:
         """The score as plain data (for JSON)."""
         return {
@@ -100,7 +107,7 @@ class Score:
             "zero_sum": self.zero_sum,
             "deltas": dict(self.deltas),
             "roles": dict(self.roles),
-            "winners": list(self.winners),
+            "winners": list(self.winners_of_hand),
             "schneider": self.schneider,
             "no_trick": self.no_trick,
             "explanation": list(self.explanation),

@@ -57,7 +57,7 @@ def test_six_handed_sample_sits_the_dealer_out(run):
         ).stdout
     )
     for hand in sheet["hands"]:
-        assert hand[hand["Dealer"]] == 0
+        assert hand["deltas"][hand["dealer"]] == 0 and len(hand["deltas"]) == 6
 
 
 def test_samples_are_what_the_script_writes(tmp_path):

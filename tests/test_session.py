@@ -144,7 +144,7 @@ def test_hand_prints_points_and_standings(session):
         "cracked by Ann."
     )
     sheet = json.loads(session("sheet", "--format", "json").stdout)["hands"]
-    assert [h["Played"] for h in sheet] == [
+    assert [h["played"] for h in sheet] == [
         "Ann + Bob 64",
         "Cy alone 95, schneider",
         "Ed + Dee 20, cracked by Ann, no-trick",

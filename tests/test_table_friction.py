@@ -192,13 +192,13 @@ def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(run, tmp_pat
     assert run("-f", path, "amend", "3", "--points", "50", "--note", "recounted").exit_code == 0
     assert run("-f", path, "void", "2", "--reason", "misdeal found").exit_code == 0
     hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
-    notes = [h["Note"] for h in hands]
+    notes = [h["note"] for h in hands]
     assert notes == ["Ann's big one", "misdeal?; void: misdeal found", "recounted"]
     assert run("-f", path, "verify").stdout == ""
     # the note also stays with the hand in the file, for the next correction
     assert run("-f", path, "amend", "1", "--points", "81").exit_code == 0
     hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
-    assert hands[0]["Note"] == "Ann's big one"
+    assert hands[0]["note"] == "Ann's big one"
 
 
 def test_the_list_of_commands_cuts_no_sentence_short():
@@ -253,3 +253,46 @@ def test_a_correction_that_changes_a_departed_players_total_says_so(run, tmp_pat
         "Warning: Ed has left the table; this changes the total Ed left with by -1, to 0."
         in result.stderr
     )
+
+
+def test_json_gives_each_hand_as_data_with_the_same_keys(run):
+    keys = {
+        "hand",
+        "kind",
+        "dealer",
+        "picker",
+        "partners",
+        "alone",
+        "points",
+        "tricks",
+        "winner",
+        "note",
+        "void",
+        "amended",
+        "stake",
+        "deltas",
+    }
+    sheet = json.loads(run("-f", FRIDAY, "sheet", "--format", "json").stdout)
+    hands = sheet["hands"]
+    assert all(keys <= set(h) for h in hands) and len(hands) == 40
+    leaster = next(h for h in hands if h["kind"] == "leaster")
+    assert leaster["winner"] in leaster["deltas"] and leaster["picker"] is None
+    assert sum(h["deltas"]["Dee"] for h in hands if not h["void"]) == sheet["totals"]["Dee"]
+    running = json.loads(run("-f", FRIDAY, "sheet", "--running", "--format", "json").stdout)
+    assert running["hands"][-1]["totals"] == running["totals"]
+    check = json.loads(
+        run(
+            "check",
+            "--players",
+            "Ann,Bob,Cy,Dee,Ed",
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            "64",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert check["winners"] == ["Ann", "Bob"]

@@ -302,7 +302,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows
+    from ..reports import SheetRows, hand_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -318,10 +318,33 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             writer.writerow(headers)
 
         def write(view: HandView) -> None:
-            spool.write(sheet_rows.csv_line(view))
+            if fmt == "json":
+                running_totals = None
+                if running:
+                    sheet_rows.row(view)  # keeps the running totals
+                    running_totals = dict(sheet_rows.totals)
+                spool.write(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
+                spool.write("\n")
+            else:
+                spool.write(sheet_rows.csv_line(view))
 
         state = reading.night(write)
         total = sheet_rows.total_row(state.totals)
+        if fmt == "json":
+            spool.seek(0)
+            click.echo(
+                '{"file": %s, "players": %s, "running": %s, "hands": ['
+                % (
+                    json.dumps(str(path)),
+                    json.dumps(list(players), ensure_ascii=False),
+                    json.dumps(running),
+                )
+            )
+            for number, line in enumerate(spool):
+                click.echo(("," if number else "") + line.rstrip("\n"))
+            totals = dict(zip(players, total[3:-1]))
+            click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
+            return
         if fmt == "csv":
             writer.writerow(total)
             spool.flush()
@@ -334,29 +357,6 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             spool.seek(0)
             for cells in csv.reader(spool):
                 yield _sheet_cells(cells, len(players))
-
-        if fmt == "json":
-            click.echo(
-                '{"file": %s, "players": %s, "running": %s, "hands": ['
-                % (
-                    json.dumps(str(path)),
-                    json.dumps(list(players), ensure_ascii=False),
-                    json.dumps(running),
-                )
-            )
-            first = True
-            for row in rows():
-                click.echo(
-                    ("" if first else ",")
-                    + json.dumps(
-                        dict(zip(headers, [int(c) if isinstance(c, Points) else c for c in row])),
-                        ensure_ascii=False,
-                    )
-                )
-                first = False
-            totals = dict(zip(players, total[3:-1]))
-            click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
-            return
 
         def with_total() -> Iterator[list[Any]]:
             yield from rows()
