@@ -296,3 +296,35 @@ def test_json_gives_each_hand_as_data_with_the_same_keys(run):
         ).stdout
     )
     assert check["winners"] == ["Ann", "Bob"]
+
+
+def _complete(run, line):
+    """What bash completion offers for a command line (its last word being completed)."""
+    from click.testing import CliRunner
+
+    words = line.split(" ")
+    result = CliRunner().invoke(
+        cli,
+        [],
+        prog_name="scorepad",
+        env={
+            "_SCOREPAD_COMPLETE": "bash_complete",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(words) - 1),
+        },
+    )
+    return [item.split(",", 1)[1] for item in result.stdout.splitlines()]
+
+
+def test_completion_offers_the_players_seated_now_quoted_when_needed(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Jean Luc,Ed").exit_code == 0
+    assert run("-f", path, "seat", "remove", "Cy").exit_code == 0
+    assert _complete(run, f"scorepad -f {path} seat remove ") == ["Ann", "Bob", "'Jean Luc'", "Ed"]
+    assert _complete(run, f"scorepad -f {path} hand --picker ") == [
+        "Ann",
+        "Bob",
+        "'Jean Luc'",
+        "Ed",
+    ]
+    assert _complete(run, f"scorepad -f {path} hand --picker j") == ["'Jean Luc'"]

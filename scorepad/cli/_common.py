@@ -77,19 +77,33 @@ def _complete_setting(
     return [CompletionItem(f"{key}=") for key in keys if key.startswith(incomplete)]
 
 
-def _complete_player(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+def _complete_player(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The players a name option may name: from --players on the line, else the players
+    seated now in the session file. A name with a space is offered quoted, as the shell needs
+    it."""
+    import shlex
+
+    from click.shell_completion import CompletionItem
+
+    from ..scoring import same_name
+
     players = ctx.params.get("players")
-    if not players:  # a session command: the names in the session file
+    if not players:  # a session command: the players seated now
         from ..session import Session
 
         path = ctx.obj if isinstance(ctx.obj, Path) else ctx.find_root().params.get("session_file")
         try:
-            players = Session(path or Path("scorepad.csv")).head().players
+            players = Session(path or Path("scorepad.csv")).state().seated
         except (ScorepadError, OSError):
             players = ()
-    from ..scoring import same_name
-
-    return [p for p in players if same_name(p).startswith(same_name(incomplete))]
+    wanted = same_name(incomplete.strip("'\""))
+    return [
+        CompletionItem(shlex.quote(p) if not p.isalnum() else p)
+        for p in players
+        if same_name(p).startswith(wanted)
+    ]
 
 
 def open_session(path: Path) -> Session:

@@ -662,7 +662,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
 
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
-@click.argument("name")
+@click.argument("name", shell_complete=_complete_player)
 @session_file_option
 @click.pass_obj
 def seat_remove(path: Path, name: str) -> None:
