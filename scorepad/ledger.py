@@ -781,7 +781,7 @@ class Ledger:
             unbalanced = sum(row.deltas.values())
             if self.rules.zero_sum and unbalanced:
                 message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
-            problems.append(Problem(row.line, message))
+            problems.append(Problem(row.line, message, edited=True))
         self._apply(row, result, deltas)
         problems += self._state_problems(row)
         if problems:
@@ -804,6 +804,7 @@ class Ledger:
                         row.line,
                         f"{name}: recorded {_show(recorded)}, but "
                         f"the rows above give {_show(value)}",
+                        edited=True,
                     )
                 )
         return problems

@@ -149,6 +149,7 @@ class Problem:
 
     line: int
     message: str
+    edited: bool = False  # the row's cells disagree with what scorepad wrote (changed by hand)
 
 
 # --- names and notes ----------------------------------------------------------------------------

@@ -251,3 +251,11 @@ def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(run,
     assert verify.stdout.startswith(f"{path}:5: note: '=HYPERLINK") and "formula" in verify.stdout
     result = run("-f", path, "sheet", "--format", "csv")
     assert result.exit_code == 1 and result.stdout == ""
+
+
+def test_verify_says_how_to_mend_a_row_changed_by_hand(run, tmp_path):
+    path = _edited_last_hand(tmp_path)
+    result = run("-f", path, "verify")
+    assert result.exit_code == 1
+    assert "put its cells back as scorepad wrote them" in result.stderr
+    assert "`scorepad amend N ...`" in result.stderr
