@@ -407,9 +407,7 @@ def verify(path: Path, verbose: bool) -> None:
     for problem in problems:
         click.echo(f"{path}:{problem.line}: {problem.message}")
     if problems:
-        if any(
-            "differ from the re-scoring" in p.message or "recorded" in p.message for p in problems
-        ):
+        if any(p.edited for p in problems):
             click.echo(
                 "To mend a row changed by hand: put its cells back as scorepad wrote them "
                 "(a spreadsheet's undo, or the file's backup), then record the change with "
