@@ -147,6 +147,20 @@ def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
         time.sleep(0.05)
 
 
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    """Read `size` bytes at `offset` without moving the file's position (where the system can;
+    elsewhere, Windows, a seek and a read, which is the same for one thread)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
+def _fchmod(fd: int, mode: int) -> None:
+    if hasattr(os, "fchmod"):  # (not on Windows, where a file's mode is not kept anyway)
+        os.fchmod(fd, mode)
+
+
 def _unlock(fd: int) -> None:
     try:
         import fcntl
@@ -171,7 +185,7 @@ class _Bounded(io.RawIOBase):
         want = min(len(buffer), self.size - self.pos)
         if want <= 0:
             return 0
-        data = os.pread(self.fd, want, self.pos)
+        data = _pread(self.fd, want, self.pos)
         buffer[: len(data)] = data
         self.pos += len(data)
         return len(data)
@@ -215,12 +229,12 @@ class Snapshot:
 
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
-        return self.size > 0 and os.pread(self.fd, 1, self.size - 1) != b"\n"
+        return self.size > 0 and _pread(self.fd, 1, self.size - 1) != b"\n"
 
     def blocks(self) -> Iterator[bytes]:
         pos = 0
         while pos < self.size:
-            data = os.pread(self.fd, min(_BLOCK, self.size - pos), pos)
+            data = _pread(self.fd, min(_BLOCK, self.size - pos), pos)
             if not data:
                 return
             pos += len(data)
@@ -423,7 +437,7 @@ def _tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
     chunk = _TAIL_CHUNK
     while True:
         start = max(0, size - chunk)
-        data = os.pread(snapshot.fd, size - start, start)
+        data = _pread(snapshot.fd, size - start, start)
         lines = data.split(b"\n")[:-1]  # the file ends with a newline
         if start > 0:
             lines = lines[1:]  # the first piece may be part of a line
@@ -552,7 +566,7 @@ def create(
     try:
         _write_all(fd, data)
         os.fsync(fd)
-        os.fchmod(fd, 0o644)
+        _fchmod(fd, 0o644)
         os.close(fd)
         fd = -1
         os.link(temp, path)
@@ -665,7 +679,7 @@ def rewrite(path: Path, data: bytes) -> None:
     try:
         _write_all(fd, data)
         os.fsync(fd)
-        os.fchmod(fd, os.stat(path).st_mode & 0o777)
+        _fchmod(fd, os.stat(path).st_mode & 0o777)
         os.close(fd)
         os.replace(temp, path)
     except OSError as exc:

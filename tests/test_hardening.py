@@ -604,3 +604,40 @@ def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
     assert "removed the empty file" in run("-f", path, "repair").stdout
     assert not path.exists()
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
+
+
+# --- without the POSIX-only modules (as on Windows) -----------------------------------------
+
+WITHOUT_POSIX = textwrap.dedent("""\
+    import os, sys
+    sys.modules["fcntl"] = None  # import fcntl fails, as on Windows
+    for name in ("pread", "fchmod"):
+        if hasattr(os, name):
+            delattr(os, name)
+    import contextlib, io
+    from scorepad.cli import cli
+    path = sys.argv[1]
+    for args in (["new", "--players", "Ann,Bob,Cy,Dee,Ed"],
+                 ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"],
+                 ["hand", "--leaster", "--winner", "Cy"],
+                 ["amend", "1", "--points", "50"], ["undo"], ["seat", "add", "Flo"],
+                 ["status"], ["standings"], ["sheet", "--format", "csv"], ["verify", "-v"],
+                 ["settle", "--rate", "0.25"], ["repair"]):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cli.main(["-f", path, *args], standalone_mode=False)
+        print(args[0], "ok", out.getvalue().splitlines()[-1] if out.getvalue() else "")
+""")
+
+
+def test_every_command_runs_without_the_posix_only_modules(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_POSIX, str(tmp_path / "night.csv")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 12 and all(" ok" in line for line in lines)
+    assert lines[9].endswith("2 hands, 2 corrections, 1 seat change: all consistent.")
