@@ -120,3 +120,9 @@ def test_chart_image_without_matplotlib_says_how_to_get_it(night, monkeypatch, t
 def test_chart_refuses_other_image_types(run, night, tmp_path):
     result = run("-f", night.path, "chart", "--output", tmp_path / "c.jpg")
     assert result.exit_code == 2 and ".png or .svg" in result.stderr
+
+
+def test_the_chart_legend_stands_below_the_chart_at_any_height(night):
+    out = night("chart", "--width", 60, "--height", 8).stdout.splitlines()
+    assert out[-1].split() == ["oo", "Ann", "xx", "Bob", "++", "Cy", "**", "Dee", "##", "Ed"]
+    assert not any("Ann" in line for line in out[:-1])  # nothing drawn over the hands

@@ -419,13 +419,12 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     plt.theme("clear")
     color = use_color("text")
     marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
+    colors = ("blue", "red", "green", "orange", "magenta", "cyan", "gray", "violet")
+    legend = []
     for number, player in enumerate(players):
-        plt.plot(
-            hands,
-            series[player],
-            label=player,
-            marker="braille" if color else marks[number % len(marks)],
-        )
+        mark, hue = marks[number % len(marks)], colors[number % len(colors)]
+        plt.plot(hands, series[player], marker="braille" if color else mark, color=hue)
+        legend.append(plt.colorize(f"━━ {player}", hue) if color else f"{mark}{mark} {player}")
     last = hands[-1]
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
     plt.title(title)
@@ -434,6 +433,8 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     if not color:
         text = plt.uncolorize(text)
     click.echo(text.rstrip("\n"))
+    # The legend below the chart, where it covers no hand and shows at any height.
+    click.echo("   " + "   ".join(legend))
 
 
 def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:
