@@ -252,6 +252,10 @@ class Fate:
             self.void = True
             self.reason = row.note
             return
+        if row.kind is RowKind.RESTORE:
+            self.void = False
+            self.reason = ""
+            return
         self.final = row.inputs_only(RowKind.AMEND)
         self.note = row.note
         change = self.change = self.change or {}
@@ -267,6 +271,7 @@ class _Version:
     deltas: dict[str, int]
     consumed: list[int]
     result: Score | None = None
+    before: _Version | None = None  # the version an amendment replaced (for `undo`)
 
 
 # --- the ledger ---------------------------------------------------------------------------------
@@ -754,7 +759,25 @@ class Ledger:
             version = self.kept[row.ref]
             self._add(deltas)
             new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
-            self.kept[row.ref] = _Version(row, new, version.consumed, result)
+            self.kept[row.ref] = _Version(row, new, version.consumed, result, version)
+            self._forget(row.ref)
+        elif kind is RowKind.RESTORE:
+            assert row.ref is not None
+            version = self.kept[row.ref]
+            self._add(deltas)
+            self.voided.discard(row.ref)
+            if version.row.kind is RowKind.DOUBLER:
+                cap = self.rules.doubler_stacking == "cap"
+                if not cap or len(self.pending) < self.rules.max_doubled_hands:
+                    self.pending.append(row.ref)
+            else:
+                self.hands += 1
+                for taken in version.consumed:  # it takes back the doublings it had
+                    if taken in self.pending:
+                        self.pending.remove(taken)
+            if row.ref == self.last_effective():
+                assert version.row.dealer is not None
+                self.next_dealer = self.left_of(version.row.dealer)
             self._forget(row.ref)
         self._check_race()
 
@@ -869,7 +892,12 @@ class Ledger:
             raise LedgerError(line, f"a {row.kind} row has no hand number")
         if row.ref is None or not 1 <= row.ref <= self.last_hand:
             raise LedgerError(line, f"ref: {row.ref} is not a hand recorded above")
-        if row.ref in self.voided:
+        if row.kind is RowKind.RESTORE:
+            if row.ref not in self.voided:
+                raise LedgerError(
+                    line, f"ref: hand {row.ref} is not void: there is nothing to restore"
+                )
+        elif row.ref in self.voided:
             raise LedgerError(line, f"ref: hand {row.ref} is already void")
         version = self.kept.get(row.ref)
         if version is None:
@@ -880,6 +908,8 @@ class Ledger:
             )
         if row.kind is RowKind.VOID:
             return {p: -v for p, v in version.deltas.items()}, None
+        if row.kind is RowKind.RESTORE:
+            return dict(version.deltas), None
         if version.row.kind is RowKind.DOUBLER:
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
         if row.doubled != version.row.doubled:
@@ -1027,6 +1057,26 @@ class Ledger:
         )
         self._apply(row)
         return self._state(row)
+
+    def restore_row(self, ref: int, note: str = "", time: str = "") -> Row:
+        """The row that makes voided hand `ref` count again (`undo` of its void)."""
+        if ref not in self.voided:
+            raise HandError(f"hand {ref} is not void: there is nothing to restore")
+        version = self.kept[ref]
+        row = Row(
+            RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def unamend_row(self, ref: int, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """The row that puts hand `ref` back as it was before its last amendment."""
+        version = self.kept[ref]
+        if version.before is None:
+            raise HandError(f"hand {ref} has no amendment to take back")
+        before = version.before.row
+        changes = before.hand_inputs()
+        return self.amend_row(ref, changes, note or before.note, time)
 
     def amend_row(
         self, ref: int, changes: Mapping[str, Any], note: str = "", time: str = ""

@@ -164,6 +164,25 @@ def marks(row: Row, result: Score | None) -> list[str]:
     return found
 
 
+def change_text(row: Row) -> str:
+    """A row of the file as a change of the ledger, in a few words (for `log`)."""
+    kind = row.kind
+    if kind is RowKind.SEAT:
+        return f"seats: {', '.join(row.seated)}"
+    if kind in (RowKind.VOID, RowKind.RESTORE):
+        return f"{kind} of hand {row.ref}"
+    if kind is RowKind.DOUBLER:
+        return f"hand {row.hand}: doubler"
+    if row.picker is None:
+        what = f"leaster, won by {row.winner}" if row.winner else "leaster"
+    else:
+        side = row.picker + "".join(f" + {p}" for p in row.partners)
+        what = f"{side}{' alone' if row.alone else ''} {row.points}"
+    if kind is RowKind.AMEND:
+        return f"amend of hand {row.ref}: {what}"
+    return f"hand {row.hand}: {what}"
+
+
 def played_text(view: HandView) -> str:
     """A few words for the sheet's Played column: who picked with whom, the points, and what
     a paper sheet would note beside them (`marks`)."""

@@ -47,10 +47,12 @@ class RowKind(StrEnum):
     DOUBLER = "doubler"
     VOID = "void"
     AMEND = "amend"
+    RESTORE = "restore"  # a voided hand counts again (`undo` of a void)
 
 
 HAND_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.DOUBLER))
 SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.AMEND))
+CORRECTIONS = (RowKind.VOID, RowKind.AMEND, RowKind.RESTORE)
 
 
 class Cell(StrEnum):

@@ -33,7 +33,9 @@ from .errors import HandError, ScorepadError
 from .ledger import Counts, Fate, HandView, Ledger
 from .rules import Rules, rules_from_dict
 from .schema import (
+    CORRECTIONS,
     FORMAT_VERSION,
+    HAND_KINDS,
     Cell,
     Codec,
     LedgerError,
@@ -357,7 +359,7 @@ def _corrections(
     codec = head.codec
     at_kind = codec.index["kind"]
     found: dict[int, Fate] = {}
-    needles = [kind.value.encode() for kind in (RowKind.VOID, RowKind.AMEND)]
+    needles = [kind.value.encode() for kind in CORRECTIONS]
     line = 1  # the line the data starts on
     ends = 0
     rest = b""
@@ -406,7 +408,7 @@ def _correction_ref(codec: Codec, raw: bytes, at_kind: int) -> int | None:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return None
-    if len(cells) != codec.width or cells[at_kind] not in (RowKind.VOID, RowKind.AMEND):
+    if len(cells) != codec.width or cells[at_kind] not in CORRECTIONS:
         return None
     ref = cells[codec.index["ref"]]
     return int(ref) if ref.isdigit() else None
@@ -419,8 +421,8 @@ def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | 
         return None
     kind = cells[at_kind] if len(cells) == codec.width else ""
     ref = cells[codec.index["ref"]] if kind else ""
-    if kind == RowKind.VOID and ref.isdigit():  # all that a void says of a hand, and why
-        return Row(RowKind.VOID, line, ref=int(ref), note=cells[codec.index["note"]])
+    if kind in (RowKind.VOID, RowKind.RESTORE) and ref.isdigit():  # what it says, and why
+        return Row(RowKind(kind), line, ref=int(ref), note=cells[codec.index["note"]])
     if kind != RowKind.AMEND:
         return None
     try:
@@ -446,6 +448,23 @@ def _tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
             return last, last_hand
         if start == 0:
             raise SessionError(path, "no session row found", 3)
+        chunk *= 4
+
+
+def _last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
+    """The last row and the one before it (the session row standing for rows not there)."""
+    chunk = _TAIL_CHUNK
+    while True:
+        start = max(0, snapshot.size - chunk)
+        lines = _pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
+        body = lines[3:] if start == 0 else lines[1:]
+        if len(body) >= 2 or start == 0:
+            rows = [
+                _tail_row(snapshot, head, raw, len(body) - at)
+                for at, raw in enumerate(body[-2:], len(body) - min(2, len(body)))
+            ]
+            rows = [head.start] * (2 - len(rows)) + rows
+            return rows[0], rows[1]
         chunk *= 4
 
 
@@ -781,6 +800,14 @@ class Reading:
             ledger.keep(ref)
         return ledger, check_pass(snapshot, self._reader, ledger, line_ends, stop_at_first)
 
+    def rows(self) -> Iterator[Row]:
+        """Every row below the head, decoded, with its line (a second pass, after `night`)."""
+        reader = csv.reader(self._snapshot.text(), strict=True)
+        for _ in range(3):
+            next(reader, None)
+        for cells in reader:
+            yield self.head.codec.decode(cells, reader.line_num)
+
     def night(
         self,
         on_hand: Callable[[HandView], None] | None = None,
@@ -903,46 +930,76 @@ class Session:
         return row, night.ledger
 
     def _correct(
-        self,
-        ref_for: Callable[[Ledger], int],
-        make: Callable[[Ledger, int], tuple[Row, Score | None]],
+        self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
     ) -> tuple[Row, Score | None, Ledger]:
         """Under the lock: check the whole file, then append the correction `make` makes."""
         with self._locked() as fd:
-            state = self.state()
-            ref = ref_for(state)
-            ledger = self.night(keep=[ref])
-            row, result = make(ledger, ref)
-            append(self.path, fd, ledger.codec, [row])
+            return self._correct_held(fd, ref, make)
+
+    def _correct_held(
+        self, fd: int, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
+    ) -> tuple[Row, Score | None, Ledger]:
+        """`_correct`, the lock held already."""
+        ledger = self.night(keep=[ref])
+        row, result = make(ledger, ref)
+        append(self.path, fd, ledger.codec, [row])
         return row, result, ledger
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
         """Void hand `ref`: its points are reversed by a new row."""
-        row, _, ledger = self._correct(
-            lambda _: ref, lambda led, r: (led.void_row(r, reason, now()), None)
-        )
+        row, _, ledger = self._correct(ref, lambda led, r: (led.void_row(r, reason, now()), None))
         return row, ledger
 
-    def undo(self, reason: str = "") -> tuple[Row, Ledger]:
-        """Void the last hand that is not void yet."""
+    def undo(self, reason: str = "") -> tuple[str, Row, Score | None, Ledger]:
+        """Reverse the last change of the ledger, whatever it was, with a row of its own: a hand
+        (or doubler) is voided, a void restored, an amendment taken back, a seat change
+        reversed. Returns what was undone (in words), the new row, its score if it has one,
+        and the night after it."""
+        with self._locked() as fd:
+            return self._undo_held(fd, reason or "undo")
 
-        def last_hand(state: Ledger) -> int:
-            ledger = self.night()
-            number = ledger.last_effective()
-            if number < 1:
-                raise HandError("there is no hand to undo")
-            return number
+    def _undo_held(self, fd: int, note: str) -> tuple[str, Row, Score | None, Ledger]:
+        with self._snapshot() as snapshot:
+            head, _ = snapshot.read_head()
+            if snapshot.torn():
+                raise SessionError(self.path, TORN, _line_count(snapshot) + 1)
+            before, last = _last_rows(snapshot, head)
+            last_row, last_hand = _tail(snapshot, head)
+        kind = last.kind
+        if kind is RowKind.SESSION:
+            raise HandError("there is nothing to undo: no change recorded yet")
+        if kind is RowKind.SEAT:
+            ledger = Ledger.resume(head.rules, head.players, last_row, last_hand, head.codec)
+            seats = before.seated or head.start.seated or head.players
+            row = ledger.seat_row(seats, f"{note}: the seats as before", now())
+            append(self.path, fd, head.codec, [row])
+            return f"the seat change ({last.note})", row, None, ledger
+        ref = last.hand if kind in HAND_KINDS else last.ref
+        assert ref is not None
+        make: Callable[[Ledger, int], tuple[Row, Score | None]]
+        if kind in HAND_KINDS or kind is RowKind.RESTORE:
+            what = f"hand {ref}" if kind in HAND_KINDS else f"the restoring of hand {ref}"
 
-        row, _, ledger = self._correct(
-            last_hand, lambda led, r: (led.void_row(r, reason, now()), None)
-        )
-        return row, ledger
+            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
+                return led.void_row(r, note, now()), None
+        elif kind is RowKind.VOID:
+            what = f"the void of hand {ref}"
+
+            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
+                return led.restore_row(r, note, now()), None
+        else:
+            what = f"the amendment of hand {ref}"
+
+            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
+                return led.unamend_row(r, "", now())
+
+        return (what, *self._correct_held(fd, ref, make))
 
     def amend(
         self, ref: int, changes: Mapping[str, Any], note: str = ""
     ) -> tuple[Row, Score | None, Ledger]:
         """Replace some inputs of hand `ref` and re-score it."""
-        return self._correct(lambda _: ref, lambda led, r: led.amend_row(r, changes, note, now()))
+        return self._correct(ref, lambda led, r: led.amend_row(r, changes, note, now()))
 
     def seat_add(self, name: str, after: str | None = None) -> tuple[str, str, Ledger]:
         """Seat a player who joins (a newcomer gets a column); returns their name as written,

@@ -357,18 +357,47 @@ def test_sheet_and_running_sheet(session):
 
 def test_undo_voids_the_last_hand_and_gives_the_deal_back(session):
     session.new()
+    assert "there is nothing to undo" in refused(session, "undo")
     session("hand", *HAND)
     session("hand", "--picker", "Cy", "--alone", "--points", 95)
     before = session.path.read_bytes()
     out = _ok(session("undo", "--reason", "recorded twice")).stdout
-    assert out.startswith("Hand 2 is void (recorded twice)")
+    assert out.startswith("Undid hand 2.\nHand 2 is void (recorded twice)")
     assert session.path.read_bytes().startswith(before)  # nothing erased
     status = _json(session("status", "--format", "json"))
     assert status["dealer"] == "Ann" and status["next_hand"] == 3
     assert status["totals"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
-    _ok(session("undo"))
-    assert _json(session("status", "--format", "json"))["dealer"] == "Ed"
-    assert "no hand to undo" in refused(session, "undo")
+    # undo again reverses that undo: hand 2 counts again and the deal moves on
+    out = _ok(session("undo")).stdout
+    assert out.startswith("Undid the void of hand 2.")
+    status = _json(session("status", "--format", "json"))
+    assert status["dealer"] == "Bob" and status["totals"]["Cy"] == 7
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_undo_takes_back_an_amendment_and_a_seat_change(session):
+    session.new()
+    session("hand", *HAND, "--note", "first")
+    _ok(session("amend", "1", "--points", "58"))
+    out = _ok(session("undo")).stdout
+    assert out.startswith(
+        "Undid the amendment of hand 1.\nHand 1, amended: Ann picked, partner Bob, 64 points: a win"
+    )
+    assert _json(session("standings", "--format", "json"))["totals"]["Ann"] == 2
+    _ok(session("seat", "add", "Flo", "--after", "Bob"))
+    out = _ok(session("undo")).stdout
+    assert out.startswith(
+        "Undid the seat change (Flo joins after Bob).\nSeats: Ann, Bob, Cy, Dee, Ed."
+    )
+    assert _json(session("status", "--format", "json"))["players"] == [
+        "Ann",
+        "Bob",
+        "Cy",
+        "Dee",
+        "Ed",
+    ]
+    sheet = _json(session("sheet", "--format", "json"))["hands"]
+    assert sheet[0]["note"] == "first" and sheet[0]["amended"]
     assert _ok(session("verify")).stdout == ""
 
 

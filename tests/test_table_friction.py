@@ -328,3 +328,30 @@ def test_completion_offers_the_players_seated_now_quoted_when_needed(run, tmp_pa
         "Ed",
     ]
     assert _complete(run, f"scorepad -f {path} hand --picker j") == ["'Jean Luc'"]
+
+
+def test_log_lists_every_change_with_its_line_time_and_note(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    steps = [
+        ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--note", "one"),
+        ("hand", "--leaster", "--winner", "Cy"),
+        ("amend", "1", "--points", "50"),
+        ("undo",),
+        ("void", "2", "--reason", "misdeal"),
+        ("seat", "add", "Flo"),
+    ]
+    for step in steps:
+        assert run("-f", path, *step).exit_code == 0, step
+    rows = json.loads(run("-f", path, "log", "--format", "json").stdout)
+    assert [r["Line"] for r in rows] == [4, 5, 6, 7, 8, 9]
+    assert [r["Change"] for r in rows] == [
+        "hand 1: Ann + Bob 70",
+        "hand 2: leaster, won by Cy",
+        "amend of hand 1: Ann + Bob 50",
+        "amend of hand 1: Ann + Bob 70",
+        "void of hand 2",
+        "seats: Ann, Bob, Cy, Dee, Ed, Flo",
+    ]
+    assert [r["Note"] for r in rows][:5] == ["one", "", "one", "one", "misdeal"]
+    assert all(r["Time"] for r in rows)

@@ -39,6 +39,7 @@ COMMANDS = {
     "sheet": "night.sheet",
     "verify": "night.verify",
     "undo": "night.undo",
+    "log": "night.log",
     "void": "night.void",
     "amend": "night.amend",
     "repair": "night.repair",

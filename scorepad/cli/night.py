@@ -420,24 +420,81 @@ def verify(path: Path, verbose: bool) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
+@click.option("--reason", default="", metavar="TEXT", help="Why (kept as the new row's note).")
 @table_format_option()
 @session_file_option
 @click.pass_obj
 def undo(path: Path, reason: str, fmt: str) -> None:
-    """Void the last hand (it stays in the file, reversed by a void row).
+    """Reverse the last change, whatever it was: the undo is a row of its own.
 
-    The deal goes back to whoever dealt the voided hand.
+    A hand (or a doubler) is voided and the deal goes back to whoever dealt it; a void is taken
+    back (the hand counts again); an amendment is taken back (the hand as it was before it); a
+    seat change is reversed. It says what it reversed. `scorepad log` lists every change.
 
     Example:
 
     \b
         scorepad undo --reason "recorded twice"
     """
+    from ..schema import RowKind
 
-    row, state = open_session(path).undo(reason)
+    what, row, result, state = open_session(path).undo(reason)
     _warn_departed(row, state)
-    _echo_void(path, row, state, fmt)
+    if fmt == "json":
+        from ..render import to_json
+
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "undid": what,
+                    "kind": str(row.kind),
+                    "ref": row.ref,
+                    "deltas": dict(row.deltas),
+                    "totals": dict(state.totals),
+                    "next_dealer": state.next_dealer,
+                }
+            )
+        )
+        return
+    if fmt == "text":
+        click.echo(f"Undid {what}.")
+    if row.kind is RowKind.VOID:
+        _echo_void(path, row, state, fmt)
+    elif row.kind is RowKind.AMEND:
+        _echo_recorded(path, row, result, state, fmt)
+    else:
+        if fmt == "text" and row.kind is RowKind.SEAT:
+            click.echo(f"Seats: {', '.join(state.seated)}.")
+        click.echo(_totals_table(state, fmt))
+        if fmt != "csv":
+            click.echo()
+            click.echo(_next_line(state, state.rules))
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@table_format_option()
+@session_file_option
+@click.pass_obj
+def log(path: Path, fmt: str) -> None:
+    """Every change of the ledger, newest last: its line in the file, time, what and note.
+
+    Hands, corrections (void, amend, restore) and seat changes, each as the file records it.
+
+    Example:
+
+    \b
+        scorepad -f sample_sessions/standard-friday.csv log
+    """
+    from ..render import render
+    from ..reports import change_text
+
+    with open_session(path).reading() as reading:
+        reading.night()  # a file that verify refuses is refused here too
+        rows = [(row.line, row.time, change_text(row), row.note) for row in reading.rows()]
+    click.echo(
+        render(("Line", "Time", "Change", "Note"), rows, fmt, ("right", "left", "left", "left"))
+    )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
