@@ -1155,8 +1155,16 @@ def _lines_text(lines: list[int]) -> str:
 
 
 def _reject(path: Path, raw: bytes, line: int) -> None:
-    """Keep a torn line in FILE.rejected (once: a repair run again finds it gone)."""
+    """Keep a torn line in FILE.rejected, once (a repair that failed after keeping it and is
+    run again does not keep it twice)."""
     rejected = path.with_name(path.name + ".rejected")
+    with suppress(OSError):
+        size = rejected.stat().st_size
+        if size > len(raw):
+            with open(rejected, "rb") as kept:
+                kept.seek(size - len(raw) - 1)
+                if kept.read() == raw + b"\n":
+                    return
     try:
         with open(rejected, "ab") as out:
             out.write(raw + b"\n")

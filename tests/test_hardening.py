@@ -641,3 +641,46 @@ def test_every_command_runs_without_the_posix_only_modules(tmp_path):
     lines = result.stdout.splitlines()
     assert len(lines) == 12 and all(" ok" in line for line in lines)
     assert lines[9].endswith("2 hands, 2 corrections, 1 seat change: all consistent.")
+
+
+def test_json_nested_deep_in_a_cell_is_a_problem_not_a_crash(run, tmp_path):
+    import csv
+
+    path = _friday(tmp_path)
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows[5][rows[0].index("partners")] = "[" * 1500 + "]" * 1500
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n").writerows(rows)
+    before = path.read_bytes()
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1 and verify.stdout.startswith(f"{path}:6: partners:")
+    for command in ("standings", "status", "sheet"):
+        result = run("-f", path, command)
+        assert result.exit_code in (0, 1) and "Traceback" not in result.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/full", "/dev/null"])
+def test_a_session_that_is_a_device_is_refused(fails, device):
+    for command in ("standings", "verify", "status"):
+        assert "is not a regular file" in fails("-f", device, command)
+
+
+def test_a_failed_repair_keeps_the_torn_line_once(run, tmp_path, monkeypatch):
+    import scorepad.session as session
+
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    with open(path, "ab") as out:
+        out.write(b"1,picker,,2,")
+    real = os.replace
+
+    def broken(source, target):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(session.os, "replace", broken)
+    assert run("-f", path, "repair").exit_code == 1
+    monkeypatch.setattr(session.os, "replace", real)
+    assert run("-f", path, "repair").exit_code == 0
+    assert (tmp_path / "night.csv.rejected").read_bytes() == b"1,picker,,2,\n"
