@@ -50,6 +50,7 @@ from .scoring import Hand, Score, find_player, same_name
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
 _BLOCK = 1 << 20
+MAX_HEAD = 1 << 20  # the most the header, rules row and session row may hold together
 _TAIL_CHUNK = 64 * 1024
 TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
 VERIFY_HINT = "run `scorepad verify` to see every problem"
@@ -248,6 +249,15 @@ class Snapshot:
         path = self.path
         if self.size == 0:
             raise SessionError(path, "the file is empty, not a scorepad session", 1)
+        # The head's three lines are short (the rules row is the longest, a few KiB): a file
+        # whose first lines are not is refused before they are read into memory.
+        start = _pread(self.fd, MAX_HEAD + 1, 0)
+        if start.count(b"\n") < 3 and len(start) > MAX_HEAD:
+            raise SessionError(
+                path,
+                f"the first lines are longer than {MAX_HEAD // 1024} KiB: not a scorepad session",
+                1,
+            )
         reader = csv.reader(self.text(), strict=True)
         records: list[list[str]] = []
         codec = None

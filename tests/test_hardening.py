@@ -684,3 +684,10 @@ def test_a_failed_repair_keeps_the_torn_line_once(run, tmp_path, monkeypatch):
     monkeypatch.setattr(session.os, "replace", real)
     assert run("-f", path, "repair").exit_code == 0
     assert (tmp_path / "night.csv.rejected").read_bytes() == b"1,picker,,2,\n"
+
+
+def test_a_huge_first_line_is_refused_before_it_is_read(fails, tmp_path):
+    path = tmp_path / "huge.csv"
+    with open(path, "wb") as f:
+        f.write(b"hand,kind," + b"x" * (3 << 20))  # 3 MiB and no line end
+    assert "the first lines are longer than 1024 KiB" in fails("-f", path, "standings")
