@@ -137,3 +137,58 @@ def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table):
     assert "120 points could be every trick or not" in result.stdout
     assert "give a whole number from 0 to 6" in result.stderr
     assert "a win, level 3 (no-trick), stake 3" in result.stdout
+
+
+def test_play_takes_notes_undo_seat_changes_and_help(table):
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    answers = [
+        "?",  # the help
+        "Ann",
+        "Bob",
+        "70",
+        "4",
+        "",
+        "Ann's big one",  # recorded with a note
+        "undo",  # reverses it
+        "join Flo",  # a sixth player sits down
+        "leave Flo",  # and leaves again
+        "",
+    ]
+    result = table("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "rules in force: standard." in out and "undo  " in out  # the help was shown
+    assert "Hand 1: Ann picked, partner Bob, 70 points" in out
+    assert "Undid hand 1." in out
+    assert "Flo joins the table. Seats: Ann, Bob, Cy, Dee, Ed, Flo." in out
+    assert "Flo leaves the table. Seats: Ann, Bob, Cy, Dee, Ed." in out
+    sheet = json.loads(table("sheet", "--format", "json").stdout)["hands"]
+    assert sheet[0]["note"] == "Ann's big one; void: undo during play" and sheet[0]["void"]
+    assert table("verify").stdout == ""
+
+
+def test_play_offers_to_start_a_session(table):
+    result = table("play", input="\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n")
+    assert result.exit_code == 0, result.stderr
+    assert f"There is no session at {table.path}" in result.stdout
+    assert "Started " in result.stdout and totals(table)["Ann"] == 2
+
+
+def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(table, monkeypatch):
+    import click
+
+    table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    before = table.path.read_bytes()
+    answers = iter(["Ann", "Bob"])
+
+    def prompt(*args, **kwargs):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(click, "prompt", prompt)
+    result = table("play")
+    assert result.exit_code == 130
+    assert "Stopped: the hand being entered was not recorded." in result.stderr
+    assert table.path.read_bytes() == before

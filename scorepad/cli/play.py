@@ -32,11 +32,23 @@ class _Stop(Exception):
     """The table is done: an empty answer where a hand would start, or Ctrl-D."""
 
 
+HELP = """\
+  Answer each question and press Enter; a wrong answer is explained and asked again.
+  Nothing is recorded until you say yes to "Record hand N?".
+  At "Who picked?" you may also answer:
+    undo              reverse the last change (a hand, a void, an amendment, a seat change)
+    join NAME         seat a player who joins (after the last seat)
+    leave NAME        a player leaves, keeping their total
+    ?                 this help
+    Enter or Ctrl-D   stop, with the standings
+  Ctrl-C stops at once: the hand being entered is not recorded."""
+
+
 def _ask(question: str, check: Callable[[str], Any], default: str | None = None) -> Any:
     """Ask until `check` accepts the answer (it returns the value or raises ScorepadError).
 
-    An answer `check` refuses is explained on one line and asked again; Ctrl-D stops the loop.
-    """
+    An answer `check` refuses is explained on one line and asked again; `?` shows the help;
+    Ctrl-D stops the loop."""
     while True:
         try:
             answer = click.prompt(
@@ -46,6 +58,9 @@ def _ask(question: str, check: Callable[[str], Any], default: str | None = None)
             )
         except click.exceptions.Abort:
             raise _Stop from None
+        if answer.strip() == "?":
+            click.echo(HELP)
+            continue
         try:
             return check(answer.strip())
         except ScorepadError as exc:
@@ -63,6 +78,70 @@ def _whole(
         return int(text)
 
     return check
+
+
+def _who(players: Sequence[str], extra: str | None) -> Callable[[str], Any]:
+    """The answer to "Who picked?": a player, leaster or doubler, a change (undo, join NAME,
+    leave NAME), or None to stop."""
+    pick = _one_of(players, (extra,) if extra else (), True)
+
+    def check(text: str) -> Any:
+        word, _, name = text.partition(" ")
+        if text.lower() == "undo":
+            return ("undo", "")
+        if word.lower() in ("join", "leave") and name.strip():
+            return (word.lower(), name.strip())
+        return pick(text)
+
+    return check
+
+
+def _change(session: Session, what: str, name: str) -> None:
+    """Undo, seat a player or let one leave, and say what happened."""
+    try:
+        if what == "undo":
+            undone, _, _, state = session.undo("undo during play")
+            click.echo(f"Undid {undone}.")
+        elif what == "join":
+            player, _, state = session.seat_add(name)
+            click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
+        else:
+            player, state = session.seat_remove(name)
+            click.echo(f"{player} leaves the table. Seats: {', '.join(state.seated)}.")
+    except ScorepadError as exc:
+        click.echo(f"  {exc}", err=True)
+
+
+def _offer_new(session: Session) -> None:
+    """No session file yet: offer to start one."""
+    from ..rules import load_rules
+    from ..scoring import seat
+    from ..session import Session
+
+    path = session.path
+    if not _ask(f"There is no session at {path}. Start one? [Y/n]", lambda t: _yes(t or "y")):
+        raise ScorepadError(f"{path}: no such session file; start one with `scorepad new`")
+
+    def players(text: str) -> tuple[str, ...]:
+        from ..schema import check_new_name
+
+        names = tuple(check_new_name(n) for n in text.split(",") if n.strip())
+        seat(load_rules(), names)  # can this table be dealt at all?
+        return names
+
+    names = _ask("Players, in seat order (A,B,C,...)?", players)
+    rules = load_rules()
+    Session.create(path, names, rules, names[-1])
+    click.echo(f"Started {path}: {', '.join(names)}; rules: {rules.summary()}.")
+
+
+def _record_or_note(text: str) -> tuple[bool, str]:
+    """Yes (Enter), no, or a note to record the hand with."""
+    from ..schema import check_note
+
+    if text.lower() in ("", "y", "yes", "n", "no"):
+        return text.lower() in ("", "y", "yes"), ""
+    return True, check_note(text)
 
 
 def _yes(text: str) -> bool:
@@ -96,9 +175,11 @@ def play(path: Path) -> None:
 
     For each hand it asks who picked (or leaster / doubler), the partner, the points, the tricks
     and any doublings, offering the session's names; shows the hand's points and asks before
-    recording it; then shows the totals. Every answer is checked as `hand` checks it, and a
-    wrong one is asked again; nothing is recorded half way. An empty answer to "Who picked?"
-    or Ctrl-D ends it.
+    recording it (an answer other than yes or no is a note to record it with); then shows the
+    totals. Every answer is checked as `hand` checks it, and a wrong one is asked again;
+    nothing is recorded half way. At "Who picked?" `undo`, `join NAME` and `leave NAME` change
+    the ledger; `?` shows the help. With no session file it offers to start one. An empty
+    answer to "Who picked?" or Ctrl-D ends it; Ctrl-C stops at once, recording nothing.
 
     Example:
 
@@ -108,16 +189,28 @@ def play(path: Path) -> None:
     from ..render import Points, render
 
     session = open_session(path)
-    state = session.state()  # a missing or damaged file stops here, before any question
+    if not path.exists():
+        try:
+            _offer_new(session)
+        except _Stop:
+            raise ScorepadError(
+                f"{path}: no such session file; start one with `scorepad new --players "
+                f"A,B,C,D,E` (or give -f FILE)"
+            ) from None
+    with session.reading() as reading:  # a damaged file stops here, before any question
+        head, state = reading.head, reading.state()
     click.echo(
-        f"Recording into {path} ({state.rules.name} rules). An empty answer to "
-        f"'Who picked?' or Ctrl-D ends."
+        f"Recording into {path}; rules in force: {head.start.note or state.rules.name}. "
+        f"? for help; an empty answer to 'Who picked?' or Ctrl-D ends."
     )
     while True:
         try:
             recorded = _play_one(session)
         except _Stop:
             break
+        except KeyboardInterrupt:
+            click.echo("\nStopped: the hand being entered was not recorded.", err=True)
+            raise SystemExit(130) from None
         if recorded is None:
             continue
         state = recorded[2]
@@ -153,11 +246,12 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     click.echo(f"H{line}.")
     extra = {"leaster": "leaster", "doubler": "doubler"}.get(rules.all_pass)
     choices = ", ".join(players + ([extra] if extra else []))
-    who = _ask(
-        f"Who picked? ({choices}; Enter to stop)", _one_of(players, (extra,) if extra else (), True)
-    )
+    who = _ask(f"Who picked? ({choices}; ? for more; Enter to stop)", _who(players, extra))
     if who is None:
         raise _Stop
+    if isinstance(who, tuple):  # undo, join or leave
+        _change(session, *who)
+        return None
     if who == "doubler":
         if not _ask("Record a doubler (the next hand is doubled)? [Y/n]", lambda t: _yes(t or "y")):
             return None
@@ -175,10 +269,13 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         click.echo(f"  {exc}. Let's take that hand again.", err=True)
         return None
     click.echo(_score_table(preview))
-    if not _ask(f"Record hand {state.last_hand + 1}? [Y/n]", lambda t: _yes(t or "y")):
+    record, note = _ask(
+        f"Record hand {state.last_hand + 1}? [Y/n, or a note to record it with]", _record_or_note
+    )
+    if not record:
         click.echo("Not recorded.")
         return None
-    row, result, state = session.record(hand)
+    row, result, state = session.record(hand, note)
     click.echo(_summary(row, result))
     return row, result, state
 
