@@ -111,3 +111,23 @@ def test_corrections_of_hands_before_a_seat_change(sp):
     assert standings["totals"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1, "Flo": 0}
     assert sp("void", "1").exit_code == 0
     assert sp("verify").stdout == ""
+
+
+def test_a_sixth_player_warns_that_the_deal_changes_unless_the_dealer_sits_out(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    result = run("-f", path, "seat", "add", "Flo")
+    assert result.exit_code == 0
+    assert result.stderr.startswith(
+        "Warning: the deal changes: 6-handed hands, 5 cards each, "
+        "the partner found by the jack of diamonds."
+    )
+    assert "--set sit_out=dealer" in result.stderr
+    other = tmp_path / "other.csv"
+    assert (
+        run(
+            "-f", other, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "sit_out=dealer"
+        ).exit_code
+        == 0
+    )
+    assert run("-f", other, "seat", "add", "Flo").stderr == ""  # still five-handed hands

@@ -720,8 +720,23 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
         scorepad seat add Flo --after Bob
     """
 
-    player, place, state = open_session(path).seat_add(name, after)
+    from ..scoring import seat as seating_of
+
+    session = open_session(path)
+    now = session.state()
+    before = seating_of(now.rules, now.seated).deal
+    player, place, state = session.seat_add(name, after)
     click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
+    hand = seating_of(state.rules, state.seated)
+    if hand.deal != before:
+        calls = {"ace": "a called ace", "jack-of-diamonds": "the jack of diamonds", "none": ""}
+        how = f", the partner found by {calls[hand.deal.call]}" if hand.deal.partners else ""
+        click.echo(
+            f"Warning: the deal changes: {hand.size}-handed hands, {hand.deal.cards} cards each"
+            f"{how}. To have the dealer sit out instead, a table plays with sit_out = dealer "
+            f"(scorepad new ... --set sit_out=dealer).",
+            err=True,
+        )
     click.echo(_next_line(state, state.rules))
 
 
