@@ -233,3 +233,90 @@ def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, dam
                     result.stderr,
                 )
                 assert path.read_bytes() == before
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(
+        [
+            "Ann",
+            "ann",
+            "Zoe\u0308",
+            "",
+            " ",
+            "-1",
+            "0",
+            "121",
+            "99999999999999999999",
+            "9" * 5000,
+            "=1+1",
+            "@x",
+            "Ann\r\nBob",
+            "A,B",
+            '"Ann',
+            "\x00",
+            "1e9",
+            "2.0",
+            "x" * 70000,
+            "Bob,Cy",
+            "NaN",
+            "-",
+            "--",
+            "?",
+        ]
+    ),
+    st.text(max_size=30),
+)
+COMMANDS = st.sampled_from(
+    [
+        ["hand", "--picker", "{}", "--partner", "Bob", "--points", "70"],
+        ["hand", "--picker", "Ann", "--partner", "{}", "--points", "70"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "{}"],
+        ["hand", "--picker", "Ann", "--alone", "--points", "80", "--tricks", "{}"],
+        ["hand", "--leaster", "--winner", "{}"],
+        ["hand", "--leaster", "--leaster-points", "{}"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--note", "{}"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--crack", "{}"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--blitz", "{}"],
+        ["amend", "{}", "--points", "60"],
+        ["amend", "1", "--points", "{}"],
+        ["amend", "1", "--note", "{}"],
+        ["void", "{}"],
+        ["void", "1", "--reason", "{}"],
+        ["undo", "--reason", "{}"],
+        ["seat", "add", "{}"],
+        ["seat", "remove", "{}"],
+        ["seat", "add", "Flo", "--after", "{}"],
+        ["settle", "--rate", "{}"],
+        ["sheet", "--format", "{}"],
+        ["chart", "--width", "{}"],
+        ["--wait", "{}", "status"],
+    ]
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(COMMANDS, HOSTILE)
+def test_hostile_options_to_every_command_never_crash_or_damage(command, value):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        assert invoke(path, "new", "--players", ",".join(PLAYERS)).exit_code == 0
+        assert (
+            invoke(path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70).exit_code
+            == 0
+        )
+        before = path.read_bytes()
+        args = [value if word == "{}" else word for word in command]
+        result = invoke(path, *args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            args,
+            result.exception,
+        )
+        if result.exit_code:
+            assert result.exit_code in (1, 2)
+            assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, (
+                args,
+                result.stderr,
+            )
+            assert path.read_bytes() == before
+        verify = invoke(path, "verify")
+        assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
