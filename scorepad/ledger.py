@@ -31,7 +31,6 @@ from .rules import Rules
 from .schema import (
     HAND_KINDS,
     INPUTS,
-    STATE_COLUMNS,
     Codec,
     LedgerError,
     Problem,
@@ -317,6 +316,7 @@ class Ledger:
         self.hands = 0  # picker and leaster hands that count (not voided)
         self.voided: set[int] = set()
         self.seat_changes = 0
+        self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = dict(corrections or {})
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
         self.kept: dict[int, _Version] = {}
@@ -438,7 +438,12 @@ class Ledger:
         k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
         recall = self._recall
         join = _KEY_SEPARATOR.join
-        k_next, k_seated, k_pending, k_totals = (index[n] for n in STATE_COLUMNS)
+        k_next, k_seated, k_pending, k_totals = (
+            index[n] for n in ("next_dealer", "seated", "pending", "totals")
+        )
+        k_rules = index.get("rules_line")  # (a file of format 3 or later)
+        rules_text = str(self.rules_line) if self.rules_line else ""
+        self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
         slow = self._feed_slow
@@ -487,6 +492,7 @@ class Ledger:
                 and cells[k_seated] == seated_cell
                 and cells[k_pending] == "0"
                 and cells[k_totals] == totals_form % tuple(totals.values())
+                and (k_rules is None or cells[k_rules] == rules_text)
             ):
                 return []
             return self._after_fast(cells, line)
@@ -544,6 +550,7 @@ class Ledger:
             and cells[at["seated"]] == self._seated_cell
             and cells[at["pending"]] == "0"
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
+            and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
         ):
             return None
         self._apply(row, result, deltas)
@@ -700,6 +707,7 @@ class Ledger:
     def _state(self, row: Row) -> Row:
         return replace(
             row,
+            rules_line=self.rules_line,
             next_dealer=self.next_dealer,
             seated=self.seated,
             pending=len(self.pending),
@@ -746,6 +754,12 @@ class Ledger:
                 assert version.row.dealer is not None
                 self.next_dealer = self.following(version.row.dealer, self.players)
             self._forget(row.ref)
+        elif kind is RowKind.SET:
+            self.rules = self._rules_of(row)
+            self.rules_line = row.line
+            self._scores.clear()  # (scores remembered were under the rules before)
+            self._scores_alike.clear()
+            self._reset_fast_state()
         elif kind is RowKind.SEAT:
             self.seat_changes += 1
             old = self.seated
@@ -812,12 +826,14 @@ class Ledger:
         return problems
 
     def _state_problems(self, row: Row) -> list[Problem]:
-        state = {
+        state: dict[str, Any] = {
             "next_dealer": self.next_dealer,
             "seated": self.seated,
             "pending": len(self.pending),
             "totals": self.totals,
         }
+        if "rules_line" in self.codec.index:
+            state["rules_line"] = self.rules_line
         problems = []
         for name, value in state.items():
             recorded = getattr(row, name)
@@ -842,6 +858,8 @@ class Ledger:
         if row.totals:
             self.totals.update(row.totals)
         self.pending = self.pending[: row.pending] + [0] * max(0, row.pending - len(self.pending))
+        if "rules_line" in self.codec.index:
+            self.rules_line = row.rules_line
         self._reset_fast_state()
 
     def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
@@ -854,6 +872,11 @@ class Ledger:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")
             self._check_seats(row.seated, line)
+            return {}, None
+        if kind is RowKind.SET:
+            if row.hand is not None or row.ref is not None or row.deltas:
+                raise LedgerError(line, "a set row has no hand number, ref or points")
+            self._rules_of(row)
             return {}, None
         if kind in HAND_KINDS:
             return self._expected_hand(row)
@@ -923,6 +946,17 @@ class Ledger:
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,
         )
+
+    def _rules_of(self, row: Row) -> Rules:
+        """The rules a `set` row puts in force (a LedgerError when they cannot be)."""
+        try:
+            rules = rules_of_set_row(row.note)
+            seat(rules, self.seated, None)
+        except ScorepadError as exc:
+            raise LedgerError(row.line, f"this change of the rules cannot be: {exc}") from None
+        if rules.family != self.rules.family:
+            raise LedgerError(row.line, "a change of the rules keeps the family of the game")
+        return rules
 
     def _seats_of(self, version: _Version) -> tuple[str, ...]:
         """The players who were seated for a recorded hand, in seat order."""
@@ -1120,6 +1154,24 @@ class Ledger:
         self._apply(row)
         return self._state(row)
 
+    def set_row(
+        self, rules: Rules, changes: Sequence[str], line: int, note: str = "", time: str = ""
+    ) -> Row:
+        """The row that puts `rules` in force from the next hand on (`scorepad set`, and its
+        undo); `line` is the line the row will stand on in the file."""
+        if rules.family != self.rules.family:
+            raise HandError("a change of the rules keeps the family of the game")
+        try:
+            seat(rules, self.seated, self.next_dealer)
+        except ScorepadError as exc:
+            raise HandError(f"with these rules the table cannot be dealt: {exc}") from None
+        self._check_race_open()
+        row = Row(
+            RowKind.SET, line=line, note=set_row_note(rules, changes, check_note(note)), time=time
+        )
+        self._apply(row)
+        return self._state(row)
+
     def keep(self, ref: int) -> None:
         """Remember hand `ref` when the pass reaches it (a correction is about to be made)."""
         self.refs[ref] = self.refs.get(ref, 0) + 1
@@ -1140,6 +1192,49 @@ class Ledger:
             )
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
+
+
+def set_row_note(rules: Rules, changes: Sequence[str], note: str) -> str:
+    """What a `set` row's note holds: the whole table in force from then on (so the file alone
+    re-scores every hand), the changes as typed, and the user's note."""
+    return json.dumps(
+        {
+            "changes": list(changes),
+            "note": note,
+            "rules": rules.to_dict(),
+            "source": rules.source,
+            "overrides": list(rules.overrides),
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def rules_of_set_row(note: str) -> Rules:
+    """The rules a `set` row's note holds (a ScorepadError when it holds none)."""
+    from .rules import rules_from_dict
+
+    try:
+        data = json.loads(note)
+    except (ValueError, RecursionError):
+        raise ScorepadError("its note is not a JSON change of the rules") from None
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+        raise ScorepadError("its note is not a JSON change of the rules")
+    rules = rules_from_dict(data["rules"], "set")
+    source, overrides = data.get("source"), data.get("overrides")
+    if isinstance(source, str) and isinstance(overrides, list):  # for the summary only
+        shown = tuple(str(o)[:80] for o in overrides[:50])
+        rules = replace(rules, source=source[:200], overrides=shown)
+    return rules
+
+
+def set_row_text(note: str) -> tuple[str, str]:
+    """A `set` row's changes and note, for people (the log)."""
+    try:
+        data = json.loads(note)
+        return ", ".join(data.get("changes", [])), str(data.get("note", ""))
+    except (ValueError, RecursionError, AttributeError, TypeError):
+        return "", ""
 
 
 def _lean(result: Score | None) -> Score | None:

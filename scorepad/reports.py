@@ -169,6 +169,10 @@ def change_text(row: Row) -> str:
     kind = row.kind
     if kind is RowKind.SEAT:
         return f"seats: {', '.join(row.seated)}"
+    if kind is RowKind.SET:
+        from .ledger import set_row_text
+
+        return f"rules: {set_row_text(row.note)[0]}"
     if kind in (RowKind.VOID, RowKind.RESTORE):
         return f"{kind} of hand {row.ref}"
     if kind is RowKind.DOUBLER:

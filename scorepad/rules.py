@@ -588,7 +588,26 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
         if not path.is_file() and not spec.endswith(".toml") and "/" not in spec:
             raise _unknown_preset(spec)
         flat, preset = _file_flat(path)
-    applied = []
+    return _overridden(flat, preset, spec, overrides, ())
+
+
+def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
+    """The table with some settings changed (`scorepad set KEY=VALUE`): the same family, every
+    setting checked as `--set` checks it, the changes added to its overrides."""
+    if not overrides:
+        raise RulesError("give at least one KEY=VALUE, e.g. base=2")
+    flat = {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.flat().items()}
+    return _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
+
+
+def _overridden(
+    flat: dict[str, Any],
+    preset: str,
+    source: str,
+    overrides: Sequence[str],
+    already: tuple[str, ...],
+) -> Rules:
+    applied = list(already)
     for text in overrides:
         key, value = parse_override(text)
         if _setting_for(key).family not in (None, flat["family"]):
@@ -599,8 +618,9 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
                 f"use --rules schafkopf or a Sheepshead preset"
             )
         flat[key] = value
+        applied = [a for a in applied if a.partition("=")[0] != key]
         applied.append(f"{key}={format_value(value)}")
-    return _build(flat, preset, spec, tuple(applied))
+    return _build(flat, preset, source, tuple(applied))
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:

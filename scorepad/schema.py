@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import HandError, ScorepadError
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The newest format this scorepad reads, and the one it writes new sessions in."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
@@ -48,6 +48,7 @@ class RowKind(StrEnum):
     VOID = "void"
     AMEND = "amend"
     RESTORE = "restore"  # a voided hand counts again (`undo` of a void)
+    SET = "set"  # the rules change from the next hand on (`scorepad set`)
 
 
 HAND_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.DOUBLER))
@@ -115,6 +116,8 @@ COLUMNS = (
     Column("pending", Cell.INT, Part.STATE),
     Column("totals", Cell.COUNTS, Part.STATE),
     Column("format", Cell.INT, Part.META, since=2),
+    # the line of the `set` row whose rules are in force (empty: the rules row's)
+    Column("rules_line", Cell.INT, Part.STATE, since=3),
 )
 BY_NAME = {c.name: c for c in COLUMNS}
 ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
@@ -244,6 +247,7 @@ class Row:
     pending: int = 0
     totals: Mapping[str, int] = field(default_factory=lambda: NOTHING)
     format: int | None = None  # on the rules row: the file's format version
+    rules_line: int | None = None  # the `set` row in force after this row (None: line 2)
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""

@@ -24,13 +24,13 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from .errors import HandError, ScorepadError
-from .ledger import Counts, Fate, HandView, Ledger
+from .ledger import Counts, Fate, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, rules_from_dict
 from .schema import (
     CORRECTIONS,
@@ -44,6 +44,7 @@ from .schema import (
     RowKind,
     check_name,
     check_new_name,
+    header,
 )
 from .scoring import Hand, Score, find_player, same_name
 
@@ -350,6 +351,7 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
         raise SessionError(path, "the rules row's note is not a JSON rules table", 2) from None
     try:
         rules = rules_from_dict(data, "rules")
+        rules = replace(rules, source=rules.name)  # (what it was read from is this file)
     except ScorepadError as exc:
         raise SessionError(path, str(exc), 2) from None
     if start.kind is not RowKind.SESSION or start.dealer is None or start.next_dealer is None:
@@ -476,6 +478,85 @@ def _last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
             rows = [head.start] * (2 - len(rows)) + rows
             return rows[0], rows[1]
         chunk *= 4
+
+
+def _resume(snapshot: Snapshot, head: Head, last: Row, last_hand: int) -> Ledger:
+    """The night as its last row records it, under the rules in force then."""
+    rules = _rules_in_force(snapshot, head, last.rules_line)
+    ledger = Ledger.resume(rules, head.players, last, last_hand, head.codec)
+    ledger.rules_line = last.rules_line
+    ledger._reset_fast_state()
+    return ledger
+
+
+def _rules_in_force(snapshot: Snapshot, head: Head, line: int | None) -> Rules:
+    """The rules the `set` row at `line` put in force (the head's without one)."""
+    if not line:
+        return head.rules
+    row = _row_at_line(snapshot, head, line)
+    if row.kind is not RowKind.SET:
+        raise SessionError(
+            head.path, f"rules_line: line {line} is not a change of the rules; {VERIFY_HINT}", line
+        )
+    try:
+        return rules_of_set_row(row.note)
+    except ScorepadError as exc:
+        raise SessionError(head.path, f"{exc}; {VERIFY_HINT}", line) from None
+
+
+def _row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
+    """The row on a line of the file (a scan for its start: a rare thing to need)."""
+    seen, start = 1, 0
+    for_offset = 0
+    for block in snapshot.blocks():
+        at = 0
+        while seen < line:
+            found = block.find(b"\n", at)
+            if found < 0:
+                break
+            seen += 1
+            at = found + 1
+            start = for_offset + at
+        for_offset += len(block)
+        if seen >= line:
+            break
+    raw = _pread(snapshot.fd, MAX_HEAD, start).split(b"\n", 1)[0]
+    try:
+        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
+        return head.codec.decode(cells, line)
+    except (UnicodeDecodeError, csv.Error, StopIteration, LedgerError) as exc:
+        raise SessionError(
+            head.path, f"cannot read this line: {exc}; {VERIFY_HINT}", line
+        ) from None
+
+
+def _upgrade(path: Path, head: Head) -> None:
+    """Rewrite a session of an older format in the current one: every row decoded by the
+    columns it has and written with the columns of now, atomically (temp file, rename)."""
+    new = Codec(head.codec.players, header(head.codec.players), FORMAT_VERSION)
+    fd, temp = _temp_beside(path, "cannot rewrite")
+    try:
+        with (
+            os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
+            Snapshot(path, shared_lock=False) as snapshot,
+        ):
+            writer = csv.writer(out, lineterminator=NEWLINE)
+            writer.writerow(new.order)
+            reader = csv.reader(snapshot.text(), strict=True)
+            next(reader)
+            for cells in reader:
+                writer.writerow(new.encode(head.codec.decode(cells, reader.line_num)))
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, os.stat(path).st_mode & 0o777)
+        os.replace(temp, path)
+    except (OSError, csv.Error, LedgerError) as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise SessionError(
+            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+        ) from None
+    _fsync_dir(path)
 
 
 def _line_count(snapshot: Snapshot) -> int:
@@ -773,10 +854,11 @@ class Reading:
         self.head, self._reader = snapshot.read_head()
 
     def state(self) -> Ledger:
-        """The night as its last row records it (reads only the end of the file)."""
+        """The night as its last row records it (reads only the end of the file, and the row
+        of the last change of the rules, if there was one)."""
         head = self.head
         last, last_hand = _tail(self._snapshot, head)
-        return Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+        return _resume(self._snapshot, head, last, last_hand)
 
     def check(
         self,
@@ -922,7 +1004,7 @@ class Session:
         with self._locked() as fd, self._snapshot() as snapshot:
             head, _ = snapshot.read_head()
             last, last_hand = _tail(snapshot, head)
-            ledger = Ledger.resume(head.rules, head.players, last, last_hand, head.codec)
+            ledger = _resume(snapshot, head, last, last_hand)
             yield _Resumed(fd, head, ledger, last, last_hand)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
@@ -975,15 +1057,23 @@ class Session:
                 raise SessionError(self.path, TORN, _line_count(snapshot) + 1)
             before, last = _last_rows(snapshot, head)
             last_row, last_hand = _tail(snapshot, head)
+            ledger = _resume(snapshot, head, last_row, last_hand)
+            if last.kind is RowKind.SET:
+                previous = _rules_in_force(snapshot, head, before.rules_line)
+                line = _line_count(snapshot) + 1
         kind = last.kind
         if kind is RowKind.SESSION:
             raise HandError("there is nothing to undo: no change recorded yet")
         if kind is RowKind.SEAT:
-            ledger = Ledger.resume(head.rules, head.players, last_row, last_hand, head.codec)
             seats = before.seated or head.start.seated or head.players
             row = ledger.seat_row(seats, f"{note}: the seats as before", now())
             append(self.path, fd, head.codec, [row])
             return f"the seat change ({last.note})", row, None, ledger
+        if kind is RowKind.SET:
+            changes, _ = set_row_text(last.note)
+            row = ledger.set_row(previous, [f"undo of {changes}"], line, note, now())
+            append(self.path, fd, head.codec, [row])
+            return f"the change of the rules ({changes})", row, None, ledger
         ref = last.hand if kind in HAND_KINDS else last.ref
         assert ref is not None
         make: Callable[[Ledger, int], tuple[Row, Score | None]]
@@ -1031,7 +1121,8 @@ class Session:
                 at = codec.index[after] + 1 if after else codec.player_at[-1] + 1
                 cells.insert(at, player)
                 codec = Codec(players, cells, codec.version)
-                ledger = Ledger.resume(head.rules, players, night.last, night.last_hand, codec)
+                ledger = Ledger.resume(ledger.rules, players, night.last, night.last_hand, codec)
+                ledger.rules_line = night.last.rules_line
             place = f" after {after}" if after else ""
             row = ledger.seat_row(order, f"{player} joins{place}", now())
             if codec is head.codec:
@@ -1039,6 +1130,28 @@ class Session:
             else:
                 add_column(self.path, head, codec, [row])
         return player, place, ledger
+
+    def set_rules(self, overrides: Sequence[str], note: str = "") -> tuple[Row, Ledger]:
+        """Change some rules from the next hand on: a row of its own holding the whole table
+        then in force. A file of an older format is first rewritten in the current one (it
+        needs the column that says which rules are in force)."""
+        from .rules import changed
+
+        with self._locked() as fd:
+            head = self.head()
+            if "rules_line" in head.codec.index:
+                with self._snapshot() as snapshot:
+                    last, last_hand = _tail(snapshot, head)
+                    ledger = _resume(snapshot, head, last, last_hand)
+                    line = _line_count(snapshot) + 1
+                rules = changed(ledger.rules, overrides)
+                row = ledger.set_row(rules, list(overrides), line, note, now())
+                append(self.path, fd, head.codec, [row])
+                return row, ledger
+            changed(head.rules, overrides)  # (a bad change is refused before any rewrite)
+            self.night()  # only a file that verifies is rewritten
+            _upgrade(self.path, head)
+        return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
 
     def seat_remove(self, name: str) -> tuple[str, Ledger]:
         """A player leaves: they keep their total and are no longer dealt in."""

@@ -87,14 +87,14 @@ def test_a_new_session_states_its_format(run, tmp_path):
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     header, rules_row = _cells(path)[:2]
-    assert header[-1] == "format" and rules_row[-1] == "2"
+    assert header[-2:] == ["format", "rules_line"] and rules_row[-2] == "3"
 
 
 def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
     path = tmp_path / "night.csv"
     shutil.copy(ROOT / "sample_sessions" / "standard-friday.csv", path)
     rows = _cells(path)
-    rows[1][rows[0].index("format")] = "3"
+    rows[1][rows[0].index("format")] = "4"
     rows[0].insert(10, "blitz_color")  # a column this scorepad has never heard of
     for row in rows[1:]:
         row.insert(10, "")
@@ -103,7 +103,7 @@ def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
     for command in ("standings", "verify", "status"):
         result = run("-f", path, command)
         assert result.exit_code == 1
-        assert "format 3, written by a newer scorepad" in result.stdout + result.stderr
+        assert "format 4, written by a newer scorepad" in result.stdout + result.stderr
         assert "upgrade scorepad" in result.stdout + result.stderr
     result = run("-f", path, "hand", "--leaster", "--winner", "Ann")
     assert result.exit_code == 1 and "newer scorepad" in result.stderr

@@ -355,3 +355,56 @@ def test_log_lists_every_change_with_its_line_time_and_note(run, tmp_path):
     ]
     assert [r["Note"] for r in rows][:5] == ["one", "", "one", "one", "misdeal"]
     assert all(r["Time"] for r in rows)
+
+
+def test_set_changes_the_rules_from_the_next_hand_on(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    loss = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "40")
+    assert run("-f", path, *loss).exit_code == 0  # standard: a loss of 1 a defender
+    out = run("-f", path, "set", "double_on_the_bump=true", "--note", "Ed's rules").stdout
+    assert out.startswith("From hand 2 on: double_on_the_bump=true.")
+    assert "with double_on_the_bump=true" in out
+    assert run("-f", path, *loss).exit_code == 0  # now doubled on the bump
+    totals = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert totals["Cy"] == 1 + 2
+    status = json.loads(run("-f", path, "status", "--format", "json").stdout)
+    assert "double_on_the_bump=true" in status["rules_in_force"]
+    assert run("-f", path, "verify").stdout == ""
+    log = json.loads(run("-f", path, "log", "--format", "json").stdout)
+    assert log[1]["Change"] == "rules: double_on_the_bump=true" and log[1]["Note"] == "Ed's rules"
+    # undo takes a change of the rules back, as any other change
+    assert run("-f", path, "set", "base=2").exit_code == 0
+    out = run("-f", path, "undo").stdout
+    assert out.startswith("Undid the change of the rules (base=2).")
+    status = json.loads(run("-f", path, "status", "--format", "json").stdout)
+    assert "double_on_the_bump=true" in status["rules_in_force"]
+    assert "base=2" not in status["rules_in_force"]
+    assert run("-f", path, *loss).exit_code == 0
+    totals = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert totals["Cy"] == 1 + 2 + 2  # doubled on the bump, at base 1
+    assert run("-f", path, "verify").stdout == ""
+
+
+def test_set_refuses_a_bad_change_and_changes_nothing(run, fails, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    before = path.read_bytes()
+    assert "unknown setting 'bsae'" in fails("-f", path, "set", "bsae=2")
+    assert "is not valid" in fails("-f", path, "set", "base=two")
+    assert "the family comes with the preset" in fails("-f", path, "set", "family=schafkopf")
+    assert path.read_bytes() == before
+
+
+def test_set_rewrites_an_older_file_in_the_current_format_first(run, tmp_path):
+    path = tmp_path / "friday.csv"
+    path.write_bytes((ROOT / "tests" / "fixtures" / "v1" / "standard-friday.csv").read_bytes())
+    before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert run("-f", path, "set", "leaster_payout=2").exit_code == 0
+    header = path.read_text().splitlines()[0].split(",")
+    assert header[-2:] == ["format", "rules_line"]
+    assert json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"] == before
+    assert run("-f", path, "hand", "--leaster", "--winner", "Ann").exit_code == 0
+    after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert after["Ann"] == before["Ann"] + 2 * 4  # a leaster won at the new payout of 2
+    assert run("-f", path, "verify").stdout == ""

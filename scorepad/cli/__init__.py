@@ -40,6 +40,7 @@ COMMANDS = {
     "verify": "night.verify",
     "undo": "night.undo",
     "log": "night.log",
+    "set": "night.set_rules",
     "void": "night.void",
     "amend": "night.amend",
     "repair": "night.repair",

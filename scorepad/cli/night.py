@@ -16,6 +16,7 @@ from ._common import (
     WholeHelpGroup,
     _build_hand,
     _complete_player,
+    _complete_setting,
     _echo_recorded,
     _given,
     _next_line,
@@ -168,7 +169,9 @@ def status(path: Path, fmt: str) -> None:
     info = {
         "file": str(path),
         "rules": head.rules.name,
-        "rules_in_force": head.start.note or head.rules.name,
+        "rules_in_force": (
+            state.rules.summary() if state.rules_line else head.start.note or head.rules.name
+        ),
         "players": list(state.seated),
         "next_hand": last_hand + 1,
         "dealer": state.next_dealer,
@@ -190,7 +193,10 @@ def status(path: Path, fmt: str) -> None:
     doubled = state.doubled_next()
     lines = [
         ("Session", str(path)),
-        ("Rules", head.start.note or head.rules.name),
+        (
+            "Rules",
+            (state.rules.summary() if state.rules_line else head.start.note or head.rules.name),
+        ),
         ("Players", ", ".join(state.seated)),
         ("Next hand", str(last_hand + 1)),
         ("Dealer", state.next_dealer),
@@ -472,6 +478,33 @@ def undo(path: Path, reason: str, fmt: str) -> None:
             click.echo(_next_line(state, state.rules))
 
 
+@click.command("set", context_settings=CONTEXT_SETTINGS)
+@click.argument(
+    "changes", nargs=-1, required=True, metavar="KEY=VALUE...", shell_complete=_complete_setting
+)
+@click.option("--note", default="", metavar="TEXT", help="Why the rules change (kept with it).")
+@session_file_option
+@click.pass_obj
+def set_rules(path: Path, changes: tuple[str, ...], note: str) -> None:
+    """Change the house rules from the next hand on (a row of its own; `undo` takes it back).
+
+    Each KEY=VALUE is checked as `--set` checks it (`scorepad rules` lists every setting).
+    Hands recorded before keep the rules they were played under; `verify`, every report and
+    `status` follow the change. A session file of an older format is rewritten in the current
+    one first.
+
+    Examples:
+
+    \b
+        scorepad set double_on_the_bump=true --note "Ed's house, Ed's rules"
+        scorepad set sit_out=dealer
+    """
+    _, state = open_session(path).set_rules(changes, note)
+    click.echo(f"From hand {state.last_hand + 1} on: {', '.join(changes)}.")
+    click.echo(f"Rules: {state.rules.summary()}.")
+    click.echo(_next_line(state, state.rules))
+
+
 @click.command(context_settings=CONTEXT_SETTINGS)
 @table_format_option()
 @session_file_option
@@ -486,12 +519,22 @@ def log(path: Path, fmt: str) -> None:
     \b
         scorepad -f sample_sessions/standard-friday.csv log
     """
+    from ..ledger import set_row_text
     from ..render import render
     from ..reports import change_text
+    from ..schema import RowKind
 
     with open_session(path).reading() as reading:
         reading.night()  # a file that verify refuses is refused here too
-        rows = [(row.line, row.time, change_text(row), row.note) for row in reading.rows()]
+        rows = [
+            (
+                row.line,
+                row.time,
+                change_text(row),
+                set_row_text(row.note)[1] if row.kind is RowKind.SET else row.note,
+            )
+            for row in reading.rows()
+        ]
     click.echo(
         render(("Line", "Time", "Change", "Note"), rows, fmt, ("right", "left", "left", "left"))
     )
