@@ -29,7 +29,7 @@ class Night:
 
     def __init__(self, name, players, preset, overrides=(), seed=1, start="2026-11-06 19:05"):
         self.path = OUT / name
-        self.path.parent.mkdir(exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.exists():
             self.path.unlink()
         self.rules = load_rules(preset, overrides)
@@ -278,6 +278,23 @@ def league():
                 night.picker_hand(crack=hand % 5 == 0)
 
 
+def folder_nights():
+    """Two nights kept as a folder each, every one a `scorepad.csv` (as a table keeps them)."""
+    for number, date in enumerate(("2026-11-06", "2026-11-13")):
+        night = Night(
+            f"nights/{date}/scorepad.csv",
+            ("Ann", "Bob", "Cy", "Dee", "Ed"),
+            "standard",
+            seed=40 + number,
+            start=f"{date} 19:00",
+        )
+        for hand in range(1, 13):
+            if hand % 6 == 0:
+                night.leaster()
+            else:
+                night.picker_hand()
+
+
 def main() -> int:
     global OUT
     if len(sys.argv) > 1:
@@ -291,6 +308,7 @@ def main() -> int:
         first_night_race,
         schafkopf_evening,
         league,
+        folder_nights,
     ):
         make()
     return 0

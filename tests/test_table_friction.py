@@ -123,15 +123,15 @@ def test_season_over_folders_of_scorepad_csv_keeps_every_night(run, tmp_path):
     _night(run, tmp_path / "2026-11-13" / "scorepad.csv", "Bob")
     files = sorted(tmp_path.glob("*/scorepad.csv"))
     data = json.loads(run("season", *files, "--format", "json").stdout)
-    assert data["nights"] == ["2026-11-06/scorepad", "2026-11-13/scorepad"]
+    assert data["nights"] == ["2026-11-06", "2026-11-13"]
     ann = next(r for r in data["players"] if r["player"] == "Ann")
-    assert ann["nights"] == {"2026-11-06/scorepad": 4, "2026-11-13/scorepad": -1}
+    assert ann["nights"] == {"2026-11-06": 4, "2026-11-13": -1}
     assert ann["total"] == 3 and ann["played"] == 2
     text = run("season", *files).stdout
     assert text.splitlines()[0].split()[:3] == [
         "Player",
-        "2026-11-06/scorepad",
-        "2026-11-13/scorepad",
+        "2026-11-06",
+        "2026-11-13",
     ]
 
 

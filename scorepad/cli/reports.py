@@ -278,9 +278,9 @@ def stats(path: Path, fmt: str) -> None:
 def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
-    Give session files, or folders of them (*.csv). Each night is named by its file (by its
-    path from the folder they share, when two files share a name, as a folder per night of
-    `scorepad.csv` files do); a file given twice is refused. Nights played under different
+    Give session files, or folders of them (*.csv). Each night is named by its file, or, when
+    files share a name, by their paths from the folder they share (a folder per night of
+    `scorepad.csv` files: by the folders); a file given twice is refused. Nights played under different
     zero-sum rules add up the same way; a race night (first-night) has no game points to add,
     so it is refused beside zero-sum nights. Every night is checked as it is read; one that
     fails stops the table unless --skip-bad, which names it and leaves it out.
@@ -297,8 +297,8 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
 
     files: list[Path] = []
     for source in sources:
-        if source.is_dir():
-            files += sorted(source.glob("*.csv"))
+        if source.is_dir():  # a folder of nights, or a folder of a folder per night
+            files += sorted(source.glob("*.csv")) or sorted(source.glob("*/*.csv"))
         else:
             files.append(source)
     if not files:
@@ -360,7 +360,10 @@ def night_names(files: list[Path]) -> dict[Path, str]:
         return dict(zip(files, stems))
     resolved = [f.resolve() for f in files]
     common = Path(os.path.commonpath([str(r.parent) for r in resolved]))
-    return {f: str(r.relative_to(common).with_suffix("")) for f, r in zip(files, resolved)}
+    paths = [r.relative_to(common).with_suffix("") for r in resolved]
+    if len(set(stems)) == 1 and all(str(p.parent) != "." for p in paths):
+        paths = [p.parent for p in paths]  # a folder per night: the folder names it
+    return {f: str(p) for f, p in zip(files, paths)}
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
