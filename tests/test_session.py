@@ -433,7 +433,9 @@ def test_amend_rescores_a_hand(session):
     session("hand", "--leaster", "--winner", "Dee")
     out = _json(session("amend", 1, "--points", 58, "--format", "json"))
     assert out["score"]["deltas"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1}
-    assert out["deltas"] == {"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2}  # the change
+    assert out["deltas"] == out["score"]["deltas"]  # the hand's points, as everywhere
+    assert out["change"] == {"Ann": -4, "Bob": -2, "Cy": 2, "Dee": 2, "Ed": 2}
+    assert out["hand"] == 1 and out["amended"] and out["points"] == 58
     _ok(session("amend", 1, "--partner", "Cy"))
     _ok(session("amend", 2, "--winner", "Ed"))
     totals = _json(session("standings", "--format", "json"))["totals"]

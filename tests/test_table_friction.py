@@ -408,3 +408,29 @@ def test_set_rewrites_an_older_file_in_the_current_format_first(run, tmp_path):
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert after["Ann"] == before["Ann"] + 2 * 4  # a leaster won at the new payout of 2
     assert run("-f", path, "verify").stdout == ""
+
+
+def test_a_hand_has_the_same_keys_in_hand_amend_and_sheet(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    recorded = json.loads(
+        run(
+            "-f",
+            path,
+            "hand",
+            "--picker",
+            "Ann",
+            "--partner",
+            "Bob",
+            "--points",
+            "70",
+            "--format",
+            "json",
+        ).stdout
+    )
+    amended = json.loads(run("-f", path, "amend", "1", "--points", "80", "--format", "json").stdout)
+    sheet = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"][0]
+    keys = set(sheet) - {"played", "marks"}
+    assert keys <= set(recorded) and keys <= set(amended)
+    assert {k: amended[k] for k in keys} == {k: sheet[k] for k in keys} | {"note": ""}
+    assert recorded["winners"] == ["Ann", "Bob"] and recorded["stake"] == 1

@@ -540,24 +540,37 @@ def _echo_recorded(
     path: Path, row: Row, result: Score | None, state: Ledger, fmt: str, explain: bool = False
 ) -> None:
     if fmt == "json":
+        from ..ledger import HandView, Scored
         from ..render import to_json
+        from ..reports import hand_record
+        from ..schema import RowKind
 
-        click.echo(
-            to_json(
-                {
-                    "file": str(path),
-                    "hand": row.hand,
-                    "ref": row.ref,
-                    "kind": row.kind,
-                    "deltas": dict(row.deltas),
-                    "totals": dict(state.totals),
-                    "next_dealer": state.next_dealer,
-                    "pending": len(state.pending),
-                    "race_winners": list(state.race_winners),
-                    "score": result.to_dict() if result else None,
-                }
-            )
+        amended = row.kind is RowKind.AMEND
+        seated = tuple(row.deltas)
+        points = (
+            {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
         )
+        kind = (
+            RowKind.DOUBLER
+            if result is None
+            else (RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
+        )
+        number = row.ref if amended else row.hand
+        assert number is not None
+        view = HandView(
+            number, Scored(row.inputs_only(kind), points, result, seated), False, amended, row.note
+        )
+        data = {"file": str(path), **hand_record(view)}
+        if amended:
+            data["change"] = dict(row.deltas)  # what the amendment adds to the totals
+        data.update(
+            totals=dict(state.totals),
+            next_dealer=state.next_dealer,
+            pending=len(state.pending),
+            race_winners=list(state.race_winners),
+            score=result.to_dict() if result else None,
+        )
+        click.echo(to_json(data))
         return
     table = (
         _score_table(result, state.totals, fmt) if result is not None else _totals_table(state, fmt)

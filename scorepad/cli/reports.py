@@ -278,12 +278,13 @@ def stats(path: Path, fmt: str) -> None:
 def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
-    Give session files, or folders of them (*.csv). Each night is named by its file, or, when
-    files share a name, by their paths from the folder they share (a folder per night of
-    `scorepad.csv` files: by the folders); a file given twice is refused. Nights played under different
-    zero-sum rules add up the same way; a race night (first-night) has no game points to add,
-    so it is refused beside zero-sum nights. Every night is checked as it is read; one that
-    fails stops the table unless --skip-bad, which names it and leaves it out.
+    Give session files, or folders of them (*.csv), or a folder of a folder per night. Each
+    night is named by its file, or, when files share a name, by their paths from the folder
+    they share (a folder per night of `scorepad.csv` files: by the folders); a file given twice
+    is refused. Nights played under different zero-sum rules add up the same way; a race night
+    (first-night) has no game points to add, so it is refused beside zero-sum nights. Every
+    night is checked as it is read; one that fails stops the table unless --skip-bad, which
+    names it and leaves it out.
 
     Examples:
 
