@@ -316,6 +316,7 @@ class Ledger:
         self.hands = 0  # picker and leaster hands that count (not voided)
         self.voided: set[int] = set()
         self.seat_changes = 0
+        self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = dict(corrections or {})
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
@@ -580,6 +581,10 @@ class Ledger:
                     entry = self._rescore(fate.final, seated)
             if void and fate.reason:
                 note = f"{note}; void: {fate.reason}" if note else f"void: {fate.reason}"
+        if self._seat_notes:  # (the first hand after a seat change always comes this way)
+            seats = "; ".join(self._seat_notes)
+            note = f"{seats}; {note}" if note else seats
+            self._seat_notes.clear()
         if self.counts is not None and not void and entry.result is not None:
             self.counts[entry] += 1
             if len(self.counts) > Counts.LIMIT:
@@ -762,6 +767,8 @@ class Ledger:
             self._reset_fast_state()
         elif kind is RowKind.SEAT:
             self.seat_changes += 1
+            if row.note:
+                self._seat_notes.append(row.note)
             old = self.seated
             self.order = list(row.seated)
             for player in self.order:

@@ -434,3 +434,17 @@ def test_a_hand_has_the_same_keys_in_hand_amend_and_sheet(run, tmp_path):
     assert keys <= set(recorded) and keys <= set(amended)
     assert {k: amended[k] for k in keys} == {k: sheet[k] for k in keys} | {"note": ""}
     assert recorded["winners"] == ["Ann", "Bob"] and recorded["stake"] == 1
+
+
+def test_the_sheet_notes_a_seat_change_at_the_next_hand(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    hand = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+    assert run("-f", path, *hand).exit_code == 0
+    assert run("-f", path, "seat", "add", "Flo", "--after", "Bob").exit_code == 0
+    assert run("-f", path, *hand, "--note", "Flo's first").exit_code == 0
+    assert run("-f", path, *hand).exit_code == 0
+    notes = [
+        h["note"] for h in json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
+    ]
+    assert notes == ["", "Flo joins after Bob; Flo's first", ""]
