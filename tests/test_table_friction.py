@@ -448,3 +448,12 @@ def test_the_sheet_notes_a_seat_change_at_the_next_hand(run, tmp_path):
         h["note"] for h in json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
     ]
     assert notes == ["", "Flo joins after Bob; Flo's first", ""]
+
+
+def test_a_note_that_starts_with_a_dash_gets_a_hint(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    result = run("-f", path, "hand", "--leaster", "--winner", "Cy", "--note", "-5 for Cy")
+    assert result.exit_code == 2
+    assert "--note -5 for Cy: a note that starts with - is read as an option" in result.stderr
+    assert result.stderr.count("\n") == 1
