@@ -98,15 +98,6 @@ class ScorepadGroup(WholeHelpGroup):
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f"; see '{exc.ctx.command_path} --help'"
-            words = list(sys.argv[1:] if args is None else args)
-            for option in ("--note", "--reason"):
-                at = words.index(option) if option in words else -1
-                if 0 <= at < len(words) - 1 and words[at + 1].startswith("-"):
-                    hint = (
-                        f"; {option} {words[at + 1]}: a note that starts with - is read as "
-                        f"an option, and a note cannot start with - anyway (a spreadsheet "
-                        f"would run it as a formula): begin it with a word"
-                    )
             _error(f"{exc.format_message().rstrip('.')}{hint}")
             sys.exit(exc.exit_code)
         except ScorepadError as exc:
