@@ -597,7 +597,13 @@ def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
     if not overrides:
         raise RulesError("give at least one KEY=VALUE, e.g. base=2")
     flat = {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.flat().items()}
-    return _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
+    new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
+    if new.settlement != rules.settlement:
+        raise RulesError(
+            "settlement: a night keeps its settlement (a race cannot become zero-sum half way); "
+            "start a new session for that"
+        )
+    return new
 
 
 def _overridden(

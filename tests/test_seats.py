@@ -122,7 +122,7 @@ def test_a_sixth_player_warns_that_the_deal_changes_unless_the_dealer_sits_out(r
         "Warning: the deal changes: 6-handed hands, 5 cards each, "
         "the partner found by the jack of diamonds."
     )
-    assert "--set sit_out=dealer" in result.stderr
+    assert "To have the dealer sit out instead: scorepad set sit_out=dealer" in result.stderr
     other = tmp_path / "other.csv"
     assert (
         run(

@@ -461,3 +461,21 @@ def test_a_note_that_starts_with_a_dash_is_one_clear_error(run, tmp_path):
             "Error: --note: a note cannot start with - (a spreadsheet would run it as a formula)\n"
         )
     assert path.read_bytes() == before
+
+
+def test_rules_shows_the_rules_in_force_in_the_session(run, tmp_path):
+    path = tmp_path / "night.csv"
+    assert (
+        run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--rules", "pagat").exit_code == 0
+    )
+    assert run("-f", path, "set", "leaster_payout=3").exit_code == 0
+    data = json.loads(run("-f", path, "rules", "--format", "json").stdout)
+    assert data["preset"] == "pagat" and data["leaster_payout"] == 3
+    text = run("rules", "-f", path).stdout
+    assert text.startswith("Rules: pagat, with leaster_payout=3.")
+    assert run("-f", tmp_path / "none.csv", "rules").stdout.startswith("Rules: standard.")
+    # a sixth player, then the dealer sits out: five-handed hands again
+    assert run("-f", path, "seat", "add", "Flo").exit_code == 0
+    assert run("-f", path, "set", "sit_out=dealer").exit_code == 0
+    status = json.loads(run("-f", path, "status", "--format", "json").stdout)
+    assert status["sits_out"] == [status["dealer"]]

@@ -106,12 +106,18 @@ def check(
     help="Override one setting (repeatable).",
 )
 @table_format_option("toml")
-def rules_command(spec: str | None, overrides: tuple[str, ...], fmt: str) -> None:
+@session_file_option
+@click.pass_context
+def rules_command(
+    ctx: click.Context, spec: str | None, overrides: tuple[str, ...], fmt: str
+) -> None:
     """Show a rules table: every setting in force and what it means.
 
-    NAME is a preset (standard, pagat, first-night, schafkopf; default standard) and PATH a TOML
-    file of your table's own rules, which may start from a preset (preset = "pagat") and change
-    some settings. --format toml writes a complete rules file to start your own from.
+    NAME is a preset (standard, pagat, first-night, schafkopf) and PATH a TOML file of your
+    table's own rules, which may start from a preset (preset = "pagat") and change some
+    settings. Without either: the rules in force in the session file (-f, or scorepad.csv here),
+    with any change `scorepad set` made, else the standard preset. --format toml writes a
+    complete rules file to start your own from.
 
     Examples:
 
@@ -120,9 +126,15 @@ def rules_command(spec: str | None, overrides: tuple[str, ...], fmt: str) -> Non
         scorepad rules standard --set all_pass=doubler --format toml > our-table.toml
         scorepad check --rules our-table.toml --players Ann,Bob,Cy,Dee,Ed --leaster --winner Cy
     """
-    from ..rules import describe, load_rules
+    from ..rules import changed, describe, load_rules
 
-    rules = load_rules(spec, overrides)
+    path = ctx.obj if isinstance(ctx.obj, Path) else None
+    if spec is None and path is not None and path.exists():
+        rules = open_session(path).state().rules  # the rules in force in the session
+        if overrides:
+            rules = changed(rules, overrides)
+    else:
+        rules = load_rules(spec, overrides)
     if fmt == "toml":
         import tomli_w
 

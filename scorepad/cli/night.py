@@ -163,7 +163,7 @@ def status(path: Path, fmt: str) -> None:
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
     last_hand = state.last_hand
-    seating = seat(head.rules, state.seated, state.next_dealer)
+    seating = seat(state.rules, state.seated, state.next_dealer)
     pending = len(state.pending)
     leader = max(state.seated, key=lambda p: state.totals[p])
     info = {
@@ -776,8 +776,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
         how = f", the partner found by {calls[hand.deal.call]}" if hand.deal.partners else ""
         click.echo(
             f"Warning: the deal changes: {hand.size}-handed hands, {hand.deal.cards} cards each"
-            f"{how}. To have the dealer sit out instead, a table plays with sit_out = dealer "
-            f"(scorepad new ... --set sit_out=dealer).",
+            f"{how}. To have the dealer sit out instead: scorepad set sit_out=dealer",
             err=True,
         )
     click.echo(_next_line(state, state.rules))

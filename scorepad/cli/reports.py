@@ -67,9 +67,9 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
-    if not head.rules.zero_sum:
+    if not state.rules.zero_sum:
         race = _race_line(state) or (
-            f"Nobody has reached {head.rules.target} yet: the race goes on."
+            f"Nobody has reached {state.rules.target} yet: the race goes on."
         )
         if fmt == "json":
             click.echo(
@@ -77,7 +77,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                     {
                         "file": str(path),
                         "race": True,
-                        "target": head.rules.target,
+                        "target": state.rules.target,
                         "winners": list(state.race_winners),
                         "totals": dict(state.totals),
                     }
@@ -95,7 +95,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         )
         if fmt != "csv":
             click.echo()
-            click.echo(f"A race to {head.rules.target} settles no money. {race}")
+            click.echo(f"A race to {state.rules.target} settles no money. {race}")
         return
     check_rate_pays(state.totals, per_point)
     balances = money_balances(state.totals, per_point)
