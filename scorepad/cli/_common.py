@@ -466,6 +466,13 @@ def _score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: st
     )
 
 
+def rules_in_force(head: Head, state: Ledger) -> str:
+    """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
+    if state.rules_line:
+        return state.rules.summary()
+    return head.start.note or head.rules.name
+
+
 def _rules_line(rules: Rules) -> str:
     return f"Rules: {rules.summary()}."
 

@@ -27,6 +27,7 @@ from ._common import (
     hand_options,
     night_stats,
     open_session,
+    rules_in_force,
     rules_options,
     session_file_option,
     table_format_option,
@@ -169,9 +170,7 @@ def status(path: Path, fmt: str) -> None:
     info = {
         "file": str(path),
         "rules": head.rules.name,
-        "rules_in_force": (
-            state.rules.summary() if state.rules_line else head.start.note or head.rules.name
-        ),
+        "rules_in_force": rules_in_force(head, state),
         "players": list(state.seated),
         "next_hand": last_hand + 1,
         "dealer": state.next_dealer,
@@ -195,7 +194,7 @@ def status(path: Path, fmt: str) -> None:
         ("Session", str(path)),
         (
             "Rules",
-            (state.rules.summary() if state.rules_line else head.start.note or head.rules.name),
+            rules_in_force(head, state),
         ),
         ("Players", ", ".join(state.seated)),
         ("Next hand", str(last_hand + 1)),

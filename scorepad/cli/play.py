@@ -17,6 +17,7 @@ from ._common import (
     _summary,
     _totals_table,
     open_session,
+    rules_in_force,
     session_file_option,
     use_color,
 )
@@ -200,7 +201,7 @@ def play(path: Path) -> None:
     with session.reading() as reading:  # a damaged file stops here, before any question
         head, state = reading.head, reading.state()
     click.echo(
-        f"Recording into {path}; rules in force: {head.start.note or state.rules.name}. "
+        f"Recording into {path}; rules in force: {rules_in_force(head, state)}. "
         f"? for help; an empty answer to 'Who picked?' or Ctrl-D ends."
     )
     while True:
