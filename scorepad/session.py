@@ -1048,7 +1048,18 @@ class Session:
         reversed. Returns what was undone (in words), the new row, its score if it has one,
         and the night after it."""
         with self._locked() as fd:
-            return self._undo_held(fd, reason or "undo")
+            head = self.head()
+            if "rules_line" in head.codec.index:
+                return self._undo_held(fd, reason or "undo")
+            with self._snapshot() as snapshot:
+                last = _last_rows(snapshot, head)[1]
+            if last.kind is not RowKind.VOID:
+                return self._undo_held(fd, reason or "undo")
+            # Undoing a void writes a `restore` row, which a file of an older format does not
+            # know: the file is rewritten in the current format first.
+            self.night()
+            _upgrade(self.path, head)
+        return self.undo(reason)  # the file is a new one now: lock it afresh
 
     def _undo_held(self, fd: int, note: str) -> tuple[str, Row, Score | None, Ledger]:
         with self._snapshot() as snapshot:

@@ -71,8 +71,8 @@ def test_writing_commands_keep_a_version_1_file_in_version_1(run, tmp_path):
     for args in (
         ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"),
         ("amend", "1", "--points", "50"),
+        ("undo",),  # takes the amendment back
         ("void", "2"),
-        ("undo",),
         ("seat", "add", "Flo"),
         ("seat", "remove", "Ed"),
     ):
@@ -259,3 +259,15 @@ def test_verify_says_how_to_mend_a_row_changed_by_hand(run, tmp_path):
     assert result.exit_code == 1
     assert "put its cells back as scorepad wrote them" in result.stderr
     assert "`scorepad amend N ...`" in result.stderr
+
+
+def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(run, tmp_path):
+    path = tmp_path / "friday.csv"
+    shutil.copy(V1 / "standard-friday.csv", path)
+    assert run("-f", path, "void", "3").exit_code == 0
+    assert "format" not in _cells(path)[0]  # a void: still version 1
+    before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert run("-f", path, "undo").stdout.startswith("Undid the void of hand 3.")
+    assert _cells(path)[0][-2:] == ["format", "rules_line"] and _cells(path)[1][-2] == "3"
+    after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert after != before and run("-f", path, "verify").stdout == ""
