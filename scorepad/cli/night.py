@@ -322,18 +322,24 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         if fmt == "csv":
             writer.writerow(headers)
 
+        batch: list[str] = []  # lines go to the spool a few thousand at a time
+
         def write(view: HandView) -> None:
             if fmt == "json":
                 running_totals = None
                 if running:
                     sheet_rows.row(view)  # keeps the running totals
                     running_totals = dict(sheet_rows.totals)
-                spool.write(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
-                spool.write("\n")
+                batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
+                batch.append("\n")
             else:
-                spool.write(sheet_rows.csv_line(view))
+                batch.append(sheet_rows.csv_line(view))
+            if len(batch) >= 4096:
+                spool.write("".join(batch))
+                batch.clear()
 
         state = reading.night(write)
+        spool.write("".join(batch))
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
             spool.seek(0)
