@@ -63,16 +63,6 @@ class PlayerCounts(Counts):
         return self.stats
 
 
-def player_stats(players: Sequence[str], counts: Mapping[Scored, int]) -> dict[str, PlayerStats]:
-    """Every player's numbers from the night's hands counted by their final versions (the
-    ledger's `counts`: a night repeats the same few hands, so each is worked out once)."""
-    stats = {p: PlayerStats() for p in players}
-    for entry, times in counts.items():
-        if times:
-            _count(stats, entry, times)
-    return stats
-
-
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> None:
     """Count a scored hand `times` times into every player's numbers."""
     row, result = entry.row, entry.result

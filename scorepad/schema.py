@@ -123,7 +123,6 @@ BY_NAME = {c.name: c for c in COLUMNS}
 ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
 INPUTS = tuple(c.name for c in COLUMNS if c.part is Part.INPUT)
 """The inputs of a hand, in column order: what `amend` may change and what scoring reads."""
-STATE_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.STATE)
 # Cells a row leaves empty unless it is of these kinds.
 _ONLY_WHEN_SCORED = ("doubled", "blitz")
 

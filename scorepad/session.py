@@ -635,7 +635,6 @@ def check_pass(
         except UnicodeDecodeError:
             problems.append(Problem(done + 1, "not UTF-8 text"))
             return problems
-    return problems
 
 
 # --- creating -----------------------------------------------------------------------------------
@@ -781,24 +780,6 @@ def _remove_leftovers(path: Path) -> None:
     for leftover in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
         with suppress(OSError):
             leftover.unlink()
-
-
-def rewrite(path: Path, data: bytes) -> None:
-    """Replace the file's contents atomically: a temp file in the same folder, then a rename."""
-    fd, temp = _temp_beside(path)
-    try:
-        _write_all(fd, data)
-        os.fsync(fd)
-        _fchmod(fd, os.stat(path).st_mode & 0o777)
-        os.close(fd)
-        os.replace(temp, path)
-    except OSError as exc:
-        with suppress(OSError):
-            os.close(fd)
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise SessionError(path, f"cannot rewrite: {exc.strerror}; the file is as it was") from None
-    _fsync_dir(path)
 
 
 def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) -> None:
@@ -1159,7 +1140,10 @@ class Session:
                 row = ledger.set_row(rules, list(overrides), line, note, now())
                 append(self.path, fd, head.codec, [row])
                 return row, ledger
-            changed(head.rules, overrides)  # (a bad change is refused before any rewrite)
+            # A change that would be refused is refused before any rewrite: tried on the night
+            # as it stands (the row it makes is thrown away).
+            trial = self.state()
+            trial.set_row(changed(trial.rules, overrides), list(overrides), 0, note)
             self.night()  # only a file that verifies is rewritten
             _upgrade(self.path, head)
         return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh

@@ -5,10 +5,10 @@ from types import MappingProxyType
 
 from scorepad.ledger import HandView, Scored
 from scorepad.reports import (
+    PlayerCounts,
     RunningSeries,
     SheetRows,
     played_text,
-    player_stats,
     season,
     stats_records,
 )
@@ -61,6 +61,12 @@ LEASTER = _entry(
     dealer="Bob",
     winner="Dee",
 )
+
+
+def player_stats(players, counts):
+    tally = PlayerCounts(players)
+    tally.update(counts)
+    return tally.finish()
 
 
 def test_player_stats_count_each_hand_as_often_as_it_stands():

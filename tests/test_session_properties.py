@@ -85,16 +85,15 @@ def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stackin
         assert sum(standings["totals"].values()) == 0
         # the fast path (rows matched to remembered scores by their raw cells) agrees with
         # decoding and re-scoring every row
-        from collections import Counter
 
-        from scorepad.reports import player_stats
+        from scorepad.reports import PlayerCounts
         from scorepad.session import Session
 
         results = []
         for fast in (True, False):
-            counts = Counter()
+            counts = PlayerCounts(PLAYERS)
             ledger, problems = Session(path).check(counts=counts, fast=fast)
-            results.append((ledger.totals, ledger.hands, problems, player_stats(PLAYERS, counts)))
+            results.append((ledger.totals, ledger.hands, problems, counts.finish()))
         assert results[0] == results[1]
         assert results[0][0] == standings["totals"]
         rows = path.read_text().splitlines()[3:]

@@ -479,3 +479,14 @@ def test_rules_shows_the_rules_in_force_in_the_session(run, tmp_path):
     assert run("-f", path, "set", "sit_out=dealer").exit_code == 0
     status = json.loads(run("-f", path, "status", "--format", "json").stdout)
     assert status["sits_out"] == [status["dealer"]]
+
+
+def test_a_refused_set_leaves_an_older_file_byte_for_byte(run, tmp_path):
+    path = tmp_path / "friday.csv"
+    path.write_bytes((ROOT / "tests" / "fixtures" / "v1" / "standard-friday.csv").read_bytes())
+    before = path.read_bytes()
+    for change in ("deal.5.cards=7", "base=two", "settlement=race"):
+        result = run("-f", path, "set", change)
+        assert result.exit_code == 1 and result.stderr.startswith("Error: "), change
+        assert result.stderr.count("\n") == 1
+        assert path.read_bytes() == before, change
