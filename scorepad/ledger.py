@@ -42,11 +42,15 @@ from .scoring import (
     TOTAL_POINTS,
     Hand,
     LeasterHand,
+    Outcome,
+    Penalty,
     PickerHand,
+    SchwanzerHand,
     Score,
     find_player,
     points_class,
     score,
+    score_penalty,
     seat,
     tricks_needed,
 )
@@ -59,15 +63,39 @@ _POINTS_AT = INPUTS.index("points")
 # a key has exactly one separator fewer than there are inputs, and it names one list of cells.
 _KEY_SEPARATOR = "\x1f"
 _SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
-_FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER))
+_FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 
 
 # --- from rows to hands and back ----------------------------------------------------------------
 
 
+def kind_of(row: Row) -> RowKind:
+    """The kind of hand a row's inputs describe (a hand row's kind, or an amendment's hand)."""
+    if row.offender is not None:
+        return RowKind.PENALTY
+    if row.picker is not None:
+        return RowKind.PICKER
+    if row.schwanzer_points is not None or row.losers:
+        return RowKind.SCHWANZER
+    return RowKind.LEASTER
+
+
 def hand_of(row: Row, seated: Sequence[str]) -> Hand:
-    """The scoring input that a picker or leaster row (or an amend) records."""
+    """The scoring input that a picker, leaster or schwanzer row (or an amend) records."""
+    kind = kind_of(row)
+    if kind is RowKind.PENALTY:
+        raise HandError("a penalty is not a hand")
+    if kind is RowKind.SCHWANZER:
+        return SchwanzerHand(
+            tuple(seated),
+            row.dealer,
+            row.schwanzer_points,
+            row.losers,
+            row.doubled,
+            row.out,
+            row.last,
+        )
     if row.picker is not None:
         if row.points is None:
             raise HandError("points: missing")
@@ -87,6 +115,7 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
             row.runs,
             row.blitz,
             row.out,
+            row.last,
         )
     return LeasterHand(
         tuple(seated),
@@ -96,6 +125,8 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
         row.leaster_tricks,
         row.doubled,
         row.out,
+        row.blind_points,
+        row.last,
     )
 
 
@@ -103,6 +134,17 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     """A row recording a scored hand (number and state are filled in by the ledger)."""
     sitting = tuple(p for p in seated if p in result.sitting_out)
     deltas = {p: result.deltas.get(p, 0) for p in seated}
+    if isinstance(hand, SchwanzerHand):
+        return Row(
+            RowKind.SCHWANZER,
+            dealer=hand.dealer,
+            out=sitting,
+            deltas=deltas,
+            schwanzer_points=hand.points,
+            losers=tuple(hand.losers),
+            doubled=hand.doubled,
+            last=hand.last,
+        )
     if isinstance(hand, LeasterHand):
         return Row(
             RowKind.LEASTER,
@@ -113,6 +155,8 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
             leaster_points=hand.points,
             leaster_tricks=hand.tricks,
             doubled=hand.doubled,
+            blind_points=hand.blind_points,
+            last=hand.last,
         )
     return Row(
         RowKind.PICKER,
@@ -131,6 +175,7 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
         game=hand.game,
         runs=hand.runs,
         blitz=hand.blitz,
+        last=hand.last,
     )
 
 
@@ -146,6 +191,14 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
         return {find_player(k, seated, option): v for k, v in values.items()}
 
     outs = tuple(find_player(n, seated, "--out") for n in hand.out)
+    if isinstance(hand, SchwanzerHand):
+        return replace(
+            hand,
+            dealer=one(hand.dealer, "--dealer"),
+            points=counts(hand.points, "--schwanzer-points"),
+            losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
+            out=outs,
+        )
     if isinstance(hand, LeasterHand):
         return replace(
             hand,
@@ -315,6 +368,9 @@ class Ledger:
         self.last_hand = 0
         self.hands = 0  # picker and leaster hands that count (not voided)
         self.voided: set[int] = set()
+        self.penalties: set[int] = set()  # the numbers that are penalties, not deals
+        # `resume`: the hand the last row records, when it was marked the night's last
+        self.night_over: int | None = None
         self.seat_changes = 0
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
@@ -358,6 +414,8 @@ class Ledger:
             if p in last.totals or p in ledger.order
         }
         ledger.last_hand = last_hand
+        if last.last and last.kind in HAND_KINDS:
+            ledger.night_over = last.hand
         ledger._check_race()
         ledger._reset_fast_state()
         return ledger
@@ -406,9 +464,10 @@ class Ledger:
         return ", ".join(parts)
 
     def last_effective(self) -> int:
-        """The last hand that is not void (0 when there is none)."""
+        """The last hand dealt that is not void (0 when there is none; penalties are not
+        dealt)."""
         hand = self.last_hand
-        while hand in self.voided:
+        while hand in self.voided or hand in self.penalties:
             hand -= 1
         return hand
 
@@ -450,7 +509,7 @@ class Ledger:
         slow = self._feed_slow
         counts = self.counts
         counts_limit = Counts.LIMIT
-        picker, leaster = RowKind.PICKER.value, RowKind.LEASTER.value
+        fast_kinds = _FAST_KIND_TEXTS
 
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
             """Check a row's raw cells against the state so far, then apply it."""
@@ -458,7 +517,7 @@ class Ledger:
                 len(cells) != width
                 or self.pending
                 or cells[k_ref]
-                or cells[k_kind] not in (picker, leaster)
+                or cells[k_kind] not in fast_kinds
             ):
                 return slow(cells, line)
             number = self.last_hand + 1
@@ -648,7 +707,7 @@ class Ledger:
         scores (without their explanation) are interned, so a remembered hand costs a few
         hundred bytes."""
         found = self._last_scored
-        if row.doubled or found is None or found.result is None:
+        if row.doubled or found is None or found.result is None or found.result.doubles_next:
             return None
         intern = self._interned.setdefault
         lean = _lean(found.result)
@@ -729,15 +788,23 @@ class Ledger:
         if deltas is None:
             deltas = row.deltas
         kind = row.kind
-        if kind in HAND_KINDS:
+        if kind is RowKind.PENALTY:
+            assert row.hand is not None
+            self.last_hand = row.hand
+            self.penalties.add(row.hand)
+            self._add(deltas)
+            if row.hand in self.refs:
+                self.kept[row.hand] = _Version(row, dict(deltas), [], result)
+        elif kind in HAND_KINDS:
             assert row.hand is not None and row.dealer is not None
             self.last_hand = row.hand
-            consumed = [] if kind is RowKind.DOUBLER else self._consume()
-            if kind is RowKind.DOUBLER:
-                cap = self.rules.doubler_stacking == "cap"
-                if not cap or len(self.pending) < self.rules.max_doubled_hands:
-                    self.pending.append(row.hand)
-            else:
+            thrown_in = kind is RowKind.DOUBLER or (
+                result is not None and result.outcome is Outcome.TIE
+            )
+            consumed = [] if thrown_in else self._consume()
+            if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
+                self._throw_in(row.hand)
+            if kind is not RowKind.DOUBLER:
                 self.hands += 1
             self._add(deltas)
             self.next_dealer = self.left_of(row.dealer)
@@ -748,14 +815,13 @@ class Ledger:
             version = self.kept[row.ref]
             was_last = row.ref == self.last_effective()
             self._add(deltas)
-            if version.row.kind is not RowKind.DOUBLER:
+            if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
                 self.hands -= 1
             self.voided.add(row.ref)
-            if version.row.kind is RowKind.DOUBLER:
+            if _throws_in(version):  # the doubling it put in the queue goes, if still there
                 self.pending = [h for h in self.pending if h != row.ref]
-            else:
-                self.pending = version.consumed + self.pending
-            if was_last:
+            self.pending = version.consumed + self.pending
+            if was_last and version.row.kind is not RowKind.PENALTY:
                 assert version.row.dealer is not None
                 self.next_dealer = self.following(version.row.dealer, self.players)
             self._forget(row.ref)
@@ -787,20 +853,24 @@ class Ledger:
             version = self.kept[row.ref]
             self._add(deltas)
             self.voided.discard(row.ref)
-            if version.row.kind is RowKind.DOUBLER:
-                cap = self.rules.doubler_stacking == "cap"
-                if not cap or len(self.pending) < self.rules.max_doubled_hands:
-                    self.pending.append(row.ref)
-            else:
+            if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
                 self.hands += 1
-                for taken in version.consumed:  # it takes back the doublings it had
-                    if taken in self.pending:
-                        self.pending.remove(taken)
-            if row.ref == self.last_effective():
+            for taken in version.consumed:  # it takes back the doublings it had
+                if taken in self.pending:
+                    self.pending.remove(taken)
+            if _throws_in(version):
+                self._throw_in(row.ref)
+            if row.ref == self.last_effective() and version.row.kind is not RowKind.PENALTY:
                 assert version.row.dealer is not None
                 self.next_dealer = self.left_of(version.row.dealer)
             self._forget(row.ref)
         self._check_race()
+
+    def _throw_in(self, number: int) -> None:
+        """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""
+        cap = self.rules.doubler_stacking == "cap"
+        if not cap or len(self.pending) < self.rules.max_doubled_hands:
+            self.pending.append(number)
 
     def _forget(self, ref: int) -> None:
         """One fewer correction to come for hand `ref`; forget it after the last."""
@@ -885,9 +955,42 @@ class Ledger:
                 raise LedgerError(line, "a set row has no hand number, ref or points")
             self._rules_of(row)
             return {}, None
+        if kind is RowKind.PENALTY:
+            return self._expected_penalty(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row)
         return self._expected_correction(row)
+
+    def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        line = row.line
+        if row.hand != self.last_hand + 1:
+            raise LedgerError(
+                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
+            )
+        if row.ref is not None:
+            raise LedgerError(line, "a penalty row has no ref")
+        if set(row.deltas) != set(self.seated):
+            raise LedgerError(line, "every player at the table needs a number of points")
+        stray = [
+            name
+            for name in ("dealer", "picker", "winner", "points", "tricks", "crack", "game")
+            if getattr(row, name) is not None
+        ]
+        if stray:
+            raise LedgerError(line, f"{stray[0]}: a penalty row has no {stray[0]}")
+        if row.offender is None or row.penalty is None:
+            raise LedgerError(line, "a penalty row needs its offender and penalty")
+        try:
+            result = score_penalty(
+                self.rules, Penalty(self.seated, row.offender, row.penalty, row.paid_to)
+            )
+        except ScorepadError as exc:
+            raise LedgerError(line, f"this penalty cannot be: {exc}") from None
+        seated = self.seated
+        self._last_scored = Scored(
+            row.inputs_only(RowKind.PENALTY), dict(result.deltas), _lean(result), seated
+        )
+        return dict(result.deltas), result
 
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
@@ -901,6 +1004,10 @@ class Ledger:
             raise LedgerError(line, "dealer: missing")
         if set(row.deltas) != set(self.seated):
             raise LedgerError(line, "every player at the table needs a number of points")
+        if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
+            raise LedgerError(
+                line, f"kind: a {row.kind} row, but its inputs are those of a {kind_of(row)}"
+            )
         if row.kind is RowKind.DOUBLER:
             if self.rules.all_pass != "doubler":
                 raise LedgerError(
@@ -942,6 +1049,8 @@ class Ledger:
             return dict(version.deltas), None
         if version.row.kind is RowKind.DOUBLER:
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
+        if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
+            raise LedgerError(line, f"hand {row.ref}: a penalty is voided, not amended")
         if row.doubled != version.row.doubled:
             raise LedgerError(
                 line,
@@ -949,6 +1058,7 @@ class Ledger:
                 f"{row.ref} ({version.row.doubled})",
             )
         entry = self._rescore(row, self._seats_of(version))
+        _check_throw_in(version, entry.result, row.ref, line)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,
@@ -1030,7 +1140,7 @@ class Ledger:
                 f"out: recorded {_show(row.out)}, but the rules seat out "
                 f"{_show(result.sitting_out)}"
             )
-        inputs = row.inputs_only(RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
+        inputs = row.inputs_only(kind_of(row))
         return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, _lean(result), seated)
 
     # -- making new rows ------------------------------------------------------------------------
@@ -1130,6 +1240,11 @@ class Ledger:
                 f"hand {ref} is a doubler: there is nothing to amend (void it with "
                 f"`scorepad void {ref}` and record the hand)"
             )
+        if version.row.kind is RowKind.PENALTY:
+            raise HandError(
+                f"hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
+                f"the penalty again"
+            )
         inputs = {**version.row.hand_inputs(), **changes}
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
@@ -1137,6 +1252,10 @@ class Ledger:
         if why:
             raise HandError(why)
         result = score(self.rules, hand)
+        try:
+            _check_throw_in(version, result, ref, 0)
+        except LedgerError as exc:
+            raise HandError(exc.message) from None
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():
             raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
@@ -1146,6 +1265,25 @@ class Ledger:
             ref=ref,
             deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0) for p in seated},
             note=check_note(note) if note else version.row.note,  # the note carries over
+            time=time,
+        )
+        self._apply(row, result)
+        return self._state(row), result
+
+    def penalty_row(self, penalty: Penalty, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """The row of a penalty: it takes the next number, moves no deal and no doubling."""
+        self._check_race_open()
+        result = score_penalty(self.rules, replace(penalty, players=self.seated))
+        offender = find_player(penalty.offender, self.seated, "penalty")
+        to = find_player(penalty.to, self.seated, "--to") if penalty.to else None
+        row = Row(
+            RowKind.PENALTY,
+            hand=self.last_hand + 1,
+            deltas=dict(result.deltas),
+            offender=offender,
+            penalty=penalty.points,
+            paid_to=to,
+            note=check_note(note),
             time=time,
         )
         self._apply(row, result)
@@ -1242,6 +1380,27 @@ def set_row_text(note: str) -> tuple[str, str]:
         return ", ".join(data.get("changes", [])), str(data.get("note", ""))
     except (ValueError, RecursionError, AttributeError, TypeError):
         return "", ""
+
+
+def _throws_in(version: _Version) -> bool:
+    """Whether a recorded hand put a doubling in the queue (a doubler, or a 60-60 hand under
+    sixty_sixty)."""
+    if version.row.kind is RowKind.DOUBLER:
+        return True
+    return version.result is not None and version.result.doubles_next
+
+
+def _check_throw_in(version: _Version, result: Score | None, ref: int | None, line: int) -> None:
+    """An amendment may not change whether a hand doubles the next (the hands after it were
+    dealt with that doubling, or without it)."""
+    before = _throws_in(version)
+    after = result is not None and result.doubles_next
+    if before != after:
+        raise LedgerError(
+            line,
+            f"hand {ref} {'doubled' if before else 'did not double'} the next hand (a 60-60 "
+            f"under sixty_sixty); an amendment cannot change that: void it and record it again",
+        )
 
 
 def _lean(result: Score | None) -> Score | None:

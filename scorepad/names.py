@@ -45,6 +45,10 @@ class Role(StrEnum):
     OPPONENT = "opponent"  # Schafkopf's defender
     LEASTER = "leaster"
     LEASTER_WINNER = "leaster winner"
+    SCHWANZER = "schwanzer"
+    SCHWANZER_LOSER = "schwanzer loser"
+    OFFENDER = "pays a penalty"
+    PAID = "paid a penalty"
     SITS_OUT = "sits out"
 
 

@@ -67,6 +67,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
     """Count a scored hand `times` times into every player's numbers."""
     row, result = entry.row, entry.result
     assert result is not None
+    if result.outcome is Outcome.PENALTY:
+        return  # a penalty is not a hand played (its points are in the totals)
     side = {row.picker, *row.partners}
     won = result.outcome is Outcome.WIN
     for player, points in entry.deltas.items():
@@ -78,6 +80,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
         if result.outcome is Outcome.LEASTER:
             if player in result.winners:
                 stats.leasters_won += times
+            continue
+        if result.outcome is Outcome.SCHWANZER:
             continue
         if player == row.picker:
             stats.picks += times
@@ -134,7 +138,9 @@ def marks(row: Row, result: Score | None) -> list[str]:
     """What a paper sheet notes beside a hand: a forced pick, cracks, doublings, blitzes, and a
     schneider or no-trick (schwarz in Schafkopf)."""
     schafkopf = (
-        result is not None and result.level is None and result.outcome is not (Outcome.LEASTER)
+        result is not None
+        and result.level is None
+        and result.outcome in (Outcome.WIN, Outcome.LOSS)
     )
     found = []
     if row.forced:
@@ -151,6 +157,10 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append("schneider")
     if result is not None and result.no_trick:
         found.append("schwarz" if schafkopf else "no-trick")
+    if result is not None and result.doubles_next:
+        found.append("60-60: next hand doubled")
+    if row.last:
+        found.append("last hand")
     return found
 
 
@@ -167,7 +177,11 @@ def change_text(row: Row) -> str:
         return f"{kind} of hand {row.ref}"
     if kind is RowKind.DOUBLER:
         return f"hand {row.hand}: doubler"
-    if row.picker is None:
+    if kind is RowKind.PENALTY:
+        return f"hand {row.hand}: {_penalty_text(row)}"
+    if row.schwanzer_points is not None or row.losers:
+        what = f"schwanzer, lost by {' and '.join(row.losers)}" if row.losers else "schwanzer"
+    elif row.picker is None:
         what = f"leaster, won by {row.winner}" if row.winner else "leaster"
     else:
         side = row.picker + "".join(f" + {p}" for p in row.partners)
@@ -177,13 +191,25 @@ def change_text(row: Row) -> str:
     return f"hand {row.hand}: {what}"
 
 
+def _penalty_text(row: Row) -> str:
+    return f"penalty: {row.offender} pays {row.penalty}" + (
+        f" to {row.paid_to}" if row.paid_to else " to each"
+    )
+
+
 def played_text(view: HandView) -> str:
     """A few words for the sheet's Played column: who picked with whom, the points, and what
     a paper sheet would note beside them (`marks`)."""
     row = view.row
     if row.kind is RowKind.DOUBLER:
         return "doubler"
-    if row.picker is None:
+    if row.kind is RowKind.PENALTY:
+        return _penalty_text(row)
+    result = view.entry.result
+    if result is not None and result.outcome is Outcome.SCHWANZER:
+        losers = " and ".join(result.losers)
+        text = f"schwanzer: {losers} lost" if losers else "schwanzer: everyone tied"
+    elif row.picker is None:
         winners = [p for p, v in view.deltas.items() if v > 0]
         text = f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
     else:
@@ -215,8 +241,13 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "game": row.game,
         "points": view.entry.card_points,
         "tricks": row.tricks,
-        "winner": winners[0] if len(winners) == 1 and row.picker is None else None,
+        "winner": winners[0] if len(winners) == 1 and row.kind is RowKind.LEASTER else None,
         "winners": winners,
+        "losers": list(result.losers) if result is not None else [],
+        "offender": row.offender,
+        "penalty": row.penalty,
+        "paid_to": row.paid_to,
+        "last": row.last,
         "marks": marks(row, result),
         "played": played_text(view),
         "note": view.note,

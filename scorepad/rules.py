@@ -48,6 +48,9 @@ class Setting:
     low: int = 0
     high: int | None = None
     family: str | None = None  # None: every family
+    # The value of a setting a table written before it existed leaves out (today's rule then);
+    # None: every table states it.
+    default: Any = None
 
     def describe_valid(self) -> str:
         """Say which values are valid, for error messages."""
@@ -185,7 +188,7 @@ _SCALARS = (
         "all_pass",
         "choice",
         "what happens when everyone passes",
-        ("leaster", "doubler", "forced", "redeal"),
+        ("leaster", "doubler", "forced", "redeal", "schwanzer"),
     ),
     Setting(
         "leaster_payout", "int", "a leaster winner receives this from each other player", low=1
@@ -250,6 +253,42 @@ _SCALARS = (
         "choice",
         "who sits out when more people than seats are at the table",
         ("none", "dealer"),
+    ),
+    Setting(
+        "bump_on_no_trick",
+        "bool",
+        "double on the bump applies to a loss without a trick too",
+        default=True,
+    ),
+    Setting(
+        "sixty_sixty",
+        "choice",
+        "a 60-60 hand: a loss; a loss, next hand doubled; or not scored, next doubled",
+        ("loss", "loss-double-next", "doubler"),
+        family="sheepshead",
+        default="loss",
+    ),
+    Setting(
+        "partner_split",
+        "choice",
+        "the picker's side: partners one share, the picker the rest; or equal shares",
+        ("picker-rest", "equal"),
+        family="sheepshead",
+        default="picker-rest",
+    ),
+    Setting(
+        "leaster_blind",
+        "choice",
+        "a leaster's blind: to the winner of the last trick, or set aside (to nobody)",
+        ("last-trick", "set-aside"),
+        family="sheepshead",
+        default="last-trick",
+    ),
+    Setting(
+        "last_hand_doubled",
+        "bool",
+        "the night's last hand (hand --last) is doubled",
+        default=False,
     ),
     Setting("schneider_bonus", "int", "Schafkopf: value added for schneider", family="schafkopf"),
     Setting("schwarz_bonus", "int", "Schafkopf: value added for schwarz", family="schafkopf"),
@@ -342,6 +381,12 @@ class Rules:
     level3_by: str = "tricks"
     partner_free_on_no_trick: bool = False
     blitz: bool = False
+    sixty_sixty: str = "loss"
+    partner_split: str = "picker-rest"
+    leaster_blind: str = "last-trick"
+    # Every family:
+    bump_on_no_trick: bool = True
+    last_hand_doubled: bool = False
     # Schafkopf only:
     schneider_bonus: int = 0
     schwarz_bonus: int = 0
@@ -447,6 +492,14 @@ def _checked_flat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
 def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[str, ...]) -> Rules:
     """Make a `Rules` from a complete flat table, checking that its settings fit together."""
     family = flat.get("family", "sheepshead")
+    flat = {
+        **{
+            s.key: s.default
+            for s in _SCALARS
+            if s.default is not None and s.family in (None, family)
+        },
+        **flat,
+    }
     required = [s.key for s in _SCALARS if s.family in (None, family)]
     if family == "schafkopf":
         required += [f"game_values.{g}" for g in GAMES] + [f"runs_min.{g}" for g in BASE_GAMES]

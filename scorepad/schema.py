@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import HandError, ScorepadError
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """The newest format this scorepad reads, and the one it writes new sessions in."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
@@ -49,10 +49,17 @@ class RowKind(StrEnum):
     AMEND = "amend"
     RESTORE = "restore"  # a voided hand counts again (`undo` of a void)
     SET = "set"  # the rules change from the next hand on (`scorepad set`)
+    SCHWANZER = "schwanzer"  # everyone passed under all_pass = schwanzer
+    PENALTY = "penalty"  # a player pays a penalty (`scorepad penalty`): numbered, not dealt
 
 
-HAND_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.DOUBLER))
-SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.AMEND))
+KIND_SINCE = {RowKind.RESTORE: 3, RowKind.SET: 3, RowKind.SCHWANZER: 4, RowKind.PENALTY: 4}
+"""The format version that brought a kind of row (the others are in every version)."""
+HAND_KINDS = frozenset(
+    (RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.DOUBLER, RowKind.PENALTY)
+)
+"""The rows that take the next hand number."""
+SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.AMEND))
 CORRECTIONS = (RowKind.VOID, RowKind.AMEND, RowKind.RESTORE)
 
 
@@ -118,6 +125,14 @@ COLUMNS = (
     Column("format", Cell.INT, Part.META, since=2),
     # the line of the `set` row whose rules are in force (empty: the rules row's)
     Column("rules_line", Cell.INT, Part.STATE, since=3),
+    # the house rules of format 4
+    Column("last", Cell.FLAG, Part.INPUT, since=4),  # the night's last hand
+    Column("blind_points", Cell.INT, Part.INPUT, since=4),  # a leaster's blind set aside
+    Column("schwanzer_points", Cell.COUNTS, Part.INPUT, since=4),
+    Column("losers", Cell.NAMES, Part.INPUT, since=4),  # a schwanzer's losers, as named
+    Column("offender", Cell.NAME, Part.INPUT, since=4),  # who pays a penalty
+    Column("penalty", Cell.INT, Part.INPUT, since=4),  # paid to each other player
+    Column("paid_to", Cell.NAME, Part.INPUT, since=4),  # or to this one player
 )
 BY_NAME = {c.name: c for c in COLUMNS}
 ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
@@ -247,6 +262,13 @@ class Row:
     totals: Mapping[str, int] = field(default_factory=lambda: NOTHING)
     format: int | None = None  # on the rules row: the file's format version
     rules_line: int | None = None  # the `set` row in force after this row (None: line 2)
+    last: bool = False
+    blind_points: int | None = None
+    schwanzer_points: Mapping[str, int] | None = None
+    losers: tuple[str, ...] = ()
+    offender: str | None = None
+    penalty: int | None = None
+    paid_to: str | None = None
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -347,6 +369,17 @@ class Codec:
                 f"{', '.join(missing)} column{'s' if len(missing) > 1 else ''}",
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
+
+    def holds(self, row: Row) -> bool:
+        """Whether a row can be written in this file as it is: its kind and every cell it fills
+        are of this file's format (else the file is first rewritten in the current one)."""
+        if KIND_SINCE.get(row.kind, 1) > self.version:
+            return False
+        return all(
+            c.name in self.index or _cell(getattr(row, c.name)) == ""
+            for c in COLUMNS
+            if c.since > 1 and c.part is Part.INPUT
+        )
 
     def places(self, cell: Cell) -> set[int]:
         """Where the columns of a kind of cell are, in this file's rows."""

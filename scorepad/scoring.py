@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from .errors import HandError
 from .names import GAMES, Role
-from .rules import Deal, Rules
+from .rules import MAX_AMOUNT, Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
 # Defined here, not in cards (which imports them from here), so that scoring a hand does not
@@ -46,6 +46,7 @@ class PickerHand:
     runs: int | None = None  # Schafkopf runs ("Laufende")
     blitz: int = 0  # blitzes shown (0-2), where the rules play blitz
     out: tuple[str, ...] = ()  # players sitting out this hand besides the rules' sit_out
+    last: bool = False  # the night's last hand (last_hand_doubled)
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,35 @@ class LeasterHand:
     tricks: Mapping[str, int] | None = None
     doubled: int = 0
     out: tuple[str, ...] = ()
+    blind_points: int | None = None  # leaster_blind = set-aside: the card points of the blind
+    last: bool = False
 
 
-Hand = PickerHand | LeasterHand
+@dataclass(frozen=True)
+class SchwanzerHand:
+    """Everyone passed under all_pass = schwanzer: whoever was dealt the most schwanzer points
+    (a queen 3, a jack 2, any other trump 1) loses."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    points: Mapping[str, int] | None = None  # each active player's schwanzer points
+    losers: tuple[str, ...] = ()  # named instead (or to settle which of the points it was)
+    doubled: int = 0
+    out: tuple[str, ...] = ()
+    last: bool = False
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty (a misplay, a renege, a look at the blind): not a hand, a payment."""
+
+    players: tuple[str, ...]  # everyone seated
+    offender: str
+    points: int  # paid to each other seated player (or to `to` alone)
+    to: str | None = None
+
+
+Hand = PickerHand | LeasterHand | SchwanzerHand
 
 
 # --- outputs ------------------------------------------------------------------------------------
@@ -73,6 +100,9 @@ class Outcome(StrEnum):
     WIN = "win"
     LOSS = "loss"
     LEASTER = "leaster"
+    TIE = "tie"  # a 60-60 hand that is not scored (sixty_sixty = doubler)
+    SCHWANZER = "schwanzer"
+    PENALTY = "penalty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +120,8 @@ class Score:
     schneider: bool = False  # the losing side was schneidered (level 2, or Schafkopf's bonus)
     no_trick: bool = False  # the losing side took no trick (level 3, or schwarz)
     sitting_out: tuple[str, ...] = ()  # at the table but not dealt in
+    doubles_next: bool = False  # the next hand is doubled, as after a doubler (sixty_sixty)
+    losers: tuple[str, ...] = ()  # a schwanzer's losers
 
     @property
     def winners_of_hand(self) -> tuple[str, ...]:
@@ -110,6 +142,8 @@ class Score:
             "winners": list(self.winners_of_hand),
             "schneider": self.schneider,
             "no_trick": self.no_trick,
+            "doubles_next": self.doubles_next,
+            "losers": list(self.losers),
             "explanation": list(self.explanation),
         }
 
@@ -249,24 +283,37 @@ def _settle(
             deltas[d] = -sign * stake
         lines.append(f"Each {side['defender']} {pay} {stake}: {_names(defenders)}.")
         paying_partners = () if partner_free else partners
-        for p in paying_partners:
-            deltas[p] = sign * stake
         if partners and partner_free:
             lines.append(
                 f"{side['Partner']} {_names(partners)} pays nothing: the "
                 f"{side['picker']} pays every share (partner_free_on_no_trick)."
             )
-        elif partners:
-            lines.append(f"{side['Partner']} {_names(partners)} {get} {stake}.")
-        share = len(defenders) - len(paying_partners)
-        deltas[picker] = sign * share * stake
-        rest = (
-            f"the rest, ({_plural(len(defenders), side['defender'])} - "
-            f"{_plural(len(paying_partners), 'partner')}) x {stake}"
-            if paying_partners
-            else f"{len(defenders)} x {stake}"
-        )
-        lines.append(f"{side['Picker']} {picker} {get} {rest} = {share * stake}.")
+        if paying_partners and rules.partner_split == "equal":
+            pot = len(defenders) * stake
+            each, left = divmod(pot, 1 + len(paying_partners))
+            for p in paying_partners:
+                deltas[p] = sign * each
+            deltas[picker] = sign * (each + left)
+            lines.append(
+                f"The {side['side']} shares {len(defenders)} x {stake} = {pot} equally "
+                f"(partner_split = equal): {_names(paying_partners)} {get} {each}; "
+                f"{side['Picker'].lower()} {picker} {get} {each + left}"
+                + (f" (the {left} that does not divide)." if left else ".")
+            )
+        else:
+            for p in paying_partners:
+                deltas[p] = sign * stake
+            if paying_partners:
+                lines.append(f"{side['Partner']} {_names(partners)} {get} {stake}.")
+            share = len(defenders) - len(paying_partners)
+            deltas[picker] = sign * share * stake
+            rest = (
+                f"the rest, ({_plural(len(defenders), side['defender'])} - "
+                f"{_plural(len(paying_partners), 'partner')}) x {stake}"
+                if paying_partners
+                else f"{len(defenders)} x {stake}"
+            )
+            lines.append(f"{side['Picker']} {picker} {get} {rest} = {share * stake}.")
         lines.append(f"The hand sums to {sum(deltas.values())}.")
     else:
         movers = [picker] + ([] if partner_free else list(partners))
@@ -438,6 +485,7 @@ def _common_factors(
     picker: str,
     partners: tuple[str, ...],
     won: bool,
+    no_trick: bool,
     words: Mapping[str, str],
 ) -> list[tuple[str, int]]:
     factors = []
@@ -451,13 +499,25 @@ def _common_factors(
             raise HandError(
                 f"--forced: a forced pick is the dealer's ({seating.dealer}), not {picker}'s"
             )
-    waived = hand.forced and not rules.bump_on_forced
+    waived = (hand.forced and not rules.bump_on_forced) or (no_trick and not rules.bump_on_no_trick)
     if not won and rules.double_on_the_bump and not waived:
         factors.append(("double on the bump", rules.bump_factor))
     factors += _crack_factors(rules, seating, hand, picker, partners, words)
     factors += _doubler_factors(hand)
     factors += [("blitz", 2)] * hand.blitz
+    factors += _last_hand_factors(rules, hand)
     return factors
+
+
+def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
+    if not hand.last:
+        return []
+    if not rules.last_hand_doubled:
+        raise HandError(
+            f"--last: {rules.name} rules do not double the night's last hand "
+            f"(last_hand_doubled = false)"
+        )
+    return [("the night's last hand", 2)]
 
 
 def _score_picker(rules: Rules, hand: PickerHand) -> Score:
@@ -509,9 +569,13 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         formula = f"base {rules.base} x level multiplier {value // rules.base}"
         marks = (level == 2, level == 3)
     lines += value_lines
+    no_trick = not won and marks[1]
     partner_free = not won and bool(partners) and rules.partner_free_on_no_trick and level == 3
+    tie = not rules.is_schafkopf and p == TOTAL_POINTS // 2 and rules.sixty_sixty != "loss"
+    if tie and rules.sixty_sixty == "doubler":
+        return _sixty_sixty_thrown_in(rules, seating, hand, picker, partners, lines, words)
 
-    factors = _common_factors(rules, seating, hand, picker, partners, won, words)
+    factors = _common_factors(rules, seating, hand, picker, partners, won, no_trick, words)
     product, factor_text = _doublings(rules, factors)
     stake = value * product
     formula += factor_text
@@ -520,11 +584,36 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         lines.append("Double on the bump does not apply: it doubles losses only.")
     if hand.forced and not won and rules.double_on_the_bump and not rules.bump_on_forced:
         lines.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
+    elif no_trick and rules.double_on_the_bump and not rules.bump_on_no_trick:
+        lines.append(
+            f"Double on the bump is waived: the {words['side']} took no trick "
+            f"(bump_on_no_trick = false)."
+        )
+    if tie:
+        lines.append("60-60: the next hand is doubled, as after a doubler (sixty_sixty).")
 
     deltas, settle_lines = _settle(
         rules, seating, picker, partners, won, stake, partner_free, words
     )
     lines += settle_lines
+    return Score(
+        Outcome.WIN if won else Outcome.LOSS,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(_picker_roles(seating, picker, partners, words)),
+        tuple(lines),
+        rules.zero_sum,
+        level,
+        schneider=marks[0],
+        no_trick=marks[1],
+        sitting_out=seating.sitting_out,
+        doubles_next=tie,
+    )
+
+
+def _picker_roles(
+    seating: Seating, picker: str, partners: tuple[str, ...], words: Mapping[str, str]
+) -> dict[str, str]:
     roles: dict[str, str] = {}
     for player in seating.players:
         if player in seating.sitting_out:
@@ -535,17 +624,36 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
             roles[player] = Role.PARTNER
         else:
             roles[player] = words["defender"]
+    return roles
+
+
+def _sixty_sixty_thrown_in(
+    rules: Rules,
+    seating: Seating,
+    hand: PickerHand,
+    picker: str,
+    partners: tuple[str, ...],
+    lines: list[str],
+    words: Mapping[str, str],
+) -> Score:
+    """A 60-60 hand under sixty_sixty = doubler: not scored, and the next hand is doubled."""
+    _crack_factors(rules, seating, hand, picker, partners, words)  # (checked all the same)
+    _last_hand_factors(rules, hand)
+    lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines[:-1]]
+    lines.append(
+        "60-60: the hand is not scored, and the next hand is doubled, as after a doubler "
+        "(sixty_sixty = doubler)."
+    )
     return Score(
-        Outcome.WIN if won else Outcome.LOSS,
-        stake,
-        MappingProxyType(_in_seat_order(seating, deltas)),
-        MappingProxyType(roles),
+        Outcome.TIE,
+        0,
+        MappingProxyType(dict.fromkeys(seating.order, 0)),
+        MappingProxyType(_picker_roles(seating, picker, partners, words)),
         tuple(lines),
         rules.zero_sum,
-        level,
-        schneider=marks[0],
-        no_trick=marks[1],
+        None,
         sitting_out=seating.sitting_out,
+        doubles_next=True,
     )
 
 
@@ -708,7 +816,7 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if not hand.winner and hand.points is None:
         raise HandError("a leaster needs --winner NAME or --leaster-points A=N,B=N,...")
-    points, tricks = _leaster_counts(seating, hand)
+    points, tricks = _leaster_counts(rules, seating, hand)
     winner = _active(seating, hand.winner, "--winner") if hand.winner else None
     lines = [
         f"Leaster: everyone plays alone; fewest card points wins "
@@ -727,7 +835,7 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         lines.append(f"{winner} won the leaster (named with --winner).")
     else:
         winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
-    factors = _doubler_factors(hand)
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.leaster_payout * product
     lines.append(
@@ -759,12 +867,41 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     )
 
 
+def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
+    """The card points the players took between them: 120, or 120 less a blind set aside."""
+    blind = hand.blind_points
+    if rules.leaster_blind != "set-aside":
+        if blind is not None:
+            raise HandError(
+                f"--blind-points: under leaster_blind = {rules.leaster_blind} the blind's "
+                f"points go to the winner of the last trick (count them in --leaster-points)"
+            )
+        return TOTAL_POINTS
+    most = seating.deal.blind * ACE_POINTS
+    if blind is None:
+        if hand.points is not None:
+            raise HandError(
+                "--leaster-points with leaster_blind = set-aside: give the blind's card "
+                "points too, --blind-points N (the players' points add up to 120 less them)"
+            )
+        return TOTAL_POINTS
+    if not seating.deal.blind:
+        raise HandError(f"--blind-points: a {seating.size}-handed deal has no blind")
+    if not 0 <= blind <= most:
+        raise HandError(
+            f"--blind-points {blind}: a blind of {_plural(seating.deal.blind, 'card')} holds "
+            f"0 to {most} card points"
+        )
+    return TOTAL_POINTS - blind
+
+
 def _leaster_counts(
-    seating: Seating, hand: LeasterHand
+    rules: Rules, seating: Seating, hand: LeasterHand
 ) -> tuple[dict[str, int] | None, dict[str, int] | None]:
     """Each player's card points and tricks, where given, checked against each other."""
+    taken = _leaster_blind(rules, seating, hand)
     points = (
-        _per_player(seating, hand.points, "--leaster-points", 0, TOTAL_POINTS, TOTAL_POINTS)
+        _per_player(seating, hand.points, "--leaster-points", 0, taken, taken)
         if hand.points is not None
         else None
     )
@@ -814,6 +951,11 @@ def _leaster_winners(
     low = min(points[p] for p in eligible)
     tied = tuple(p for p in eligible if points[p] == low)
     lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
+            f"(leaster_blind = set-aside)."
+        )
     if winner is not None:
         if winner not in tied:
             raise HandError(
@@ -872,8 +1014,166 @@ def _settle_leaster(
     return deltas
 
 
+# --- schwanzer ----------------------------------------------------------------------------------
+
+SCHWANZER_POINTS = 4 * 3 + 4 * 2 + 6 * 1  # queens 3, jacks 2, the six other trumps 1
+
+
+def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
+    if rules.all_pass != "schwanzer":
+        raise HandError(
+            f"--schwanzer: {rules.name} rules have all_pass = {rules.all_pass}; "
+            f"play schwanzer with --set all_pass=schwanzer"
+        )
+    seating = seat(rules, hand.players, hand.dealer, hand.out)
+    if hand.points is None and not hand.losers:
+        raise HandError(
+            "a schwanzer needs --schwanzer-points A=N,B=N,... (every player) or --loser NAME"
+        )
+    named: list[str] = []
+    for name in hand.losers:
+        loser = _active(seating, name, "--loser")
+        if loser in named:
+            raise HandError(f"--loser {loser} is given twice")
+        named.append(loser)
+    lines = [
+        f"Schwanzer: everyone passed; each counts the schwanzer points they were dealt "
+        f"(a queen 3, a jack 2, any other trump 1); the most loses ({seating.size}-handed)."
+    ]
+    if seating.sitting_out:
+        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+    if hand.points is not None:
+        most = min(seating.deal.cards * 3, SCHWANZER_POINTS)
+        points = {}
+        for name, value in hand.points.items():
+            player = _active(seating, name, "--schwanzer-points")
+            if player in points:
+                raise HandError(f"--schwanzer-points: {player} is given twice")
+            if not 0 <= value <= most:
+                raise HandError(
+                    f"--schwanzer-points: {player}={value} is outside 0 to {most} "
+                    f"({seating.deal.cards} cards, 3 for a queen at most)"
+                )
+            points[player] = value
+        missing = [p for p in seating.order if p not in points]
+        if missing:
+            raise HandError(
+                f"--schwanzer-points: give every player in the hand; missing {_names(missing)}"
+            )
+        if sum(points.values()) > SCHWANZER_POINTS:
+            raise HandError(
+                f"--schwanzer-points: the values add up to {sum(points.values())}, but the "
+                f"pack holds {SCHWANZER_POINTS} schwanzer points"
+            )
+        high = max(points.values())
+        tied = tuple(p for p in seating.players if p in points and points[p] == high)
+        lines.append(f"Schwanzer points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+        if named and set(named) != set(tied):
+            raise HandError(
+                f"--loser {', '.join(named)}: the most schwanzer points ({high}) were "
+                f"{_names(tied)}'s"
+            )
+        losers = tied
+    else:
+        losers = tuple(p for p in seating.players if p in named)
+    if len(losers) == len(seating.order):
+        lines.append("Everyone ties: nobody pays.")
+        losers = ()
+    elif len(losers) == 1:
+        lines.append(f"{losers[0]} has the most and loses.")
+    else:
+        lines.append(f"{' and '.join(losers)} tie for the most: each loses.")
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
+    product, factor_text = _doublings(rules, factors)
+    stake = rules.base * product
+    lines.append(f"Stake: base {rules.base}{factor_text} = {stake}.")
+    winners = tuple(p for p in seating.order if p not in losers)
+    deltas = dict.fromkeys(seating.order, 0)
+    if losers and not rules.zero_sum:
+        for p in losers:
+            deltas[p] = -stake
+        lines.append(
+            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
+        )
+    elif losers:
+        for p in losers:
+            deltas[p] = -stake * len(winners)
+        for p in winners:
+            deltas[p] = stake * len(losers)
+        lines.append(
+            f"Each loser pays {stake} to each of {_names(winners)}: "
+            f"{_names(losers)} {-stake * len(winners)} each, the others "
+            f"+{stake * len(losers)} each."
+        )
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    roles = {
+        p: (
+            Role.SITS_OUT
+            if p in seating.sitting_out
+            else Role.SCHWANZER_LOSER
+            if p in losers
+            else Role.SCHWANZER
+        )
+        for p in seating.players
+    }
+    return Score(
+        Outcome.SCHWANZER,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(roles),
+        tuple(lines),
+        rules.zero_sum,
+        None,
+        sitting_out=seating.sitting_out,
+        losers=losers,
+    )
+
+
+# --- penalties ----------------------------------------------------------------------------------
+
+
+def score_penalty(rules: Rules, penalty: Penalty) -> Score:
+    """What a penalty moves: the offender pays `points` to each other seated player (or to one
+    player); a race moves the offender down instead."""
+    offender = find_player(penalty.offender, penalty.players, "penalty")
+    to = find_player(penalty.to, penalty.players, "--to") if penalty.to else None
+    if to == offender:
+        raise HandError(f"--to {to}: {to} is the one who pays")
+    if not 1 <= penalty.points <= MAX_AMOUNT:
+        raise HandError(f"--points {penalty.points}: a penalty is 1 to {MAX_AMOUNT:,} points")
+    n = penalty.points
+    paid = [to] if to else [p for p in penalty.players if p != offender]
+    deltas = dict.fromkeys(penalty.players, 0)
+    if rules.zero_sum:
+        for p in paid:
+            deltas[p] = n
+        deltas[offender] = -n * len(paid)
+        lines = [
+            f"Penalty: {offender} pays {n} to "
+            + (to if to else f"each other seated player ({_names(paid)})")
+            + f" = {n * len(paid)}.",
+            f"The penalty sums to {sum(deltas.values())}.",
+        ]
+    else:
+        deltas[offender] = -n
+        lines = [f"Penalty: race to {rules.target}: {offender} moves down {n}."]
+    roles = {p: Role.OFFENDER if p == offender else Role.PAID if p in paid else "" for p in deltas}
+    return Score(
+        Outcome.PENALTY,
+        n,
+        MappingProxyType(deltas),
+        MappingProxyType(roles),
+        tuple(lines),
+        rules.zero_sum,
+        None,
+        losers=(offender,),
+    )
+
+
 def score(rules: Rules, hand: Hand) -> Score:
     """Score one hand under `rules`; raise `HandError` when its inputs are impossible."""
     if isinstance(hand, LeasterHand):
         return _score_leaster(rules, hand)
+    if isinstance(hand, SchwanzerHand):
+        return _score_schwanzer(rules, hand)
     return _score_picker(rules, hand)

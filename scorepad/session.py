@@ -46,7 +46,7 @@ from .schema import (
     check_new_name,
     header,
 )
-from .scoring import Hand, Score, find_player, same_name
+from .scoring import Hand, Penalty, Score, find_player, same_name
 
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
@@ -818,6 +818,10 @@ def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) ->
 # --- the session API ----------------------------------------------------------------------------
 
 
+class _Upgrade(Exception):
+    """A change needs a newer format than the file's (raised before anything is written)."""
+
+
 class _Resumed(NamedTuple):
     fd: int  # open for appending, holding the lock
     head: Head
@@ -988,11 +992,42 @@ class Session:
             ledger = _resume(snapshot, head, last, last_hand)
             yield _Resumed(fd, head, ledger, last, last_hand)
 
+    def _append(self, fd: int, codec: Codec, rows: Sequence[Row]) -> None:
+        """Append rows; a row that needs a newer format than the file's raises `_Upgrade`
+        (the caller's change is then made again once the file is rewritten in it)."""
+        if not all(codec.holds(row) for row in rows):
+            raise _Upgrade
+        append(self.path, fd, codec, rows)
+
+    def _upgraded(self) -> None:
+        """Rewrite the file in the current format, if it is older (only a file that
+        verifies: a problem is an error that says to run verify)."""
+        with self._locked():
+            head = self.head()
+            if head.codec.version < FORMAT_VERSION:
+                self.night()
+                _upgrade(self.path, head)
+
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
-        with self._resumed() as night:
-            row, result = night.ledger.record(hand, note, now())
-            append(self.path, night.fd, night.head.codec, [row])
+        try:
+            with self._resumed() as night:
+                row, result = night.ledger.record(hand, note, now())
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade:
+            self._upgraded()
+            return self.record(hand, note)
+        return row, result, night.ledger
+
+    def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
+        """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""
+        try:
+            with self._resumed() as night:
+                row, result = night.ledger.penalty_row(penalty, note, now())
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade:
+            self._upgraded()
+            return self.penalty(penalty, note)
         return row, result, night.ledger
 
     def record_doubler(self, dealer: str | None = None, note: str = "") -> tuple[Row, Ledger]:
@@ -1006,8 +1041,12 @@ class Session:
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
     ) -> tuple[Row, Score | None, Ledger]:
         """Under the lock: check the whole file, then append the correction `make` makes."""
-        with self._locked() as fd:
-            return self._correct_held(fd, ref, make)
+        try:
+            with self._locked() as fd:
+                return self._correct_held(fd, ref, make)
+        except _Upgrade:
+            self._upgraded()
+            return self._correct(ref, make)
 
     def _correct_held(
         self, fd: int, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
@@ -1015,7 +1054,7 @@ class Session:
         """`_correct`, the lock held already."""
         ledger = self.night(keep=[ref])
         row, result = make(ledger, ref)
-        append(self.path, fd, ledger.codec, [row])
+        self._append(fd, ledger.codec, [row])
         return row, result, ledger
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:

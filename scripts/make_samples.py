@@ -17,7 +17,7 @@ from pathlib import Path
 from scorepad.errors import ScorepadError
 from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
-from scorepad.scoring import LeasterHand, PickerHand, seat
+from scorepad.scoring import LeasterHand, Penalty, PickerHand, SchwanzerHand, seat
 from scorepad.session import append, create, locked
 
 OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
@@ -122,6 +122,19 @@ class Night:
             winner = self.rng.choice([p for p in takers if points[p] == low])
             hand = LeasterHand(self.players, winner=winner, points=points, tricks=tricks)
             row, _ = self.state.record(hand, note, self.tick())
+        self.write(row)
+
+    def schwanzer(self, note=""):
+        """Everyone passed: deal out the 26 schwanzer points among the players."""
+        order = self.seating().order
+        points = dict.fromkeys(order, 0)
+        for _ in range(self.rng.randint(14, 24)):
+            points[self.rng.choice(order)] += 1
+        hand = SchwanzerHand(self.players, points=points)
+        self.write(self.state.record(hand, note, self.tick())[0])
+
+    def penalty(self, offender, points, to=None, note=""):
+        row, _ = self.state.penalty_row(Penalty((), offender, points, to), note, self.tick())
         self.write(row)
 
     def doubler(self, note=""):
@@ -278,6 +291,38 @@ def league():
                 night.picker_hand(crack=hand % 5 == 0)
 
 
+def house_rules():
+    """A night of Sheepshead house rules: schwanzer when all pass, a 60-60 that doubles the
+    next hand, a penalty, equal shares for the picker's side, and the last hand doubled."""
+    night = Night(
+        "house-rules.csv",
+        ("Ann", "Bob", "Cy", "Dee", "Ed"),
+        "pagat",
+        (
+            "all_pass=schwanzer",
+            "sixty_sixty=loss-double-next",
+            "partner_split=equal",
+            "bump_on_no_trick=false",
+            "last_hand_doubled=true",
+        ),
+        seed=23,
+        start="2026-11-20 19:15",
+    )
+    for number in range(1, 17):
+        if number in (4, 11):
+            night.schwanzer()
+        elif number == 7:
+            night.picker_hand(points=60, tricks=3, note="60-60 on the nose")
+        elif number == 9:
+            night.penalty("Ed", 1, note="led out of turn")
+        elif number == 13:
+            night.picker_hand(points=0, tricks=0, alone=False)
+        elif number == 16:
+            night.picker_hand(last=True, note="last hand")
+        else:
+            night.picker_hand(crack=number % 5 == 0)
+
+
 def folder_nights():
     """Two nights kept as a folder each, every one a `scorepad.csv` (as a table keeps them)."""
     for number, date in enumerate(("2026-11-06", "2026-11-13")):
@@ -309,6 +354,7 @@ def main() -> int:
         schafkopf_evening,
         league,
         folder_nights,
+        house_rules,
     ):
         make()
     return 0

@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.schema import FORMAT_VERSION
+
 ROOT = Path(__file__).parent.parent
 V1 = ROOT / "tests" / "fixtures" / "v1"
 V1_FILES = sorted(V1.glob("**/*.csv"))
+V3 = ROOT / "tests" / "fixtures" / "v3"  # the samples as format 3 wrote them, byte for byte
+V3_FILES = sorted(V3.glob("**/*.csv"))
+OLD_FILES = V1_FILES + V3_FILES
 READERS = [
     ("standings",),
     ("standings", "--format", "json"),
@@ -52,13 +57,21 @@ def test_the_v1_fixtures_are_todays_samples_as_they_were():
         assert "format" not in header and header[:3] == ["hand", "kind", "ref"]
 
 
-@pytest.mark.parametrize("path", V1_FILES, ids=[p.name for p in V1_FILES])
-def test_every_report_reads_a_version_1_file(run, path):
+def test_the_v3_fixtures_are_in_format_3():
+    assert len(V3_FILES) >= 7
+    for path in V3_FILES:
+        header, rules_row = _cells(path)[:2]
+        assert rules_row[header.index("format")] == "3" and "last" not in header
+
+
+@pytest.mark.parametrize("path", OLD_FILES, ids=[f"{p.parent.name}/{p.name}" for p in OLD_FILES])
+def test_every_report_reads_an_older_file(run, path):
     for args in READERS:
         result = run("-f", path, *args)
         assert result.exit_code == 0, (args, result.stderr)
-    # ... and a version-1 night shows what the same night in today's format shows
-    today = ROOT / "sample_sessions" / path.relative_to(V1)
+    # ... and an older night shows what the same night in today's format shows
+    old_root = V1 if path.is_relative_to(V1) else V3
+    today = ROOT / "sample_sessions" / path.relative_to(old_root)
     for args in (("standings", "--format", "json"), ("sheet", "--format", "csv")):
         old, new = run("-f", path, *args).stdout, run("-f", today, *args).stdout
         assert old.replace(str(path), "F") == new.replace(str(today), "F")
@@ -87,14 +100,15 @@ def test_a_new_session_states_its_format(run, tmp_path):
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     header, rules_row = _cells(path)[:2]
-    assert header[-2:] == ["format", "rules_line"] and rules_row[-2] == "3"
+    assert "format" in header and "rules_line" in header
+    assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "4"
 
 
 def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
     path = tmp_path / "night.csv"
     shutil.copy(ROOT / "sample_sessions" / "standard-friday.csv", path)
     rows = _cells(path)
-    rows[1][rows[0].index("format")] = "4"
+    rows[1][rows[0].index("format")] = str(FORMAT_VERSION + 1)
     rows[0].insert(10, "blitz_color")  # a column this scorepad has never heard of
     for row in rows[1:]:
         row.insert(10, "")
@@ -103,7 +117,7 @@ def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
     for command in ("standings", "verify", "status"):
         result = run("-f", path, command)
         assert result.exit_code == 1
-        assert "format 4, written by a newer scorepad" in result.stdout + result.stderr
+        assert f"format {FORMAT_VERSION + 1}, written by a newer" in result.stdout + result.stderr
         assert "upgrade scorepad" in result.stdout + result.stderr
     result = run("-f", path, "hand", "--leaster", "--winner", "Ann")
     assert result.exit_code == 1 and "newer scorepad" in result.stderr
@@ -268,6 +282,7 @@ def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(ru
     assert "format" not in _cells(path)[0]  # a void: still version 1
     before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert run("-f", path, "undo").stdout.startswith("Undid the void of hand 3.")
-    assert _cells(path)[0][-2:] == ["format", "rules_line"] and _cells(path)[1][-2] == "3"
+    header, rules_row = _cells(path)[:2]
+    assert rules_row[header.index("format")] == str(FORMAT_VERSION)
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert after != before and run("-f", path, "verify").stdout == ""

@@ -58,52 +58,107 @@ def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stackin
             ).exit_code
             == 0
         )
-        for op in operations:
-            before = path.read_bytes()
-            if op[0] == "hand":
-                args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
-            elif op[0] == "alone":
-                args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
-            elif op[0] == "leaster":
-                args = ["amend", 1, "--leaster", "--winner", op[1]]
-            elif op[0] == "doubler":
-                args = ["hand", "--doubler"]
-            elif op[0] == "undo":
-                args = ["undo"]
-            elif op[0] == "void":
-                args = ["void", op[1]]
-            else:
-                args = ["amend", op[1], "--points", op[2]]
-            result = invoke(path, *args)
-            assert result.exception is None or isinstance(result.exception, SystemExit)
-            if result.exit_code:
-                assert result.stderr.startswith("Error: ")
-                assert path.read_bytes() == before  # a refused command writes nothing
-            verify = invoke(path, "verify")
-            assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
-        standings = json.loads(invoke(path, "standings", "--format", "json").stdout)
-        assert sum(standings["totals"].values()) == 0
-        # the fast path (rows matched to remembered scores by their raw cells) agrees with
-        # decoding and re-scoring every row
+        _play_and_check(path, operations)
 
-        from scorepad.reports import PlayerCounts
-        from scorepad.session import Session
 
-        results = []
-        for fast in (True, False):
-            counts = PlayerCounts(PLAYERS)
-            ledger, problems = Session(path).check(counts=counts, fast=fast)
-            results.append((ledger.totals, ledger.hands, problems, counts.finish()))
-        assert results[0] == results[1]
-        assert results[0][0] == standings["totals"]
-        rows = path.read_text().splitlines()[3:]
-        columns = dict.fromkeys(PLAYERS, 0)
-        import csv
+TWO = st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=2, unique=True)
+HOUSE_OPERATIONS = st.one_of(
+    TWO.flatmap(lambda two: st.tuples(st.just("hand"), *map(st.just, two), st.integers(23, 119))),
+    st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(23, 119)),
+    TWO.map(lambda two: ("sixty", *two)),
+    TWO.map(lambda two: ("notrick", *two)),
+    st.tuples(
+        st.just("schwanzer"),
+        st.lists(st.sampled_from(PLAYERS), min_size=1, max_size=5, unique=True),
+    ),
+    st.tuples(st.just("penalty"), st.sampled_from(PLAYERS), st.integers(1, 3)),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(1, 6)),
+    st.tuples(st.just("amend"), st.integers(1, 6), st.integers(23, 119)),
+)
 
-        for cells in csv.reader(rows):
-            for player, cell in zip(PLAYERS, cells[3:8]):
-                columns[player] += int(cell or 0)
-        assert columns == standings["totals"]
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["standard", "pagat"]),
+    st.sampled_from(["loss", "loss-double-next", "doubler"]),
+    st.sampled_from(["picker-rest", "equal"]),
+    st.booleans(),
+    st.lists(HOUSE_OPERATIONS, min_size=4, max_size=12),
+)
+def test_any_night_of_house_rules_verifies(preset, sixty, split, bump, operations):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        settings = (
+            "all_pass=schwanzer",
+            f"sixty_sixty={sixty}",
+            f"partner_split={split}",
+            f"bump_on_no_trick={str(bump).lower()}",
+        )
+        args = ["new", "--players", ",".join(PLAYERS), "--rules", preset]
+        for setting in settings:
+            args += ["--set", setting]
+        assert invoke(path, *args).exit_code == 0
+        _play_and_check(path, operations)
+
+
+def _play_and_check(path, operations):
+    """Run the operations on the session at `path`; after each, the file verifies (a refused
+    one changed nothing); at the end the fast and full passes agree, and so do the columns."""
+    for op in operations:
+        before = path.read_bytes()
+        if op[0] == "sixty":
+            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 60]
+        elif op[0] == "notrick":
+            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 0, "--tricks", 0]
+        elif op[0] == "schwanzer":
+            args = ["hand", "--schwanzer", *[a for name in op[1] for a in ("--loser", name)]]
+        elif op[0] == "penalty":
+            args = ["penalty", op[1], "--points", op[2]]
+        elif op[0] == "hand":
+            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
+        elif op[0] == "alone":
+            args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
+        elif op[0] == "leaster":
+            args = ["amend", 1, "--leaster", "--winner", op[1]]
+        elif op[0] == "doubler":
+            args = ["hand", "--doubler"]
+        elif op[0] == "undo":
+            args = ["undo"]
+        elif op[0] == "void":
+            args = ["void", op[1]]
+        else:
+            args = ["amend", op[1], "--points", op[2]]
+        result = invoke(path, *args)
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        if result.exit_code:
+            assert result.stderr.startswith("Error: ")
+            assert path.read_bytes() == before  # a refused command writes nothing
+        verify = invoke(path, "verify")
+        assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
+    standings = json.loads(invoke(path, "standings", "--format", "json").stdout)
+    assert sum(standings["totals"].values()) == 0
+    # the fast path (rows matched to remembered scores by their raw cells) agrees with
+    # decoding and re-scoring every row
+
+    from scorepad.reports import PlayerCounts
+    from scorepad.session import Session
+
+    results = []
+    for fast in (True, False):
+        counts = PlayerCounts(PLAYERS)
+        ledger, problems = Session(path).check(counts=counts, fast=fast)
+        results.append((ledger.totals, ledger.hands, problems, counts.finish()))
+    assert results[0] == results[1]
+    assert results[0][0] == standings["totals"]
+    rows = path.read_text().splitlines()[3:]
+    columns = dict.fromkeys(PLAYERS, 0)
+    import csv
+
+    for cells in csv.reader(rows):
+        for player, cell in zip(PLAYERS, cells[3:8]):
+            columns[player] += int(cell or 0)
+    assert columns == standings["totals"]
 
 
 def _valid(name):

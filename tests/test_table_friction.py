@@ -402,7 +402,7 @@ def test_set_rewrites_an_older_file_in_the_current_format_first(run, tmp_path):
     before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert run("-f", path, "set", "leaster_payout=2").exit_code == 0
     header = path.read_text().splitlines()[0].split(",")
-    assert header[-2:] == ["format", "rules_line"]
+    assert "format" in header and "rules_line" in header
     assert json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"] == before
     assert run("-f", path, "hand", "--leaster", "--winner", "Ann").exit_code == 0
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]

@@ -43,6 +43,7 @@ COMMANDS = {
     "set": "night.set_rules",
     "void": "night.void",
     "amend": "night.amend",
+    "penalty": "night.penalty",
     "repair": "night.repair",
     "seat": "night.seat",
     "settle": "reports.settle",

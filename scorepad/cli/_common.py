@@ -281,7 +281,8 @@ _PICKER_ONLY = (
     "blitz",
 )
 
-_LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks")
+_LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks", "blind_points")
+_SCHWANZER_ONLY = ("schwanzer_points", "losers")
 
 
 def hand_options(amend: bool = False) -> Callable:
@@ -370,6 +371,34 @@ def hand_options(amend: bool = False) -> Callable:
             metavar="A=N,B=N,...",
             help="Leaster: each player's tricks.",
         ),
+        click.option(
+            "--blind-points",
+            type=int,
+            metavar="N",
+            help="Leaster with leaster_blind = set-aside: the card points of the blind, which "
+            "count for nobody (--leaster-points then add up to 120 less them).",
+        ),
+        click.option(
+            "--schwanzer",
+            is_flag=True,
+            help="Nobody picked and the table plays schwanzer (all_pass = schwanzer).",
+        ),
+        click.option(
+            "--schwanzer-points",
+            callback=_split_pairs,
+            metavar="A=N,B=N,...",
+            help="Schwanzer: each player's schwanzer points as dealt (queen 3, jack 2, other "
+            "trump 1); the most loses.",
+        ),
+        click.option(
+            "--loser",
+            "losers",
+            multiple=True,
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="Schwanzer: who had the most schwanzer points (repeatable, for a tie).",
+        ),
+        flag("last", "The night's last hand, doubled (last_hand_doubled = true)."),
     ]
     if amend:
         options.append(click.option("--no-crack", is_flag=True, help="Nobody cracked."))
@@ -392,7 +421,8 @@ def hand_options(amend: bool = False) -> Callable:
 
 
 def _option_name(param: str) -> str:
-    return "--partner" if param == "partners" else "--" + param.replace("_", "-")
+    special = {"partners": "--partner", "losers": "--loser"}
+    return special.get(param) or "--" + param.replace("_", "-")
 
 
 def _given(params: dict, names: tuple[str, ...]) -> list[str]:
@@ -410,9 +440,28 @@ def _given(params: dict, names: tuple[str, ...]) -> list[str]:
 
 
 def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[str] = ()) -> Hand:
-    """The PickerHand or LeasterHand the options describe (usage mistakes exit 2)."""
-    from ..scoring import LeasterHand, PickerHand
+    """The PickerHand, LeasterHand or SchwanzerHand the options describe (usage mistakes
+    exit 2)."""
+    from ..scoring import LeasterHand, PickerHand, SchwanzerHand
 
+    if params["leaster"] and params["schwanzer"]:
+        raise click.UsageError("--leaster and --schwanzer: the table plays one or the other")
+    if params["schwanzer"]:
+        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY)
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --schwanzer")
+        return SchwanzerHand(
+            players,
+            params["dealer"],
+            params["schwanzer_points"],
+            tuple(params["losers"]),
+            params["doubled"],
+            tuple(out),
+            bool(params["last"]),
+        )
+    stray = _given(params, _SCHWANZER_ONLY)
+    if stray:
+        raise click.UsageError(f"{stray[0]} belongs to a schwanzer; add --schwanzer")
     if params["leaster"]:
         stray = _given(params, _PICKER_ONLY)
         if stray:
@@ -425,6 +474,8 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
             params["leaster_tricks"],
             params["doubled"],
             tuple(out),
+            params["blind_points"],
+            bool(params["last"]),
         )
     stray = _given(params, _LEASTER_ONLY)
     if stray:
@@ -448,6 +499,7 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
         params["runs"],
         params["blitz"] or 0,
         tuple(out),
+        bool(params["last"]),
     )
 
 
@@ -494,9 +546,20 @@ def _summary(row: Row, result: Score | None = None) -> str:
         for m in marks(row, result)
         if result.level is None or m not in ("schneider", "no-trick")
     )
+    if result.outcome is Outcome.PENALTY:
+        to = row.paid_to or "each other seated player"
+        return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
     if result.outcome is Outcome.LEASTER:
         won = " and ".join(result.winners) or "nobody"
         return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
+    if result.outcome is Outcome.SCHWANZER:
+        lost = " and ".join(result.losers) or "nobody (everyone tied)"
+        return f"{label}: a schwanzer, lost by {lost} (stake {result.stake}){noted}."
+    if result.outcome is Outcome.TIE:
+        return (
+            f"{label}: {row.picker}'s side took 60: a 60-60 tie, not scored; the next hand "
+            f"is doubled{noted}."
+        )
     partners = ", ".join(row.partners)
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     if schafkopf and row.game in (None, "partner"):
@@ -557,11 +620,9 @@ def _echo_recorded(
         points = (
             {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
         )
-        kind = (
-            RowKind.DOUBLER
-            if result is None
-            else (RowKind.PICKER if row.picker is not None else RowKind.LEASTER)
-        )
+        from ..ledger import kind_of
+
+        kind = RowKind.DOUBLER if result is None else kind_of(row)
         number = row.ref if amended else row.hand
         assert number is not None
         view = HandView(
@@ -593,6 +654,9 @@ def _echo_recorded(
             click.echo(line)
     click.echo()
     race = _race_line(state)
+    if row.last and not race:
+        click.echo("That was the night's last hand: settle up with `scorepad settle`.")
+        return
     click.echo(race if race else _next_line(state, state.rules))
 
 

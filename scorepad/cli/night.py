@@ -12,6 +12,7 @@ import click
 from ._common import (
     _LEASTER_ONLY,
     _PICKER_ONLY,
+    _SCHWANZER_ONLY,
     CONTEXT_SETTINGS,
     WholeHelpGroup,
     _build_hand,
@@ -127,12 +128,18 @@ def hand(
         scorepad hand --picker Cy --alone --points 95 --crack Ed --note "Cy's big one"
         scorepad hand --leaster --winner Dee
         scorepad hand --doubler
+        scorepad hand --schwanzer --loser Ann
+        scorepad hand --picker Bob --partner Cy --points 70 --last
     """
 
     if doubler:
         stray = _given(
-            {**params, "leaster": params["leaster"] or None},
-            _PICKER_ONLY + _LEASTER_ONLY + ("leaster",),
+            {
+                **params,
+                "leaster": params["leaster"] or None,
+                "schwanzer": params["schwanzer"] or None,
+            },
+            _PICKER_ONLY + _LEASTER_ONLY + _SCHWANZER_ONLY + ("leaster", "schwanzer", "last"),
         )
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --doubler")
@@ -181,6 +188,7 @@ def status(path: Path, fmt: str) -> None:
         "leader": leader,
         "totals": dict(state.totals),
         "race_winners": list(state.race_winners),
+        "last_hand_played": state.night_over,
     }
     if fmt == "json":
         from ..render import to_json
@@ -213,6 +221,8 @@ def status(path: Path, fmt: str) -> None:
     race = _race_line(state)
     if race:
         lines.append(("Race", race))
+    if state.night_over:
+        lines.append(("Last hand", f"hand {state.night_over} was the night's last: settle up"))
     width = max(len(k) for k, _ in lines) + 1
     for key, value in lines:
         click.echo(f"{key + ':':<{width}} {value}")
@@ -565,6 +575,44 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
     _echo_void(path, row, state, fmt)
 
 
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("name", shell_complete=_complete_player)
+@click.option(
+    "--points",
+    required=True,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="What NAME pays each other seated player (or the one player --to names).",
+)
+@click.option(
+    "--to",
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Pay one player only (say, the one the renege cost).",
+)
+@click.option("--note", default="", metavar="TEXT", help="What it was for (kept with it).")
+@table_format_option()
+@session_file_option
+@click.pass_obj
+def penalty(path: Path, name: str, points: int, to: str | None, note: str, fmt: str) -> None:
+    """A penalty (a misplay, a renege, a look at the blind): NAME pays N to each other seated
+    player, or to one player with --to.
+
+    A row of its own: it takes the next number on the sheet, moves no deal and no doubling, and
+    `void` or `undo` takes it back. In a race, NAME moves down N instead.
+
+    Examples:
+
+    \b
+        scorepad penalty Ed --points 2 --note "reneged"
+        scorepad penalty Cy --points 3 --to Ann --note "looked at the blind"
+    """
+    from ..scoring import Penalty
+
+    row, result, state = open_session(path).penalty(Penalty((), name, points, to), note)
+    _echo_recorded(path, row, result, state, fmt, explain=False)
+
+
 def _warn_departed(row: Row, state: Ledger) -> None:
     """Say loudly when a correction changes the total of a player who has left the table."""
     from ..render import signed
@@ -674,10 +722,15 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
         "winner",
         "leaster_points",
         "leaster_tricks",
+        "blind_points",
+        "schwanzer_points",
         "alone",
+        "last",
     ):
         if params.get(name) is not None:
             changes[name] = params[name]
+    if params["losers"]:
+        changes["losers"] = tuple(params["losers"])
     if params["partners"]:
         changes.update(partners=params["partners"], alone=False)
     if params["alone"]:
@@ -686,10 +739,20 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
         changes.update(crack=None, recrack=False)
     if out:
         changes["out"] = tuple(out)
-    if params["leaster"]:
-        stray = _given(params, _PICKER_ONLY)
+    if params["leaster"] and params["schwanzer"]:
+        raise click.UsageError("--leaster and --schwanzer: the table plays one or the other")
+    if params["leaster"] or params["schwanzer"]:
+        what = "--leaster" if params["leaster"] else "--schwanzer"
+        stray = _given(
+            params,
+            _PICKER_ONLY + (_SCHWANZER_ONLY if params["leaster"] else _LEASTER_ONLY),
+        )
         if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
+            raise click.UsageError(f"{stray[0]} does not belong with {what}")
+        if params["leaster"]:
+            changes.update(schwanzer_points=None, losers=())
+        else:
+            changes.update(winner=None, leaster_points=None, leaster_tricks=None, blind_points=None)
         changes.update(
             picker=None,
             partners=(),
@@ -704,7 +767,14 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
             blitz=0,
         )
     elif params["picker"] is not None:
-        changes.update(winner=None, leaster_points=None, leaster_tricks=None)
+        changes.update(
+            winner=None,
+            leaster_points=None,
+            leaster_tricks=None,
+            blind_points=None,
+            schwanzer_points=None,
+            losers=(),
+        )
     return changes
 
 

@@ -25,7 +25,7 @@ from ._common import (
 if TYPE_CHECKING:
     from ..ledger import Ledger
     from ..schema import Row
-    from ..scoring import PickerHand, Score, Seating
+    from ..scoring import Hand, PickerHand, Score, Seating
     from ..session import Session
 
 
@@ -40,6 +40,7 @@ HELP = """\
     undo              reverse the last change (a hand, a void, an amendment, a seat change)
     join NAME         seat a player who joins (after the last seat)
     leave NAME        a player leaves, keeping their total
+    penalty NAME N    NAME pays N to each other seated player ("penalty Ed 2 to Ann": to one)
     ?                 this help
     Enter or Ctrl-D   stop, with the standings
   Ctrl-C stops at once: the hand being entered is not recorded."""
@@ -92,6 +93,8 @@ def _who(players: Sequence[str], extra: str | None) -> Callable[[str], Any]:
             return ("undo", "")
         if word.lower() in ("join", "leave") and name.strip():
             return (word.lower(), name.strip())
+        if word.lower() == "penalty":
+            return ("penalty", name.strip())
         return pick(text)
 
     return check
@@ -103,6 +106,20 @@ def _change(session: Session, what: str, name: str) -> None:
         if what == "undo":
             undone, _, _, state = session.undo("undo during play")
             click.echo(f"Undid {undone}.")
+        elif what == "penalty":
+            from ..scoring import Penalty
+
+            words = name.split()
+            if (
+                len(words) not in (2, 4)
+                or not words[1].isdigit()
+                or (len(words) == 4 and words[2].lower() != "to")
+            ):
+                raise ScorepadError("write: penalty NAME N, or penalty NAME N to NAME")
+            penalty = Penalty((), words[0], int(words[1]), words[3] if len(words) == 4 else None)
+            row, result, state = session.penalty(penalty, "penalty during play")
+            click.echo(_summary(row, result))
+            click.echo(_totals_table(state))
         elif what == "join":
             player, _, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
@@ -143,6 +160,18 @@ def _record_or_note(text: str) -> tuple[bool, str]:
     if text.lower() in ("", "y", "yes", "n", "no"):
         return text.lower() in ("", "y", "yes"), ""
     return True, check_note(text)
+
+
+def _some_of(names: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
+    from ..scoring import find_player
+
+    def check(text: str) -> tuple[str, ...]:
+        found = tuple(find_player(n.strip(), names, "") for n in text.split(",") if n.strip())
+        if not found:
+            raise ScorepadError(f"name one or more of {', '.join(names)}")
+        return found
+
+    return check
 
 
 def _yes(text: str) -> bool:
@@ -220,6 +249,9 @@ def play(path: Path) -> None:
         if race:
             click.echo(race)
             break
+        if recorded[0].last:
+            click.echo("That was the night's last hand.")
+            break
     state = session.state()
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     click.echo()
@@ -236,7 +268,9 @@ def play(path: Path) -> None:
 
 def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     """Ask for one hand and record it; returns what was recorded, or None to start over."""
-    from ..scoring import LeasterHand, seat
+    from dataclasses import replace
+
+    from ..scoring import LeasterHand, SchwanzerHand, seat
 
     state = session.state()
     rules = state.rules
@@ -245,7 +279,9 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     click.echo()
     line = _next_line(state, rules).removeprefix("Next: h").rstrip(".")
     click.echo(f"H{line}.")
-    extra = {"leaster": "leaster", "doubler": "doubler"}.get(rules.all_pass)
+    extra = {"leaster": "leaster", "doubler": "doubler", "schwanzer": "schwanzer"}.get(
+        rules.all_pass
+    )
     choices = ", ".join(players + ([extra] if extra else []))
     who = _ask(f"Who picked? ({choices}; ? for more; Enter to stop)", _who(players, extra))
     if who is None:
@@ -259,11 +295,20 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         row, state = session.record_doubler()
         click.echo(_summary(row))
         return row, None, state
+    hand: Hand
     if who == "leaster":
         winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
-        hand: LeasterHand | PickerHand = LeasterHand(state.seated, winner=winner)
+        hand = LeasterHand(state.seated, winner=winner)
+    elif who == "schwanzer":
+        losers = _ask(
+            f"Who had the most schwanzer points? ({', '.join(players)}; A,B for a tie)",
+            _some_of(players),
+        )
+        hand = SchwanzerHand(state.seated, losers=losers)
     else:
         hand = _ask_picker_hand(state, seating, who)
+    if rules.last_hand_doubled and _ask("The night's last hand (doubled)? [y/N]", _yes):
+        hand = replace(hand, last=True)
     try:
         preview = session.preview(hand)
     except ScorepadError as exc:
