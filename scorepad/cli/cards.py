@@ -44,12 +44,18 @@ if TYPE_CHECKING:
     help="Everyone at the table, in seat order (which is the picking order after the dealer).",
 )
 @hand_options()
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Explain the score step by step: check always does (as `hand --explain` does).",
+)
 @table_format_option()
 def check(
     rules_spec: str | None,
     overrides: tuple[str, ...],
     players: tuple[str, ...],
     fmt: str,
+    explain: bool,
     **params: Any,
 ) -> None:
     """Score one hand without a session file: each player's points, explained step by step.
