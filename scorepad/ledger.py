@@ -45,6 +45,7 @@ from .scoring import (
     Outcome,
     Penalty,
     PickerHand,
+    RamschHand,
     SchwanzerHand,
     Score,
     find_player,
@@ -63,7 +64,7 @@ _POINTS_AT = INPUTS.index("points")
 # a key has exactly one separator fewer than there are inputs, and it names one list of cells.
 _KEY_SEPARATOR = "\x1f"
 _SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
-_FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER))
+_FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 
 
@@ -76,6 +77,8 @@ def kind_of(row: Row) -> RowKind:
         return RowKind.PENALTY
     if row.picker is not None:
         return RowKind.PICKER
+    if row.game == "ramsch":
+        return RowKind.RAMSCH
     if row.schwanzer_points is not None or row.losers:
         return RowKind.SCHWANZER
     return RowKind.LEASTER
@@ -86,6 +89,19 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
     kind = kind_of(row)
     if kind is RowKind.PENALTY:
         raise HandError("a penalty is not a hand")
+    if kind is RowKind.RAMSCH:
+        return RamschHand(
+            tuple(seated),
+            row.dealer,
+            row.ramsch_points,
+            row.losers,
+            row.jungfrau,
+            row.durchmarsch,
+            row.doubled,
+            row.out,
+            row.last,
+            row.knocks,
+        )
     if kind is RowKind.SCHWANZER:
         return SchwanzerHand(
             tuple(seated),
@@ -116,6 +132,8 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
             row.blitz,
             row.out,
             row.last,
+            row.knocks,
+            row.stoss,
         )
     return LeasterHand(
         tuple(seated),
@@ -134,6 +152,21 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     """A row recording a scored hand (number and state are filled in by the ledger)."""
     sitting = tuple(p for p in seated if p in result.sitting_out)
     deltas = {p: result.deltas.get(p, 0) for p in seated}
+    if isinstance(hand, RamschHand):
+        return Row(
+            RowKind.RAMSCH,
+            dealer=hand.dealer,
+            out=sitting,
+            deltas=deltas,
+            game="ramsch",
+            ramsch_points=hand.points,
+            losers=tuple(hand.losers),
+            jungfrau=tuple(hand.jungfrau),
+            durchmarsch=hand.durchmarsch,
+            doubled=hand.doubled,
+            last=hand.last,
+            knocks=hand.knocks,
+        )
     if isinstance(hand, SchwanzerHand):
         return Row(
             RowKind.SCHWANZER,
@@ -176,6 +209,8 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
         runs=hand.runs,
         blitz=hand.blitz,
         last=hand.last,
+        knocks=hand.knocks,
+        stoss=hand.stoss,
     )
 
 
@@ -191,6 +226,16 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
         return {find_player(k, seated, option): v for k, v in values.items()}
 
     outs = tuple(find_player(n, seated, "--out") for n in hand.out)
+    if isinstance(hand, RamschHand):
+        return replace(
+            hand,
+            dealer=one(hand.dealer, "--dealer"),
+            points=counts(hand.points, "--ramsch-points"),
+            losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
+            jungfrau=tuple(find_player(n, seated, "--jungfrau") for n in hand.jungfrau),
+            durchmarsch=one(hand.durchmarsch, "--durchmarsch"),
+            out=outs,
+        )
     if isinstance(hand, SchwanzerHand):
         return replace(
             hand,
@@ -1246,6 +1291,8 @@ class Ledger:
                 f"the penalty again"
             )
         inputs = {**version.row.hand_inputs(), **changes}
+        if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
+            inputs["game"] = None  # (a Ramsch amended into a game: a partner game unless given)
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
         why = tricks_needed(self.rules, replace(hand, dealer=hand.dealer or version.row.dealer))

@@ -24,6 +24,14 @@ class GameType(StrEnum):
     SOLO_TOUT = "solo-tout"
     WENZ_TOUT = "wenz-tout"
     GEIER_TOUT = "geier-tout"
+    # Bavarian games (format 5): a table plays them once it gives them a value
+    HOCHZEIT = "hochzeit"
+    BETTEL = "bettel"
+    FARBWENZ = "farbwenz"
+    FARBGEIER = "farbgeier"
+    FARBWENZ_TOUT = "farbwenz-tout"
+    FARBGEIER_TOUT = "farbgeier-tout"
+    SIE = "sie"
 
     @property
     def base(self) -> GameType:
@@ -33,6 +41,14 @@ class GameType(StrEnum):
     @property
     def is_tout(self) -> bool:
         return self.value.endswith("-tout")
+
+    @property
+    def runs_as(self) -> str:
+        """The game whose runs_min and runs_max count this game's runs."""
+        base = self.base.value
+        return {"hochzeit": "partner", "farbwenz": "wenz", "farbgeier": "geier", "sie": "solo"}.get(
+            base, base
+        )
 
 
 class Role(StrEnum):
@@ -45,6 +61,9 @@ class Role(StrEnum):
     OPPONENT = "opponent"  # Schafkopf's defender
     LEASTER = "leaster"
     LEASTER_WINNER = "leaster winner"
+    RAMSCH = "ramsch"
+    RAMSCH_LOSER = "ramsch loser"
+    DURCHMARSCH = "durchmarsch"
     SCHWANZER = "schwanzer"
     SCHWANZER_LOSER = "schwanzer loser"
     OFFENDER = "pays a penalty"
@@ -52,8 +71,13 @@ class Role(StrEnum):
     SITS_OUT = "sits out"
 
 
-PRESETS = ("standard", "pagat", "first-night", "schafkopf")
+PRESETS = ("standard", "pagat", "first-night", "schafkopf", "bavarian")
 """The bundled rules presets (scorepad/presets/NAME.toml)."""
 GAMES = tuple(g.value for g in GameType)
-BASE_GAMES = tuple(g.value for g in GameType if not g.is_tout)
+CORE_GAMES = GAMES[:7]
+"""The games every Schafkopf table has a value for (the others are the table's to add)."""
+BASE_GAMES = ("partner", "solo", "wenz", "geier")
+"""The games that count runs (runs_min.GAME, runs_max.GAME); the others count as one of them."""
+VALUED = (*GAMES, "ramsch")
+"""What `game_values.KEY` may name: every game, and Ramsch (all_pass = ramsch)."""
 FAMILIES = tuple(f.value for f in Family)

@@ -599,13 +599,13 @@ def _called_rules(
         ):
             found.append(f"{player} played the called {called} before its suit was led")
     if player == picker:
-        found += _picker_called_rules(play, call, game)
+        found += _picker_called_rules(play, call, game, rules.keep_called_suit)
     return [Misplay(play.trick, player, message) for message in found]
 
 
-def _picker_called_rules(play: _Play, call: _Call, game: Game) -> list[str]:
-    """The picker keeps a card of the called suit (or the unknown card) until it is first led,
-    then plays it (or, having called a 10, the ace)."""
+def _picker_called_rules(play: _Play, call: _Call, game: Game, keep: bool) -> list[str]:
+    """The picker keeps a card of the called suit (or the unknown card) until it is first led
+    (`keep_called_suit`), then plays it (or, having called a 10, the ace)."""
     called, unknown, suit = call.card, call.unknown, call.suit
     assert called is not None and suit is not None
     player, card, held = play.player, play.card, play.held
@@ -617,7 +617,7 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game) -> list[str]:
                 found.append(
                     f"{player} played the unknown card {unknown} before {suit_word(suit)}s were led"
                 )
-        elif game.suit_of(card) == suit and not keeps:
+        elif keep and game.suit_of(card) == suit and not keeps:
             found.append(
                 f"{player} played {card}, the last {suit_word(suit)}, before the called "
                 f"suit was led: the picker must keep one"
@@ -639,7 +639,8 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game) -> list[str]:
 def _runs(hand: HandFile, game: Game, side: set[str]) -> int:
     """Schafkopf runs: the top trumps held by one side without a break, from the top."""
     owner = {c: p for p, cards in hand.hands.items() for c in cards}
-    top = ["side" if owner.get(c) in side else "others" for c in game.trumps]
+    # (only the trumps dealt count: a short deck has no 8 or 7)
+    top = ["side" if owner[c] in side else "others" for c in game.trumps if c in owner]
     count = 0
     for holder in top:
         if holder != top[0]:

@@ -81,7 +81,7 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
             if player in result.winners:
                 stats.leasters_won += times
             continue
-        if result.outcome is Outcome.SCHWANZER:
+        if result.outcome in (Outcome.SCHWANZER, Outcome.RAMSCH):
             continue
         if player == row.picker:
             stats.picks += times
@@ -153,6 +153,12 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append("doubled" if row.doubled == 1 else f"doubled {row.doubled} times")
     if row.blitz:
         found.append("blitz" if row.blitz == 1 else f"{row.blitz} blitzes")
+    if row.knocks:
+        found.append("knocked" if row.knocks == 1 else f"knocked {row.knocks} times")
+    if row.stoss:
+        found.append("Stoss" if row.stoss == 1 else f"Stoss x{row.stoss}")
+    if row.jungfrau:
+        found.append(f"jungfrau {', '.join(row.jungfrau)}")
     if result is not None and result.schneider:
         found.append("schneider")
     if result is not None and result.no_trick:
@@ -179,13 +185,22 @@ def change_text(row: Row) -> str:
         return f"hand {row.hand}: doubler"
     if kind is RowKind.PENALTY:
         return f"hand {row.hand}: {_penalty_text(row)}"
-    if row.schwanzer_points is not None or row.losers:
+    if row.game == "ramsch":
+        what = (
+            f"Ramsch, durchmarsch by {row.durchmarsch}"
+            if row.durchmarsch
+            else f"Ramsch, lost by {row.losers[0]}"
+            if row.losers
+            else "Ramsch"
+        )
+    elif row.schwanzer_points is not None or row.losers:
         what = f"schwanzer, lost by {' and '.join(row.losers)}" if row.losers else "schwanzer"
     elif row.picker is None:
         what = f"leaster, won by {row.winner}" if row.winner else "leaster"
     else:
         side = row.picker + "".join(f" + {p}" for p in row.partners)
-        what = f"{side}{' alone' if row.alone else ''} {row.points}"
+        game = f" {row.game}" if row.game and row.game != "partner" else ""
+        what = f"{side}{' alone' if row.alone else ''}{game} {row.points}"
     if kind is RowKind.AMEND:
         return f"amend of hand {row.ref}: {what}"
     return f"hand {row.hand}: {what}"
@@ -206,7 +221,13 @@ def played_text(view: HandView) -> str:
     if row.kind is RowKind.PENALTY:
         return _penalty_text(row)
     result = view.entry.result
-    if result is not None and result.outcome is Outcome.SCHWANZER:
+    if result is not None and result.outcome is Outcome.RAMSCH:
+        text = (
+            f"Ramsch: durchmarsch by {result.winners[0]}"
+            if result.winners
+            else f"Ramsch: {result.losers[0]} lost"
+        )
+    elif result is not None and result.outcome is Outcome.SCHWANZER:
         losers = " and ".join(result.losers)
         text = f"schwanzer: {losers} lost" if losers else "schwanzer: everyone tied"
     elif row.picker is None:
@@ -220,7 +241,10 @@ def played_text(view: HandView) -> str:
             side += " alone"
         if row.game and row.game != "partner":
             side += f" {row.game}"
-        text = f"{side} {view.entry.card_points}"
+        if row.game == "bettel":
+            text = f"{side}, {row.tricks} tricks" if row.tricks != 1 else f"{side}, 1 trick"
+        else:
+            text = f"{side} {view.entry.card_points}"
     noted = marks(row, view.entry.result)
     return f"{text}, {', '.join(noted)}" if noted else text
 

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import RulesError
-from .names import BASE_GAMES, FAMILIES, GAMES, PRESETS, Family
+from .names import BASE_GAMES, CORE_GAMES, FAMILIES, PRESETS, VALUED, Family
 
 DEFAULT_PRESET = "standard"
 MAX_AMOUNT = 1_000_000  # the most any amount (a stake, a value, a target) may be
@@ -188,7 +188,7 @@ _SCALARS = (
         "all_pass",
         "choice",
         "what happens when everyone passes",
-        ("leaster", "doubler", "forced", "redeal", "schwanzer"),
+        ("leaster", "doubler", "forced", "redeal", "schwanzer", "ramsch"),
     ),
     Setting(
         "leaster_payout", "int", "a leaster winner receives this from each other player", low=1
@@ -290,8 +290,51 @@ _SCALARS = (
         "the night's last hand (hand --last) is doubled",
         default=False,
     ),
+    Setting(
+        "keep_called_suit",
+        "bool",
+        "replay: the caller keeps a card of the called suit until that suit is led",
+        default=True,  # (Schafkopf tables stored without it: false; see _build)
+    ),
     Setting("schneider_bonus", "int", "Schafkopf: value added for schneider", family="schafkopf"),
     Setting("schwarz_bonus", "int", "Schafkopf: value added for schwarz", family="schafkopf"),
+    Setting(
+        "run_value", "int", "Schafkopf: what each run counts", low=1, family="schafkopf", default=1
+    ),
+    Setting(
+        "tout_scoring",
+        "choice",
+        "Schafkopf: a tout is worth GAME-tout + runs (fixed), or (game + runs) x 2",
+        ("fixed", "double"),
+        family="schafkopf",
+        default="fixed",
+    ),
+    Setting(
+        "jungfrau",
+        "choice",
+        "Ramsch: the loser pays a trickless player twice, or each one doubles the hand",
+        ("double-own", "double-all"),
+        family="schafkopf",
+        default="double-own",
+    ),
+    Setting(
+        "knock_factor",
+        "int",
+        "Schafkopf: each knock (Klopfen, Legen) multiplies the stake by this",
+        low=1,
+        high=MAX_FACTOR,
+        family="schafkopf",
+        default=2,
+    ),
+    Setting(
+        "max_stoss",
+        "int",
+        "Schafkopf: the most Stoss (Kontra, Re, ...) calls in a hand, x2 each",
+        low=0,
+        high=8,
+        family="schafkopf",
+        default=2,
+    ),
 )
 _DEAL_FIELDS = (
     Setting("cards", "int", "cards dealt to each player (the tricks in a hand)", low=1, high=16),
@@ -314,7 +357,7 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
             raise RulesError(f"{key}: a deal is for 2 to 8 players, e.g. deal.5.{parts[2]}")
         base = _DEAL_BY_FIELD[parts[2]]
         return Setting(key, base.kind, base.help, base.choices, base.low, base.high)
-    if len(parts) == 2 and parts[0] == "game_values" and parts[1] in GAMES:
+    if len(parts) == 2 and parts[0] == "game_values" and parts[1] in VALUED:
         return Setting(
             key, "int", f"Schafkopf: base value of a {parts[1]} game", low=1, family="schafkopf"
         )
@@ -326,6 +369,15 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
             low=1,
             family="schafkopf",
         )
+    if len(parts) == 2 and parts[0] == "runs_max" and parts[1] in BASE_GAMES:
+        return Setting(
+            key,
+            "int",
+            f"Schafkopf: most runs that count in a {parts[1]} game (0: no cap)",
+            low=0,
+            high=16,
+            family="schafkopf",
+        )
     import difflib
 
     valid = sorted(set(_SCALAR_BY_KEY) | set(known_keys))
@@ -333,7 +385,7 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise RulesError(
         f"unknown setting {key!r}{hint}; valid settings: {', '.join(valid)}, "
-        f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME"
+        f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME, runs_max.GAME"
     )
 
 
@@ -381,6 +433,7 @@ class Rules:
     level3_by: str = "tricks"
     partner_free_on_no_trick: bool = False
     blitz: bool = False
+    keep_called_suit: bool = True
     sixty_sixty: str = "loss"
     partner_split: str = "picker-rest"
     leaster_blind: str = "last-trick"
@@ -392,6 +445,12 @@ class Rules:
     schwarz_bonus: int = 0
     game_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     runs_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    runs_max: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    run_value: int = 1
+    tout_scoring: str = "fixed"
+    jungfrau: str = "double-own"
+    knock_factor: int = 2
+    max_stoss: int = 2
     preset: str = DEFAULT_PRESET  # the bundled preset this table was laid over
     source: str = DEFAULT_PRESET  # where it was read from: a preset's name or a file's path
     overrides: tuple[str, ...] = ()
@@ -440,6 +499,8 @@ class Rules:
             out[f"game_values.{game}"] = value
         for game, value in self.runs_min.items():
             out[f"runs_min.{game}"] = value
+        for game, value in self.runs_max.items():
+            out[f"runs_max.{game}"] = value
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -492,17 +553,18 @@ def _checked_flat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
 def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[str, ...]) -> Rules:
     """Make a `Rules` from a complete flat table, checking that its settings fit together."""
     family = flat.get("family", "sheepshead")
-    flat = {
-        **{
-            s.key: s.default
-            for s in _SCALARS
-            if s.default is not None and s.family in (None, family)
-        },
-        **flat,
+    defaults = {
+        s.key: s.default for s in _SCALARS if s.default is not None and s.family in (None, family)
     }
+    if family == "schafkopf":
+        # (a Schafkopf table stored before the setting did not keep the called suit)
+        defaults["keep_called_suit"] = False
+        defaults.update({f"runs_max.{g}": 0 for g in BASE_GAMES})
+    flat = {**defaults, **flat}
     required = [s.key for s in _SCALARS if s.family in (None, family)]
     if family == "schafkopf":
-        required += [f"game_values.{g}" for g in GAMES] + [f"runs_min.{g}" for g in BASE_GAMES]
+        required += [f"game_values.{g}" for g in CORE_GAMES]
+        required += [f"runs_min.{g}" for g in BASE_GAMES]
     missing = [key for key in required if key not in flat]
     if missing:
         raise RulesError(f"{source}: missing settings: {', '.join(missing)}")
@@ -544,16 +606,24 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
         raise RulesError(f"{source}: no deal table: add [deal.5] (cards, blind, partners, call)")
     if family == "schafkopf" and any(d.blind for d in deals.values()):
         raise RulesError(f"{source}: Schafkopf deals have no blind")
+    if flat["all_pass"] == "ramsch" and "game_values.ramsch" not in flat:
+        raise RulesError(
+            f"{source}: all_pass = ramsch needs a Schafkopf table with game_values.ramsch "
+            f'(e.g. preset = "bavarian")'
+        )
 
     values = {s.key: flat[s.key] for s in _SCALARS if s.family in (None, family)}
     return Rules(
         **values,
         deals=MappingProxyType(deals),
         game_values=MappingProxyType(
-            {g: flat[f"game_values.{g}"] for g in GAMES if f"game_values.{g}" in flat}
+            {g: flat[f"game_values.{g}"] for g in VALUED if f"game_values.{g}" in flat}
         ),
         runs_min=MappingProxyType(
             {g: flat[f"runs_min.{g}"] for g in BASE_GAMES if f"runs_min.{g}" in flat}
+        ),
+        runs_max=MappingProxyType(
+            {g: flat[f"runs_max.{g}"] for g in BASE_GAMES if f"runs_max.{g}" in flat}
         ),
         preset=preset,
         source=source,

@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import HandError, ScorepadError
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """The newest format this scorepad reads, and the one it writes new sessions in."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
@@ -51,15 +51,31 @@ class RowKind(StrEnum):
     SET = "set"  # the rules change from the next hand on (`scorepad set`)
     SCHWANZER = "schwanzer"  # everyone passed under all_pass = schwanzer
     PENALTY = "penalty"  # a player pays a penalty (`scorepad penalty`): numbered, not dealt
+    RAMSCH = "ramsch"  # everyone passed under all_pass = ramsch (Schafkopf)
 
 
-KIND_SINCE = {RowKind.RESTORE: 3, RowKind.SET: 3, RowKind.SCHWANZER: 4, RowKind.PENALTY: 4}
+KIND_SINCE = {
+    RowKind.RESTORE: 3,
+    RowKind.SET: 3,
+    RowKind.SCHWANZER: 4,
+    RowKind.PENALTY: 4,
+    RowKind.RAMSCH: 5,
+}
 """The format version that brought a kind of row (the others are in every version)."""
 HAND_KINDS = frozenset(
-    (RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.DOUBLER, RowKind.PENALTY)
+    (
+        RowKind.PICKER,
+        RowKind.LEASTER,
+        RowKind.SCHWANZER,
+        RowKind.RAMSCH,
+        RowKind.DOUBLER,
+        RowKind.PENALTY,
+    )
 )
 """The rows that take the next hand number."""
-SCORED_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.AMEND))
+SCORED_KINDS = frozenset(
+    (RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH, RowKind.AMEND)
+)
 CORRECTIONS = (RowKind.VOID, RowKind.AMEND, RowKind.RESTORE)
 
 
@@ -133,6 +149,12 @@ COLUMNS = (
     Column("offender", Cell.NAME, Part.INPUT, since=4),  # who pays a penalty
     Column("penalty", Cell.INT, Part.INPUT, since=4),  # paid to each other player
     Column("paid_to", Cell.NAME, Part.INPUT, since=4),  # or to this one player
+    # Schafkopf as Bavarians play it, format 5
+    Column("knocks", Cell.INT, Part.INPUT, since=5),  # Klopfen, Legen
+    Column("stoss", Cell.INT, Part.INPUT, since=5),  # Stoss calls, counted
+    Column("ramsch_points", Cell.COUNTS, Part.INPUT, since=5),
+    Column("jungfrau", Cell.NAMES, Part.INPUT, since=5),  # Ramsch: players without a trick
+    Column("durchmarsch", Cell.NAME, Part.INPUT, since=5),  # Ramsch: one player took every trick
 )
 BY_NAME = {c.name: c for c in COLUMNS}
 ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
@@ -269,6 +291,11 @@ class Row:
     offender: str | None = None
     penalty: int | None = None
     paid_to: str | None = None
+    knocks: int = 0
+    stoss: int = 0
+    ramsch_points: Mapping[str, int] | None = None
+    jungfrau: tuple[str, ...] = ()
+    durchmarsch: str | None = None
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -283,6 +310,8 @@ class Row:
 _HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad writes itself
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
 _ROW_FIELDS = frozenset(f.name for f in fields(Row))
+_DEFAULTS = {f.name: f.default for f in fields(Row)}
+_EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
 
@@ -376,7 +405,7 @@ class Codec:
         if KIND_SINCE.get(row.kind, 1) > self.version:
             return False
         return all(
-            c.name in self.index or _cell(getattr(row, c.name)) == ""
+            c.name in self.index or getattr(row, c.name) == _DEFAULTS[c.name]
             for c in COLUMNS
             if c.since > 1 and c.part is Part.INPUT
         )
@@ -408,6 +437,8 @@ class Codec:
                 value = None
             elif name == "format" and row.kind is RowKind.RULES:
                 value = self.version
+            elif name in _EMPTY_WHEN_ZERO and not value:
+                value = None
             cells[at] = _cell(value)
         return cells
 

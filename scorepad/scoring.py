@@ -13,7 +13,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from .errors import HandError
-from .names import GAMES, Role
+from .names import GAMES, GameType, Role
 from .rules import MAX_AMOUNT, Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
@@ -47,6 +47,8 @@ class PickerHand:
     blitz: int = 0  # blitzes shown (0-2), where the rules play blitz
     out: tuple[str, ...] = ()  # players sitting out this hand besides the rules' sit_out
     last: bool = False  # the night's last hand (last_hand_doubled)
+    knocks: int = 0  # Schafkopf: knocks (Klopfen, Legen) before the game, each x knock_factor
+    stoss: int = 0  # Schafkopf: Stoss calls (Kontra, Re, ...), each x2, up to max_stoss
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,23 @@ class SchwanzerHand:
 
 
 @dataclass(frozen=True)
+class RamschHand:
+    """Everyone passed under all_pass = ramsch (Schafkopf): everyone plays alone and the most
+    card points loses."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    points: Mapping[str, int] | None = None  # each active player's card points (120 in all)
+    losers: tuple[str, ...] = ()  # the loser, named (or settling a tie for the most)
+    jungfrau: tuple[str, ...] = ()  # players who took no trick
+    durchmarsch: str | None = None  # one player took every trick
+    doubled: int = 0
+    out: tuple[str, ...] = ()
+    last: bool = False
+    knocks: int = 0
+
+
+@dataclass(frozen=True)
 class Penalty:
     """A penalty (a misplay, a renege, a look at the blind): not a hand, a payment."""
 
@@ -88,7 +107,7 @@ class Penalty:
     to: str | None = None
 
 
-Hand = PickerHand | LeasterHand | SchwanzerHand
+Hand = PickerHand | LeasterHand | SchwanzerHand | RamschHand
 
 
 # --- outputs ------------------------------------------------------------------------------------
@@ -102,6 +121,7 @@ class Outcome(StrEnum):
     LEASTER = "leaster"
     TIE = "tie"  # a 60-60 hand that is not scored (sixty_sixty = doubler)
     SCHWANZER = "schwanzer"
+    RAMSCH = "ramsch"
     PENALTY = "penalty"
 
 
@@ -471,11 +491,35 @@ def _check_family_options(rules: Rules, hand: PickerHand) -> None:
                     f"{option} belongs to Schafkopf; {rules.name} rules are "
                     f"Sheepshead (use --rules schafkopf)"
                 )
+        for option, count in (("--knocks", hand.knocks), ("--stoss", hand.stoss)):
+            if count:
+                raise HandError(
+                    f"{option} belongs to Schafkopf; {rules.name} rules are Sheepshead "
+                    f"(a crack is --crack NAME)"
+                )
     if hand.blitz:
         if not rules.blitz:
             raise HandError(f"--blitz: {rules.name} rules play no blitz (blitz = false)")
         if not 0 <= hand.blitz <= 2:
             raise HandError(f"--blitz {hand.blitz}: at most 2 blitzes (black queens, red queens)")
+
+
+def _knock_factors(rules: Rules, seating: Seating, knocks: int) -> list[tuple[str, int]]:
+    if not 0 <= knocks <= seating.size:
+        raise HandError(f"--knocks {knocks}: each of {seating.size} players knocks once at most")
+    return [("knock", rules.knock_factor)] * knocks
+
+
+def _stoss_factors(rules: Rules, hand: PickerHand) -> list[tuple[str, int]]:
+    if not hand.stoss:
+        return []
+    if hand.crack is not None or hand.recrack:
+        raise HandError("--stoss N counts every Stoss; give it or --crack/--recrack, not both")
+    if not rules.cracks:
+        raise HandError(f"--stoss: {rules.name} rules have no Stoss (cracks = false)")
+    if not 0 <= hand.stoss <= rules.max_stoss:
+        raise HandError(f"--stoss {hand.stoss}: at most {rules.max_stoss} (max_stoss)")
+    return [("Stoss", 2)] * hand.stoss
 
 
 def _common_factors(
@@ -503,6 +547,8 @@ def _common_factors(
     if not won and rules.double_on_the_bump and not waived:
         factors.append(("double on the bump", rules.bump_factor))
     factors += _crack_factors(rules, seating, hand, picker, partners, words)
+    factors += _stoss_factors(rules, hand)
+    factors += _knock_factors(rules, seating, hand.knocks)
     factors += _doubler_factors(hand)
     factors += [("blitz", 2)] * hand.blitz
     factors += _last_hand_factors(rules, hand)
@@ -532,17 +578,30 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         game = hand.game or "partner"
         if game not in GAMES:
             raise HandError(f"--game {game}: choose one of {', '.join(GAMES)}")
-        if game != "partner":
+        valued = "solo-tout" if game == "sie" else game
+        if valued not in rules.game_values:
+            raise HandError(
+                f"--game {game}: {rules.name} rules give a {game} no value (set "
+                f"game_values.{valued}, or use --rules bavarian)"
+            )
+        if game not in _PARTNER_GAMES:
             if hand.partners:
                 raise HandError(f"--partner: a {game} is one against three and has no partner")
             hand = replace(hand, alone=True)
         elif not hand.partners:
             raise HandError(
-                "a partner game needs the --partner: whoever held the called ace "
-                "(or give --game solo, wenz, geier, ...)"
+                f"a {'partner game' if game == 'partner' else game} needs the --partner: "
+                + (
+                    "whoever took the offered trump"
+                    if game == "hochzeit"
+                    else "whoever held the called ace (or give --game solo, wenz, geier, ...)"
+                )
             )
     picker, partners = _side(rules, seating, hand)
-    _check_points_and_tricks(hand, seating.deal, words)
+    if hand.game == "bettel":
+        _check_bettel(hand, seating.deal)
+    else:
+        _check_points_and_tricks(hand, seating.deal, words)
     p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
 
     lines = []
@@ -721,22 +780,74 @@ def _sheepshead_value(
     return won, rules.base * rules.level_multipliers[level - 1], level, lines
 
 
+_PARTNER_GAMES = ("partner", "hochzeit")
+
+
+def _check_bettel(hand: PickerHand, deal: Deal) -> None:
+    if hand.tricks is None:
+        raise HandError("--tricks is needed for a bettel: the declarer wins by taking none")
+    if not 0 <= hand.tricks <= deal.cards:
+        raise HandError(f"--tricks {hand.tricks}: this hand has {deal.cards} tricks")
+    if hand.runs:
+        raise HandError("--runs: a bettel has no trumps, so no runs")
+
+
 def _max_runs(game: str, seating: Seating) -> int:
+    """How many trumps a game has in this deal (the most runs it can count)."""
     deck = seating.size * seating.deal.cards + seating.deal.blind
     suit_cards = deck // 4 - 2  # a suit less its Ober and Unter
-    return 4 if game.split("-")[0] in ("wenz", "geier") else 8 + suit_cards
+    base = game.removesuffix("-tout")
+    if base in ("wenz", "geier"):
+        return 4
+    if base in ("farbwenz", "farbgeier"):
+        return 4 + suit_cards + 1  # the unters (obers), then the whole suit but them
+    return 8 + suit_cards
+
+
+def _counted_runs(
+    rules: Rules, game: str, seating: Seating, runs: int, lines: list[str]
+) -> tuple[int, str]:
+    """The value of a game's runs (runs x run_value), from runs_min, capped at runs_max."""
+    most = _max_runs(game, seating)
+    if not 0 <= runs <= most:
+        raise HandError(f"--runs {runs}: a {game} has {most} trumps, so 0 to {most} runs")
+    counts_as = GameType(game).runs_as
+    least = rules.runs_min[counts_as]
+    if runs < least:
+        if runs:
+            lines.append(
+                f"{_plural(runs, 'run')} count nothing: a {counts_as} game needs at least {least}."
+            )
+        return 0, ""
+    cap = rules.runs_max.get(counts_as, 0)
+    counted = min(runs, cap) if cap else runs
+    if counted < runs:
+        lines.append(f"Runs are capped at {cap} (runs_max.{counts_as}).")
+    value = counted * rules.run_value
+    text = f"runs {counted}" if rules.run_value == 1 else f"runs {counted} x {rules.run_value}"
+    return value, text
 
 
 def _schafkopf_value(
     rules: Rules, hand: PickerHand, seating: Seating, p: int, t: int | None
 ) -> tuple[bool, int, int | None, list[str], tuple[bool, bool]]:
-    """Win or loss, the game value v = base + schneider + schwarz + runs explained, and whether
-    schneider and schwarz were scored."""
+    """Win or loss, the game value (base + schneider + schwarz + runs, or a tout's, a sie's or
+    a bettel's) explained, and whether schneider and schwarz were scored."""
     game = hand.game or "partner"
     total_tricks = seating.deal.cards
-    tout = game in TOUTS
+    tout = game in TOUTS or game == "sie"
     lines = []
     took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
+    if game == "bettel":
+        assert t is not None
+        won = t == 0
+        lines.append(
+            f"The declarer took {_plural(t, 'trick')}: a bettel is "
+            f"{'won: no trick' if won else 'lost: it is won only by taking no trick'}."
+        )
+        value = rules.game_values["bettel"]
+        lines.append(f"Game value: bettel {value} (no schneider, schwarz or runs).")
+        return won, value, None, lines, (False, False)
     if tout:
         if t is None:
             raise HandError(
@@ -755,34 +866,44 @@ def _schafkopf_value(
             else ("a 60-60 tie is a loss" if p == 60 else f"{p} < {MAKE}, a loss")
         )
         lines.append(f"The declarer's side took {took}: {verdict}.")
+    runs_value, runs_text = _counted_runs(rules, game, seating, hand.runs or 0, lines)
+    schneider = schwarz = False
+    if game == "sie":
+        tout_value, tout_text = _tout_value(rules, "solo-tout", runs_value, runs_text)
+        value = 2 * tout_value
+        lines.append(f"Game value: a sie is twice a solo-tout: 2 x ({tout_text}) = {value}.")
+        return won, value, None, lines, (False, False)
+    if tout:
+        value, text = _tout_value(rules, game, runs_value, runs_text)
+        lines.append(f"Game value: {text} = {value}.")
+        return won, value, None, lines, (False, False)
     value = rules.game_values[game]
     parts = [f"{game} {value}"]
-    level = None
-    schneider = schwarz = False
-    if not tout:
-        if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
-            schneider = True
-            value += rules.schneider_bonus
-            parts.append(f"schneider {rules.schneider_bonus}")
-        if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
-            schwarz = True
-            value += rules.schwarz_bonus
-            parts.append(f"schwarz {rules.schwarz_bonus}")
-    runs = hand.runs or 0
-    most = _max_runs(game, seating)
-    if not 0 <= runs <= most:
-        raise HandError(f"--runs {runs}: a {game} has {most} trumps, so 0 to {most} runs")
-    base_game = game.removesuffix("-tout")
-    least = rules.runs_min[base_game]
-    if runs >= least:
-        value += runs
-        parts.append(f"runs {runs}")
-    elif runs:
-        lines.append(
-            f"{_plural(runs, 'run')} count nothing: a {base_game} game needs at least {least}."
-        )
+    if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
+        schneider = True
+        value += rules.schneider_bonus
+        parts.append(f"schneider {rules.schneider_bonus}")
+    if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
+        schwarz = True
+        value += rules.schwarz_bonus
+        parts.append(f"schwarz {rules.schwarz_bonus}")
+    if runs_text:
+        value += runs_value
+        parts.append(runs_text)
     lines.append(f"Game value: {' + '.join(parts)} = {value}.")
-    return won, value, level, lines, (schneider, schwarz)
+    return won, value, None, lines, (schneider, schwarz)
+
+
+def _tout_value(rules: Rules, game: str, runs_value: int, runs_text: str) -> tuple[int, str]:
+    """A tout's value and its working: game_values.GAME-tout + runs, or under tout_scoring =
+    double (game + runs) x 2 (no schneider or schwarz either way)."""
+    if rules.tout_scoring == "double":
+        base = game.removesuffix("-tout")
+        inner = rules.game_values[base] + runs_value
+        shown = f"{base} {rules.game_values[base]}" + (f" + {runs_text}" if runs_text else "")
+        return 2 * inner, f"({shown}) x 2 (tout_scoring = double)"
+    value = rules.game_values[game] + runs_value
+    return value, f"{game} {rules.game_values[game]}" + (f" + {runs_text}" if runs_text else "")
 
 
 # --- leasters -----------------------------------------------------------------------------------
@@ -1129,6 +1250,166 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     )
 
 
+# --- Ramsch -------------------------------------------------------------------------------------
+
+
+def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
+    if rules.all_pass != "ramsch":
+        raise HandError(
+            f"--ramsch: {rules.name} rules have all_pass = {rules.all_pass}; Ramsch needs "
+            f"all_pass = ramsch (as --rules bavarian plays)"
+        )
+    seating = seat(rules, hand.players, hand.dealer, hand.out)
+    lines = [
+        f"Ramsch: everyone passed and plays alone; the most card points loses "
+        f"({seating.size}-handed)."
+    ]
+    factors = (
+        _doubler_factors(hand)
+        + _knock_factors(rules, seating, hand.knocks)
+        + _last_hand_factors(rules, hand)
+    )
+    product, factor_text = _doublings(rules, factors)
+    deltas = dict.fromkeys(seating.order, 0)
+    roles: dict[str, str] = {}
+    if hand.durchmarsch is not None:
+        player = _active(seating, hand.durchmarsch, "--durchmarsch")
+        if hand.points is not None or hand.losers or hand.jungfrau:
+            raise HandError(
+                f"--durchmarsch {player}: {player} took every trick; give no --ramsch-points, "
+                f"--loser or --jungfrau with it"
+            )
+        value = rules.game_values["solo"] + rules.schneider_bonus + rules.schwarz_bonus
+        stake = value * product
+        lines.append(
+            f"Durchmarsch: {player} took every trick, scored as a solo won schwarz: solo "
+            f"{rules.game_values['solo']} + schneider {rules.schneider_bonus} + schwarz "
+            f"{rules.schwarz_bonus} = {value}."
+        )
+        lines.append(
+            f"Stake: {value}{factor_text} = {stake}." if factor_text else f"Stake: {stake}."
+        )
+        others = [p for p in seating.order if p != player]
+        if rules.zero_sum:
+            for p in others:
+                deltas[p] = -stake
+            deltas[player] = stake * len(others)
+            lines.append(f"{player} receives {stake} from each of {_names(others)}.")
+        else:
+            deltas[player] = stake
+            lines.append(f"Race to {rules.target}: {player} moves up {stake}.")
+        roles = {p: Role.DURCHMARSCH if p == player else Role.RAMSCH for p in seating.order}
+        return _ramsch_score(rules, seating, stake, deltas, roles, lines, (), (player,))
+    jungfrau: list[str] = []
+    for name in hand.jungfrau:
+        player = _active(seating, name, "--jungfrau")
+        if player in jungfrau:
+            raise HandError(f"--jungfrau {player} is given twice")
+        jungfrau.append(player)
+    loser = _ramsch_loser(seating, hand, jungfrau, lines)
+    if loser in jungfrau:
+        raise HandError(f"--jungfrau {loser}: the loser took tricks (the most card points)")
+    if len(jungfrau) >= seating.size - 1:
+        raise HandError(
+            "--jungfrau: if everyone but one took no trick, that one took every trick "
+            "(a --durchmarsch)"
+        )
+    stake = rules.game_values["ramsch"] * product
+    text = f"Stake: ramsch {rules.game_values['ramsch']}{factor_text}"
+    if jungfrau and rules.jungfrau == "double-all":
+        stake *= 2 ** len(jungfrau)
+        text += "".join(f" x 2 (jungfrau {p})" for p in jungfrau)
+    lines.append(f"{text} = {stake}.")
+    others = [p for p in seating.order if p != loser]
+    own = rules.jungfrau == "double-own"
+    pays = {p: stake * (2 if own and p in jungfrau else 1) for p in others}
+    if jungfrau:
+        lines.append(
+            f"Jungfrau (no trick): {_names(jungfrau)}"
+            + (
+                "; the loser pays each of them twice (jungfrau = double-own)."
+                if own
+                else "; each doubles the hand (jungfrau = double-all)."
+            )
+        )
+    if rules.zero_sum:
+        for p, amount in pays.items():
+            deltas[p] = amount
+        deltas[loser] = -sum(pays.values())
+        lines.append(
+            f"{loser} pays "
+            + ", ".join(f"{p} {amount}" for p, amount in pays.items())
+            + f" = {sum(pays.values())}."
+        )
+    else:
+        deltas[loser] = -stake
+        lines.append(f"Race to {rules.target}: {loser} moves down {stake}; nobody else moves.")
+    roles = {p: Role.RAMSCH_LOSER if p == loser else Role.RAMSCH for p in seating.order}
+    return _ramsch_score(rules, seating, stake, deltas, roles, lines, (loser,), ())
+
+
+def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines: list[str]) -> str:
+    """The Ramsch's loser: the most card points, a tie settled by --loser."""
+    if len(hand.losers) > 1:
+        raise HandError("--loser: a Ramsch has one loser (a tie is settled by naming one)")
+    named = _active(seating, hand.losers[0], "--loser") if hand.losers else None
+    if hand.points is None:
+        if named is None:
+            raise HandError("a Ramsch needs --ramsch-points A=N,B=N,... or --loser NAME")
+        lines.append(f"{named} took the most card points and loses (named with --loser).")
+        return named
+    points = _per_player(seating, hand.points, "--ramsch-points", 0, TOTAL_POINTS, TOTAL_POINTS)
+    for player in jungfrau:
+        if points[player]:
+            raise HandError(
+                f"--jungfrau {player}: {player} took {points[player]} card points, so a trick"
+            )
+    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    high = max(points.values())
+    tied = [p for p in seating.order if points[p] == high]
+    if named is not None and named not in tied:
+        raise HandError(
+            f"--loser {named}: {named} took {points[named]}, but {_names(tied)} took more ({high})"
+        )
+    if len(tied) > 1 and named is None:
+        raise HandError(
+            f"{' and '.join(tied)} tie for the most with {high}: name the loser with --loser NAME"
+        )
+    loser = named or tied[0]
+    lines.append(
+        f"{loser} took the most, {high}, and loses"
+        + (" (named with --loser, settling the tie)." if len(tied) > 1 else ".")
+    )
+    return loser
+
+
+def _ramsch_score(
+    rules: Rules,
+    seating: Seating,
+    stake: int,
+    deltas: dict[str, int],
+    roles: dict[str, str],
+    lines: list[str],
+    losers: tuple[str, ...],
+    winners: tuple[str, ...],
+) -> Score:
+    if rules.zero_sum:
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    all_roles = {p: roles.get(p, Role.SITS_OUT) for p in seating.players}
+    return Score(
+        Outcome.RAMSCH,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(all_roles),
+        tuple(lines),
+        rules.zero_sum,
+        None,
+        winners,
+        sitting_out=seating.sitting_out,
+        losers=losers,
+    )
+
+
 # --- penalties ----------------------------------------------------------------------------------
 
 
@@ -1176,4 +1457,6 @@ def score(rules: Rules, hand: Hand) -> Score:
         return _score_leaster(rules, hand)
     if isinstance(hand, SchwanzerHand):
         return _score_schwanzer(rules, hand)
+    if isinstance(hand, RamschHand):
+        return _score_ramsch(rules, hand)
     return _score_picker(rules, hand)

@@ -1000,13 +1000,16 @@ class Session:
         append(self.path, fd, codec, rows)
 
     def _upgraded(self) -> None:
-        """Rewrite the file in the current format, if it is older (only a file that
-        verifies: a problem is an error that says to run verify)."""
+        """Rewrite the file in the current format (only a file that verifies: a problem is an
+        error that says to run verify). A file that has every column of the current format
+        already cannot hold the row either: that is an error, not a loop."""
         with self._locked():
             head = self.head()
-            if head.codec.version < FORMAT_VERSION:
-                self.night()
-                _upgrade(self.path, head)
+            current = Codec.new(head.players)
+            if head.codec.version >= FORMAT_VERSION and set(current.order) <= set(head.codec.order):
+                raise SessionError(self.path, "this file cannot hold the new row", 1)
+            self.night()
+            _upgrade(self.path, head)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""

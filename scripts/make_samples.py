@@ -17,7 +17,14 @@ from pathlib import Path
 from scorepad.errors import ScorepadError
 from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
-from scorepad.scoring import LeasterHand, Penalty, PickerHand, SchwanzerHand, seat
+from scorepad.scoring import (
+    LeasterHand,
+    Penalty,
+    PickerHand,
+    RamschHand,
+    SchwanzerHand,
+    seat,
+)
 from scorepad.session import append, create, locked
 
 OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
@@ -63,7 +70,7 @@ class Night:
         partners = () if alone else tuple(self.rng.sample(others, min(deal.partners, 1)))
         if deal.partners > 1 and not alone:
             partners = tuple(self.rng.sample(others, deal.partners))
-        if extra.get("game", "partner") != "partner":  # a Schafkopf solo game: one v three
+        if extra.get("game", "partner") not in ("partner", "hochzeit"):  # one v three
             alone, partners = False, ()
         if points is None:
             points = max(0, min(120, round(self.rng.gauss(72, 19))))
@@ -131,6 +138,25 @@ class Night:
         for _ in range(self.rng.randint(14, 24)):
             points[self.rng.choice(order)] += 1
         hand = SchwanzerHand(self.players, points=points)
+        self.write(self.state.record(hand, note, self.tick())[0])
+
+    def ramsch(self, note="", knocks=0, durchmarsch=None):
+        """Everyone passed: share out the 120 card points; whoever took none is a jungfrau."""
+        order = list(self.seating().order)
+        if durchmarsch:
+            hand = RamschHand(self.players, durchmarsch=durchmarsch, knocks=knocks)
+        else:
+            takers = self.rng.sample(order, self.rng.choice([3, 4, 4]))
+            cuts = sorted(self.rng.sample(range(5, 116), len(takers) - 1))
+            shares = [b - a for a, b in zip([0, *cuts], [*cuts, 120])]
+            points = dict.fromkeys(order, 0)
+            points.update(zip(takers, shares))
+            high = max(points.values())
+            loser = next(p for p in order if points[p] == high)
+            jungfrau = tuple(p for p in order if p not in takers)
+            hand = RamschHand(
+                self.players, points=points, losers=(loser,), jungfrau=jungfrau, knocks=knocks
+            )
         self.write(self.state.record(hand, note, self.tick())[0])
 
     def penalty(self, offender, points, to=None, note=""):
@@ -273,6 +299,54 @@ def schafkopf_evening():
             night.picker_hand(game=game, runs=runs, crack=number % 5 == 0)
 
 
+def bavarian_evening():
+    """Bavarian Schafkopf at 10/50 ct: Sauspiele, solos, a wenz-tout, a bettel, a hochzeit, a
+    farbwenz, Ramsch with a jungfrau, knocks and Stoss."""
+    night = Night(
+        "bavarian-evening.csv",
+        ("Anni", "Bertl", "Sepp", "Vroni"),
+        "bavarian",
+        seed=31,
+        start="2026-11-27 19:30",
+    )
+    plan = {
+        3: "ramsch",
+        5: "solo",
+        6: "bettel",
+        8: "hochzeit",
+        10: "wenz-tout",
+        11: "ramsch-knock",
+        13: "farbwenz",
+        15: "solo",
+        17: "bettel-lost",
+        18: "ramsch",
+    }
+    for number in range(1, 21):
+        what = plan.get(number, "partner")
+        knocks = 1 if number in (4, 13) else 0
+        if what.startswith("ramsch"):
+            night.ramsch(knocks=1 if what == "ramsch-knock" else 0)
+        elif what.startswith("bettel"):
+            tricks = 1 if what == "bettel-lost" else 0
+            night.picker_hand(game="bettel", points=0, tricks=tricks, knocks=knocks)
+        elif what == "wenz-tout":
+            night.picker_hand(game="wenz-tout", points=120, tricks=8, runs=2, note="Wenz-Tout!")
+        elif what == "hochzeit":
+            night.picker_hand(game="hochzeit", alone=False, runs=0, knocks=knocks)
+        elif what in ("solo", "farbwenz"):
+            night.picker_hand(
+                game=what, runs=night.rng.choice([0, 1, 3]), knocks=knocks, stoss=int(number == 15)
+            )
+        else:
+            night.picker_hand(
+                game="partner",
+                alone=False,
+                runs=night.rng.choice([0, 0, 1, 3, 4]),
+                knocks=knocks,
+                stoss=2 if number == 9 else 0,
+            )
+
+
 def league():
     """Three Fridays of one league: mostly the same players, one night under pagat rules."""
     nights = [
@@ -355,6 +429,7 @@ def main() -> int:
         league,
         folder_nights,
         house_rules,
+        bavarian_evening,
     ):
         make()
     return 0

@@ -101,7 +101,7 @@ def test_a_new_session_states_its_format(run, tmp_path):
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     header, rules_row = _cells(path)[:2]
     assert "format" in header and "rules_line" in header
-    assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "4"
+    assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "5"
 
 
 def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):

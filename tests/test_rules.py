@@ -18,7 +18,7 @@ def test_every_preset_loads_and_round_trips(name):
 
 
 def test_presets_differ_as_rules_md_section_4_says():
-    standard, pagat, first, sk = (load_rules(n) for n in PRESETS)
+    standard, pagat, first, sk = (load_rules(n) for n in PRESETS[:4])
     assert (standard.double_on_the_bump, pagat.double_on_the_bump) == (False, True)
     assert standard.deals[6].partners == 1 and pagat.deals[6].partners == 2
     assert first.settlement == "race" and first.target == 5 and first.level3_by == "points"

@@ -279,10 +279,12 @@ _PICKER_ONLY = (
     "game",
     "runs",
     "blitz",
+    "stoss",
 )
 
 _LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks", "blind_points")
-_SCHWANZER_ONLY = ("schwanzer_points", "losers")
+_SCHWANZER_ONLY = ("schwanzer_points",)
+_RAMSCH_ONLY = ("ramsch_points", "jungfrau", "durchmarsch")
 
 
 def hand_options(amend: bool = False) -> Callable:
@@ -396,7 +398,44 @@ def hand_options(amend: bool = False) -> Callable:
             multiple=True,
             metavar="NAME",
             shell_complete=_complete_player,
-            help="Schwanzer: who had the most schwanzer points (repeatable, for a tie).",
+            help="Schwanzer: who had the most schwanzer points (repeatable, for a tie). "
+            "Ramsch: who took the most card points (settles a tie).",
+        ),
+        click.option(
+            "--ramsch",
+            is_flag=True,
+            help="Nobody played and the table plays Ramsch (all_pass = ramsch).",
+        ),
+        click.option(
+            "--ramsch-points",
+            callback=_split_pairs,
+            metavar="A=N,B=N,...",
+            help="Ramsch: each player's card points (adding up to 120); the most loses.",
+        ),
+        click.option(
+            "--jungfrau",
+            multiple=True,
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="Ramsch: a player who took no trick (repeatable).",
+        ),
+        click.option(
+            "--durchmarsch",
+            metavar="NAME",
+            shell_complete=_complete_player,
+            help="Ramsch: one player took every trick (scored as a solo won schwarz).",
+        ),
+        click.option(
+            "--knocks",
+            type=int,
+            metavar="N",
+            help="Schafkopf: knocks (Klopfen, Legen) before the game, x knock_factor each.",
+        ),
+        click.option(
+            "--stoss",
+            type=int,
+            metavar="N",
+            help="Schafkopf: Stoss calls (Kontra, Re, ...), x2 each, up to max_stoss.",
         ),
         flag("last", "The night's last hand, doubled (last_hand_doubled = true)."),
     ]
@@ -434,7 +473,7 @@ def _given(params: dict, names: tuple[str, ...]) -> list[str]:
             params.get(n) is None
             or params.get(n) is False
             or params.get(n) == ()
-            or (n == "blitz" and params.get(n) == 0)
+            or (n in ("blitz", "knocks", "stoss") and params.get(n) == 0)
         )
     ]
 
@@ -442,12 +481,34 @@ def _given(params: dict, names: tuple[str, ...]) -> list[str]:
 def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[str] = ()) -> Hand:
     """The PickerHand, LeasterHand or SchwanzerHand the options describe (usage mistakes
     exit 2)."""
-    from ..scoring import LeasterHand, PickerHand, SchwanzerHand
+    from ..scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
 
-    if params["leaster"] and params["schwanzer"]:
-        raise click.UsageError("--leaster and --schwanzer: the table plays one or the other")
+    kinds = [k for k in ("leaster", "schwanzer", "ramsch") if params[k]]
+    if len(kinds) > 1:
+        raise click.UsageError(
+            f"--{kinds[0]} and --{kinds[1]}: everyone passed once, and the table plays one"
+        )
+    if params["ramsch"]:
+        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY + _SCHWANZER_ONLY)
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --ramsch")
+        return RamschHand(
+            players,
+            params["dealer"],
+            params["ramsch_points"],
+            tuple(params["losers"]),
+            tuple(params["jungfrau"]),
+            params["durchmarsch"],
+            params["doubled"],
+            tuple(out),
+            bool(params["last"]),
+            params["knocks"] or 0,
+        )
+    stray = _given(params, _RAMSCH_ONLY)
+    if stray:
+        raise click.UsageError(f"{stray[0]} belongs to a Ramsch; add --ramsch")
     if params["schwanzer"]:
-        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY)
+        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY + ("knocks",))
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --schwanzer")
         return SchwanzerHand(
@@ -459,11 +520,11 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
             tuple(out),
             bool(params["last"]),
         )
-    stray = _given(params, _SCHWANZER_ONLY)
+    stray = _given(params, (*_SCHWANZER_ONLY, "losers"))
     if stray:
-        raise click.UsageError(f"{stray[0]} belongs to a schwanzer; add --schwanzer")
+        raise click.UsageError(f"{stray[0]} belongs to a schwanzer or a Ramsch; add --schwanzer")
     if params["leaster"]:
-        stray = _given(params, _PICKER_ONLY)
+        stray = _given(params, (*_PICKER_ONLY, "knocks"))
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --leaster")
         return LeasterHand(
@@ -480,6 +541,8 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
     stray = _given(params, _LEASTER_ONLY)
     if stray:
         raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
+    if params["points"] is None and params["game"] == "bettel":
+        params = {**params, "points": 0}  # (a bettel is won or lost on tricks alone)
     for needed in ("picker", "points"):
         if params[needed] is None:
             raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
@@ -500,6 +563,8 @@ def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[
         params["blitz"] or 0,
         tuple(out),
         bool(params["last"]),
+        params["knocks"] or 0,
+        params["stoss"] or 0,
     )
 
 
@@ -552,6 +617,13 @@ def _summary(row: Row, result: Score | None = None) -> str:
     if result.outcome is Outcome.LEASTER:
         won = " and ".join(result.winners) or "nobody"
         return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
+    if result.outcome is Outcome.RAMSCH:
+        if result.winners:
+            return (
+                f"{label}: a Ramsch; durchmarsch by {result.winners[0]} "
+                f"(stake {result.stake}){noted}."
+            )
+        return f"{label}: a Ramsch, lost by {result.losers[0]} (stake {result.stake}){noted}."
     if result.outcome is Outcome.SCHWANZER:
         lost = " and ".join(result.losers) or "nobody (everyone tied)"
         return f"{label}: a schwanzer, lost by {lost} (stake {result.stake}){noted}."
@@ -564,6 +636,14 @@ def _summary(row: Row, result: Score | None = None) -> str:
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     if schafkopf and row.game in (None, "partner"):
         side = f"{row.picker} played a partner game with {partners}"
+    elif schafkopf and row.game == "bettel":
+        took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
+        return (
+            f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
+            f"{result.stake}{noted}."
+        )
+    elif schafkopf and row.game == "hochzeit":
+        side = f"{row.picker} played a hochzeit with {partners}"
     elif schafkopf:
         side = f"{row.picker} played a {row.game}"
     else:

@@ -12,6 +12,7 @@ import click
 from ._common import (
     _LEASTER_ONLY,
     _PICKER_ONLY,
+    _RAMSCH_ONLY,
     _SCHWANZER_ONLY,
     CONTEXT_SETTINGS,
     WholeHelpGroup,
@@ -138,8 +139,13 @@ def hand(
                 **params,
                 "leaster": params["leaster"] or None,
                 "schwanzer": params["schwanzer"] or None,
+                "ramsch": params["ramsch"] or None,
             },
-            _PICKER_ONLY + _LEASTER_ONLY + _SCHWANZER_ONLY + ("leaster", "schwanzer", "last"),
+            _PICKER_ONLY
+            + _LEASTER_ONLY
+            + _SCHWANZER_ONLY
+            + _RAMSCH_ONLY
+            + ("leaster", "schwanzer", "ramsch", "last", "losers", "knocks"),
         )
         if stray:
             raise click.UsageError(f"{stray[0]} does not belong with --doubler")
@@ -705,6 +711,38 @@ def amend(
     _echo_recorded(path, row, result, state, fmt, explain)
 
 
+_CLEARED: dict[str, dict[str, Any]] = {
+    "picker": {
+        "picker": None,
+        "partners": (),
+        "alone": False,
+        "points": None,
+        "tricks": None,
+        "crack": None,
+        "recrack": False,
+        "forced": False,
+        "game": None,
+        "runs": None,
+        "blitz": 0,
+        "stoss": 0,
+    },
+    "leaster": {
+        "winner": None,
+        "leaster_points": None,
+        "leaster_tricks": None,
+        "blind_points": None,
+    },
+    "schwanzer": {"schwanzer_points": None, "losers": ()},
+    "ramsch": {"ramsch_points": None, "losers": (), "jungfrau": (), "durchmarsch": None},
+}
+_ONLY = {
+    "picker": _PICKER_ONLY,
+    "leaster": _LEASTER_ONLY,
+    "schwanzer": _SCHWANZER_ONLY,
+    "ramsch": _RAMSCH_ONLY,
+}
+
+
 def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, Any]:
     """The recorded inputs that the given amend options replace."""
     changes = {}
@@ -724,13 +762,18 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
         "leaster_tricks",
         "blind_points",
         "schwanzer_points",
+        "ramsch_points",
+        "durchmarsch",
+        "knocks",
+        "stoss",
         "alone",
         "last",
     ):
         if params.get(name) is not None:
             changes[name] = params[name]
-    if params["losers"]:
-        changes["losers"] = tuple(params["losers"])
+    for name in ("losers", "jungfrau"):
+        if params[name]:
+            changes[name] = tuple(params[name])
     if params["partners"]:
         changes.update(partners=params["partners"], alone=False)
     if params["alone"]:
@@ -739,42 +782,22 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
         changes.update(crack=None, recrack=False)
     if out:
         changes["out"] = tuple(out)
-    if params["leaster"] and params["schwanzer"]:
-        raise click.UsageError("--leaster and --schwanzer: the table plays one or the other")
-    if params["leaster"] or params["schwanzer"]:
-        what = "--leaster" if params["leaster"] else "--schwanzer"
-        stray = _given(
-            params,
-            _PICKER_ONLY + (_SCHWANZER_ONLY if params["leaster"] else _LEASTER_ONLY),
+    kinds = [k for k in ("leaster", "schwanzer", "ramsch") if params[k]]
+    if len(kinds) > 1:
+        raise click.UsageError(
+            f"--{kinds[0]} and --{kinds[1]}: everyone passed once, and the table plays one"
         )
-        if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with {what}")
-        if params["leaster"]:
-            changes.update(schwanzer_points=None, losers=())
-        else:
-            changes.update(winner=None, leaster_points=None, leaster_tricks=None, blind_points=None)
-        changes.update(
-            picker=None,
-            partners=(),
-            alone=False,
-            points=None,
-            tricks=None,
-            crack=None,
-            recrack=False,
-            forced=False,
-            game=None,
-            runs=None,
-            blitz=0,
-        )
-    elif params["picker"] is not None:
-        changes.update(
-            winner=None,
-            leaster_points=None,
-            leaster_tricks=None,
-            blind_points=None,
-            schwanzer_points=None,
-            losers=(),
-        )
+    kind = kinds[0] if kinds else ("picker" if params["picker"] is not None else None)
+    if kind is None:
+        return changes
+    stray = _given(params, tuple(n for k, names in _ONLY.items() if k != kind for n in names))
+    if stray:
+        raise click.UsageError(f"{stray[0]} does not belong with --{kind}")
+    for other, cleared in _CLEARED.items():  # the inputs of the hand's other kinds go
+        if other != kind:
+            changes.update({k: v for k, v in cleared.items() if k not in changes})
+    if kind == "ramsch":
+        changes["game"] = "ramsch"
     return changes
 
 

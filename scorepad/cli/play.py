@@ -279,9 +279,12 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     click.echo()
     line = _next_line(state, rules).removeprefix("Next: h").rstrip(".")
     click.echo(f"H{line}.")
-    extra = {"leaster": "leaster", "doubler": "doubler", "schwanzer": "schwanzer"}.get(
-        rules.all_pass
-    )
+    extra = {
+        "leaster": "leaster",
+        "doubler": "doubler",
+        "schwanzer": "schwanzer",
+        "ramsch": "ramsch",
+    }.get(rules.all_pass)
     choices = ", ".join(players + ([extra] if extra else []))
     who = _ask(f"Who picked? ({choices}; ? for more; Enter to stop)", _who(players, extra))
     if who is None:
@@ -305,6 +308,8 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
             _some_of(players),
         )
         hand = SchwanzerHand(state.seated, losers=losers)
+    elif who == "ramsch":
+        hand = _ask_ramsch(state, players)
     else:
         hand = _ask_picker_hand(state, seating, who)
     if rules.last_hand_doubled and _ask("The night's last hand (doubled)? [y/N]", _yes):
@@ -326,6 +331,36 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     return row, result, state
 
 
+def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
+    """A Ramsch: the loser (or a durchmarsch), who took no trick, and any knocks."""
+    from ..scoring import RamschHand, find_player
+
+    def loser_or_durchmarsch(text: str) -> tuple[str, str]:
+        word, _, name = text.partition(" ")
+        if word.lower() == "durchmarsch" and name.strip():
+            return "durchmarsch", find_player(name.strip(), players, "")
+        return "loser", find_player(text, players, "")
+
+    what, name = _ask(
+        f"Who took the most card points, the loser? ({', '.join(players)}; or "
+        f"'durchmarsch NAME' if one took every trick)",
+        loser_or_durchmarsch,
+    )
+    knocks = _ask("Knocks? (0 for none)", _whole(0, len(players)), "0")
+    if what == "durchmarsch":
+        return RamschHand(state.seated, durchmarsch=name, knocks=knocks)
+    others = [p for p in players if p != name]
+
+    def nobody_or_some(text: str) -> tuple[str, ...]:
+        return _some_of(others)(text) if text else ()
+
+    jungfrau = _ask(
+        f"Who took no trick (jungfrau)? ({', '.join(others)}; A,B for more; Enter for nobody)",
+        nobody_or_some,
+    )
+    return RamschHand(state.seated, losers=(name,), jungfrau=jungfrau, knocks=knocks)
+
+
 def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand:
     from ..scoring import PickerHand, find_player, tricks_needed
 
@@ -335,7 +370,12 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     partners: tuple[str, ...] = ()
     alone = False
     if rules.is_schafkopf:
-        games = sorted(rules.game_values, key=lambda g: (rules.game_values[g], g))
+        from ..names import GAMES
+
+        playable = [g for g in rules.game_values if g in GAMES]
+        if "solo-tout" in playable:
+            playable.append("sie")
+        games = sorted(playable, key=lambda g: (g != "partner", g))
 
         def pick_game(text: str) -> str:
             if text not in games:
@@ -343,12 +383,9 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             return text
 
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
-        if game == "partner":
-            partners = (
-                _ask(
-                    f"Who held the called ace, the partner? ({', '.join(others)})", _one_of(others)
-                ),
-            )
+        if game in ("partner", "hochzeit"):
+            who = "held the called ace" if game == "partner" else "took the offered trump"
+            partners = (_ask(f"Who {who}, the partner? ({', '.join(others)})", _one_of(others)),)
     elif seating.deal.partners:
 
         def pick_partners(text: str) -> str | tuple[str, ...]:
@@ -367,6 +404,13 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     else:
         alone = True
     tricks_in_hand = seating.deal.cards
+    if game == "bettel":
+        tricks = _ask(
+            f"Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?",
+            _whole(0, tricks_in_hand),
+        )
+        knocks = _ask("Knocks? (0 for none)", _whole(0, len(seating.order)), "0")
+        return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
     points = _ask("Card points of the picker's side, bury included (0-120)?", _whole(0, 120))
     need = tricks_needed(
         rules,
@@ -400,6 +444,11 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             if crack:
                 recrack = _ask("Re-cracked? [y/N]", _yes)
     runs = _ask("Runs? (0 for none)", _whole(0, 14), "0") if rules.is_schafkopf else None
+    knocks = (
+        _ask("Knocks? (0 for none)", _whole(0, len(seating.order)), "0")
+        if rules.is_schafkopf
+        else 0
+    )
     blitz = _ask("Blitzes shown? (0-2)", _whole(0, 2), "0") if rules.blitz else 0
     forced = False
     if rules.all_pass == "forced" and picker == seating.dealer:
@@ -417,4 +466,5 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         game=game,
         runs=runs,
         blitz=blitz,
+        knocks=knocks,
     )
