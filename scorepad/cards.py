@@ -203,13 +203,37 @@ PLAIN_ORDER = (
 )
 """How the cards of a suit rank, high to low, when they are not trump."""
 
+BETTEL_ORDER = (
+    Rank.ACE,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.TEN,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+)
+"""A bettel has no trumps, and the ten ranks in its natural place, below the Unter."""
+
 SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 """Queens (Obers) and jacks (Unters) rank in this order among themselves."""
 
 TRUMP = "trump"
 """The effective suit of every trump: trumps form a suit of their own."""
 
-SCHAFKOPF_GAMES = ("partner", "solo", "wenz", "geier")
+SCHAFKOPF_GAMES = (
+    "partner",
+    "solo",
+    "wenz",
+    "geier",
+    "hochzeit",
+    "bettel",
+    "farbwenz",
+    "farbgeier",
+    "sie",
+    "ramsch",
+)
+_SUITED = ("solo", "farbwenz", "farbgeier", "sie")  # the games that name a trump suit
 
 
 @dataclass(frozen=True)
@@ -218,6 +242,7 @@ class Game:
 
     name: str
     trumps: tuple[Card, ...]  # high to low
+    plain: tuple[Rank, ...] = PLAIN_ORDER  # how the other cards rank within their suits
 
     @classmethod
     def sheepshead(cls) -> Game:
@@ -236,25 +261,33 @@ class Game:
 
     @classmethod
     def schafkopf(cls, game: str = "partner", trump: Suit | None = None) -> Game:
-        """A Schafkopf game: partner (hearts trump), solo (in `trump`), wenz, geier; a tout
-        ranks as its game."""
+        """A Schafkopf game: partner, hochzeit and Ramsch (hearts trump), solo and sie (in
+        `trump`), wenz and geier (unters, obers), farbwenz and farbgeier (unters or obers, then
+        `trump`), bettel (no trumps, the ten below the Unter); a tout ranks as its game."""
         base = game.removesuffix("-tout")
-        if trump is not None and base != "solo":
-            raise CardError(f"only a solo names its trump suit, not a {game}")
+        if base not in SCHAFKOPF_GAMES:
+            raise CardError(f"unknown game {game!r}: choose {', '.join(SCHAFKOPF_GAMES)}")
+        if trump is not None and base not in _SUITED:
+            raise CardError(
+                f"only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"
+            )
+        if trump is None and base in _SUITED:
+            raise CardError(f"a {base} needs its trump suit (C, S, H or D)")
         obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
         unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
+        if base == "bettel":
+            return cls(game, (), BETTEL_ORDER)
         if base == "wenz":
             return cls(game, tuple(unters))
         if base == "geier":
             return cls(game, tuple(obers))
-        if base == "partner":
+        if base in ("partner", "hochzeit", "ramsch"):
             trump = Suit.HEARTS
-        elif base != "solo":
-            raise CardError(
-                f"unknown game {game!r}: choose partner, solo, wenz or geier (or a tout)"
-            )
-        if trump is None:
-            raise CardError("a solo needs its trump suit (C, S, H or D)")
+        assert trump is not None
+        if base in ("farbwenz", "farbgeier"):
+            tops = unters if base == "farbwenz" else obers
+            suit = [Card(r, trump) for r in PLAIN_ORDER if Card(r, trump) not in tops]
+            return cls(game, (*tops, *suit))
         suit = [
             Card(r, trump)
             for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
@@ -272,7 +305,7 @@ class Game:
         """How high a card ranks within its effective suit (higher wins)."""
         if card in self.trumps:
             return 100 - self.trumps.index(card)
-        return len(PLAIN_ORDER) - PLAIN_ORDER.index(card.rank)
+        return len(self.plain) - self.plain.index(card.rank)
 
     def winner(self, cards: Sequence[Card]) -> int:
         """The index of the card that wins a trick played in this order."""

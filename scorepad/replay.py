@@ -12,7 +12,10 @@ A hand file is plain text, one `key: value` per line (`#` starts a comment):
     bury: 7C 9S
     call: AC                         # AC, AS or AH; "AS unknown 7C"; "10H"; "alone"; "JD"
     game: solo H                     # Schafkopf: partner (the default), solo SUIT, wenz, geier,
-                                     #   or a tout (solo-tout SUIT, wenz-tout, geier-tout)
+                                     #   hochzeit, bettel, farbwenz SUIT, farbgeier SUIT,
+                                     #   sie SUIT, ramsch, or a tout (solo-tout SUIT, wenz-tout,
+                                     #   geier-tout, farbwenz-tout SUIT, farbgeier-tout SUIT)
+    loser: Bob                       # Ramsch: settles a tie for the most card points
     crack: Dee                       # optional: a crack (Stoss), and "recrack: yes"
     trick: QC 7D KD 9D 8D            # the cards in the order played, the leader's first
 
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError
 from .rules import Rules
-from .scoring import PickerHand, Score, find_player, same_name, score
+from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 
 KEYS = (
     "rules",
@@ -43,6 +46,7 @@ KEYS = (
     "game",
     "crack",
     "recrack",
+    "loser",
     "trick",
     "hand",
 )
@@ -72,6 +76,7 @@ class HandFile:
     game: str = ""
     crack: str | None = None
     recrack: bool = False
+    loser: str | None = None
     tricks: list[tuple[int, list[Card]]] = field(default_factory=list)  # (line, cards)
     lines: dict[str, int] = field(default_factory=dict)  # where each key was given
 
@@ -139,7 +144,7 @@ def parse_hand_file(text: str) -> HandFile:
             raise HandFileError(number, f"{player}'s cards are given twice")
         hand.hands[player] = _cards(value, number)
         hand.lines[f"hand {player}"] = number
-    for key in ("dealer", "picker", "crack"):
+    for key in ("dealer", "picker", "crack", "loser"):
         value = getattr(hand, key)
         if value:
             try:
@@ -185,7 +190,7 @@ class HandReplay:
     rules: Rules
     players: tuple[str, ...]
     dealer: str
-    picker: str
+    picker: str | None  # None: a Ramsch (nobody played)
     partners: tuple[str, ...]
     game: Game
     call_text: str
@@ -198,14 +203,16 @@ class HandReplay:
     crack: str | None
     recrack: bool
     score: Score | None
+    ramsch: RamschHand | None = None  # a Ramsch: the hand as each player's points give it
+    player_points: Mapping[str, int] | None = None  # a Ramsch: each player's card points
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
-    def hand(self) -> PickerHand:
+    def hand(self) -> PickerHand | RamschHand:
         """The hand as `scorepad hand` would record it."""
-        return _picker_hand(self)
+        return self.ramsch if self.ramsch is not None else _picker_hand(self)
 
 
 def _deck_for(rules: Rules, players: int) -> tuple[Card, ...]:
@@ -264,8 +271,13 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
         raise HandFileError(hand.lines.get("players", 1), f"the deal misses {', '.join(missing)}")
     if hand.dealer is None:
         raise HandFileError(1, "no 'dealer:' line")
-    if hand.picker is None:
-        raise HandFileError(1, "no 'picker:' line (replay checks hands that someone picked)")
+    ramsch = (hand.game or "").split()[:1] == ["ramsch"]
+    if hand.picker is None and not ramsch:
+        raise HandFileError(
+            1, "no 'picker:' line (replay checks hands that someone picked, or a Ramsch)"
+        )
+    if hand.picker is not None and ramsch:
+        raise HandFileError(hand.lines["picker"], "picker: in a Ramsch nobody played a game")
 
 
 @dataclass(frozen=True)
@@ -310,6 +322,17 @@ def _call(
     words = hand.call.replace(",", " ").split()
     if rules.is_schafkopf:
         game = (hand.game or "partner").split()[0].lower()
+        if game == "hochzeit":
+            # The hands are given as they were after the offered trump changed hands.
+            if len(words) != 1:
+                raise HandFileError(line, "call: name the player who took the hochzeit")
+            try:
+                taker = find_player(words[0], players, "call:")
+            except ScorepadError as exc:
+                raise HandFileError(line, str(exc).strip()) from None
+            if taker == picker:
+                raise HandFileError(line, f"call: {picker} offered the hochzeit")
+            return _Call((taker,), f"plays a hochzeit, taken by {taker}")
         if game != "partner":
             if words:
                 raise HandFileError(line, f"a {game} has no call: it is one against three")
@@ -404,8 +427,10 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
     raised (a deal that cannot be replayed at all raises HandFileError)."""
     _check_deal(hand, rules)
     players, picker = hand.players, hand.picker
-    assert picker is not None and hand.dealer is not None
+    assert hand.dealer is not None
     game = _game(hand, rules)
+    if picker is None:
+        return _replay_ramsch(hand, rules, game)
     problems: list[Misplay] = []
     holding = _after_the_bury(hand)
     call = _call(hand, rules, holding, problems)
@@ -438,6 +463,58 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
         problems.append(Misplay(None, None, f"the hand cannot be scored: {exc}"))
         result = None
     return replace(outcome, problems=tuple(problems), score=result)
+
+
+def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
+    """A Ramsch: everyone plays alone; each player's card points and tricks give the loser
+    (a tie settled by the `loser:` line), every jungfrau and a durchmarsch."""
+    assert hand.dealer is not None
+    if not rules.is_schafkopf:
+        raise HandFileError(hand.lines.get("game", 1), "game: Ramsch is a Schafkopf game")
+    problems: list[Misplay] = []
+    holding = {p: list(hand.hands[p]) for p in hand.players}
+    tricks = _play(hand, rules, game, _Call((), "Ramsch"), holding, problems)
+    points = dict.fromkeys(hand.players, 0)
+    taken = dict.fromkeys(hand.players, 0)
+    for trick in tricks:
+        points[trick.winner] += trick.points
+        taken[trick.winner] += 1
+    everything = [p for p in hand.players if taken[p] == len(tricks)]
+    if everything:
+        ramsch = RamschHand(tuple(hand.players), hand.dealer, durchmarsch=everything[0])
+    else:
+        ramsch = RamschHand(
+            tuple(hand.players),
+            hand.dealer,
+            points,
+            (hand.loser,) if hand.loser else (),
+            tuple(p for p in hand.players if not taken[p]),
+        )
+    try:
+        result = score(rules, ramsch)
+    except ScorepadError as exc:
+        problems.append(Misplay(None, None, f"the hand cannot be scored: {exc}"))
+        result = None
+    return HandReplay(
+        rules,
+        tuple(hand.players),
+        hand.dealer,
+        None,
+        (),
+        game,
+        "Ramsch",
+        (),
+        tuple(tricks),
+        tuple(problems),
+        0,
+        0,
+        None,
+        None,
+        False,
+        result,
+        ramsch,
+        points,
+    )
 
 
 def _after_the_bury(hand: HandFile) -> dict[str, list[Card]]:
@@ -651,6 +728,7 @@ def _runs(hand: HandFile, game: Game, side: set[str]) -> int:
 
 def _picker_hand(outcome: HandReplay) -> PickerHand:
     rules = outcome.rules
+    assert outcome.picker is not None
     game = outcome.game.name if rules.is_schafkopf else None
     alone = not outcome.partners and not rules.is_schafkopf
     return PickerHand(

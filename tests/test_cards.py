@@ -222,7 +222,7 @@ def test_trick_schafkopf_games(run):
 def test_trick_refusals(fails):
     assert "--game belongs to Schafkopf" in fails("trick", "--game", "solo", "QC", "JD")
     assert "names 2 players for 3 cards" in fails("trick", "--players", "A,B", "QC", "JD", "AD")
-    assert "only a solo names its trump" in fails(
+    assert "only a solo, sie, farbwenz or farbgeier names its trump" in fails(
         "trick", "--rules", "schafkopf", "--trump", "H", "QC"
     )
     assert "a solo needs its trump suit" in fails(

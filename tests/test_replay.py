@@ -288,9 +288,12 @@ def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
 @pytest.mark.parametrize(
     "game, message",
     [
-        ("wenz H", "game: only a solo names its trump suit, not a wenz"),
+        (
+            "wenz H",
+            "game: only a solo, sie, farbwenz or farbgeier names its trump suit, not a wenz",
+        ),
         ("solo", "game: a solo needs its trump suit"),
-        ("ramsch", "game: unknown game 'ramsch'"),
+        ("skat", "game: unknown game 'skat'"),
     ],
 )
 def test_a_bad_schafkopf_game_names_its_line(fails, tmp_path, game, message):

@@ -370,6 +370,7 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
                 for t in outcome.tricks
             ],
             "points": outcome.points,
+            "player_points": dict(outcome.player_points) if outcome.player_points else None,
             "side_tricks": outcome.side_tricks,
             "runs": outcome.runs,
             "problems": [
@@ -394,17 +395,19 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
 
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
     words = "declarer" if outcome.rules.is_schafkopf else "picker"
-    side = ", ".join((outcome.picker, *outcome.partners))
     bury = " ".join(map(str, outcome.bury))
     head = f"{outcome.rules.name} rules, {len(outcome.players)} players; {outcome.dealer} deals."
-    head += (
-        f" {outcome.picker} picks"
-        if not outcome.rules.is_schafkopf
-        else f" {outcome.picker} declares"
-    )
-    if bury:
-        head += f", buries {bury} ({sum(c.points for c in outcome.bury)} points)"
-    head += f" and {outcome.call_text}"
+    if outcome.picker is None:
+        head += " Everyone passed: a Ramsch, everyone alone"
+    else:
+        head += (
+            f" {outcome.picker} picks"
+            if not outcome.rules.is_schafkopf
+            else f" {outcome.picker} declares"
+        )
+        if bury:
+            head += f", buries {bury} ({sum(c.points for c in outcome.bury)} points)"
+        head += f" and {outcome.call_text}"
     if outcome.partners:
         head += f": {', '.join(outcome.partners)} {'is' if len(outcome.partners) == 1 else 'are'}"
         head += " the partner" + ("s" if len(outcome.partners) > 1 else "")
@@ -432,11 +435,21 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
         return
     click.echo()
     runs = f"; runs: {outcome.runs}" if outcome.runs is not None else ""
-    click.echo(
-        f"The {words}'s side ({side}) took {outcome.points} card points"
-        f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
-        f"{len(outcome.tricks)} tricks{runs}."
-    )
+    if outcome.picker is None:
+        taken = {p: sum(1 for t in outcome.tricks if t.winner == p) for p in outcome.players}
+        points = outcome.player_points or {}
+        click.echo(
+            "Card points (tricks): "
+            + ", ".join(f"{p} {points.get(p, 0)} ({taken[p]})" for p in outcome.players)
+            + "."
+        )
+    else:
+        side = ", ".join((outcome.picker, *outcome.partners))
+        click.echo(
+            f"The {words}'s side ({side}) took {outcome.points} card points"
+            f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
+            f"{len(outcome.tricks)} tricks{runs}."
+        )
     if outcome.score is not None:
         click.echo(_score_table(outcome.score, fmt=fmt))
     click.echo()
