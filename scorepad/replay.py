@@ -434,11 +434,23 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
     problems: list[Misplay] = []
     holding = _after_the_bury(hand)
     call = _call(hand, rules, holding, problems)
+    if game.name == "sie":
+        tops = [c for c in game.trumps if c.rank in (Rank.QUEEN, Rank.JACK)]
+        lacking = [str(c) for c in tops if c not in hand.hands[picker]]
+        if lacking:
+            problems.append(
+                Misplay(
+                    None,
+                    picker,
+                    f"a sie is all four obers and all four unters; {picker} lacks "
+                    f"{', '.join(lacking)}",
+                )
+            )
     tricks = _play(hand, rules, game, call, holding, problems)
     side = {picker, *call.partners}
     points = card_points(hand.bury) + sum(t.points for t in tricks if t.winner in side)
     side_tricks = sum(1 for t in tricks if t.winner in side)
-    runs = _runs(hand, game, side) if rules.is_schafkopf else None
+    runs = _runs(hand, game, side) if rules.is_schafkopf and game.trumps else None
     outcome = HandReplay(
         rules,
         tuple(players),
@@ -493,7 +505,8 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     try:
         result = score(rules, ramsch)
     except ScorepadError as exc:
-        problems.append(Misplay(None, None, f"the hand cannot be scored: {exc}"))
+        message = str(exc).replace("with --loser NAME", "with a 'loser: NAME' line")
+        problems.append(Misplay(None, None, f"the hand cannot be scored: {message}"))
         result = None
     return HandReplay(
         rules,

@@ -377,6 +377,8 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
         return None
     if rules.level3_by != "tricks" or (hand.game or "").endswith("-tout"):
         return None
+    if hand.game in ("bettel", "sie"):
+        return None  # (scoring asks for the tricks these are won or lost on)
     if not 0 <= hand.points <= TOTAL_POINTS:
         return None  # scoring says what is wrong with these
     deal = seat(rules, hand.players, hand.dealer, hand.out).deal

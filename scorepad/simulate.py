@@ -36,13 +36,15 @@ def random_hand(
     lines += [f"{p}: {' '.join(map(str, hands[p]))}" for p in players]
     if deal.blind:
         lines.append(f"blind: {' '.join(map(str, blind))}")
-    lines.append(f"picker: {picker}")
+    if game != "ramsch":
+        lines.append(f"picker: {picker}")
     holding = {p: list(hands[p]) for p in players}
     holding[picker] += blind
     called = None
     if rules.is_schafkopf:
         game = game or rng.choice(["partner", "partner", "solo", "wenz", "geier"])
-        trump = rng.choice(list(Suit)) if game == "solo" else None
+        suited = game.removesuffix("-tout") in ("solo", "farbwenz", "farbgeier", "sie")
+        trump = rng.choice(list(Suit)) if suited else None
         order = Game.schafkopf(game, trump)
         if game == "partner":
             called = _callable(holding[picker], order, [s for s in Suit if s != Suit.HEARTS], rng)
@@ -51,6 +53,8 @@ def random_hand(
         lines.append(f"game: {game}" + (f" {trump.value}" if trump else ""))
         if called:
             lines.append(f"call: {called}")
+        elif game == "hochzeit":
+            lines.append(f"call: {rng.choice([p for p in players if p != picker])}")
     else:
         order = Game.sheepshead()
         if deal.partners and deal.call == "jack-of-diamonds":
