@@ -1321,7 +1321,9 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     if jungfrau and rules.jungfrau == "double-all":
         stake *= 2 ** len(jungfrau)
         text += "".join(f" x 2 (jungfrau {p})" for p in jungfrau)
-    lines.append(f"{text} = {stake}.")
+    lines.append(
+        f"{text} = {stake}." if stake != rules.game_values["ramsch"] else f"Stake: {stake}."
+    )
     others = [p for p in seating.order if p != loser]
     own = rules.jungfrau == "double-own"
     pays = {p: stake * (2 if own and p in jungfrau else 1) for p in others}
