@@ -37,6 +37,7 @@ HANDS = {
     ),
     "bavarian-bettel.txt": ("bettel", 1, "a bettel won: Anni takes no trick"),
     "bavarian-farbwenz.txt": ("farbwenz", 1, "a farbwenz: the unters, then the declared suit"),
+    "bavarian-farbgeier.txt": ("farbgeier", 50, "a farbgeier: the obers, then the declared suit"),
     "bavarian-ramsch.txt": ("ramsch", 1, "a Ramsch: the most card points loses, a jungfrau"),
     "bavarian-sie.txt": ("sie", 3, "a sie: all four obers and all four unters"),
 }

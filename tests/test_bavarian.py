@@ -352,6 +352,7 @@ def test_the_bavarian_sample_evening_has_every_kind_of_hand(run):
     [
         ("bavarian-bettel.txt", {"Anni": 90, "Bertl": -30, "Sepp": -30, "Vroni": -30}),
         ("bavarian-farbwenz.txt", {"Anni": 150, "Bertl": -50, "Sepp": -50, "Vroni": -50}),
+        ("bavarian-farbgeier.txt", {"Anni": -90, "Bertl": -90, "Sepp": -90, "Vroni": 270}),
         ("bavarian-hochzeit.txt", {"Anni": 10, "Bertl": 10, "Sepp": -10, "Vroni": -10}),
         ("bavarian-ramsch.txt", {"Anni": 20, "Bertl": -80, "Sepp": 20, "Vroni": 40}),
         ("bavarian-sie.txt", {"Anni": 1560, "Bertl": -520, "Sepp": -520, "Vroni": -520}),
