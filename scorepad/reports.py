@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ledger import Counts, HandView, Scored
+from .ledger import Counts, HandView, Ledger, Scored
 from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
 
@@ -412,3 +412,28 @@ def season(
             }
         )
     return [name for name, _ in merged], records
+
+
+def standings_record(
+    file: str, rules_name: str, ledger: Ledger, stats: Mapping[str, PlayerStats]
+) -> dict[str, Any]:
+    """The standings as data (`standings --format json`, and the live board's state): each
+    player's total, hands played, picks and picker wins, best total first."""
+    order = sorted(ledger.totals, key=lambda p: -ledger.totals[p])
+    return {
+        "file": file,
+        "rules": rules_name,
+        "hands": ledger.hands,
+        "totals": dict(ledger.totals),
+        "players": [
+            {
+                "name": p,
+                "total": ledger.totals[p],
+                "played": stats[p].played,
+                "picks": stats[p].picks,
+                "picker_wins": stats[p].picker_wins,
+            }
+            for p in order
+        ],
+        "race_winners": list(ledger.race_winners),
+    }

@@ -51,6 +51,7 @@ COMMANDS = {
     "season": "reports.season",
     "chart": "reports.chart",
     "play": "play.play",
+    "serve": "serve.serve",
 }
 """Every command, and where it lives (module.attribute within this package)."""
 

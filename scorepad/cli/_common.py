@@ -690,35 +690,9 @@ def _echo_recorded(
     path: Path, row: Row, result: Score | None, state: Ledger, fmt: str, explain: bool = False
 ) -> None:
     if fmt == "json":
-        from ..ledger import HandView, Scored
         from ..render import to_json
-        from ..reports import hand_record
-        from ..schema import RowKind
 
-        amended = row.kind is RowKind.AMEND
-        seated = tuple(row.deltas)
-        points = (
-            {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
-        )
-        from ..ledger import kind_of
-
-        kind = RowKind.DOUBLER if result is None else kind_of(row)
-        number = row.ref if amended else row.hand
-        assert number is not None
-        view = HandView(
-            number, Scored(row.inputs_only(kind), points, result, seated), False, amended, row.note
-        )
-        data = {"file": str(path), **hand_record(view)}
-        if amended:
-            data["change"] = dict(row.deltas)  # what the amendment adds to the totals
-        data.update(
-            totals=dict(state.totals),
-            next_dealer=state.next_dealer,
-            pending=len(state.pending),
-            race_winners=list(state.race_winners),
-            score=result.to_dict() if result else None,
-        )
-        click.echo(to_json(data))
+        click.echo(to_json(recorded_record(path, row, result, state)))
         return
     table = (
         _score_table(result, state.totals, fmt) if result is not None else _totals_table(state, fmt)
@@ -738,6 +712,34 @@ def _echo_recorded(
         click.echo("That was the night's last hand: settle up with `scorepad settle`.")
         return
     click.echo(race if race else _next_line(state, state.rules))
+
+
+def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
+    """A row just recorded, as data (`hand --format json`, and the live board's entry)."""
+    from ..ledger import HandView, Scored, kind_of
+    from ..reports import hand_record
+    from ..schema import RowKind
+
+    amended = row.kind is RowKind.AMEND
+    seated = tuple(row.deltas)
+    points = {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
+    kind = RowKind.DOUBLER if result is None else kind_of(row)
+    number = row.ref if amended else row.hand
+    assert number is not None
+    view = HandView(
+        number, Scored(row.inputs_only(kind), points, result, seated), False, amended, row.note
+    )
+    data = {"file": str(path), **hand_record(view)}
+    if amended:
+        data["change"] = dict(row.deltas)  # what the amendment adds to the totals
+    data.update(
+        totals=dict(state.totals),
+        next_dealer=state.next_dealer,
+        pending=len(state.pending),
+        race_winners=list(state.race_winners),
+        score=result.to_dict() if result else None,
+    )
+    return data
 
 
 def _totals_table(state: Ledger, fmt: str = "text") -> str:

@@ -255,28 +255,9 @@ def standings(path: Path, fmt: str) -> None:
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     if fmt == "json":
         from ..render import to_json
+        from ..reports import standings_record
 
-        click.echo(
-            to_json(
-                {
-                    "file": str(path),
-                    "rules": head.rules.name,
-                    "hands": state.hands,
-                    "totals": dict(state.totals),
-                    "players": [
-                        {
-                            "name": p,
-                            "total": state.totals[p],
-                            "played": stats[p].played,
-                            "picks": stats[p].picks,
-                            "picker_wins": stats[p].picker_wins,
-                        }
-                        for p in order
-                    ],
-                    "race_winners": list(state.race_winners),
-                }
-            )
-        )
+        click.echo(to_json(standings_record(str(path), head.rules.name, state, stats)))
         return
     from ..render import Points, render
 

@@ -1,0 +1,128 @@
+"""`scorepad serve`: the live board (the optional extra `scorepad[serve]`)."""
+
+from __future__ import annotations
+
+import socket
+from contextlib import suppress
+from pathlib import Path
+
+import click
+
+from ..errors import ScorepadError
+from ._common import CONTEXT_SETTINGS, open_session, session_file_option
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; 0.0.0.0 lets phones on the same network in.",
+)
+@click.option(
+    "--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="The port."
+)
+@click.option(
+    "--allow-entry",
+    is_flag=True,
+    help="Let the page record hands too (with the token, printed at start).",
+)
+@click.option(
+    "--token",
+    metavar="TOKEN",
+    help="The token entry needs (default: a new random one, printed at start).",
+)
+@session_file_option
+@click.pass_obj
+def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None) -> None:
+    """A live scoreboard of the session for every phone at the table (or the TV).
+
+    Serves one page with the standings, the last hands, who deals next, the doublers pending,
+    the rules in force and a running-totals chart; it updates by itself within a second of any
+    change to the session file, whoever makes it. With --allow-entry the page can record hands
+    too, given the token (as `Authorization: Bearer TOKEN` or the link printed at start).
+
+    It listens on this machine only unless --host says otherwise. Needs the extra:
+    pip install 'scorepad[serve]'. Stop it with Ctrl-C.
+
+    Examples:
+
+    \b
+        scorepad serve
+        scorepad -f friday.csv serve --host 0.0.0.0 --allow-entry
+    """
+    try:
+        import uvicorn
+
+        from ..serve import Board, create_app
+    except ImportError:
+        raise ScorepadError("serve needs the serve extra: pip install 'scorepad[serve]'") from None
+    if token is not None and (
+        len(token) < 8 or len(token) > 200 or not token.isascii() or not token.isprintable()
+        or " " in token
+    ):  # fmt: skip
+        raise click.BadParameter("8 to 200 printable characters, no spaces", param_hint="--token")
+    open_session(path).head()  # a missing or broken file is an error here, not on the page
+    sock = _bind(host, port)
+    board = Board(path, allow_entry, token)
+    address = sock.getsockname()
+    shown = _shown_host(host)
+    url = f"http://{shown}:{address[1]}/"
+    click.echo(f"Serving {path} at {url} (Ctrl-C stops).")
+    if allow_entry:
+        click.echo(f"Entry is on. Token: {board.token}")
+        click.echo(f"Open this link to enter hands from a phone: {url}?token={board.token}")
+    if shown not in LOOPBACK:
+        _qr(url + (f"?token={board.token}" if allow_entry else ""))
+    config = uvicorn.Config(create_app(board), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    with suppress(KeyboardInterrupt):  # (uvicorn handles Ctrl-C itself)
+        server.run(sockets=[sock])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket, or a clear error (a port in use, an address not of this machine)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise ScorepadError(f"--host {host}: not an address of this machine") from None
+    family, kind, proto, _, where = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(where)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ScorepadError(
+            f"cannot listen on {host}:{port}: {exc.strerror} (give another --port)"
+        ) from None
+    return sock
+
+
+def _shown_host(host: str) -> str:
+    """The address to give people: this machine's LAN address for 0.0.0.0."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # (no packet is sent: it only picks the route)
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def _qr(url: str) -> None:
+    """A QR code of the address in the terminal, for phones."""
+    try:
+        import qrcode
+    except ImportError:  # pragma: no cover - part of the extra
+        return
+    code = qrcode.QRCode(border=1)
+    code.add_data(url)
+    code.make(fit=True)
+    code.print_ascii(invert=True)

@@ -1,0 +1,433 @@
+"""`scorepad serve`: the session as a live scoreboard for the whole table.
+
+An ASGI app (Starlette; uvicorn runs it; server-sent events by sse-starlette), all of it the
+optional extra `scorepad[serve]`, imported only by `serve`. It reads and writes the session only
+through the session API (`Session`), so a hand entered from a phone takes the same lock, the same
+checks and the same atomic append as `scorepad hand` in the terminal.
+
+- `GET /`: one page (standings, the last hands, who deals, doublers, the rules, a running-totals
+  chart) that updates itself from `/events`. Everything it needs is in the page: no fonts or
+  scripts from elsewhere.
+- `GET /api/state`: the board as JSON (the keys of `standings --format json`, and more).
+- `GET /events`: server-sent events, one `state` event per change of the file, whoever made it
+  (a watcher polls the file's size and time); each event lists the changes since the one before.
+- `POST /api/hands` (with `--allow-entry` and the token): record a hand from a JSON object of the
+  inputs `hand` takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import os
+import secrets
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .errors import ScorepadError
+from .ledger import HandView
+from .session import Session, Waiting
+
+MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
+POLL = 0.2  # seconds between looks at the session file
+RECENT = 12  # the last hands the board shows
+SERIES_POINTS = 300  # the most points of each player's line on the chart
+CLIENT_BACKLOG = 256  # events kept for a slow client before it is dropped (it reconnects)
+ENTRY_WAIT = 10.0  # seconds an entry waits for another scorepad's lock
+
+# The inputs of a hand, as POST /api/hands takes them, and the JSON type of each.
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "picker": str,
+    "partners": list,
+    "alone": bool,
+    "points": int,
+    "tricks": int,
+    "crack": str,
+    "recrack": bool,
+    "forced": bool,
+    "blitz": int,
+    "game": str,
+    "runs": int,
+    "knocks": int,
+    "stoss": int,
+    "last": bool,
+    "dealer": str,
+    "out": list,
+    "leaster": bool,
+    "winner": str,
+    "leaster_points": dict,
+    "leaster_tricks": dict,
+    "blind_points": int,
+    "schwanzer": bool,
+    "schwanzer_points": dict,
+    "losers": list,
+    "ramsch": bool,
+    "ramsch_points": dict,
+    "jungfrau": list,
+    "durchmarsch": str,
+    "doubler": bool,
+    "note": str,
+}
+
+
+class BadRequest(Exception):
+    """A request the board answers with a JSON error and this status."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+# --- the board's state --------------------------------------------------------------------------
+
+
+class _Series:
+    """Each player's running total for the chart, at most SERIES_POINTS points a player (every
+    other point is dropped when it fills, so a long night keeps its shape)."""
+
+    def __init__(self, players: Sequence[str]):
+        self.players = tuple(players)
+        self.running = dict.fromkeys(self.players, 0)
+        self.hands: list[int] = [0]
+        self.points: list[tuple[int, ...]] = [(0,) * len(self.players)]
+        self.step = 1
+        self.seen = 0
+
+    def add(self, view: HandView) -> None:
+        if view.void:
+            return
+        for player, value in view.deltas.items():
+            self.running[player] = self.running.get(player, 0) + value
+        self.seen += 1
+        if self.seen % self.step:
+            return
+        self.hands.append(view.number)
+        self.points.append(tuple(self.running.get(p, 0) for p in self.players))
+        if len(self.hands) > SERIES_POINTS:
+            self.hands, self.points = self.hands[::2], self.points[::2]
+            self.step *= 2
+
+    def finish(self, last: int) -> dict[str, Any]:
+        if self.hands[-1] != last and self.seen:
+            self.hands.append(last)
+            self.points.append(tuple(self.running.get(p, 0) for p in self.players))
+        return {
+            "hands": self.hands,
+            "totals": {p: [pt[i] for pt in self.points] for i, p in enumerate(self.players)},
+        }
+
+
+def board_state(session: Session, file: str) -> dict[str, Any]:
+    """The board: the standings (the keys of `standings --format json`), and `next` (hand,
+    dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
+    running totals, and who is seated. One checking pass, like every report."""
+    from .cli._common import rules_in_force
+    from .reports import PlayerCounts, hand_record, standings_record
+    from .scoring import seat
+
+    recent: deque[HandView] = deque(maxlen=RECENT)
+    with session.reading() as reading:
+        head = reading.head
+        counts = PlayerCounts(head.players)
+        series = _Series(head.players)
+
+        def on_hand(view: HandView) -> None:
+            recent.append(view)
+            series.add(view)
+
+        ledger = reading.night(on_hand=on_hand, counts=counts)
+    state = standings_record(file, head.rules.name, ledger, counts.finish())
+    seating = seat(ledger.rules, ledger.seated, ledger.next_dealer)
+    state.update(
+        next={
+            "hand": ledger.last_hand + 1,
+            "dealer": ledger.next_dealer,
+            "leads": seating.order[0],
+            "sits_out": list(seating.sitting_out),
+            "doubled": ledger.doubled_next(),
+        },
+        pending=len(ledger.pending),
+        rules_in_force={
+            "summary": rules_in_force(head, ledger),
+            "family": ledger.rules.family,
+            "all_pass": ledger.rules.all_pass,
+            "settings": ledger.rules.flat(),
+        },
+        seated=list(ledger.seated),
+        last_hand=ledger.last_hand,
+        recent=[hand_record(view) for view in reversed(recent)],
+        series=series.finish(ledger.last_hand),
+    )
+    return state
+
+
+def changes_since(path: Path, offset: int) -> tuple[list[str], int]:
+    """The changes appended to the session since byte `offset` (as `log` words them), and the
+    new end; a file that shrank or was rewritten reads from its start (the caller says so)."""
+    from .reports import change_text
+    from .schema import Codec, LedgerError
+
+    with open(path, "rb") as f:
+        head = f.readline()
+        end = f.seek(0, os.SEEK_END)
+        if offset > end or offset < len(head):
+            return [], end
+        f.seek(offset)
+        data = f.read(end - offset)
+    try:
+        codec = Codec.from_header(next(csv.reader([head.decode("utf-8-sig").rstrip("\r\n")])))
+        changes = []
+        for cells in csv.reader(data.decode("utf-8").splitlines()):
+            if cells:
+                changes.append(change_text(codec.decode(cells, 0)))
+        return changes, end
+    except (UnicodeDecodeError, csv.Error, LedgerError, StopIteration):
+        return [], end  # (the state event says what is wrong)
+
+
+# --- the app ------------------------------------------------------------------------------------
+
+
+class Board:
+    """One session served: the latest state, the clients listening, the entry token."""
+
+    def __init__(
+        self, path: Path, allow_entry: bool = False, token: str | None = None, poll: float = POLL
+    ):
+        self.path = Path(path)
+        self.session = Session(self.path, Waiting(ENTRY_WAIT))
+        self.allow_entry = allow_entry
+        self.token = token or secrets.token_urlsafe(18)
+        self.poll = poll
+        self.version = 0
+        self.event: dict[str, Any] = {}
+        self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._seen: tuple[int, int, int] | None = None
+        self._offset = 0
+        self._lock = asyncio.Lock()
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _state(self) -> dict[str, Any]:
+        try:
+            return board_state(self.session, str(self.path))
+        except ScorepadError as exc:
+            return {"error": str(exc)}
+
+    async def refresh(self) -> None:
+        """Look at the file; if it changed, work out the board again and tell every client."""
+        async with self._lock:
+            seen = self._stat()
+            if seen == self._seen and self.event:
+                return
+            rewritten = self._seen is not None and seen is not None and seen[0] != self._seen[0]
+            offset = 0 if rewritten else self._offset
+            state = await run_in_threadpool(self._state)
+            changes, end = await run_in_threadpool(changes_since, self.path, offset)
+            if not self.event:  # the first look: the rows so far are not news
+                changes = []
+            self._seen, self._offset = seen, end
+            self.version += 1
+            self.event = {
+                "version": self.version,
+                "changes": changes,
+                "rewritten": rewritten,
+                "state": state,
+            }
+            for queue in list(self._clients):
+                if queue.qsize() >= CLIENT_BACKLOG:
+                    self._clients.discard(queue)  # too slow: it reconnects for a fresh state
+                    continue
+                queue.put_nowait(self.event)
+
+    async def watch(self) -> None:
+        while True:
+            with suppress(Exception):  # the board keeps serving whatever happens
+                await self.refresh()
+            await asyncio.sleep(self.poll)
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._clients.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._clients.discard(queue)
+
+    def authorized(self, request: Request) -> bool:
+        given = request.headers.get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        return scheme.lower() == "bearer" and secrets.compare_digest(token.strip(), self.token)
+
+
+def create_app(board: Board) -> Starlette:
+    """The ASGI app serving `board`."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await board.refresh()
+        task = asyncio.create_task(board.watch())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    async def page(request: Request) -> Response:
+        text = resources.files("scorepad.web").joinpath("board.html").read_text("utf-8")
+        settings = {"entry": board.allow_entry}
+        html = text.replace("/*SETTINGS*/{}", json.dumps(settings))
+        return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+    async def api_state(request: Request) -> Response:
+        await board.refresh()
+        state = board.event["state"]
+        return JSONResponse(state, status_code=500 if "error" in state else 200)
+
+    async def events(request: Request) -> Response:
+        queue = board.subscribe()
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            try:
+                yield {"event": "state", "data": json.dumps(board.event, ensure_ascii=False)}
+                while True:
+                    event = await queue.get()
+                    yield {"event": "state", "data": json.dumps(event, ensure_ascii=False)}
+            finally:
+                board.unsubscribe(queue)
+
+        return EventSourceResponse(stream(), ping=15, headers={"cache-control": "no-store"})
+
+    async def post_hand(request: Request) -> Response:
+        try:
+            if not board.allow_entry:
+                raise BadRequest(403, "entry is off: start the board with --allow-entry")
+            if not board.authorized(request):
+                raise BadRequest(403, "entry needs the token: Authorization: Bearer TOKEN")
+            data = await _json_body(request)
+            recorded = await run_in_threadpool(record_hand, board.session, board.path, data)
+        except BadRequest as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        await board.refresh()
+        return JSONResponse(recorded, status_code=201)
+
+    async def problem(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        detail = getattr(exc, "detail", "") or "the board could not answer"
+        return JSONResponse({"error": str(detail)}, status_code=status)
+
+    return Starlette(
+        routes=[
+            Route("/", page, methods=["GET"]),
+            Route("/api/state", api_state, methods=["GET"]),
+            Route("/events", events, methods=["GET"]),
+            Route("/api/hands", post_hand, methods=["POST"]),
+        ],
+        lifespan=lifespan,
+        exception_handlers={HTTPException: problem},
+    )
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read in bounded memory."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise BadRequest(413, f"the body is over {MAX_BODY // 1024} KiB")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(413, f"the body is over {MAX_BODY // 1024} KiB")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadRequest(400, "the body is not a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadRequest(400, "the body is not a JSON object")
+    return data
+
+
+def _params(data: dict[str, Any]) -> dict[str, Any]:
+    """The options of `scorepad hand` that a JSON object of inputs stands for, type-checked."""
+    unknown = sorted(k for k in data if k not in FIELDS)
+    if unknown:
+        raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: {', '.join(FIELDS)}")
+    for key, value in data.items():
+        want: Any = FIELDS[key]
+        if value is None:
+            continue
+        if isinstance(value, bool) and want is not bool:
+            raise BadRequest(400, f"{key}: {_kind(want)} expected")
+        if not isinstance(value, want):
+            raise BadRequest(400, f"{key}: {_kind(want)} expected")
+        if want is list and not all(isinstance(v, str) for v in value):
+            raise BadRequest(400, f"{key}: a list of names expected")
+        if want is dict and not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in value.items()
+        ):
+            raise BadRequest(400, f"{key}: an object of name to whole number expected")
+        if want is int and not -(10**9) <= value <= 10**9:
+            raise BadRequest(400, f"{key}: {value} is out of range")
+    params: dict[str, Any] = dict.fromkeys(FIELDS)
+    params.update(data)
+    for flag in ("alone", "recrack", "forced", "last", "leaster", "schwanzer", "ramsch"):
+        params[flag] = bool(params[flag])
+    for many in ("partners", "losers", "jungfrau", "out"):
+        params[many] = tuple(params[many] or ())
+    params["doubled"] = 0
+    return params
+
+
+def _kind(want: type | tuple[type, ...]) -> str:
+    return {
+        str: "text",
+        int: "a whole number",
+        bool: "true or false",
+        list: "a list of names",
+        dict: "an object of name to whole number",
+    }.get(want if isinstance(want, type) else str, "a value")
+
+
+def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Record the hand a JSON object describes, as `scorepad hand` would; its JSON, or a
+    BadRequest (422) saying why not. Nothing is written when it fails."""
+    import click
+
+    from .cli._common import _build_hand, recorded_record
+    from .schema import check_note
+
+    params = _params(data)
+    note = params.pop("note") or ""
+    out = params.pop("out")
+    try:
+        check_note(note)
+        if params.pop("doubler"):
+            if any(params[k] for k in params if k not in ("dealer", "doubled")):
+                raise BadRequest(422, "a doubler has no other inputs (but the dealer)")
+            row, state = session.record_doubler(params["dealer"], note)
+            return recorded_record(path, row, None, state)
+        hand = _build_hand((), params, out)
+        row, result, state = session.record(hand, note)
+    except click.UsageError as exc:
+        raise BadRequest(422, exc.format_message()) from None
+    except ScorepadError as exc:
+        raise BadRequest(422, str(exc)) from None
+    return recorded_record(path, row, result, state)
