@@ -130,6 +130,13 @@ def test_a_game_the_table_gives_no_value_is_refused(fails):
 # --- knocks and Stoss ---------------------------------------------------------------------------
 
 
+def test_the_knock_factor_is_a_setting(check_json):
+    # knock_factor = 3: a solo of 50 with two knocks is 50 x 3 x 3 = 450 from each.
+    got = check_json(*BAV, "--set", "knock_factor=3", "--picker", "Anni", "--game", "solo",
+                     "--points", "70", "--knocks", "2")  # fmt: skip
+    assert got["deltas"] == each(450)
+
+
 def test_knocks_and_stoss_double(check_json, fails):
     # partner game 10, two knocks and one Stoss: 10 x 2 x 2 x 2 = 80 each.
     got = deltas(check_json, "--picker", "Anni", "--partner", "Bertl", "--points", "70",

@@ -89,6 +89,14 @@ def test_the_picker_must_keep_a_card_of_the_called_suit():
     ]
 
 
+def test_keeping_a_card_of_the_called_suit_is_the_keep_called_suit_setting():
+    text = variant(t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S")
+    hand = parse_hand_file(text)
+    assert load_rules(hand.rules).keep_called_suit  # Sheepshead: the picker keeps one
+    off = load_rules(hand.rules, ["keep_called_suit=false"])
+    assert [str(p) for p in replay(hand, off).problems] == []
+
+
 def test_the_unknown_card_follows_the_called_suit_and_cannot_win():
     text = variant(
         call="AS unknown 7C", t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S"
