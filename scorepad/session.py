@@ -53,6 +53,7 @@ NEWLINE = "\r\n"  # RFC 4180
 _BLOCK = 1 << 20
 MAX_HEAD = 1 << 20  # the most the header, rules row and session row may hold together
 _TAIL_CHUNK = 64 * 1024
+MAX_LINE = 1 << 20  # the longest line below the head read (a row scorepad writes is < 1 KiB)
 TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
 VERIFY_HINT = "run `scorepad verify` to see every problem"
 
@@ -176,6 +177,13 @@ def _unlock(fd: int) -> None:
 # --- reading one snapshot -----------------------------------------------------------------------
 
 
+class LineTooLong(Exception):
+    """A line of a session file is longer than MAX_LINE (it is not read whole)."""
+
+
+_TOO_LONG = f"this line is longer than {MAX_LINE // 1024} KiB: not a row scorepad wrote"
+
+
 class _Bounded(io.RawIOBase):
     """The first `size` bytes of an open file, read with pread (the snapshot)."""
 
@@ -231,6 +239,18 @@ class Snapshot:
         raw = io.BufferedReader(_Bounded(self.fd, self.size), _BLOCK)
         return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
 
+    def lines(self) -> Iterator[str]:
+        """The snapshot's lines, each read in bounded memory: a line longer than MAX_LINE raises
+        LineTooLong (for the CSV reader, which would otherwise hold it whole)."""
+        text = self.text()
+        while True:
+            line = text.readline(MAX_LINE + 1)
+            if not line:
+                return
+            if len(line) > MAX_LINE:
+                raise LineTooLong
+            yield line
+
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
         return self.size > 0 and _pread(self.fd, 1, self.size - 1) != b"\n"
@@ -259,7 +279,7 @@ class Snapshot:
                 f"the first lines are longer than {MAX_HEAD // 1024} KiB: not a scorepad session",
                 1,
             )
-        reader = csv.reader(self.text(), strict=True)
+        reader = csv.reader(self.lines(), strict=True)
         records: list[list[str]] = []
         codec = None
         for number in (1, 2, 3):
@@ -375,8 +395,17 @@ def _corrections(
     line = 1  # the line the data starts on
     ends = 0
     rest = b""
+    skipping = False  # within a line longer than MAX_LINE (no correction: the pass reports it)
     for block in snapshot.blocks():
         data = rest + block
+        if skipping:
+            first = data.find(b"\n")
+            if first < 0:
+                rest = b""
+                continue
+            data, skipping = data[first + 1 :], False
+            line += 1
+            ends += 1
         cut = data.rfind(b"\n") + 1
         hits = sorted(at for needle in needles for at in _finds(data, needle, cut))
         pos = 0
@@ -405,6 +434,8 @@ def _corrections(
         line += data.count(b"\n", pos, cut)
         ends += count
         rest = data[cut:]
+        if len(rest) > MAX_LINE:
+            rest, skipping = b"", True
     return found, ends
 
 
@@ -460,6 +491,8 @@ def _tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
             return last, last_hand
         if start == 0:
             raise SessionError(path, "no session row found", 3)
+        if not lines and chunk > MAX_LINE:  # not one whole line in the end of the file
+            raise SessionError(path, f"{_TOO_LONG}; {VERIFY_HINT}", _line_count(snapshot))
         chunk *= 4
 
 
@@ -470,6 +503,10 @@ def _last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
         start = max(0, snapshot.size - chunk)
         lines = _pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
         body = lines[3:] if start == 0 else lines[1:]
+        if len(body) < 2 and start > 0 and chunk > 2 * MAX_LINE:
+            raise SessionError(
+                snapshot.path, f"{_TOO_LONG}; {VERIFY_HINT}", _line_count(snapshot) - len(body)
+            )
         if len(body) >= 2 or start == 0:
             rows = [
                 _tail_row(snapshot, head, raw, len(body) - at)
@@ -634,6 +671,9 @@ def check_pass(
             done = reader.line_num
         except UnicodeDecodeError:
             problems.append(Problem(done + 1, "not UTF-8 text"))
+            return problems
+        except LineTooLong:
+            problems.append(Problem(done + 1, _TOO_LONG))
             return problems
 
 
@@ -879,7 +919,7 @@ class Reading:
 
     def rows(self) -> Iterator[Row]:
         """Every row below the head, decoded, with its line (a second pass, after `night`)."""
-        reader = csv.reader(self._snapshot.text(), strict=True)
+        reader = csv.reader(self._snapshot.lines(), strict=True)
         for _ in range(3):
             next(reader, None)
         for cells in reader:

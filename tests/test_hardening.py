@@ -691,3 +691,45 @@ def test_a_huge_first_line_is_refused_before_it_is_read(fails, tmp_path):
     with open(path, "wb") as f:
         f.write(b"hand,kind," + b"x" * (3 << 20))  # 3 MiB and no line end
     assert "the first lines are longer than 1024 KiB" in fails("-f", path, "standings")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="measures with Linux's /proc")
+@pytest.mark.parametrize("where", ["middle", "end", "torn"])
+def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(run, tmp_path, where):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert (
+        run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70").exit_code
+        == 0
+    )
+    huge = b"2,picker,," + b"x" * (60 << 20)  # 60 MiB on one line
+    with open(path, "ab") as f:
+        f.write(huge + (b"" if where == "torn" else b"\r\n"))
+        if where == "middle":
+            f.write(b"3,picker,,1,1,1,1,1\r\n")
+    before = path.stat().st_size
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from scorepad.cli import cli
+        for args in (['verify'], ['standings'], ['status'], ['undo'], ['void', '1'],
+                     ['hand', '--picker', 'Ann', '--alone', '--points', '70'], ['log']):
+            try:
+                cli.main(['-f', {str(path)!r}, *args], prog_name='scorepad')
+            except SystemExit as exc:
+                print("EXIT", args[0], exc.code, file=sys.stderr)
+        # (VmHWM: this process's own peak; ru_maxrss would count the parent's, across exec)
+        with open("/proc/self/status") as status:
+            hwm = next(line for line in status if line.startswith("VmHWM:"))
+        print("PEAK", int(hwm.split()[1]) // 1024, file=sys.stderr)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    lines = result.stderr.splitlines()
+    outcomes = [line for line in lines if line.startswith("EXIT ")]
+    peak = next(line.split()[1] for line in lines if line.startswith("PEAK "))
+    assert len(outcomes) == 7 and all(line.endswith(" 1") for line in outcomes), result.stderr
+    expected = "the last line is incomplete" if where == "torn" else "longer than 1024 KiB"
+    assert expected in result.stdout + result.stderr
+    assert int(peak) < 60, f"peak memory {peak} MiB: the 60 MiB line was read whole"
+    assert path.stat().st_size == before  # nothing written
