@@ -934,7 +934,8 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if rules.all_pass != "leaster":
         raise HandError(
             f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play leasters with --set all_pass=leaster"
+            f"play leasters with --set all_pass=leaster (in a session: "
+            f"scorepad set all_pass=leaster)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if not hand.winner and hand.points is None:
@@ -1146,7 +1147,8 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     if rules.all_pass != "schwanzer":
         raise HandError(
             f"--schwanzer: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play schwanzer with --set all_pass=schwanzer"
+            f"play schwanzer with --set all_pass=schwanzer (in a session: "
+            f"scorepad set all_pass=schwanzer)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if hand.points is None and not hand.losers:
@@ -1259,7 +1261,8 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     if rules.all_pass != "ramsch":
         raise HandError(
             f"--ramsch: {rules.name} rules have all_pass = {rules.all_pass}; Ramsch needs "
-            f"all_pass = ramsch (as --rules bavarian plays)"
+            f"all_pass = ramsch (--rules bavarian plays it; in a session: scorepad set "
+            f"all_pass=ramsch)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     lines = [
