@@ -16,6 +16,7 @@ import click
 
 from ..errors import ScorepadError
 from ..names import GAMES as GAME_NAMES
+from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
 
 if TYPE_CHECKING:
@@ -151,8 +152,7 @@ def rules_options(command: Callable) -> Callable:
         "rules_spec",
         metavar="NAME|PATH",
         shell_complete=_complete_rules,
-        help="Rules preset (standard, pagat, first-night, schafkopf) or a TOML rules file. "
-        "Default: standard.",
+        help=f"Rules preset ({', '.join(PRESETS)}) or a TOML rules file. Default: standard.",
     )(command)
 
 

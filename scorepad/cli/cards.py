@@ -74,6 +74,12 @@ def check(
             Ann=10,Bob=20,Cy=30,Dee=40,Ed=20 --leaster-tricks Ann=1,Bob=1,Cy=1,Dee=2,Ed=1
         scorepad check --rules schafkopf --players Ann,Bob,Cy,Dee --picker Ann --game solo \\
             --points 95 --tricks 7 --runs 3
+        scorepad check --rules bavarian --players Ann,Bob,Cy,Dee --picker Ann --game wenz-tout \\
+            --points 120 --tricks 8 --runs 2 --knocks 1
+        scorepad check --rules bavarian --players Ann,Bob,Cy,Dee --ramsch \\
+            --ramsch-points Ann=50,Bob=40,Cy=30,Dee=0 --jungfrau Dee
+        scorepad check --set all_pass=schwanzer --players Ann,Bob,Cy,Dee,Ed --schwanzer \\
+            --loser Ann
     """
     from ..errors import HandError
     from ..rules import load_rules
@@ -119,8 +125,8 @@ def rules_command(
 ) -> None:
     """Show a rules table: every setting in force and what it means.
 
-    NAME is a preset (standard, pagat, first-night, schafkopf) and PATH a TOML file of your
-    table's own rules, which may start from a preset (preset = "pagat") and change some
+    NAME is a preset (standard, pagat, first-night, schafkopf, bavarian) and PATH a TOML file
+    of your table's own rules, which may start from a preset (preset = "pagat") and change some
     settings. Without either: the rules in force in the session file (-f, or scorepad.csv here),
     with any change `scorepad set` made, else the standard preset. --format toml writes a
     complete rules file to start your own from.
