@@ -10,9 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from scorepad.errors import HandError
+from scorepad.names import GAMES
 from scorepad.replay import parse_hand_file, replay
 from scorepad.rules import load_rules
+from scorepad.scoring import PickerHand, RamschHand, score
 from scorepad.simulate import random_hand
 
 ROOT = Path(__file__).parent.parent
@@ -426,3 +431,63 @@ def test_keep_called_suit_is_a_setting():
     sk = load_rules("schafkopf")
     assert sk.keep_called_suit is False
     assert load_rules("schafkopf", ["keep_called_suit=true"]).keep_called_suit is True
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+PLAYERS = tuple(FOUR.split(","))
+
+
+@given(
+    st.sampled_from(GAMES),
+    st.integers(0, 120),
+    st.one_of(st.none(), st.integers(0, 8)),
+    st.integers(0, 14),
+    st.integers(0, 4),
+    st.integers(0, 4),
+    st.sampled_from(["fixed", "double"]),
+)
+def test_every_bavarian_game_is_zero_sum_or_refused(
+    game, points, tricks, runs, knocks, stoss, touts
+):
+    rules = load_rules("bavarian", [f"tout_scoring={touts}"])
+    partners = ("Bertl",) if game in ("partner", "hochzeit") else ()
+    hand = PickerHand(
+        PLAYERS, "Anni", points, partners=partners, tricks=tricks, game=game, runs=runs,
+        knocks=knocks, stoss=stoss,
+    )  # fmt: skip
+    try:
+        result = score(rules, hand)
+    except HandError:
+        return
+    assert sum(result.deltas.values()) == 0
+    assert result.stake == abs(result.deltas["Sepp"])  # an opponent pays or gets the stake
+    assert result.stake % (2 ** (knocks + stoss)) == 0  # every knock and Stoss doubled it
+
+
+@given(
+    st.lists(st.integers(0, 120), min_size=3, max_size=3),
+    st.sets(st.sampled_from(PLAYERS[1:]), max_size=2),
+    st.sampled_from(["double-own", "double-all"]),
+    st.integers(0, 4),
+)
+def test_every_ramsch_is_zero_sum_and_the_most_loses(shares, jungfrau, rule, knocks):
+    rules = load_rules("bavarian", [f"jungfrau={rule}"])
+    points = dict(zip(PLAYERS, [120 - min(sum(shares), 120), *shares]))
+    if sum(points.values()) != 120:
+        return
+    for player in jungfrau:
+        points["Anni"] += points[player]
+        points[player] = 0
+    high = max(points.values())
+    tied = [p for p in PLAYERS if points[p] == high]
+    hand = RamschHand(PLAYERS, points=points, losers=(tied[0],), jungfrau=tuple(sorted(jungfrau)),
+                      knocks=knocks)  # fmt: skip
+    try:
+        result = score(rules, hand)
+    except HandError:
+        assert tied[0] in jungfrau or len(jungfrau) >= 3
+        return
+    assert sum(result.deltas.values()) == 0
+    assert result.losers == (tied[0],) and result.deltas[tied[0]] < 0
+    assert all(result.deltas[p] > 0 for p in PLAYERS if p != tied[0])

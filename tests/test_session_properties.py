@@ -102,12 +102,66 @@ def test_any_night_of_house_rules_verifies(preset, sixty, split, bump, operation
         _play_and_check(path, operations)
 
 
-def _play_and_check(path, operations):
+FOUR = ["Anni", "Bertl", "Sepp", "Vroni"]
+PAIR = st.lists(st.sampled_from(FOUR), min_size=2, max_size=2, unique=True)
+BAVARIAN_OPERATIONS = st.one_of(
+    PAIR.flatmap(
+        lambda two: st.tuples(
+            st.just("sk-partner"), *map(st.just, two), st.integers(0, 120), st.integers(0, 5)
+        )
+    ),
+    st.tuples(
+        st.just("sk-solo"),
+        st.sampled_from(FOUR),
+        st.sampled_from(["solo", "wenz", "farbwenz", "geier"]),
+        st.integers(23, 119),
+        st.integers(0, 4),
+        st.integers(0, 2),
+    ),
+    st.tuples(st.just("sk-bettel"), st.sampled_from(FOUR), st.integers(0, 3)),
+    st.tuples(st.just("sk-tout"), st.sampled_from(FOUR), st.booleans(), st.integers(0, 4)),
+    st.tuples(
+        st.just("sk-ramsch"),
+        st.sampled_from(FOUR),
+        st.lists(st.sampled_from(FOUR), max_size=2, unique=True),
+        st.integers(0, 2),
+    ),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(1, 6)),
+    st.tuples(st.just("amend"), st.integers(1, 6), st.integers(23, 119)),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(BAVARIAN_OPERATIONS, min_size=4, max_size=12))
+def test_any_bavarian_night_verifies(operations):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        new = invoke(path, "new", "--rules", "bavarian", "--players", ",".join(FOUR))
+        assert new.exit_code == 0
+        _play_and_check(path, operations, FOUR)
+
+
+def _play_and_check(path, operations, players=PLAYERS):
     """Run the operations on the session at `path`; after each, the file verifies (a refused
     one changed nothing); at the end the fast and full passes agree, and so do the columns."""
     for op in operations:
         before = path.read_bytes()
-        if op[0] == "sixty":
+        if op[0] == "sk-partner":
+            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
+            args += ["--runs", op[4], "--tricks", 0 if op[3] <= 0 else 8 if op[3] == 120 else 4]
+        elif op[0] == "sk-solo":
+            args = ["hand", "--picker", op[1], "--game", op[2], "--points", op[3], "--runs", op[4]]
+            args += ["--knocks", op[5]]
+        elif op[0] == "sk-bettel":
+            args = ["hand", "--picker", op[1], "--game", "bettel", "--tricks", op[2]]
+        elif op[0] == "sk-tout":
+            args = ["hand", "--picker", op[1], "--game", "wenz-tout", "--runs", op[3]]
+            args += ["--points", 120, "--tricks", 8] if op[2] else ["--points", 90, "--tricks", 6]
+        elif op[0] == "sk-ramsch":
+            args = ["hand", "--ramsch", "--loser", op[1], "--knocks", op[3]]
+            args += [a for name in op[2] if name != op[1] for a in ("--jungfrau", name)]
+        elif op[0] == "sixty":
             args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 60]
         elif op[0] == "notrick":
             args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 0, "--tricks", 0]
@@ -146,17 +200,17 @@ def _play_and_check(path, operations):
 
     results = []
     for fast in (True, False):
-        counts = PlayerCounts(PLAYERS)
+        counts = PlayerCounts(players)
         ledger, problems = Session(path).check(counts=counts, fast=fast)
         results.append((ledger.totals, ledger.hands, problems, counts.finish()))
     assert results[0] == results[1]
     assert results[0][0] == standings["totals"]
     rows = path.read_text().splitlines()[3:]
-    columns = dict.fromkeys(PLAYERS, 0)
+    columns = dict.fromkeys(players, 0)
     import csv
 
     for cells in csv.reader(rows):
-        for player, cell in zip(PLAYERS, cells[3:8]):
+        for player, cell in zip(players, cells[3 : 3 + len(players)]):
             columns[player] += int(cell or 0)
     assert columns == standings["totals"]
 
