@@ -908,6 +908,51 @@ def _tout_value(rules: Rules, game: str, runs_value: int, runs_text: str) -> tup
     return value, f"{game} {rules.game_values[game]}" + (f" + {runs_text}" if runs_text else "")
 
 
+# --- hands everyone plays alone: leaster, schwanzer, Ramsch -----------------------------------
+
+
+def _roles(
+    seating: Seating, marked: Iterable[str], marked_role: str, other_role: str
+) -> dict[str, str]:
+    """Everyone's part when everyone plays alone: `marked_role` for the winners (or losers)."""
+    marked = set(marked)
+    return {
+        p: (
+            Role.SITS_OUT
+            if p in seating.sitting_out
+            else marked_role
+            if p in marked
+            else other_role
+        )
+        for p in seating.players
+    }
+
+
+def _alone_score(
+    outcome: Outcome,
+    rules: Rules,
+    seating: Seating,
+    stake: int,
+    deltas: Mapping[str, int],
+    roles: Mapping[str, str],
+    lines: list[str],
+    winners: Sequence[str] = (),
+    losers: Sequence[str] = (),
+) -> Score:
+    return Score(
+        outcome,
+        stake,
+        MappingProxyType(_in_seat_order(seating, deltas)),
+        MappingProxyType(dict(roles)),
+        tuple(lines),
+        rules.zero_sum,
+        None,
+        tuple(winners),
+        sitting_out=seating.sitting_out,
+        losers=tuple(losers),
+    )
+
+
 # --- leasters -----------------------------------------------------------------------------------
 
 
@@ -968,27 +1013,8 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         else f"Payout: {stake}."
     )
     deltas = _settle_leaster(rules, seating, winners, stake, lines)
-    roles = {
-        p: (
-            Role.SITS_OUT
-            if p in seating.sitting_out
-            else Role.LEASTER_WINNER
-            if p in winners
-            else Role.LEASTER
-        )
-        for p in seating.players
-    }
-    return Score(
-        Outcome.LEASTER,
-        stake,
-        MappingProxyType(_in_seat_order(seating, deltas)),
-        MappingProxyType(roles),
-        tuple(lines),
-        rules.zero_sum,
-        None,
-        tuple(winners),
-        sitting_out=seating.sitting_out,
-    )
+    roles = _roles(seating, winners, Role.LEASTER_WINNER, Role.LEASTER)
+    return _alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, winners)
 
 
 def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
@@ -1231,26 +1257,9 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
             f"+{stake * len(losers)} each."
         )
         lines.append(f"The hand sums to {sum(deltas.values())}.")
-    roles = {
-        p: (
-            Role.SITS_OUT
-            if p in seating.sitting_out
-            else Role.SCHWANZER_LOSER
-            if p in losers
-            else Role.SCHWANZER
-        )
-        for p in seating.players
-    }
-    return Score(
-        Outcome.SCHWANZER,
-        stake,
-        MappingProxyType(_in_seat_order(seating, deltas)),
-        MappingProxyType(roles),
-        tuple(lines),
-        rules.zero_sum,
-        None,
-        sitting_out=seating.sitting_out,
-        losers=losers,
+    roles = _roles(seating, losers, Role.SCHWANZER_LOSER, Role.SCHWANZER)
+    return _alone_score(
+        Outcome.SCHWANZER, rules, seating, stake, deltas, roles, lines, losers=losers
     )
 
 
@@ -1303,8 +1312,10 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         else:
             deltas[player] = stake
             lines.append(f"Race to {rules.target}: {player} moves up {stake}.")
-        roles = {p: Role.DURCHMARSCH if p == player else Role.RAMSCH for p in seating.order}
-        return _ramsch_score(rules, seating, stake, deltas, roles, lines, (), (player,))
+        if rules.zero_sum:
+            lines.append(f"The hand sums to {sum(deltas.values())}.")
+        roles = _roles(seating, (player,), Role.DURCHMARSCH, Role.RAMSCH)
+        return _alone_score(Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, (player,))
     jungfrau: list[str] = []
     for name in hand.jungfrau:
         player = _active(seating, name, "--jungfrau")
@@ -1351,8 +1362,12 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     else:
         deltas[loser] = -stake
         lines.append(f"Race to {rules.target}: {loser} moves down {stake}; nobody else moves.")
-    roles = {p: Role.RAMSCH_LOSER if p == loser else Role.RAMSCH for p in seating.order}
-    return _ramsch_score(rules, seating, stake, deltas, roles, lines, (loser,), ())
+    if rules.zero_sum:
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    roles = _roles(seating, (loser,), Role.RAMSCH_LOSER, Role.RAMSCH)
+    return _alone_score(
+        Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, losers=(loser,)
+    )
 
 
 def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines: list[str]) -> str:
@@ -1388,33 +1403,6 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
         + (" (named with --loser, settling the tie)." if len(tied) > 1 else ".")
     )
     return loser
-
-
-def _ramsch_score(
-    rules: Rules,
-    seating: Seating,
-    stake: int,
-    deltas: dict[str, int],
-    roles: dict[str, str],
-    lines: list[str],
-    losers: tuple[str, ...],
-    winners: tuple[str, ...],
-) -> Score:
-    if rules.zero_sum:
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
-    all_roles = {p: roles.get(p, Role.SITS_OUT) for p in seating.players}
-    return Score(
-        Outcome.RAMSCH,
-        stake,
-        MappingProxyType(_in_seat_order(seating, deltas)),
-        MappingProxyType(all_roles),
-        tuple(lines),
-        rules.zero_sum,
-        None,
-        winners,
-        sitting_out=seating.sitting_out,
-        losers=losers,
-    )
 
 
 # --- penalties ----------------------------------------------------------------------------------
