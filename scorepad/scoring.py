@@ -957,8 +957,15 @@ def _alone_score(
 
 
 def _per_player(
-    seating: Seating, given: Mapping[str, int], option: str, low: int, high: int, total: int
+    seating: Seating,
+    given: Mapping[str, int],
+    option: str,
+    low: int,
+    high: int,
+    total: int | None,
 ) -> dict[str, int]:
+    """One value for every player in the hand, each from `low` to `high`, adding up to `total`
+    (None: any sum)."""
     values: dict[str, int] = {}
     for name, value in given.items():
         player = _active(seating, name, option)
@@ -970,7 +977,7 @@ def _per_player(
     missing = [p for p in seating.order if p not in values]
     if missing:
         raise HandError(f"{option}: give every player in the hand; missing {_names(missing)}")
-    if sum(values.values()) != total:
+    if total is not None and sum(values.values()) != total:
         raise HandError(f"{option}: the values add up to {sum(values.values())}, not {total}")
     return values
 
@@ -1194,23 +1201,8 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
     if hand.points is not None:
-        most = min(seating.deal.cards * 3, SCHWANZER_POINTS)
-        points = {}
-        for name, value in hand.points.items():
-            player = _active(seating, name, "--schwanzer-points")
-            if player in points:
-                raise HandError(f"--schwanzer-points: {player} is given twice")
-            if not 0 <= value <= most:
-                raise HandError(
-                    f"--schwanzer-points: {player}={value} is outside 0 to {most} "
-                    f"({seating.deal.cards} cards, 3 for a queen at most)"
-                )
-            points[player] = value
-        missing = [p for p in seating.order if p not in points]
-        if missing:
-            raise HandError(
-                f"--schwanzer-points: give every player in the hand; missing {_names(missing)}"
-            )
+        most = min(seating.deal.cards * 3, SCHWANZER_POINTS)  # a queen is 3 at most
+        points = _per_player(seating, hand.points, "--schwanzer-points", 0, most, None)
         if sum(points.values()) > SCHWANZER_POINTS:
             raise HandError(
                 f"--schwanzer-points: the values add up to {sum(points.values())}, but the "

@@ -56,3 +56,15 @@ def fails(run):
         return lines[0]
 
     return invoke
+
+
+@pytest.fixture
+def night(run, tmp_path):
+    """A session file in tmp_path: night(*args) runs `scorepad -f FILE ARGS`; night.path is it."""
+    path = tmp_path / "night.csv"
+
+    def invoke(*args, input=None):
+        return run("-f", path, *args, input=input)
+
+    invoke.path = path
+    return invoke

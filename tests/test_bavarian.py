@@ -265,17 +265,6 @@ def test_the_schafkopf_preset_still_scores_as_seed_004(check_json):
 # --- a session ----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def night(run, tmp_path):
-    path = tmp_path / "night.csv"
-
-    def sp(*args, input=None):
-        return run("-f", path, *args, input=input)
-
-    sp.path = path
-    return sp
-
-
 def totals(sp) -> dict:
     return json.loads(sp("standings", "--format", "json").stdout)["totals"]
 

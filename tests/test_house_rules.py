@@ -41,18 +41,6 @@ call = "jack-of-diamonds"
 """
 
 
-@pytest.fixture
-def night(run, tmp_path):
-    """A session in tmp_path: night(*args) runs `scorepad -f FILE ARGS`."""
-    path = tmp_path / "night.csv"
-
-    def sp(*args, input=None):
-        return run("-f", path, *args, input=input)
-
-    sp.path = path
-    return sp
-
-
 def totals(sp) -> dict:
     result = sp("standings", "--format", "json")
     assert result.exit_code == 0, result.stderr

@@ -31,25 +31,25 @@ ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent / "a
 
 
 @pytest.fixture
-def night(run, tmp_path):
+def board_file(run, tmp_path):
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE, "--set", "all_pass=doubler").exit_code == 0
     return path
 
 
 @pytest.fixture
-def client(night):
-    with TestClient(create_app(Board(night, allow_entry=True, token=TOKEN, poll=0.05))) as c:
+def client(board_file):
+    with TestClient(create_app(Board(board_file, allow_entry=True, token=TOKEN, poll=0.05))) as c:
         yield c
 
 
 # --- in process ---------------------------------------------------------------------------------
 
 
-def test_the_state_has_the_standings_keys_and_more(client, night, run):
-    run("-f", night, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+def test_the_state_has_the_standings_keys_and_more(client, board_file, run):
+    run("-f", board_file, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
     state = client.get("/api/state").json()
-    standings = json.loads(run("-f", night, "standings", "--format", "json").stdout)
+    standings = json.loads(run("-f", board_file, "standings", "--format", "json").stdout)
     assert {k: state[k] for k in standings} == standings
     assert state["next"] == {
         "hand": 2,
@@ -71,7 +71,7 @@ def test_the_page_needs_nothing_from_elsewhere(client):
     assert '"entry": true' in page.text
 
 
-def test_entry_records_a_hand_with_the_token(client, night, run):
+def test_entry_records_a_hand_with_the_token(client, board_file, run):
     reply = client.post(
         "/api/hands", json={"picker": "Ann", "partners": ["Bob"], "points": 70}, headers=AUTH
     )
@@ -79,7 +79,7 @@ def test_entry_records_a_hand_with_the_token(client, night, run):
     data = reply.json()
     assert data["hand"] == 1 and data["totals"]["Ann"] == 2 and data["played"] == "Ann + Bob 70"
     assert (
-        json.loads(run("-f", night, "standings", "--format", "json").stdout)["totals"]
+        json.loads(run("-f", board_file, "standings", "--format", "json").stdout)["totals"]
         == (data["totals"])
     )
     # a leaster, a doubler, a note: the same inputs as `hand`
@@ -90,23 +90,23 @@ def test_entry_records_a_hand_with_the_token(client, night, run):
         headers=AUTH,
     )
     assert reply.status_code == 201 and reply.json()["marks"] == ["doubled", "schneider"]
-    assert run("-f", night, "verify").stdout == ""
+    assert run("-f", board_file, "verify").stdout == ""
 
 
 @pytest.mark.parametrize(
     "headers", [{}, {"authorization": "Bearer wrong"}, {"authorization": TOKEN}]
 )
-def test_entry_without_the_token_is_forbidden(client, night, headers):
-    before = night.read_bytes()
+def test_entry_without_the_token_is_forbidden(client, board_file, headers):
+    before = board_file.read_bytes()
     reply = client.post(
         "/api/hands", json={"picker": "Ann", "alone": True, "points": 70}, headers=headers
     )
     assert reply.status_code == 403 and "token" in reply.json()["error"]
-    assert night.read_bytes() == before
+    assert board_file.read_bytes() == before
 
 
-def test_entry_is_off_without_allow_entry(night):
-    with TestClient(create_app(Board(night, token=TOKEN))) as c:
+def test_entry_is_off_without_allow_entry(board_file):
+    with TestClient(create_app(Board(board_file, token=TOKEN))) as c:
         reply = c.post("/api/hands", json={"picker": "Ann", "points": 70}, headers=AUTH)
         assert reply.status_code == 403 and "--allow-entry" in reply.json()["error"]
         assert '"entry": false' in c.get("/").text
@@ -129,42 +129,44 @@ def test_entry_is_off_without_allow_entry(night):
         ([1, 2], 400, "not a JSON object"),
     ],
 )
-def test_bad_entries_get_a_json_error_and_change_nothing(client, night, body, status, message):
-    before = night.read_bytes()
+def test_bad_entries_get_a_json_error_and_change_nothing(client, board_file, body, status, message):
+    before = board_file.read_bytes()
     reply = client.post("/api/hands", json=body, headers=AUTH)
     assert reply.status_code == status and message in reply.json()["error"], reply.text
-    assert night.read_bytes() == before
+    assert board_file.read_bytes() == before
     assert client.get("/api/state").status_code == 200  # it keeps serving
 
 
-def test_a_body_that_is_not_json_or_too_large_is_refused(client, night):
-    before = night.read_bytes()
+def test_a_body_that_is_not_json_or_too_large_is_refused(client, board_file):
+    before = board_file.read_bytes()
     reply = client.post("/api/hands", content=b"{not json", headers=AUTH)
     assert reply.status_code == 400
     reply = client.post("/api/hands", content=b"x" * (MAX_BODY + 1), headers=AUTH)
     assert reply.status_code == 413 and "KiB" in reply.json()["error"]
-    assert night.read_bytes() == before
+    assert board_file.read_bytes() == before
     assert client.get("/nowhere").status_code == 404
     assert client.put("/api/hands").status_code == 405
 
 
-def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(client, night):
-    good = night.read_bytes()
-    night.write_bytes(good + b"1,picker,,9,9,9,9,9\r\n")
+def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(client, board_file):
+    good = board_file.read_bytes()
+    board_file.write_bytes(good + b"1,picker,,9,9,9,9,9\r\n")
     time.sleep(0.1)
     reply = client.get("/api/state")
     assert reply.status_code == 500 and "verify" in reply.json()["error"]
-    night.write_bytes(good)
+    board_file.write_bytes(good)
     assert client.get("/api/state").status_code == 200
 
 
-def test_entry_from_the_page_and_the_terminal_at_once_both_land(client, night, run):
+def test_entry_from_the_page_and_the_terminal_at_once_both_land(client, board_file, run):
     results = []
 
     def terminal():
         for _ in range(10):
             results.append(
-                run("-f", night, "hand", "--picker", "Cy", "--alone", "--points", "80").exit_code
+                run(
+                    "-f", board_file, "hand", "--picker", "Cy", "--alone", "--points", "80"
+                ).exit_code
             )
 
     thread = threading.Thread(target=terminal)
@@ -181,17 +183,17 @@ def test_entry_from_the_page_and_the_terminal_at_once_both_land(client, night, r
     assert state["hands"] == 20  # nothing lost
     # Ann: +2 each of her hands, -1 each of Cy's; Cy: +4 each of his, -1 each of Ann's
     assert state["totals"]["Ann"] == 10 * 2 - 10 and state["totals"]["Cy"] == 10 * 4 - 10
-    assert run("-f", night, "verify").stdout == ""
+    assert run("-f", board_file, "verify").stdout == ""
 
 
-def test_serve_without_the_extra_says_which_to_install(fails, night, monkeypatch):
+def test_serve_without_the_extra_says_which_to_install(fails, board_file, monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # (an import of it fails)
-    assert "pip install 'scorepad[serve]'" in fails("-f", night, "serve")
+    assert "pip install 'scorepad[serve]'" in fails("-f", board_file, "serve")
 
 
-def test_serve_refuses_a_missing_file_and_a_bad_token(fails, tmp_path, night):
+def test_serve_refuses_a_missing_file_and_a_bad_token(fails, tmp_path, board_file):
     assert "no such" in fails("-f", tmp_path / "none.csv", "serve").lower()
-    assert "--token" in fails("-f", night, "serve", "--token", "short", code=2)
+    assert "--token" in fails("-f", board_file, "serve", "--token", "short", code=2)
 
 
 # --- on the loopback address --------------------------------------------------------------------
@@ -242,8 +244,8 @@ async def _listen(url, seen, ready, want, stop):
                     return
 
 
-def test_every_change_reaches_every_client_as_an_event(night):
-    with served(night) as url:
+def test_every_change_reaches_every_client_as_an_event(board_file):
+    with served(board_file) as url:
         seen = []
 
         async def main():
@@ -252,7 +254,7 @@ def test_every_change_reaches_every_client_as_an_event(night):
             task = asyncio.create_task(_listen(url, seen, ready, 1, stop))
             await ready.acquire()
             subprocess.run(
-                [sys.executable, "-m", "scorepad", "-f", night, "hand", "--picker", "Ann",
+                [sys.executable, "-m", "scorepad", "-f", board_file, "hand", "--picker", "Ann",
                  "--partner", "Bob", "--points", "70"],
                 check=True, capture_output=True,
             )  # fmt: skip
@@ -264,12 +266,12 @@ def test_every_change_reaches_every_client_as_an_event(night):
     assert seen[-1]["changes"] == ["hand 1: Ann + Bob 70"]
 
 
-def test_load_200_clients_see_every_one_of_100_hands(night):
+def test_load_200_clients_see_every_one_of_100_hands(board_file):
     clients, hands = 200, 100
-    session = Session(night)
+    session = Session(board_file)
     from scorepad.scoring import PickerHand
 
-    with served(night) as url:
+    with served(board_file) as url:
         seen = [[] for _ in range(clients)]
 
         async def main():
@@ -293,7 +295,7 @@ def test_load_200_clients_see_every_one_of_100_hands(night):
                 stop.set()
 
         asyncio.run(main())
-    final = dict(Session(night).night().totals)
+    final = dict(Session(board_file).board_file().totals)
     for events in seen:
         changes = [c for e in events for c in e["changes"]]
         assert changes == [f"hand {n}: Ann + Bob {70 if (n - 1) % 2 else 40}" for n in
@@ -315,14 +317,17 @@ def _chromium() -> str | None:
     return None
 
 
-def test_the_page_updates_itself_in_headless_chromium(night):
+def test_the_page_updates_itself_in_headless_chromium(board_file):
     playwright = pytest.importorskip(
         "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
     )
     chromium = _chromium()
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
-    with served(night, allow_entry=True, token=TOKEN) as url, playwright.sync_playwright() as p:
+    with (
+        served(board_file, allow_entry=True, token=TOKEN) as url,
+        playwright.sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -332,7 +337,7 @@ def test_the_page_updates_itself_in_headless_chromium(night):
             assert page.locator("#standings td.n").first.inner_text() == "0"
             # another process records a hand; the page shows it without a reload
             subprocess.run(
-                [sys.executable, "-m", "scorepad", "-f", night, "hand", "--picker", "Cy",
+                [sys.executable, "-m", "scorepad", "-f", board_file, "hand", "--picker", "Cy",
                  "--alone", "--points", "95"],
                 check=True, capture_output=True,
             )  # fmt: skip
@@ -360,5 +365,5 @@ def test_the_page_updates_itself_in_headless_chromium(night):
         finally:
             browser.close()
     assert (ARTIFACTS / "board.png").stat().st_size > 10_000
-    totals = Session(night).night().totals
+    totals = Session(board_file).board_file().totals
     assert totals["Cy"] == 8 - 1 and totals["Ann"] == -2 + 2
