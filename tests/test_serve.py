@@ -295,7 +295,7 @@ def test_load_200_clients_see_every_one_of_100_hands(board_file):
                 stop.set()
 
         asyncio.run(main())
-    final = dict(Session(board_file).board_file().totals)
+    final = dict(Session(board_file).night().totals)
     for events in seen:
         changes = [c for e in events for c in e["changes"]]
         assert changes == [f"hand {n}: Ann + Bob {70 if (n - 1) % 2 else 40}" for n in
@@ -365,5 +365,5 @@ def test_the_page_updates_itself_in_headless_chromium(board_file):
         finally:
             browser.close()
     assert (ARTIFACTS / "board.png").stat().st_size > 10_000
-    totals = Session(board_file).board_file().totals
+    totals = Session(board_file).night().totals
     assert totals["Cy"] == 8 - 1 and totals["Ann"] == -2 + 2
