@@ -46,9 +46,19 @@ def generate(hands: int, path: Path, seed: int = 1) -> Path:
             if correct and rng.random() < 0.5:
                 writer.writerow(codec.encode(state.void_row(number, "undo", TIME)))
             elif correct:
-                changes = {"points": rng.randint(0, 120), "tricks": None}
-                if state.kept[number].row.picker is None:
-                    changes = {"winner": state.kept[number].row.winner}
+                # (points the bury alone could hold, or all 120, would need the tricks counted)
+                recorded_row = state.kept[number].row
+                changes = {
+                    "points": rng.choice([p for p in range(23, 120) if p != recorded_row.points]),
+                    "tricks": None,
+                }
+                if recorded_row.picker is None:
+                    others = [
+                        p
+                        for p in state.kept[number].deltas
+                        if p not in recorded_row.out and p != recorded_row.winner
+                    ]
+                    changes = {"winner": rng.choice(others)}
                 writer.writerow(codec.encode(state.amend_row(number, changes, "recount", TIME)[0]))
     return path
 
@@ -63,11 +73,11 @@ def _random_hand(rng: random.Random, rules, state) -> PickerHand | LeasterHand:
     alone = rng.random() < 0.08
     partners = () if alone else (rng.choice(others),)
     points = max(0, min(120, round(rng.gauss(72, 20))))
-    tricks = None
-    if points == 120 and rng.random() < 0.6:
-        tricks = 6
-    elif points <= 22 and rng.random() < 0.5:
-        tricks = 0
+    tricks = None  # (counted where the points leave the level open, as scorepad asks)
+    if points == 120:
+        tricks = 6 if rng.random() < 0.6 else 5
+    elif points <= 22:
+        tricks = 0 if rng.random() < 0.5 else 1
     after = [p for p in order[order.index(picker) + 1 :] if p not in partners]
     crack = rng.choice(after) if after and rng.random() < 0.03 else None
     return PickerHand(
