@@ -45,6 +45,7 @@ MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
 POLL = 0.2  # seconds between looks at the session file
 RECENT = 12  # the last hands the board shows
 SERIES_POINTS = 300  # the most points of each player's line on the chart
+MAX_CHANGES = 1 << 20  # the most bytes of new rows worded for one event
 CLIENT_BACKLOG = 256  # events kept for a slow client before it is dropped (it reconnects)
 ENTRY_WAIT = 10.0  # seconds an entry waits for another scorepad's lock
 
@@ -180,13 +181,16 @@ def changes_since(path: Path, offset: int) -> tuple[list[str], int]:
     from .reports import change_text
     from .schema import Codec, LedgerError
 
-    with open(path, "rb") as f:
-        head = f.readline()
-        end = f.seek(0, os.SEEK_END)
-        if offset > end or offset < len(head):
-            return [], end
-        f.seek(offset)
-        data = f.read(end - offset)
+    try:
+        with open(path, "rb") as f:
+            head = f.readline(1 << 20)
+            end = f.seek(0, os.SEEK_END)
+            if offset > end or offset < len(head) or end - offset > MAX_CHANGES:
+                return [], end  # (a new file, or more than a page shows: the state says it)
+            f.seek(offset)
+            data = f.read(end - offset)
+    except OSError:
+        return [], 0  # (gone: the state event says so)
     try:
         codec = Codec.from_header(next(csv.reader([head.decode("utf-8-sig").rstrip("\r\n")])))
         changes = []

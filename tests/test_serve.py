@@ -367,3 +367,12 @@ def test_the_page_updates_itself_in_headless_chromium(board_file):
     assert (ARTIFACTS / "board.png").stat().st_size > 10_000
     totals = Session(board_file).night().totals
     assert totals["Cy"] == 8 - 1 and totals["Ann"] == -2 + 2
+
+
+def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(client, board_file):
+    saved = board_file.read_bytes()
+    board_file.unlink()
+    reply = client.get("/api/state")
+    assert reply.status_code == 500 and "no such" in reply.json()["error"].lower()
+    board_file.write_bytes(saved)
+    assert client.get("/api/state").status_code == 200
