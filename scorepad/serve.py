@@ -50,7 +50,7 @@ CLIENT_BACKLOG = 256  # events kept for a slow client before it is dropped (it r
 ENTRY_WAIT = 10.0  # seconds an entry waits for another scorepad's lock
 
 # The inputs of a hand, as POST /api/hands takes them, and the JSON type of each.
-FIELDS: dict[str, type | tuple[type, ...]] = {
+FIELDS: dict[str, type] = {
     "picker": str,
     "partners": list,
     "alone": bool,
@@ -374,7 +374,7 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: {', '.join(FIELDS)}")
     for key, value in data.items():
-        want: Any = FIELDS[key]
+        want: Any = FIELDS[key]  # (a type, for isinstance)
         if value is None:
             continue
         if isinstance(value, bool) and want is not bool:
@@ -400,14 +400,14 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _kind(want: type | tuple[type, ...]) -> str:
+def _kind(want: type) -> str:
     return {
         str: "text",
         int: "a whole number",
         bool: "true or false",
         list: "a list of names",
         dict: "an object of name to whole number",
-    }.get(want if isinstance(want, type) else str, "a value")
+    }[want]
 
 
 def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
