@@ -461,6 +461,8 @@ class Ledger:
         ledger.last_hand = last_hand
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
+        elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
+            ledger.night_over = last.ref
         ledger._check_race()
         ledger._reset_fast_state()
         return ledger
@@ -1193,6 +1195,7 @@ class Ledger:
     def record(self, hand: Hand, note: str = "", time: str = "") -> tuple[Row, Score]:
         """Score a new hand at the next number and return its row (with state) and score."""
         self._check_race_open()
+        self.check_night_open()
         hand = self.prepare(hand)
         result = score(self.rules, hand)
         row = replace(
@@ -1228,6 +1231,7 @@ class Ledger:
                 f"{self.rules.all_pass}; a doubler needs all_pass = doubler"
             )
         self._check_race_open()
+        self.check_night_open()
         dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
         row = Row(
             RowKind.DOUBLER,
@@ -1373,6 +1377,14 @@ class Ledger:
             raise HandError(
                 f"the race is over: {' and '.join(self.race_winners)} reached "
                 f"{self.rules.target}; start a new session for another night"
+            )
+
+    def check_night_open(self) -> None:
+        """A HandError when the night's last hand (--last) was played."""
+        if self.night_over:
+            raise HandError(
+                f"hand {self.night_over} was marked the night's last (--last); to play on, take "
+                f"the mark off: scorepad amend {self.night_over} --no-last"
             )
 
     def _check_ref(self, ref: int) -> None:

@@ -381,8 +381,14 @@ def test_the_last_hand_is_doubled_only_when_the_table_says_so(night, fails):
     assert "hand 1 was the night's last" in night("status").stdout
     assert json.loads(night("status", "--format", "json").stdout)["last_hand_played"] == 1
     assert "last hand" in json.loads(night("sheet", "--format", "json").stdout)["hands"][0]["marks"]
+    # the night is over: another hand is refused (a penalty is not), until the mark comes off
+    before = night.path.read_bytes()
+    line = fails("-f", night.path, "hand", "--picker", "Bob", "--alone", "--points", "70")
+    assert "hand 1 was marked the night's last" in line and "amend 1 --no-last" in line
+    assert night.path.read_bytes() == before
     ok(night("amend", "1", "--no-last"))
     assert totals(night)["Ann"] == 4
+    ok(night("hand", "--picker", "Bob", "--alone", "--points", "70"))
     assert night("verify").stdout == ""
 
 
@@ -492,3 +498,9 @@ def test_older_rules_tables_take_todays_rule_for_the_new_settings(run):
     text = run("rules", "pagat").stdout
     for key in ("sixty_sixty", "partner_split", "bump_on_no_trick", "leaster_blind"):
         assert key in text
+
+
+def test_play_after_the_night_s_last_hand_says_so(night, fails):
+    ok(night("new", "--players", FIVE, "--set", "last_hand_doubled=true"))
+    ok(night("hand", "--picker", "Ann", "--alone", "--points", "70", "--last"))
+    assert "marked the night's last" in fails("-f", night.path, "play")

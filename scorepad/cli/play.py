@@ -229,6 +229,7 @@ def play(path: Path) -> None:
             ) from None
     with session.reading() as reading:  # a damaged file stops here, before any question
         head, state = reading.head, reading.state()
+    state.check_night_open()  # (the night's last hand was played: nothing to ask)
     click.echo(
         f"Recording into {path}; rules in force: {rules_in_force(head, state)}. "
         f"? for help; an empty answer to 'Who picked?' or Ctrl-D ends."
