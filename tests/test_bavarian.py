@@ -335,6 +335,16 @@ def test_play_records_a_ramsch_and_a_bettel(night):
     assert totals(night) == {"Anni": -190, "Bertl": 130, "Sepp": 10, "Vroni": 50}
 
 
+def test_play_counts_the_stoss_calls(night):
+    assert night("new", "--rules", "bavarian", "--players", FOUR).exit_code == 0
+    # Sepp's solo won with 70, three Stoss calls, no runs, no knock: 50 x 2 x 2 x 2 = 400 each
+    answers = ["Sepp", "solo", "70", "", "3", "", "", "", ""]
+    result = night("play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Stoss calls (Kontra, Re, ...)? (0 to 4)" in result.stdout
+    assert totals(night)["Sepp"] == 3 * 400
+
+
 def test_the_bavarian_sample_evening_has_every_kind_of_hand(run):
     path = ROOT / "sample_sessions" / "bavarian-evening.csv"
     assert run("-f", path, "verify").stdout == ""

@@ -429,7 +429,14 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             _whole(0, tricks_in_hand, blank=(None,)),
         )
     crack = recrack = None
-    if rules.cracks:
+    stoss = 0
+    if rules.cracks and rules.is_schafkopf:  # Stoss, Re, Sup, ...: counted
+        stoss = _ask(
+            f"Stoss calls (Kontra, Re, ...)? (0 to {rules.max_stoss})",
+            _whole(0, rules.max_stoss),
+            "0",
+        )
+    elif rules.cracks:
         side = {picker, *partners}
         after = seating.order[seating.order.index(picker) + 1 :]
         can = [
@@ -438,9 +445,8 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             if p not in side
         ]
         if can:
-            word = "Stoss" if rules.is_schafkopf else "Cracked"
             crack = _ask(
-                f"{word} by? ({', '.join(can)}; Enter for nobody)", _one_of(can, allow_blank=True)
+                f"Cracked by? ({', '.join(can)}; Enter for nobody)", _one_of(can, allow_blank=True)
             )
             if crack:
                 recrack = _ask("Re-cracked? [y/N]", _yes)
@@ -468,4 +474,5 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         runs=runs,
         blitz=blitz,
         knocks=knocks,
+        stoss=stoss,
     )
