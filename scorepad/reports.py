@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .ledger import Counts, HandView, Ledger, Scored
 from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
+
+if TYPE_CHECKING:
+    from .session import Head
 
 _TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
 
@@ -437,3 +440,10 @@ def standings_record(
         ],
         "race_winners": list(ledger.race_winners),
     }
+
+
+def rules_in_force(head: Head, ledger: Ledger) -> str:
+    """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
+    if ledger.rules_line:
+        return ledger.rules.summary()
+    return head.start.note or head.rules.name

@@ -135,8 +135,7 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
     running totals, and who is seated. One checking pass, like every report."""
-    from .cli._common import rules_in_force
-    from .reports import PlayerCounts, hand_record, standings_record
+    from .reports import PlayerCounts, hand_record, rules_in_force, standings_record
     from .scoring import seat
 
     recent: deque[HandView] = deque(maxlen=RECENT)
@@ -286,7 +285,7 @@ def create_app(board: Board) -> Starlette:
     """The ASGI app serving `board`."""
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await board.refresh()
         task = asyncio.create_task(board.watch())
         try:

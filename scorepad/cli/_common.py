@@ -584,10 +584,10 @@ def _score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: st
 
 
 def rules_in_force(head: Head, state: Ledger) -> str:
-    """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
-    if state.rules_line:
-        return state.rules.summary()
-    return head.start.note or head.rules.name
+    """The rules in force in a session, in a few words (see `reports.rules_in_force`)."""
+    from ..reports import rules_in_force as words
+
+    return words(head, state)
 
 
 def _rules_line(rules: Rules) -> str:
