@@ -13,6 +13,8 @@ A reader sees one snapshot of the file: it opens it once, notes its size under a
 (so never in the middle of an append) and reads no further; a rewrite renames a new file over
 the path, so the file it has open never changes under it. An append is one write, flushed and
 fsynced; a rewrite is a temp file in the same folder, fsynced and renamed over the session.
+(Windows needs another protocol for its mandatory locks, in which a reader holds the lock and a
+rewrite is copied in place from a journal: see `files` and `_commit`.)
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from . import files
 from .errors import HandError, ScorepadError
 from .ledger import Counts, Fate, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, rules_from_dict
@@ -121,21 +124,11 @@ class Waiting:
 def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
     """Take the lock on the session file, waiting for another scorepad at most as long as
     `waiting` says; a SessionError when that is not enough."""
-    try:
-        import fcntl
-    except ImportError:  # not a POSIX system: appends are still single writes
-        return
     import time
 
-    kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     start = time.monotonic()
     said = False
-    while True:
-        try:
-            fcntl.flock(fd, kind | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            pass
+    while not files.try_lock(fd, shared):
         waited = time.monotonic() - start
         if waited >= waiting.seconds:
             raise SessionError(
@@ -150,28 +143,6 @@ def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
             )
             said = True
         time.sleep(0.05)
-
-
-def _pread(fd: int, size: int, offset: int) -> bytes:
-    """Read `size` bytes at `offset` without moving the file's position (where the system can;
-    elsewhere, Windows, a seek and a read, which is the same for one thread)."""
-    if hasattr(os, "pread"):
-        return os.pread(fd, size, offset)
-    os.lseek(fd, offset, os.SEEK_SET)
-    return os.read(fd, size)
-
-
-def _fchmod(fd: int, mode: int) -> None:
-    if hasattr(os, "fchmod"):  # (not on Windows, where a file's mode is not kept anyway)
-        os.fchmod(fd, mode)
-
-
-def _unlock(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:
-        return
-    fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 # --- reading one snapshot -----------------------------------------------------------------------
@@ -197,7 +168,7 @@ class _Bounded(io.RawIOBase):
         want = min(len(buffer), self.size - self.pos)
         if want <= 0:
             return 0
-        data = _pread(self.fd, want, self.pos)
+        data = files.pread(self.fd, want, self.pos)
         buffer[: len(data)] = data
         self.pos += len(data)
         return len(data)
@@ -205,27 +176,51 @@ class _Bounded(io.RawIOBase):
 
 class Snapshot:
     """One consistent view of a session file: opened once, read up to the size it had when
-    no writer was in the middle of an append."""
+    no writer was in the middle of an append.
 
-    def __init__(self, path: Path, shared_lock: bool = True, waiting: Waiting = Waiting()):
+    A reader opens the file and notes its size under the lock (on POSIX it lets the lock go at
+    once and reads on: a rewrite renames a new file over the path, so the file it has open does
+    not change; under the Windows protocol it holds the lock until it closes). A writer reads
+    through the descriptor it holds locked (`fd`), which the snapshot does not close."""
+
+    def __init__(self, path: Path, waiting: Waiting = Waiting(), fd: int | None = None):
         self.path = path
+        self._own = fd is None
+        self._held = False  # this snapshot holds the lock (the Windows protocol)
+        if fd is not None:
+            self.fd = fd
+            self.size = os.fstat(fd).st_size
+            return
         if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
             raise SessionError(path, "is not a regular file")
-        try:
-            self.fd = os.open(path, os.O_RDONLY)
-        except OSError as exc:
-            raise _file_error(path, exc, "read") from None
-        try:
-            if shared_lock:  # (a writer that holds the exclusive lock reads without it)
+        while True:
+            try:
+                self.fd = os.open(path, os.O_RDONLY | files.BINARY)
+            except OSError as exc:
+                raise _file_error(path, exc, "read") from None
+            try:
                 _flock(self.fd, True, path, waiting)
-            self.size = os.fstat(self.fd).st_size
-            if shared_lock:
-                _unlock(self.fd)
-        except BaseException:
-            os.close(self.fd)
-            raise
+                unfinished = os.path.exists(_journal(path))
+                if not unfinished:
+                    self.size = os.fstat(self.fd).st_size
+                    if files.WINDOWS_LOCKS:
+                        self._held = True
+                    else:
+                        files.unlock(self.fd)
+                    return
+            except BaseException:
+                os.close(self.fd)
+                raise
+            os.close(self.fd)  # a rewrite was cut short: a writer finishes it, then read again
+            with locked(path, waiting):
+                pass
 
     def close(self) -> None:
+        if not self._own:
+            return
+        if self._held:
+            with suppress(OSError):
+                files.unlock(self.fd)
         os.close(self.fd)
 
     def __enter__(self) -> Snapshot:
@@ -253,12 +248,12 @@ class Snapshot:
 
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
-        return self.size > 0 and _pread(self.fd, 1, self.size - 1) != b"\n"
+        return self.size > 0 and files.pread(self.fd, 1, self.size - 1) != b"\n"
 
     def blocks(self) -> Iterator[bytes]:
         pos = 0
         while pos < self.size:
-            data = _pread(self.fd, min(_BLOCK, self.size - pos), pos)
+            data = files.pread(self.fd, min(_BLOCK, self.size - pos), pos)
             if not data:
                 return
             pos += len(data)
@@ -272,7 +267,7 @@ class Snapshot:
             raise SessionError(path, "the file is empty, not a scorepad session", 1)
         # The head's three lines are short (the rules row is the longest, a few KiB): a file
         # whose first lines are not is refused before they are read into memory.
-        start = _pread(self.fd, MAX_HEAD + 1, 0)
+        start = files.pread(self.fd, MAX_HEAD + 1, 0)
         if start.count(b"\n") < 3 and len(start) > MAX_HEAD:
             raise SessionError(
                 path,
@@ -482,7 +477,7 @@ def _tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
     chunk = _TAIL_CHUNK
     while True:
         start = max(0, size - chunk)
-        data = _pread(snapshot.fd, size - start, start)
+        data = files.pread(snapshot.fd, size - start, start)
         lines = data.split(b"\n")[:-1]  # the file ends with a newline
         if start > 0:
             lines = lines[1:]  # the first piece may be part of a line
@@ -501,7 +496,7 @@ def _last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
     chunk = _TAIL_CHUNK
     while True:
         start = max(0, snapshot.size - chunk)
-        lines = _pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
+        lines = files.pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
         body = lines[3:] if start == 0 else lines[1:]
         if len(body) < 2 and start > 0 and chunk > 2 * MAX_LINE:
             raise SessionError(
@@ -557,7 +552,7 @@ def _row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
         for_offset += len(block)
         if seen >= line:
             break
-    raw = _pread(snapshot.fd, MAX_HEAD, start).split(b"\n", 1)[0]
+    raw = files.pread(snapshot.fd, MAX_HEAD, start).split(b"\n", 1)[0]
     try:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
         return head.codec.decode(cells, line)
@@ -567,15 +562,15 @@ def _row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
         ) from None
 
 
-def _upgrade(path: Path, head: Head) -> None:
+def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
     """Rewrite a session of an older format in the current one: every row decoded by the
-    columns it has and written with the columns of now, atomically (temp file, rename)."""
+    columns it has and written with the columns of now, atomically (see `_commit`)."""
     new = Codec(head.codec.players, header(head.codec.players), FORMAT_VERSION)
     fd, temp = _temp_beside(path, "cannot rewrite")
     try:
         with (
             os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
-            Snapshot(path, shared_lock=False) as snapshot,
+            Snapshot(path, fd=locked_fd) as snapshot,
         ):
             writer = csv.writer(out, lineterminator=NEWLINE)
             writer.writerow(new.order)
@@ -585,13 +580,54 @@ def _upgrade(path: Path, head: Head) -> None:
                 writer.writerow(new.encode(head.codec.decode(cells, reader.line_num)))
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temp, os.stat(path).st_mode & 0o777)
-        os.replace(temp, path)
+        _commit(path, locked_fd, temp)
     except (OSError, csv.Error, LedgerError) as exc:
         with suppress(OSError):
             os.unlink(temp)
         raise SessionError(
             path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+        ) from None
+
+
+def _journal(path: Path) -> Path:
+    return path.with_name(f".{path.name}.journal")
+
+
+def _commit(path: Path, locked_fd: int, temp: str) -> None:
+    """Put a finished (fsynced) temp file in the session's place; the caller holds the lock on
+    `locked_fd`. On POSIX a rename over the session (a reader keeps the file it has open).
+    Under the Windows protocol the temp file becomes the journal and is copied into the
+    session in place (see `_finish_rewrite`). An OSError before the session is touched leaves
+    it as it was (the caller removes the temp file)."""
+    if not files.WINDOWS_LOCKS:
+        os.chmod(temp, os.stat(path).st_mode & 0o777)
+        os.replace(temp, path)
+        _fsync_dir(path)
+        return
+    os.replace(temp, _journal(path))
+    _fsync_dir(path)
+    _finish_rewrite(path, locked_fd)
+
+
+def _finish_rewrite(path: Path, locked_fd: int) -> None:
+    """Copy the journal of a rewrite into the session in place, then remove it. The journal
+    is whole (it was fsynced before it took its name), so a copy cut short by a crash is done
+    again by the next scorepad to take the lock."""
+    journal = _journal(path)
+    if not os.path.exists(journal):  # (only the holder of the lock removes it)
+        return
+    try:
+        with open(journal, "rb") as source:
+            os.ftruncate(locked_fd, 0)  # (the descriptor appends: the copy starts at byte 0)
+            while block := source.read(_BLOCK):
+                _write_all(locked_fd, block)
+            os.fsync(locked_fd)
+        os.unlink(journal)
+    except OSError as exc:
+        raise SessionError(
+            path,
+            f"cannot finish rewriting the file: {exc.strerror}; the next scorepad command "
+            f"finishes it (from {journal.name})",
         ) from None
     _fsync_dir(path)
 
@@ -715,10 +751,10 @@ def create(
     try:
         _write_all(fd, data)
         os.fsync(fd)
-        _fchmod(fd, 0o644)
+        files.fchmod(fd, 0o644)
         os.close(fd)
         fd = -1
-        os.link(temp, path)
+        files.create_exclusive(temp, path)
     except FileExistsError:
         raise exists from None
     except OSError as exc:
@@ -757,14 +793,16 @@ def _fsync_dir(path: Path) -> None:
 
 @contextmanager
 def locked(path: Path, waiting: Waiting = Waiting()) -> Iterator[int]:
-    """Hold an exclusive lock on the session file; yields a descriptor open for appending.
+    """Hold an exclusive lock on the session file; yields a descriptor open for reading and
+    appending (a writer reads the file through it).
 
     The lock is taken on the file itself. A rewrite renames a new file over the path, so after
-    taking the lock we check the path still names the file we locked, and retry if not.
+    taking the lock we check the path still names the file we locked, and retry if not. A
+    rewrite cut short (under the Windows protocol) is finished first.
     """
     while True:
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | files.BINARY)
         except OSError as exc:
             raise _file_error(path, exc, "open for writing") from None
         try:
@@ -774,6 +812,7 @@ def locked(path: Path, waiting: Waiting = Waiting()) -> Iterator[int]:
             except FileNotFoundError:
                 same = False
             if same:
+                _finish_rewrite(path, fd)
                 break
         except BaseException:
             os.close(fd)
@@ -782,7 +821,9 @@ def locked(path: Path, waiting: Waiting = Waiting()) -> Iterator[int]:
     try:
         yield fd
     finally:
-        os.close(fd)  # closing releases the lock
+        with suppress(OSError):
+            files.unlock(fd)
+        os.close(fd)
 
 
 def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
@@ -822,12 +863,14 @@ def _remove_leftovers(path: Path) -> None:
             leftover.unlink()
 
 
-def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) -> None:
+def add_column(
+    path: Path, locked_fd: int, head: Head, codec: Codec, new_rows: Sequence[Row]
+) -> None:
     """Rewrite the session with a column for a new player, then the rows that seat them.
 
     `codec` is the new file's: the old one with one player inserted; that column is empty in
-    every row so far. One atomic rewrite (temp file, fsync, rename) that streams the old file,
-    so it needs no more memory for a longer night. The caller holds the lock.
+    every row so far. One atomic rewrite (see `_commit`) that streams the old file, so it needs
+    no more memory for a longer night. The caller holds the lock on `locked_fd`.
     """
     (name,) = [p for p in codec.players if p not in head.players]
     at = codec.index[name]
@@ -835,24 +878,22 @@ def add_column(path: Path, head: Head, codec: Codec, new_rows: Sequence[Row]) ->
     try:
         with (
             os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
-            open(path, encoding="utf-8-sig", newline="") as source,
+            Snapshot(path, fd=locked_fd) as snapshot,
         ):
             writer = csv.writer(out, lineterminator=NEWLINE)
-            for number, cells in enumerate(csv.reader(source, strict=True)):
+            for number, cells in enumerate(csv.reader(snapshot.text(), strict=True)):
                 cells.insert(at, name if number == 0 else "")
                 writer.writerow(cells)
             writer.writerows(codec.encode(row) for row in new_rows)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temp, os.stat(path).st_mode & 0o777)
-        os.replace(temp, path)
+        _commit(path, locked_fd, temp)
     except (OSError, csv.Error) as exc:
-        if os.path.exists(temp):
+        with suppress(OSError):
             os.unlink(temp)
         raise SessionError(
             path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
         ) from None
-    _fsync_dir(path)
 
 
 # --- the session API ----------------------------------------------------------------------------
@@ -948,10 +989,12 @@ class Session:
     def __init__(self, path: Path | str, waiting: Waiting = Waiting()):
         self.path = Path(path)
         self.waiting = waiting  # how long to wait for another scorepad's lock
-        self._writing = False  # this process holds the exclusive lock
+        self._fd: int | None = None  # open and locked while this process changes the file
 
     def _snapshot(self) -> Snapshot:
-        return Snapshot(self.path, not self._writing, self.waiting)
+        if self._fd is not None:  # (a writer reads through the descriptor it holds locked)
+            return Snapshot(self.path, fd=self._fd)
+        return Snapshot(self.path, self.waiting)
 
     @classmethod
     def create(
@@ -1017,11 +1060,11 @@ class Session:
         """Hold the exclusive lock; reads meanwhile take no shared lock of their own."""
         with locked(self.path, self.waiting) as fd:
             _remove_leftovers(self.path)
-            self._writing = True
+            self._fd = fd
             try:
                 yield fd
             finally:
-                self._writing = False
+                self._fd = None
 
     @contextmanager
     def _resumed(self) -> Iterator[_Resumed]:
@@ -1043,13 +1086,13 @@ class Session:
         """Rewrite the file in the current format (only a file that verifies: a problem is an
         error that says to run verify). A file that has every column of the current format
         already cannot hold the row either: that is an error, not a loop."""
-        with self._locked():
+        with self._locked() as fd:
             head = self.head()
             current = Codec.new(head.players)
             if head.codec.version >= FORMAT_VERSION and set(current.order) <= set(head.codec.order):
                 raise SessionError(self.path, "this file cannot hold the new row", 1)
             self.night()
-            _upgrade(self.path, head)
+            _upgrade(self.path, fd, head)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
@@ -1121,7 +1164,7 @@ class Session:
             # Undoing a void writes a `restore` row, which a file of an older format does not
             # know: the file is rewritten in the current format first.
             self.night()
-            _upgrade(self.path, head)
+            _upgrade(self.path, fd, head)
         return self.undo(reason)  # the file is a new one now: lock it afresh
 
     def _undo_held(self, fd: int, note: str) -> tuple[str, Row, Score | None, Ledger]:
@@ -1202,7 +1245,7 @@ class Session:
             if codec is head.codec:
                 append(self.path, fd, codec, [row])
             else:
-                add_column(self.path, head, codec, [row])
+                add_column(self.path, fd, head, codec, [row])
         return player, place, ledger
 
     def set_rules(self, overrides: Sequence[str], note: str = "") -> tuple[Row, Ledger]:
@@ -1227,7 +1270,7 @@ class Session:
             trial = self.state()
             trial.set_row(changed(trial.rules, overrides), list(overrides), 0, note)
             self.night()  # only a file that verifies is rewritten
-            _upgrade(self.path, head)
+            _upgrade(self.path, fd, head)
         return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
 
     def seat_remove(self, name: str) -> tuple[str, Ledger]:
@@ -1248,17 +1291,38 @@ class Session:
         a time and rewritten atomically, the original kept as FILE.bak."""
         path = self.path
         with self._locked(), self._snapshot() as snapshot:
-            if snapshot.size == 0:  # a `new` that never finished: there is nothing in it
-                os.unlink(path)
-                return ["removed the empty file (start the session with `scorepad new`)"]
-            try:
-                codec: Codec | None = snapshot.read_head()[0].codec
-            except SessionError:
-                codec = None  # a head that cannot be read: mend what needs no columns
-            return _repair(snapshot, codec)
+            if snapshot.size > 0:
+                try:
+                    codec: Codec | None = snapshot.read_head()[0].codec
+                except SessionError:
+                    codec = None  # a head that cannot be read: mend what needs no columns
+                return _repair(snapshot, codec)
+        # A `new` that never finished: there is nothing in it. (Removed once it is closed:
+        # Windows removes no open file.)
+        try:
+            os.unlink(path)
+        except OSError as exc:
+            raise SessionError(path, f"cannot remove the empty file: {exc.strerror}") from None
+        return ["removed the empty file (start the session with `scorepad new`)"]
 
 
 _WHOLE = re.compile(r"(-?\d+)\.0*")
+
+
+def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
+    """Copy the snapshot to `backup` (written whole beside it, then renamed into place)."""
+    fd, temp = _temp_beside(snapshot.path, "cannot repair")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for block in snapshot.blocks():
+                out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, backup)
+    except OSError:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 def _repair(snapshot: Snapshot, codec: Codec | None) -> list[str]:
@@ -1312,17 +1376,12 @@ def _repair(snapshot: Snapshot, codec: Codec | None) -> list[str]:
         if not done:
             os.unlink(temp)
             return []
-        os.chmod(temp, os.stat(path).st_mode & 0o777)
-        backup = path.with_name(path.name + ".bak")
-        with suppress(OSError):
-            os.unlink(backup)
-        os.link(path, backup)
-        os.replace(temp, path)
+        _keep_copy(snapshot, path.with_name(path.name + ".bak"))
+        _commit(path, snapshot.fd, temp)
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
         raise SessionError(path, f"cannot repair: {exc.strerror}; the file is as it was") from None
-    _fsync_dir(path)
     done.append(f"the file as it was is kept as {path.name}.bak")
     return done
 

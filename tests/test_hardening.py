@@ -610,6 +610,8 @@ def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
 
 WITHOUT_POSIX = textwrap.dedent("""\
     import os, sys
+    os.environ["SCOREPAD_LOCKS"] = "windows"  # the protocol of mandatory locks, as on Windows
+    import portalocker  # (which on Windows locks with msvcrt; here it has taken its flock)
     sys.modules["fcntl"] = None  # import fcntl fails, as on Windows
     for name in ("pread", "fchmod"):
         if hasattr(os, name):

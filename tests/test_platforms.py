@@ -1,0 +1,165 @@
+"""The lock and the rewrites on each platform: POSIX's flock, and the protocol of mandatory locks
+that Windows needs (scorepad/files.py), run here on POSIX with `files.WINDOWS_LOCKS` set.
+
+The whole suite also runs under that protocol, without the POSIX-only modules:
+`SCOREPAD_LOCKS=windows pytest` (see tests/conftest.py and .ci/run)."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from scorepad import files, session
+from scorepad.scoring import PickerHand
+from scorepad.session import Session, Snapshot, locked
+
+PLAYERS = "Ann,Bob,Cy,Dee,Ed"
+
+
+@pytest.fixture(params=["posix", "windows"])
+def protocol(request, monkeypatch):
+    """Each test runs under both protocols (in this process)."""
+    monkeypatch.setattr(files, "WINDOWS_LOCKS", request.param == "windows")
+    return request.param
+
+
+@pytest.fixture
+def night(run, tmp_path, protocol):
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
+    for args in (
+        ["--picker", "Ann", "--partner", "Bob", "--points", "70"],
+        ["--leaster", "--winner", "Cy"],
+        ["--picker", "Dee", "--alone", "--points", "95"],
+    ):
+        assert run("-f", path, "hand", *args).exit_code == 0
+    return path
+
+
+def _can_lock(path: Path) -> bool:
+    """Whether another open file (as another process has) could take the lock now."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        taken = files.try_lock(fd, False)
+        if taken:
+            files.unlock(fd)
+        return taken
+    finally:
+        os.close(fd)
+
+
+def test_a_reader_holds_the_lock_while_it_reads_only_under_windows_locks(night, protocol):
+    with Snapshot(night):
+        assert _can_lock(night) == (protocol == "posix")  # POSIX: it noted the size, let go
+    assert _can_lock(night)
+
+
+def test_a_writer_reads_through_the_descriptor_it_locked(night, protocol, monkeypatch):
+    """Under a mandatory lock no other handle may read the file: a change opens it once."""
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting_open(path, *args, **kwargs):
+        if str(path) == str(night):
+            opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    Session(night).record(
+        PickerHand(players=tuple(PLAYERS.split(",")), picker="Ed", partners=("Ann",), points=61)
+    )
+    assert len(opened) == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("seat", "add", "Flo"),  # a new column: the file is rewritten
+        ("repair",),
+    ],
+)
+def test_a_rewrite_keeps_the_file_itself_under_windows_locks(run, night, protocol, change):
+    if change == ("repair",):
+        with open(night, "ab") as f:
+            f.write(b"\r\n\r\n")  # blank lines at the end: repair rewrites the file
+    inode = os.stat(night).st_ino
+    result = run("-f", night, *change)
+    assert result.exit_code == 0, result.stderr
+    assert (os.stat(night).st_ino == inode) == (protocol == "windows")  # in place, or renamed
+    assert run("-f", night, "verify").exit_code == 0
+    assert not list(night.parent.glob(".night.csv.*"))  # no journal, no temp file left
+
+
+def test_a_rewrite_cut_short_is_finished_by_the_next_command(run, night, protocol, monkeypatch):
+    before = json.loads(run("-f", night, "standings", "--format", "json").stdout)
+    calls = {"n": 0}
+    real_write_all = session._write_all
+
+    def dies_midway(fd, data):
+        calls["n"] += 1
+        real_write_all(fd, data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(session, "_BLOCK", 512)  # several blocks to copy
+    monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
+    monkeypatch.setattr(session, "_write_all", dies_midway)
+    result = run("-f", night, "seat", "add", "Flo")
+    assert result.exit_code == 1
+    assert "the next scorepad command finishes it (from .night.csv.journal)" in result.stderr
+    assert (night.parent / ".night.csv.journal").exists()  # the file itself is half copied
+    monkeypatch.setattr(session, "_write_all", real_write_all)
+    monkeypatch.setattr(files, "WINDOWS_LOCKS", protocol == "windows")
+    # A report (a reader) finds the journal, has a writer finish the copy, then reads.
+    after = run("-f", night, "standings", "--format", "json")
+    assert after.exit_code == 0, after.stderr
+    assert json.loads(after.stdout)["totals"] == {**before["totals"], "Flo": 0}
+    assert not (night.parent / ".night.csv.journal").exists()
+    assert run("-f", night, "verify").exit_code == 0
+    assert "Flo joins" in run("-f", night, "log").stdout
+
+
+HOLD_AND_ASK = textwrap.dedent("""\
+    import fcntl, os, sys
+    fd = os.open(sys.argv[1], os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        print("free")
+    except BlockingIOError:
+        print("held")
+""")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="flock is POSIX's")
+def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night):
+    """Compatible both ways on POSIX: a plain `flock` holder makes scorepad wait (tested in
+    test_hardening), and scorepad's lock is an `flock` that another process sees."""
+
+    def ask() -> str:
+        env = {k: v for k, v in os.environ.items() if k != "SCOREPAD_LOCKS"}
+        return subprocess.run(
+            [sys.executable, "-c", HOLD_AND_ASK, str(night)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout.strip()
+
+    assert ask() == "free"
+    with locked(night):
+        assert ask() == "held"
+    assert ask() == "free"
+
+
+def test_scorepad_itself_never_imports_a_platform_module():
+    """Only scorepad/files.py names the platform's lock (fcntl on POSIX, portalocker else)."""
+    package = Path(session.__file__).parent
+    for source in package.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        if source.name != "files.py":
+            assert "fcntl" not in text and "msvcrt" not in text and "portalocker" not in text, (
+                source
+            )
