@@ -332,32 +332,14 @@ class HandView(NamedTuple):
 
 @dataclass(slots=True)
 class Fate:
-    """What the rows below a hand do to it (found before the pass): how many correct it,
-    whether one voids it, and its last amended version."""
+    """What the rows below a hand do to it (found before the pass): how many correct it, and
+    where (at which byte of the file) its last amendment and its last void or restore begin,
+    read again only when the pass reaches the hand (so a long night holds a few bytes a
+    correction, not the rows)."""
 
     count: int = 0
-    void: bool = False
-    final: Row | None = None  # the last amendment's inputs
-    note: str = ""  # the last amendment's note (the hand's note from then on)
-    change: dict[str, int] | None = None  # the amendments' points, added up
-    reason: str = ""  # why it was voided
-
-    def add(self, row: Row) -> None:
-        """Count in one more correction of the hand."""
-        self.count += 1
-        if row.kind is RowKind.VOID:
-            self.void = True
-            self.reason = row.note
-            return
-        if row.kind is RowKind.RESTORE:
-            self.void = False
-            self.reason = ""
-            return
-        self.final = row.inputs_only(RowKind.AMEND)
-        self.note = row.note
-        change = self.change = self.change or {}
-        for player, value in row.deltas.items():
-            change[player] = change.get(player, 0) + value
+    amended_at: int = -1  # the last amendment's row (-1: none)
+    voided_at: int = -1  # the last void or restore row (-1: none)
 
 
 @dataclass
@@ -399,6 +381,7 @@ class Ledger:
         on_hand: Callable[[HandView], None] | None = None,
         fast: bool = True,
         counts: Counts | None = None,
+        row_at: Callable[[int], Row | None] | None = None,
     ):
         self.rules = rules
         self.fast = fast
@@ -421,6 +404,7 @@ class Ledger:
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = dict(corrections or {})
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
+        self._row_at = row_at  # reads the row that begins at a byte of the file (see `Fate`)
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
@@ -676,17 +660,21 @@ class Ledger:
         and tell `on_hand` about it."""
         void = amended = False
         fate = self.corrections.get(number)
-        if fate is not None:
-            void = fate.void
-            if fate.final is not None:
+        row_at = self._row_at
+        if fate is not None and row_at is not None:
+            final = row_at(fate.amended_at) if fate.amended_at >= 0 else None
+            if final is not None:
                 amended = True
-                note = fate.note or note
+                note = final.note or note
                 seated = tuple(p for p in self.players if p in entry.deltas)
                 # (the amendment's own row is checked when the pass reaches it)
                 with suppress(LedgerError):
-                    entry = self._rescore(fate.final, seated)
-            if void and fate.reason:
-                note = f"{note}; void: {fate.reason}" if note else f"void: {fate.reason}"
+                    entry = self._rescore(final.inputs_only(RowKind.AMEND), seated)
+            voided = row_at(fate.voided_at) if fate.voided_at >= 0 else None
+            if voided is not None and voided.kind is RowKind.VOID:
+                void = True
+                if voided.note:
+                    note = f"{note}; void: {voided.note}" if note else f"void: {voided.note}"
         if self._seat_notes:  # (the first hand after a seat change always comes this way)
             seats = "; ".join(self._seat_notes)
             note = f"{seats}; {note}" if note else seats

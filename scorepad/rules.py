@@ -633,9 +633,10 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
 
 def _preset_flat(name: str) -> dict[str, Any]:
     import tomllib  # only when a preset is read, not when a session replays its own table
-    from importlib import resources
 
-    text = resources.files("scorepad.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    # (beside this module in the package: importlib.resources would cost more to import than
+    # reading the file takes)
+    text = (Path(__file__).parent / "presets" / f"{name}.toml").read_text("utf-8")
     return _checked_flat(tomllib.loads(text), f"preset {name}")
 
 

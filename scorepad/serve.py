@@ -351,7 +351,9 @@ def create_app(board: Board) -> Starlette:
 async def _json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read in bounded memory."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and not (length.isascii() and length.isdecimal()):
+        raise BadRequest(400, "content-length: not a number of bytes")
+    if length is not None and (len(length) > 12 or int(length) > MAX_BODY):
         raise BadRequest(413, f"the body is over {MAX_BODY // 1024} KiB")
     body = bytearray()
     async for chunk in request.stream():

@@ -24,7 +24,7 @@ import io
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -53,7 +53,7 @@ from .scoring import Hand, Penalty, Score, find_player, same_name
 
 ENCODING = "utf-8"
 NEWLINE = "\r\n"  # RFC 4180
-_BLOCK = 1 << 20
+_BLOCK = 1 << 20  # (no larger than MAX_LINE: `_corrections` relies on it)
 MAX_HEAD = 1 << 20  # the most the header, rules row and session row may hold together
 _TAIL_CHUNK = 64 * 1024
 MAX_LINE = 1 << 20  # the longest line below the head read (a row scorepad writes is < 1 KiB)
@@ -174,6 +174,16 @@ class _Bounded(io.RawIOBase):
         return len(data)
 
 
+def _bounded_lines(text: IO[str]) -> Iterator[str]:
+    while True:
+        line = text.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE:
+            raise LineTooLong
+        yield line
+
+
 class Snapshot:
     """One consistent view of a session file: opened once, read up to the size it had when
     no writer was in the middle of an append.
@@ -237,14 +247,14 @@ class Snapshot:
     def lines(self) -> Iterator[str]:
         """The snapshot's lines, each read in bounded memory: a line longer than MAX_LINE raises
         LineTooLong (for the CSV reader, which would otherwise hold it whole)."""
-        text = self.text()
-        while True:
-            line = text.readline(MAX_LINE + 1)
-            if not line:
-                return
-            if len(line) > MAX_LINE:
-                raise LineTooLong
-            yield line
+        self._text = self.text()
+        return _bounded_lines(self._text)
+
+    def lines_on(self, bounded: bool) -> Iterable[str]:
+        """The lines after those `lines()` gave: each checked against MAX_LINE as it is read,
+        or, when a pass over the bytes found no line that long (`bounded` false), the text
+        stream itself (iterated by the CSV reader in C, much faster)."""
+        return _bounded_lines(self._text) if bounded else self._text
 
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
@@ -319,7 +329,7 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
         return codec.version
     at = codec.index["format"]
     text = rules_cells[at] if len(rules_cells) == codec.width else ""
-    if not text.isdigit():
+    if not text.isdecimal():
         raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
     number = int(text)
     if number > FORMAT_VERSION:
@@ -378,8 +388,9 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
 
 def _corrections(
     snapshot: Snapshot, head: Head, details: bool = True
-) -> tuple[dict[int, Fate], int]:
-    """What the correction rows do to each hand they refer to, and the number of line ends: a
+) -> tuple[dict[int, Fate], int, int]:
+    """What the correction rows do to each hand they refer to, the number of line ends, and
+    the length of the longest line (in bytes; past MAX_LINE it is only known to be longer): a
     quick pass over the raw bytes that parses only the lines that mention a correction's kind.
     Without `details`, only how many correct each hand (all that checking needs).
     """
@@ -391,14 +402,19 @@ def _corrections(
     ends = 0
     rest = b""
     skipping = False  # within a line longer than MAX_LINE (no correction: the pass reports it)
+    longest = 0  # (a line that ends within a block is no longer than the block: see _BLOCK)
+    offset = 0  # where `data` begins in the file
     for block in snapshot.blocks():
         data = rest + block
+        first = data.find(b"\n")
+        longest = max(longest, (first if first >= 0 else len(data)) + 1)
         if skipping:
-            first = data.find(b"\n")
             if first < 0:
+                offset += len(data)
                 rest = b""
                 continue
             data, skipping = data[first + 1 :], False
+            offset += first + 1
             line += 1
             ends += 1
         cut = data.rfind(b"\n") + 1
@@ -413,25 +429,27 @@ def _corrections(
             line += data.count(b"\n", pos, start)
             pos = start
             done = end
-            if details:
-                row = _correction_row(codec, data[start:end], at_kind, line)
-                if row is not None and row.ref is not None:
-                    if row.ref not in found:
-                        found[row.ref] = Fate()
-                    found[row.ref].add(row)
-            else:
-                ref = _correction_ref(codec, data[start:end], at_kind)
-                if ref is not None:
-                    if ref not in found:
-                        found[ref] = Fate()
-                    found[ref].count += 1
+            correction = _correction(codec, data[start:end], at_kind)
+            if correction is not None:
+                kind, ref = correction
+                fate = found.get(ref)
+                if fate is None:
+                    fate = found[ref] = Fate()
+                fate.count += 1
+                if details and kind == RowKind.AMEND:
+                    fate.amended_at = offset + start
+                elif details:
+                    fate.voided_at = offset + start
         count = data.count(b"\n", 0, cut)
         line += data.count(b"\n", pos, cut)
         ends += count
         rest = data[cut:]
+        offset += cut
         if len(rest) > MAX_LINE:
+            offset += len(rest)
             rest, skipping = b"", True
-    return found, ends
+            longest = max(longest, MAX_LINE + 1)
+    return found, ends, max(longest, len(rest))
 
 
 def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:
@@ -441,7 +459,8 @@ def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:
         at = data.find(needle, at + 1, cut)
 
 
-def _correction_ref(codec: Codec, raw: bytes, at_kind: int) -> int | None:
+def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int] | None:
+    """The kind of a correction row and the hand it corrects (None: the line is not one)."""
     try:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
     except (UnicodeDecodeError, csv.Error, StopIteration):
@@ -449,7 +468,22 @@ def _correction_ref(codec: Codec, raw: bytes, at_kind: int) -> int | None:
     if len(cells) != codec.width or cells[at_kind] not in CORRECTIONS:
         return None
     ref = cells[codec.index["ref"]]
-    return int(ref) if ref.isdigit() else None
+    return (cells[at_kind], int(ref)) if ref.isdecimal() else None
+
+
+def _correction_at(snapshot: Snapshot, head: Head, offset: int) -> Row | None:
+    """The correction row that begins at a byte of the snapshot (see `Fate`), or None."""
+    end = min(snapshot.size, offset + MAX_LINE)
+    size = 4096
+    while True:
+        raw = files.pread(snapshot.fd, min(size, end - offset), offset)
+        cut = raw.find(b"\n")
+        if cut >= 0 or offset + len(raw) >= end:
+            break
+        size *= 16
+    if cut >= 0:
+        raw = raw[:cut]
+    return _correction_row(head.codec, raw, head.codec.index["kind"], 0)
 
 
 def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | None:
@@ -459,7 +493,7 @@ def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | 
         return None
     kind = cells[at_kind] if len(cells) == codec.width else ""
     ref = cells[codec.index["ref"]] if kind else ""
-    if kind in (RowKind.VOID, RowKind.RESTORE) and ref.isdigit():  # what it says, and why
+    if kind in (RowKind.VOID, RowKind.RESTORE) and ref.isdecimal():
         return Row(RowKind(kind), line, ref=int(ref), note=cells[codec.index["note"]])
     if kind != RowKind.AMEND:
         return None
@@ -673,17 +707,23 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
 
 
 def check_pass(
-    snapshot: Snapshot, reader: Any, ledger: Ledger, line_ends: int, stop_at_first: bool = False
+    snapshot: Snapshot,
+    reader: Any,
+    ledger: Ledger,
+    line_ends: int,
+    stop_at_first: bool = False,
+    above: int = 0,
 ) -> list[Problem]:
-    """Feed every row below the head to the ledger; returns every problem found."""
+    """Feed every row the reader gives to the ledger (`above` lines of the file come before
+    its first); returns every problem found."""
     torn_at = line_ends + 1 if snapshot.torn() else None
     problems: list[Problem] = []
-    done = reader.line_num  # the last line read
+    done = above + reader.line_num  # the last line read
     while True:
         try:
             for cells in reader:
                 line = done + 1  # where this record started
-                done = reader.line_num
+                done = above + reader.line_num
                 if done != line:
                     if torn_at is not None and done >= torn_at:  # a torn line, not a break
                         problems.append(Problem(torn_at, TORN))
@@ -702,9 +742,9 @@ def check_pass(
         except csv.Error as exc:
             line = done + 1
             problems.append(Problem(line, f"cannot read this line as CSV: {exc}"))
-            if reader.line_num < line or stop_at_first:
+            if above + reader.line_num < line or stop_at_first:
                 return problems
-            done = reader.line_num
+            done = above + reader.line_num
         except UnicodeDecodeError:
             problems.append(Problem(done + 1, "not UTF-8 text"))
             return problems
@@ -855,12 +895,16 @@ def _temp_beside(path: Path, doing: str = "cannot rewrite") -> tuple[int, str]:
 def _remove_leftovers(path: Path) -> None:
     """Remove temp files that a killed rewrite (or `new`) left beside the session. Called with
     the lock held, when no rewrite of this session can be under way."""
-    import glob
-
-    folder = path.parent if str(path.parent) else Path(".")
-    for leftover in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
-        with suppress(OSError):
-            leftover.unlink()
+    prefix = f".{path.name}."  # (as `_temp_beside` names them)
+    try:
+        with os.scandir(path.parent if str(path.parent) else ".") as entries:
+            leftovers = [e.path for e in entries if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for leftover in leftovers:
+        if leftover.endswith(".tmp"):
+            with suppress(OSError):
+                os.unlink(leftover)
 
 
 def add_column(
@@ -942,7 +986,7 @@ class Reading:
         every row (the tests compare the two)."""
         head, snapshot = self.head, self._snapshot
         details = on_hand is not None or counts is not None
-        corrections, line_ends = _corrections(snapshot, head, details)
+        corrections, line_ends, longest = _corrections(snapshot, head, details)
         ledger = Ledger(
             head.rules,
             head.players,
@@ -953,10 +997,13 @@ class Reading:
             on_hand=on_hand,
             fast=fast,
             counts=counts,
+            row_at=lambda offset: _correction_at(snapshot, head, offset),
         )
         for ref in keep:
             ledger.keep(ref)
-        return ledger, check_pass(snapshot, self._reader, ledger, line_ends, stop_at_first)
+        # The rows below the head, from where its reader stopped (line 3).
+        reader = csv.reader(snapshot.lines_on(bounded=longest > MAX_LINE), strict=True)
+        return ledger, check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
 
     def rows(self) -> Iterator[Row]:
         """Every row below the head, decoded, with its line (a second pass, after `night`)."""

@@ -735,3 +735,42 @@ def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(run, tmp_path, 
     assert expected in result.stdout + result.stderr
     assert int(peak) < 60, f"peak memory {peak} MiB: the 60 MiB line was read whole"
     assert path.stat().st_size == before  # nothing written
+
+
+# --- digits that are not decimal digits ("²" passes str.isdigit, and int() refuses it) -------
+
+
+def test_a_superscript_in_a_correction_refs_cell_is_a_problem_not_a_crash(run, tmp_path):
+    path = _friday(tmp_path)
+    lines = path.read_bytes().split(b"\r\n")
+    void_at = next(i for i, line in enumerate(lines) if b",void," in line)
+    lines[void_at] = re.sub(rb",void,\d+,", ",void,²,".encode(), lines[void_at], count=1)
+    path.write_bytes(b"\r\n".join(lines))
+    before = path.read_bytes()
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1
+    assert f"{path}:{void_at + 1}: ref: '²' is not a whole number" in verify.stdout
+    for command in ("standings", "sheet", "stats", "settle"):
+        result = run("-f", path, command)
+        assert result.exit_code == 1 and f":{void_at + 1}: ref:" in result.stderr, command
+    assert path.read_bytes() == before
+
+
+def test_a_superscript_format_number_is_a_problem_not_a_crash(run, tmp_path):
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows[1][rows[0].index("format")] = "²"
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n").writerows(rows)
+    result = run("-f", path, "standings")
+    assert result.exit_code == 1 and "format: '²' is not a format version" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["Ann=²", "Ann=" + "9" * 5000])
+def test_a_number_of_points_no_int_can_hold_is_refused(fails, value):
+    message = fails("check", "--players", PLAYERS, "--leaster", "--leaster-points", value, code=2)
+    assert "--leaster-points" in message

@@ -143,6 +143,9 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(client, board_file):
     assert reply.status_code == 400
     reply = client.post("/api/hands", content=b"x" * (MAX_BODY + 1), headers=AUTH)
     assert reply.status_code == 413 and "KiB" in reply.json()["error"]
+    for length, status in (("²".encode("latin-1"), 400), (b"9" * 5000, 413)):  # (int() refuses)
+        reply = client.post("/api/hands", content=b"{}", headers={**AUTH, "content-length": length})
+        assert reply.status_code == status, (length[:5], reply.text)
     assert board_file.read_bytes() == before
     assert client.get("/nowhere").status_code == 404
     assert client.put("/api/hands").status_code == 405

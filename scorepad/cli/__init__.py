@@ -70,6 +70,18 @@ class ScorepadGroup(WholeHelpGroup):
         module, attribute = where.split(".")
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
+    def make_parser(self, ctx: click.Context) -> Any:
+        """Click's parser, with the short options (`-f FILE`) also matched directly: click tries
+        every option as a long one first, and each miss raises NoSuchOption with suggestions
+        (importing difflib), about 1.5 ms for every command given -f."""
+        parser = super().make_parser(ctx)
+        long_options = getattr(parser, "_long_opt", None)
+        short_options = getattr(parser, "_short_opt", None)
+        if isinstance(long_options, dict) and isinstance(short_options, dict):
+            for name, option in short_options.items():
+                long_options.setdefault(name, option)
+        return parser
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

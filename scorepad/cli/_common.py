@@ -259,8 +259,10 @@ def _split_pairs(
     for item in _csv_items(value):
         name, sep, number = item.rpartition("=")
         name, number = name.strip(), number.strip()
-        if not sep or not name or not number.lstrip("-").isdigit():
+        if not sep or not name or not number.lstrip("-").isdecimal():
             raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
+        if len(number) > 6:
+            raise click.BadParameter(f"{item[:40]!r}: more card points than a deck holds")
         if name in pairs:
             raise click.BadParameter(f"{name} is given twice")
         pairs[name] = int(number)
