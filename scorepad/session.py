@@ -1353,7 +1353,7 @@ class Session:
         return ["removed the empty file (start the session with `scorepad new`)"]
 
 
-_WHOLE = re.compile(r"(-?\d+)\.0*")
+_WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")  # (longer is no number a hand holds: left as it is)
 
 
 def _keep_copy(snapshot: Snapshot, backup: Path) -> None:

@@ -774,3 +774,25 @@ def test_a_superscript_format_number_is_a_problem_not_a_crash(run, tmp_path):
 def test_a_number_of_points_no_int_can_hold_is_refused(fails, value):
     message = fails("check", "--players", PLAYERS, "--leaster", "--leaster-points", value, code=2)
     assert "--leaster-points" in message
+
+
+def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(run, tmp_path):
+    import csv
+
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    assert (
+        run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70").exit_code
+        == 0
+    )
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows[-1][rows[0].index("points")] = "9" * 5000 + ".0"  # past int()'s 4300 digits
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\r\n").writerows(rows)
+    before = path.read_bytes()
+    result = run("-f", path, "repair")
+    assert result.exit_code == 0 and "nothing to repair" in result.stdout
+    assert path.read_bytes() == before
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1 and f"{path}:4: points:" in verify.stdout

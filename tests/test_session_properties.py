@@ -370,6 +370,10 @@ HOSTILE = st.one_of(
             "-",
             "--",
             "?",
+            "²",  # a digit to str.isdigit, not to int()
+            "Ann=²",
+            "Ann=" + "9" * 5000,  # past int()'s 4300 digits, inside a NAME=N list
+            "Ann=10,Bob=" + "9" * 30,
         ]
     ),
     st.text(max_size=30),
