@@ -198,6 +198,8 @@ def same_name(name: str) -> str:
 def find_player(name: str, among: Sequence[str], option: str) -> str:
     """The player `name` refers to (case and Unicode form do not matter: a composed "Zoë" typed
     at the keyboard is the decomposed one in a file); unknown names suggest the closest."""
+    if name in among:  # (as written: the common case, and the cheapest)
+        return name
     wanted = same_name(name.strip())
     for player in among:
         if same_name(player) == wanted:
@@ -222,9 +224,10 @@ def seat(
     for name in players:
         if not name.strip():
             raise HandError("--players: a player's name is empty")
-        if same_name(name) in seen:
+        key = same_name(name)
+        if key in seen:
             raise HandError(f"--players: {name} is listed twice")
-        seen[same_name(name)] = name
+        seen[key] = name
     dealer = find_player(dealer, players, "--dealer") if dealer else players[-1]
     start = players.index(dealer) + 1
     rotation = players[start:] + players[:start]  # the dealer's left first, the dealer last

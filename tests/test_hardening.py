@@ -796,3 +796,10 @@ def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(ru
     assert path.read_bytes() == before
     verify = run("-f", path, "verify")
     assert verify.exit_code == 1 and f"{path}:4: points:" in verify.stdout
+
+
+@pytest.mark.parametrize("wait", ["nan", "NaN", "-nan"])
+def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(fails, tmp_path, wait):
+    """NaN passes every range check (each comparison is false): it would wait forever."""
+    message = fails("-f", tmp_path / "night.csv", "--wait", wait, "status", code=2)
+    assert "--wait" in message and "not a number of seconds" in message

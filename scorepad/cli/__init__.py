@@ -135,6 +135,12 @@ def _reader_gone() -> None:
     sys.exit(0)
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if value != value:  # NaN, which every comparison (and so FloatRange) lets through
+        raise click.BadParameter("not a number of seconds")
+    return value
+
+
 @click.group(cls=ScorepadGroup, context_settings=CONTEXT_SETTINGS)
 @click.option(
     "-f",
@@ -150,6 +156,7 @@ def _reader_gone() -> None:
 @click.option(
     "--wait",
     type=click.FloatRange(0, 86400),
+    callback=_seconds,
     envvar="SCOREPAD_WAIT",
     default=30,
     show_default=True,
