@@ -23,7 +23,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
@@ -227,8 +227,7 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
 
     outs = tuple(find_player(n, seated, "--out") for n in hand.out)
     if isinstance(hand, RamschHand):
-        return replace(
-            hand,
+        return hand._replace(
             dealer=one(hand.dealer, "--dealer"),
             points=counts(hand.points, "--ramsch-points"),
             losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
@@ -237,24 +236,21 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
             out=outs,
         )
     if isinstance(hand, SchwanzerHand):
-        return replace(
-            hand,
+        return hand._replace(
             dealer=one(hand.dealer, "--dealer"),
             points=counts(hand.points, "--schwanzer-points"),
             losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
             out=outs,
         )
     if isinstance(hand, LeasterHand):
-        return replace(
-            hand,
+        return hand._replace(
             dealer=one(hand.dealer, "--dealer"),
             winner=one(hand.winner, "--winner"),
             points=counts(hand.points, "--leaster-points"),
             tricks=counts(hand.tricks, "--leaster-tricks"),
             out=outs,
         )
-    return replace(
-        hand,
+    return hand._replace(
         dealer=one(hand.dealer, "--dealer"),
         picker=find_player(hand.picker, seated, "--picker"),
         partners=tuple(find_player(n, seated, "--partner") for n in hand.partners),
@@ -293,7 +289,7 @@ class Scored:
         """The hand's inputs, with its own card points."""
         if self.points is None or self.points == self.row.points:
             return self.row
-        return replace(self.row, points=self.points)
+        return self.row._replace(points=self.points)
 
 
 class Counts(Counter):
@@ -568,7 +564,7 @@ class Ledger:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
                 self.kept[number] = _Version(
-                    replace(entry.inputs, note=cells[k_note]), dict(entry.deltas), [], entry.result
+                    entry.inputs._replace(note=cells[k_note]), dict(entry.deltas), [], entry.result
                 )
                 self._emit(number, entry, cells[k_note])
             else:
@@ -804,8 +800,7 @@ class Ledger:
         return [self.pending.pop(0)] if self.pending else []
 
     def _state(self, row: Row) -> Row:
-        return replace(
-            row,
+        return row._replace(
             rules_line=self.rules_line,
             next_dealer=self.next_dealer,
             seated=self.seated,
@@ -1186,8 +1181,7 @@ class Ledger:
         self.check_night_open()
         hand = self.prepare(hand)
         result = score(self.rules, hand)
-        row = replace(
-            row_for_hand(hand, result, self.seated),
+        row = row_for_hand(hand, result, self.seated)._replace(
             hand=self.last_hand + 1,
             note=check_note(note),
             time=time,
@@ -1198,9 +1192,9 @@ class Ledger:
     def prepare(self, hand: Hand) -> Hand:
         """The hand as this session scores it: its names as the session spells them, the
         dealer whoever is next unless given, and the doublings pending."""
-        hand = canonical(replace(hand, players=self.seated), self.seated)
+        hand = canonical(hand._replace(players=self.seated), self.seated)
         if hand.dealer is None:
-            hand = replace(hand, dealer=self.next_dealer)
+            hand = hand._replace(dealer=self.next_dealer)
         if hand.doubled:
             raise HandError(
                 "--doubled: a session doubles the hands after a recorded doubler by "
@@ -1209,7 +1203,7 @@ class Ledger:
         why = tricks_needed(self.rules, hand)
         if why:
             raise HandError(why)
-        return replace(hand, doubled=self.doubled_next())
+        return hand._replace(doubled=self.doubled_next())
 
     def record_doubler(self, dealer: str | None = None, note: str = "", time: str = "") -> Row:
         """The row of a thrown-in hand under all_pass = doubler."""
@@ -1287,7 +1281,7 @@ class Ledger:
             inputs["game"] = None  # (a Ramsch amended into a game: a partner game unless given)
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
-        why = tricks_needed(self.rules, replace(hand, dealer=hand.dealer or version.row.dealer))
+        why = tricks_needed(self.rules, hand._replace(dealer=hand.dealer or version.row.dealer))
         if why:
             raise HandError(why)
         result = score(self.rules, hand)
@@ -1298,8 +1292,7 @@ class Ledger:
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():
             raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
-        row = replace(
-            new,
+        row = new._replace(
             kind=RowKind.AMEND,
             ref=ref,
             deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0) for p in seated},
@@ -1312,7 +1305,7 @@ class Ledger:
     def penalty_row(self, penalty: Penalty, note: str = "", time: str = "") -> tuple[Row, Score]:
         """The row of a penalty: it takes the next number, moves no deal and no doubling."""
         self._check_race_open()
-        result = score_penalty(self.rules, replace(penalty, players=self.seated))
+        result = score_penalty(self.rules, penalty._replace(players=self.seated))
         offender = find_player(penalty.offender, self.seated, "penalty")
         to = find_player(penalty.to, self.seated, "--to") if penalty.to else None
         row = Row(
@@ -1416,7 +1409,7 @@ def rules_of_set_row(note: str) -> Rules:
     source, overrides = data.get("source"), data.get("overrides")
     if isinstance(source, str) and isinstance(overrides, list):  # for the summary only
         shown = tuple(str(o)[:80] for o in overrides[:50])
-        rules = replace(rules, source=source[:200], overrides=shown)
+        rules = rules._replace(source=source[:200], overrides=shown)
     return rules
 
 
@@ -1452,7 +1445,7 @@ def _check_throw_in(version: _Version, result: Score | None, ref: int | None, li
 
 def _lean(result: Score | None) -> Score | None:
     """A score without its explanation and roles (what the reports keep of it)."""
-    return None if result is None else replace(result, explanation=(), roles={})
+    return None if result is None else result._replace(explanation=(), roles={})
 
 
 def _frozen(value: Any) -> Any:

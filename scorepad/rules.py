@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RulesError
 from .names import BASE_GAMES, CORE_GAMES, FAMILIES, PRESETS, VALUED, Family
@@ -37,8 +36,7 @@ _BOOL_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """One setting of the rules table: its key, the kind of value it takes, and what it means."""
 
     key: str
@@ -389,8 +387,10 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
     )
 
 
-@dataclass(frozen=True)
-class Deal:
+_NO_VALUES: Mapping[str, int] = MappingProxyType({})  # (immutable: every table can share it)
+
+
+class Deal(NamedTuple):
     """How one head count is dealt: cards each, the blind, and the picker's partners."""
 
     cards: int
@@ -399,8 +399,7 @@ class Deal:
     call: str
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """A validated rules table. Build one with `load_rules`."""
 
     name: str
@@ -443,9 +442,9 @@ class Rules:
     # Schafkopf only:
     schneider_bonus: int = 0
     schwarz_bonus: int = 0
-    game_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    runs_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    runs_max: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    game_values: Mapping[str, int] = _NO_VALUES
+    runs_min: Mapping[str, int] = _NO_VALUES
+    runs_max: Mapping[str, int] = _NO_VALUES
     run_value: int = 1
     tout_scoring: str = "fixed"
     jungfrau: str = "double-own"

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 
@@ -100,8 +99,7 @@ class Part(StrEnum):
     STATE = "state"  # the state of the night after the row
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """One column of a session file."""
 
     name: str
@@ -184,8 +182,7 @@ class LedgerError(ScorepadError):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong in a session file, at a line."""
 
     line: int
@@ -250,15 +247,14 @@ def check_note(note: str) -> str:
 # --- rows ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """One row of a session file, decoded. `deltas` holds the player cells that are filled."""
 
     kind: RowKind
     line: int = 0
     hand: int | None = None
     ref: int | None = None
-    deltas: Mapping[str, int] = field(default_factory=lambda: NOTHING)
+    deltas: Mapping[str, int] = NOTHING
     dealer: str | None = None
     out: tuple[str, ...] = ()
     picker: str | None = None
@@ -281,7 +277,7 @@ class Row:
     next_dealer: str | None = None
     seated: tuple[str, ...] = ()  # the seats in force after this row, in seat order
     pending: int = 0
-    totals: Mapping[str, int] = field(default_factory=lambda: NOTHING)
+    totals: Mapping[str, int] = NOTHING
     format: int | None = None  # on the rules row: the file's format version
     rules_line: int | None = None  # the `set` row in force after this row (None: line 2)
     last: bool = False
@@ -309,8 +305,8 @@ class Row:
 
 _HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad writes itself
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
-_ROW_FIELDS = frozenset(f.name for f in fields(Row))
-_DEFAULTS = {f.name: f.default for f in fields(Row)}
+_ROW_FIELDS = frozenset(Row._fields)
+_DEFAULTS = Row._field_defaults
 _EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 

@@ -8,9 +8,9 @@ ledger and the card-level tools call it the same way `scorepad check` does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .errors import HandError
 from .names import GAMES, GameType, Role
@@ -27,8 +27,7 @@ ACE_POINTS = 11  # the richest card (cards.CARD_POINTS): a blind of n holds at m
 # --- inputs -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PickerHand:
+class PickerHand(NamedTuple):
     """A hand with a picker (in Schafkopf, a declarer): the inputs a table writes down."""
 
     players: tuple[str, ...]  # everyone at the table, in seat order
@@ -51,8 +50,7 @@ class PickerHand:
     stoss: int = 0  # Schafkopf: Stoss calls (Kontra, Re, ...), each x2, up to max_stoss
 
 
-@dataclass(frozen=True)
-class LeasterHand:
+class LeasterHand(NamedTuple):
     """A leaster: everyone passed and plays alone; fewest card points wins."""
 
     players: tuple[str, ...]
@@ -66,8 +64,7 @@ class LeasterHand:
     last: bool = False
 
 
-@dataclass(frozen=True)
-class SchwanzerHand:
+class SchwanzerHand(NamedTuple):
     """Everyone passed under all_pass = schwanzer: whoever was dealt the most schwanzer points
     (a queen 3, a jack 2, any other trump 1) loses."""
 
@@ -80,8 +77,7 @@ class SchwanzerHand:
     last: bool = False
 
 
-@dataclass(frozen=True)
-class RamschHand:
+class RamschHand(NamedTuple):
     """Everyone passed under all_pass = ramsch (Schafkopf): everyone plays alone and the most
     card points loses."""
 
@@ -97,8 +93,7 @@ class RamschHand:
     knocks: int = 0
 
 
-@dataclass(frozen=True)
-class Penalty:
+class Penalty(NamedTuple):
     """A penalty (a misplay, a renege, a look at the blind): not a hand, a payment."""
 
     players: tuple[str, ...]  # everyone seated
@@ -125,8 +120,7 @@ class Outcome(StrEnum):
     PENALTY = "penalty"
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     """The result of one hand: each active player's game points and the reasons, line by line."""
 
     outcome: Outcome
@@ -168,8 +162,7 @@ class Score:
         }
 
 
-@dataclass(frozen=True)
-class Seating:
+class Seating(NamedTuple):
     """Who plays a hand: the active players in picking order and who sits out."""
 
     players: tuple[str, ...]  # everyone at the table, in seat order
@@ -592,7 +585,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         if game not in _PARTNER_GAMES:
             if hand.partners:
                 raise HandError(f"--partner: a {game} is one against three and has no partner")
-            hand = replace(hand, alone=True)
+            hand = hand._replace(alone=True)
         elif not hand.partners:
             raise HandError(
                 f"a {'partner game' if game == 'partner' else game} needs the --partner: "

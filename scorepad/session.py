@@ -26,7 +26,6 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -70,8 +69,7 @@ class SessionError(ScorepadError):
         super().__init__(f"{where}: {message}")
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     """What the top of a session file says: the players (seat order), rules and first dealer."""
 
     path: Path
@@ -112,13 +110,16 @@ DEFAULT_WAIT = 30.0
 _QUIET_WAIT = 0.5  # a wait shorter than this is not worth a word
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(NamedTuple):
     """How a command waits for the session's lock: at most `seconds`, and `say` (if given) is
     told once when the wait is longer than a moment."""
 
     seconds: float = DEFAULT_WAIT
     say: Callable[[str], None] | None = None
+
+
+WAIT = Waiting()
+"""The default: wait up to DEFAULT_WAIT seconds, without a word."""
 
 
 def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
@@ -193,7 +194,7 @@ class Snapshot:
     not change; under the Windows protocol it holds the lock until it closes). A writer reads
     through the descriptor it holds locked (`fd`), which the snapshot does not close."""
 
-    def __init__(self, path: Path, waiting: Waiting = Waiting(), fd: int | None = None):
+    def __init__(self, path: Path, waiting: Waiting = WAIT, fd: int | None = None):
         self.path = path
         self._own = fd is None
         self._held = False  # this snapshot holds the lock (the Windows protocol)
@@ -376,7 +377,7 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
         raise SessionError(path, "the rules row's note is not a JSON rules table", 2) from None
     try:
         rules = rules_from_dict(data, "rules")
-        rules = replace(rules, source=rules.name)  # (what it was read from is this file)
+        rules = rules._replace(source=rules.name)  # (what it was read from is this file)
     except ScorepadError as exc:
         raise SessionError(path, str(exc), 2) from None
     if start.kind is not RowKind.SESSION or start.dealer is None or start.next_dealer is None:
@@ -832,7 +833,7 @@ def _fsync_dir(path: Path) -> None:
 
 
 @contextmanager
-def locked(path: Path, waiting: Waiting = Waiting()) -> Iterator[int]:
+def locked(path: Path, waiting: Waiting = WAIT) -> Iterator[int]:
     """Hold an exclusive lock on the session file; yields a descriptor open for reading and
     appending (a writer reads the file through it).
 
@@ -1033,7 +1034,7 @@ class Reading:
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
-    def __init__(self, path: Path | str, waiting: Waiting = Waiting()):
+    def __init__(self, path: Path | str, waiting: Waiting = WAIT):
         self.path = Path(path)
         self.waiting = waiting  # how long to wait for another scorepad's lock
         self._fd: int | None = None  # open and locked while this process changes the file

@@ -270,7 +270,6 @@ def play(path: Path) -> None:
 
 def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     """Ask for one hand and record it; returns what was recorded, or None to start over."""
-    from dataclasses import replace
 
     from ..scoring import LeasterHand, SchwanzerHand, seat
 
@@ -315,7 +314,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     else:
         hand = _ask_picker_hand(state, seating, who)
     if rules.last_hand_doubled and _ask("The night's last hand (doubled)? [y/N]", _yes):
-        hand = replace(hand, last=True)
+        hand = hand._replace(last=True)
     try:
         preview = session.preview(hand)
     except ScorepadError as exc:
