@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .ledger import Counts, HandView, Ledger, Scored
+from .names import GameType
 from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
 
@@ -28,7 +29,8 @@ class PlayerStats:
     played: int = 0
     picks: int = 0
     picker_wins: int = 0
-    picker_points: int = 0  # card points taken when picking, summed
+    picker_points: int = 0  # card points taken when picking, summed (over `counted_picks`)
+    counted_picks: int = 0  # picks whose card points count: not a bettel (won by no trick)
     partner: int = 0
     schneider_for: int = 0
     schneider_against: int = 0
@@ -89,7 +91,9 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
         if player == row.picker:
             stats.picks += times
             stats.picker_wins += times * won
-            stats.picker_points += times * (entry.card_points or 0)
+            if row.game != GameType.BETTEL and entry.card_points is not None:
+                stats.counted_picks += times
+                stats.picker_points += times * entry.card_points
         elif player in side:
             stats.partner += times
         winning = (player in side) == won
@@ -121,8 +125,8 @@ def stats_records(
                 "pick_rate": round(st.picks / st.played, 3) if st.played else None,
                 "picker_wins": st.picker_wins,
                 "picker_win_rate": round(st.picker_wins / st.picks, 3) if st.picks else None,
-                "average_picker_points": round(st.picker_points / st.picks, 1)
-                if st.picks
+                "average_picker_points": round(st.picker_points / st.counted_picks, 1)
+                if st.counted_picks
                 else None,
                 "partner": st.partner,
                 "schneider_for": st.schneider_for,

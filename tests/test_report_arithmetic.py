@@ -91,6 +91,22 @@ def test_stats_records_give_rates_and_no_rate_without_picks():
     assert records["Cy"]["picker_win_rate"] is None and records["Cy"]["pick_rate"] == 0.0
 
 
+def test_a_bettel_counts_as_a_pick_but_not_in_the_average_card_points():
+    """A bettel is won by taking no trick: its card points (0) say nothing of picking."""
+    bettel = _entry(dealer="Ed", picker="Ann", game="bettel", points=0)
+    stats = player_stats(PLAYERS, Counter({WIN: 1, bettel: 1}))
+    assert (stats["Ann"].picks, stats["Ann"].counted_picks, stats["Ann"].picker_points) == (
+        2,
+        1,
+        64,
+    )
+    records = {r["player"]: r for r in stats_records(dict.fromkeys(PLAYERS, 0), stats)}
+    assert records["Ann"]["average_picker_points"] == 64.0
+    only_bettels = player_stats(PLAYERS, Counter({bettel: 2}))
+    records = {r["player"]: r for r in stats_records(dict.fromkeys(PLAYERS, 0), only_bettels)}
+    assert records["Ann"]["picks"] == 2 and records["Ann"]["average_picker_points"] is None
+
+
 def test_played_text_says_who_picked_with_whom_and_the_points():
     assert played_text(HandView(1, WIN)) == "Ann + Bob 64"
     assert played_text(HandView(2, LEASTER)) == "leaster: Dee"
