@@ -518,7 +518,7 @@ class Ledger:
         self._seated_cell, self._totals_form = seated_cell, totals_form
         codec = self.codec
         index = codec.index
-        inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in index))
+        inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in codec.columns))
         self._inputs = inputs
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
@@ -528,7 +528,7 @@ class Ledger:
         k_next, k_seated, k_pending, k_totals = (
             index[n] for n in ("next_dealer", "seated", "pending", "totals")
         )
-        k_rules = index.get("rules_line")  # (a file of format 3 or later)
+        k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -637,7 +637,7 @@ class Ledger:
             and cells[at["seated"]] == self._seated_cell
             and cells[at["pending"]] == "0"
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
-            and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
+            and ("rules_line" not in codec.columns or cells[at["rules_line"]] == self._rules_text)
         ):
             return None
         self._apply(row, result, deltas)
@@ -939,7 +939,7 @@ class Ledger:
             "pending": len(self.pending),
             "totals": self.totals,
         }
-        if "rules_line" in self.codec.index:
+        if "rules_line" in self.codec.columns:
             state["rules_line"] = self.rules_line
         problems = []
         for name, value in state.items():
@@ -965,7 +965,7 @@ class Ledger:
         if row.totals:
             self.totals.update(row.totals)
         self.pending = self.pending[: row.pending] + [0] * max(0, row.pending - len(self.pending))
-        if "rules_line" in self.codec.index:
+        if "rules_line" in self.codec.columns:
             self.rules_line = row.rules_line
         self._reset_fast_state()
 

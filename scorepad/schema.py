@@ -193,9 +193,9 @@ class Problem(NamedTuple):
 # --- names and notes ----------------------------------------------------------------------------
 
 
-def check_name(name: str) -> str:
-    """A player's name as it may stand in a session file (in Unicode's composed form, NFC), or
-    a HandError saying why not."""
+def check_name(name: str, version: int = FORMAT_VERSION) -> str:
+    """A player's name as it may stand in a session file of format `version` (in Unicode's
+    composed form, NFC), or a HandError saying why not."""
     name = name.strip()
     if not name.isascii():
         import unicodedata
@@ -212,7 +212,7 @@ def check_name(name: str) -> str:
         )
     if len(name) > MAX_NAME:
         raise HandError(f"player {name[:20]}...: a name has at most {MAX_NAME} characters")
-    if name in BY_NAME:
+    if name in BY_NAME and BY_NAME[name].since <= version:
         raise HandError(
             f"player {name!r}: that is the name of a column of the session file; "
             f"add a letter (e.g. {name.title()} or {name}2)"
@@ -358,10 +358,12 @@ class Codec:
             p: p for p in self.players
         }  # names read from JSON, as the header has them
         # what decode reads: (column, place, kind of cell) for each column the file has
+        # The schema's columns this file has (a player may be named like a newer column).
+        self.columns = frozenset(n for n in self.order if n in BY_NAME and n not in self.canonical)
         self._plan = tuple(
             (c.name, self.index[c.name], c.cell)
             for c in COLUMNS
-            if c.name in self.index and c.cell is not Cell.KIND
+            if c.name in self.columns and c.cell is not Cell.KIND
         )
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
 
@@ -395,13 +397,24 @@ class Codec:
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 
+    def of_version(self, version: int) -> Codec:
+        """This codec once the file's format version is known (`from_header` cannot know it):
+        a header cell named like a column that came after that version is a player's name
+        (a format-3 file's `last` is a player called last, not format 4's column)."""
+        newer = {c for c in self.order if c in BY_NAME and BY_NAME[c].since > version}
+        if not newer:
+            self.version = version
+            return self
+        players = [c for c in self.order if c not in BY_NAME or c in newer]
+        return Codec(players, self.order, version)
+
     def holds(self, row: Row) -> bool:
         """Whether a row can be written in this file as it is: its kind and every cell it fills
         are of this file's format (else the file is first rewritten in the current one)."""
         if KIND_SINCE.get(row.kind, 1) > self.version:
             return False
         return all(
-            c.name in self.index or getattr(row, c.name) == _DEFAULTS[c.name]
+            c.name in self.columns or getattr(row, c.name) == _DEFAULTS[c.name]
             for c in COLUMNS
             if c.since > 1 and c.part is Part.INPUT
         )
@@ -421,7 +434,7 @@ class Codec:
         scored = row.kind in SCORED_KINDS
         for name, at in index.items():
             column = BY_NAME.get(name)
-            if column is None:
+            if column is None or name not in self.columns:
                 continue
             if name == "kind":
                 cells[at] = str(row.kind)

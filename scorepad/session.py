@@ -35,6 +35,7 @@ from .errors import HandError, ScorepadError
 from .ledger import Counts, Fate, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, rules_from_dict
 from .schema import (
+    BY_NAME,
     CORRECTIONS,
     FORMAT_VERSION,
     HAND_KINDS,
@@ -347,14 +348,14 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
 
 
 def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[str]) -> Head:
-    codec.version = _version(path, codec, rules_cells)
+    codec = codec.of_version(_version(path, codec, rules_cells))
     players = codec.players
     if not players:
         raise SessionError(path, "not a scorepad session: the header names no players", 1)
     seen = set()
     for name in players:
         try:
-            check_name(name)
+            check_name(name, codec.version)
         except ScorepadError as exc:
             raise SessionError(path, f"header: {exc}", 1) from None
         if name != name.strip() or same_name(name) in seen:
@@ -600,6 +601,14 @@ def _row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
 def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
     """Rewrite a session of an older format in the current one: every row decoded by the
     columns it has and written with the columns of now, atomically (see `_commit`)."""
+    named = [p for p in head.players if p in BY_NAME]
+    if named:
+        raise SessionError(
+            path,
+            f"this change needs the file in format {FORMAT_VERSION}, which has a column named "
+            f"{named[0]!r}, the name of a player here: the file is as it was (what it records "
+            f"is read as before; a change that needs the newer format cannot be made in it)",
+        )
     new = Codec(head.codec.players, header(head.codec.players), FORMAT_VERSION)
     fd, temp = _temp_beside(path, "cannot rewrite")
     try:
@@ -1203,7 +1212,7 @@ class Session:
         and the night after it."""
         with self._locked() as fd:
             head = self.head()
-            if "rules_line" in head.codec.index:
+            if "rules_line" in head.codec.columns:
                 return self._undo_held(fd, reason or "undo")
             with self._snapshot() as snapshot:
                 last = _last_rows(snapshot, head)[1]
@@ -1304,7 +1313,7 @@ class Session:
 
         with self._locked() as fd:
             head = self.head()
-            if "rules_line" in head.codec.index:
+            if "rules_line" in head.codec.columns:
                 with self._snapshot() as snapshot:
                     last, last_hand = _tail(snapshot, head)
                     ledger = _resume(snapshot, head, last, last_hand)

@@ -286,3 +286,33 @@ def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(ru
     assert rules_row[header.index("format")] == str(FORMAT_VERSION)
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert after != before and run("-f", path, "verify").stdout == ""
+
+
+def test_an_older_file_whose_player_is_named_like_a_newer_column_reads_as_that_player(
+    run, tmp_path
+):
+    """A format-3 file knows no `last` column (format 4 brought it): a player called `last` in
+    its header is a player, for every command, and a new hand keeps the file readable."""
+    fixture = Path(__file__).parent / "fixtures" / "v3" / "standard-friday.csv"
+    original = tmp_path / "original.csv"
+    original.write_bytes(fixture.read_bytes())
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_bytes(fixture.read_bytes().replace(b"Ann", b"last"))
+    assert run("-f", renamed, "verify").exit_code == 0
+    before = json.loads(run("-f", original, "standings", "--format", "json").stdout)["totals"]
+    after = json.loads(run("-f", renamed, "standings", "--format", "json").stdout)["totals"]
+    assert after == {("last" if p == "Ann" else p): v for p, v in before.items()}
+    for command in ("sheet", "stats", "settle", "status", "log"):
+        assert run("-f", renamed, command).exit_code == 0, command
+    # A hand in which `last` picks is recorded in the file's own format ...
+    result = run("-f", renamed, "hand", "--picker", "last", "--alone", "--points", "91")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Hand 41: last picked")
+    assert run("-f", renamed, "verify").exit_code == 0
+    # ... and a change that needs format 4 (whose columns include `last`) is refused, the file
+    # as it was.
+    before = renamed.read_bytes()
+    result = run("-f", renamed, "penalty", "Bob", "--points", "2")
+    assert result.exit_code == 1
+    assert "has a column named 'last', the name of a player here" in result.stderr
+    assert renamed.read_bytes() == before
