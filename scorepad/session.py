@@ -212,7 +212,7 @@ class Snapshot:
                 raise _file_error(path, exc, "read") from None
             try:
                 _flock(self.fd, True, path, waiting)
-                unfinished = os.path.exists(_journal(path))
+                unfinished = _journal(path) is not None
                 if not unfinished:
                     self.size = os.fstat(self.fd).st_size
                     if files.WINDOWS_LOCKS:
@@ -633,22 +633,50 @@ def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
         ) from None
 
 
-def _journal(path: Path) -> Path:
-    return path.with_name(f".{path.name}.journal")
+_JOURNAL = ".journal"
+
+
+def _journal(path: Path) -> Path | None:
+    """The journal of an unfinished rewrite of the session, if there is one (see `_commit`)."""
+    prefix = f".{path.name}."
+    try:
+        with os.scandir(path.parent if str(path.parent) else ".") as entries:
+            for entry in entries:
+                if entry.name.startswith(prefix) and entry.name.endswith(_JOURNAL):
+                    return Path(entry.path)
+    except OSError:
+        return None
+    return None
+
+
+def _digest(fd: int) -> str:
+    """Who a journal belongs to: the start of the SHA-256 of the file it rewrites."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    size, at = os.fstat(fd).st_size, 0
+    while at < size:
+        block = files.pread(fd, min(_BLOCK, size - at), at)
+        if not block:
+            break
+        digest.update(block)
+        at += len(block)
+    return digest.hexdigest()[:16]
 
 
 def _commit(path: Path, locked_fd: int, temp: str) -> None:
     """Put a finished (fsynced) temp file in the session's place; the caller holds the lock on
     `locked_fd`. On POSIX a rename over the session (a reader keeps the file it has open).
-    Under the Windows protocol the temp file becomes the journal and is copied into the
-    session in place (see `_finish_rewrite`). An OSError before the session is touched leaves
-    it as it was (the caller removes the temp file)."""
+    Under the Windows protocol the temp file becomes the journal, named after the file it
+    rewrites (`.FILE.DIGEST.journal`), and is copied into the session in place (see
+    `_finish_rewrite`). An OSError before the session is touched leaves it as it was (the
+    caller removes the temp file)."""
     if not files.WINDOWS_LOCKS:
         os.chmod(temp, os.stat(path).st_mode & 0o777)
         os.replace(temp, path)
         _fsync_dir(path)
         return
-    os.replace(temp, _journal(path))
+    os.replace(temp, path.with_name(f".{path.name}.{_digest(locked_fd)}{_JOURNAL}"))
     _fsync_dir(path)
     _finish_rewrite(path, locked_fd)
 
@@ -656,11 +684,21 @@ def _commit(path: Path, locked_fd: int, temp: str) -> None:
 def _finish_rewrite(path: Path, locked_fd: int) -> None:
     """Copy the journal of a rewrite into the session in place, then remove it. The journal
     is whole (it was fsynced before it took its name), so a copy cut short by a crash is done
-    again by the next scorepad to take the lock."""
+    again by the next scorepad to take the lock: when the session is still the file the
+    journal rewrites (its digest), or a part of the journal's copy (a prefix of it). Any other
+    file is not touched: the journal is not its own (a copy put back by hand, say)."""
     journal = _journal(path)
-    if not os.path.exists(journal):  # (only the holder of the lock removes it)
+    if journal is None:  # (only the holder of the lock removes one)
         return
+    digest = journal.name[len(path.name) + 2 : -len(_JOURNAL)]
     try:
+        if digest != _digest(locked_fd) and not _is_prefix(locked_fd, journal):
+            raise SessionError(
+                path,
+                f"{journal.name} is an unfinished rewrite of another version of this file, "
+                f"not of this one: nothing was changed; remove or rename {journal.name} (it "
+                f"is a whole session file, in the newer version) and run the command again",
+            )
         with open(journal, "rb") as source:
             os.ftruncate(locked_fd, 0)  # (the descriptor appends: the copy starts at byte 0)
             while block := source.read(_BLOCK):
@@ -674,6 +712,20 @@ def _finish_rewrite(path: Path, locked_fd: int) -> None:
             f"finishes it (from {journal.name})",
         ) from None
     _fsync_dir(path)
+
+
+def _is_prefix(fd: int, journal: Path) -> bool:
+    """Whether the open file holds the start of the journal (a copy that was cut short)."""
+    size, at = os.fstat(fd).st_size, 0
+    if size > journal.stat().st_size:
+        return False
+    with open(journal, "rb") as source:
+        while at < size:
+            block = files.pread(fd, min(_BLOCK, size - at), at)
+            if not block or source.read(len(block)) != block:
+                return False
+            at += len(block)
+    return True
 
 
 def _line_count(snapshot: Snapshot) -> int:
