@@ -803,3 +803,17 @@ def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(fails, tmp_p
     """NaN passes every range check (each comparison is false): it would wait forever."""
     message = fails("-f", tmp_path / "night.csv", "--wait", wait, "status", code=2)
     assert "--wait" in message and "not a number of seconds" in message
+
+
+@pytest.mark.parametrize(
+    "symbol, says",
+    [
+        ("=1+1", "cannot start with ="),
+        ("a\nb", "up to 5 printable characters"),
+        ("€" * 500, "up to 5 printable characters"),
+    ],
+)
+def test_a_currency_symbol_is_short_printable_and_no_formula(fails, tmp_path, symbol, says):
+    path = tmp_path / "night.csv"
+    message = fails("-f", path, "settle", "--rate", "1", "--currency", symbol, code=2)
+    assert "--currency" in message and says in message

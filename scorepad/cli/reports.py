@@ -24,6 +24,18 @@ if TYPE_CHECKING:
     from ..render import Points
 
 
+def _currency(symbol: str) -> str:
+    """A currency symbol as it may stand before every amount: short, on one line, and not
+    the start of a spreadsheet formula (`--format tsv` is read by spreadsheets)."""
+    from ..schema import FORMULA_STARTS
+
+    if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
+        raise click.BadParameter("a symbol of up to 5 printable characters, e.g. $, €, EUR")
+    if symbol.startswith(FORMULA_STARTS):
+        raise click.BadParameter(f"{symbol!r}: a symbol cannot start with {symbol[0]}")
+    return symbol
+
+
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--rate",
@@ -37,7 +49,8 @@ if TYPE_CHECKING:
     default="$",
     show_default=True,
     metavar="SYMBOL",
-    help="Currency symbol to show amounts with.",
+    callback=lambda ctx, param, value: _currency(value),
+    help="Currency symbol to show amounts with (up to 5 characters).",
 )
 @table_format_option()
 @session_file_option
