@@ -18,7 +18,6 @@ checks and the same atomic append as `scorepad hand` in the terminal.
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
 import os
 import secrets
@@ -174,31 +173,16 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
     return state
 
 
-def changes_since(path: Path, offset: int) -> tuple[list[str], int]:
+def changes_since(session: Session, offset: int) -> tuple[list[str], int]:
     """The changes appended to the session since byte `offset` (as `log` words them), and the
-    new end; a file that shrank or was rewritten reads from its start (the caller says so)."""
+    new end; none for a file that is new, shrank or was rewritten (the caller says so)."""
     from .reports import change_text
-    from .schema import Codec, LedgerError
 
     try:
-        with open(path, "rb") as f:
-            head = f.readline(1 << 20)
-            end = f.seek(0, os.SEEK_END)
-            if offset > end or offset < len(head) or end - offset > MAX_CHANGES:
-                return [], end  # (a new file, or more than a page shows: the state says it)
-            f.seek(offset)
-            data = f.read(end - offset)
-    except OSError:
-        return [], 0  # (gone: the state event says so)
-    try:
-        codec = Codec.from_header(next(csv.reader([head.decode("utf-8-sig").rstrip("\r\n")])))
-        changes = []
-        for cells in csv.reader(data.decode("utf-8").splitlines()):
-            if cells:
-                changes.append(change_text(codec.decode(cells, 0)))
-        return changes, end
-    except (UnicodeDecodeError, csv.Error, LedgerError, StopIteration):
-        return [], end  # (the state event says what is wrong)
+        rows, end = session.rows_since(offset, MAX_CHANGES)
+    except ScorepadError:
+        return [], 0  # (gone or broken: the state event says what is wrong)
+    return [change_text(row) for row in rows], end
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -244,7 +228,7 @@ class Board:
             rewritten = self._seen is not None and seen is not None and seen[0] != self._seen[0]
             offset = 0 if rewritten else self._offset
             state = await run_in_threadpool(self._state)
-            changes, end = await run_in_threadpool(changes_since, self.path, offset)
+            changes, end = await run_in_threadpool(changes_since, self.session, offset)
             if not self.event:  # the first look: the rows so far are not news
                 changes = []
             self._seen, self._offset = seen, end

@@ -1155,6 +1155,24 @@ class Session:
         with self.reading() as reading:
             return reading.night(on_hand, keep, counts)
 
+    def rows_since(self, offset: int, most: int) -> tuple[list[Row], int]:
+        """The rows appended since byte `offset`, and where the file ends now. None when the
+        offset is not past the header or past the end (a new or rewritten file), or when more
+        than `most` bytes came since (a caller then shows the state instead). A SessionError
+        when the file or the new rows cannot be read."""
+        with self._snapshot() as snapshot:
+            end = snapshot.size
+            first = files.pread(snapshot.fd, MAX_HEAD, 0).find(b"\n") + 1
+            if not 0 < first <= offset <= end or end - offset > most:
+                return [], end
+            head, _ = snapshot.read_head()
+            data = files.pread(snapshot.fd, end - offset, offset)
+        try:
+            lines = data.decode(ENCODING).splitlines()
+            return [head.codec.decode(c, 0) for c in csv.reader(lines, strict=True) if c], end
+        except (UnicodeDecodeError, csv.Error, LedgerError) as exc:
+            raise SessionError(self.path, f"cannot read the new rows: {exc}") from None
+
     def preview(self, hand: Hand) -> Score:
         """Score a hand as `record` would now, without writing anything."""
         from .scoring import score
