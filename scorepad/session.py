@@ -473,19 +473,24 @@ def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int] | Non
     return (cells[at_kind], int(ref)) if ref.isdecimal() else None
 
 
-def _correction_at(snapshot: Snapshot, head: Head, offset: int) -> Row | None:
-    """The correction row that begins at a byte of the snapshot (see `Fate`), or None."""
+def _line_at(snapshot: Snapshot, offset: int) -> bytes:
+    """The line that begins at a byte of the snapshot, without its line end (at most
+    MAX_LINE bytes of it: read a little at a time, as a row is short)."""
     end = min(snapshot.size, offset + MAX_LINE)
     size = 4096
     while True:
         raw = files.pread(snapshot.fd, min(size, end - offset), offset)
         cut = raw.find(b"\n")
-        if cut >= 0 or offset + len(raw) >= end:
-            break
+        if cut >= 0:
+            return raw[:cut]
+        if offset + len(raw) >= end:
+            return raw
         size *= 16
-    if cut >= 0:
-        raw = raw[:cut]
-    return _correction_row(head.codec, raw, head.codec.index["kind"], 0)
+
+
+def _correction_at(snapshot: Snapshot, head: Head, offset: int) -> Row | None:
+    """The correction row that begins at a byte of the snapshot (see `Fate`), or None."""
+    return _correction_row(head.codec, _line_at(snapshot, offset), head.codec.index["kind"], 0)
 
 
 def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | None:
@@ -588,7 +593,7 @@ def _row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
         for_offset += len(block)
         if seen >= line:
             break
-    raw = files.pread(snapshot.fd, MAX_HEAD, start).split(b"\n", 1)[0]
+    raw = _line_at(snapshot, start)
     try:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
         return head.codec.decode(cells, line)
