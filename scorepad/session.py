@@ -212,7 +212,7 @@ class Snapshot:
                 raise _file_error(path, exc, "read") from None
             try:
                 _flock(self.fd, True, path, waiting)
-                unfinished = _journal(path) is not None
+                unfinished = _journal(_beside(path)) is not None
                 if not unfinished:
                     self.size = os.fstat(self.fd).st_size
                     if files.WINDOWS_LOCKS:
@@ -641,17 +641,20 @@ def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
 _JOURNAL = ".journal"
 
 
-def _journal(path: Path) -> Path | None:
-    """The journal of an unfinished rewrite of the session, if there is one (see `_commit`)."""
+def _beside(path: Path) -> list[str]:
+    """What scorepad may have left beside the session (`.FILE.*`: temp files of a rewrite,
+    the journal of one), in one look at the folder."""
     prefix = f".{path.name}."
     try:
         with os.scandir(path.parent if str(path.parent) else ".") as entries:
-            for entry in entries:
-                if entry.name.startswith(prefix) and entry.name.endswith(_JOURNAL):
-                    return Path(entry.path)
+            return [e.path for e in entries if e.name.startswith(prefix)]
     except OSError:
-        return None
-    return None
+        return []
+
+
+def _journal(found: Sequence[str]) -> Path | None:
+    """The journal of an unfinished rewrite among what `_beside` found (see `_commit`)."""
+    return next((Path(f) for f in found if f.endswith(_JOURNAL)), None)
 
 
 def _digest(fd: int) -> str:
@@ -681,20 +684,18 @@ def _commit(path: Path, locked_fd: int, temp: str) -> None:
         os.replace(temp, path)
         _fsync_dir(path)
         return
-    os.replace(temp, path.with_name(f".{path.name}.{_digest(locked_fd)}{_JOURNAL}"))
+    journal = path.with_name(f".{path.name}.{_digest(locked_fd)}{_JOURNAL}")
+    os.replace(temp, journal)
     _fsync_dir(path)
-    _finish_rewrite(path, locked_fd)
+    _finish_rewrite(path, locked_fd, journal)
 
 
-def _finish_rewrite(path: Path, locked_fd: int) -> None:
+def _finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
     """Copy the journal of a rewrite into the session in place, then remove it. The journal
     is whole (it was fsynced before it took its name), so a copy cut short by a crash is done
     again by the next scorepad to take the lock: when the session is still the file the
     journal rewrites (its digest), or a part of the journal's copy (a prefix of it). Any other
     file is not touched: the journal is not its own (a copy put back by hand, say)."""
-    journal = _journal(path)
-    if journal is None:  # (only the holder of the lock removes one)
-        return
     digest = journal.name[len(path.name) + 2 : -len(_JOURNAL)]
     try:
         if digest != _digest(locked_fd) and not _is_prefix(locked_fd, journal):
@@ -905,7 +906,8 @@ def locked(path: Path, waiting: Waiting = WAIT) -> Iterator[int]:
 
     The lock is taken on the file itself. A rewrite renames a new file over the path, so after
     taking the lock we check the path still names the file we locked, and retry if not. A
-    rewrite cut short (under the Windows protocol) is finished first.
+    rewrite cut short (under the Windows protocol) is finished first, and temp files a killed
+    rewrite left are removed.
     """
     while True:
         try:
@@ -919,7 +921,7 @@ def locked(path: Path, waiting: Waiting = WAIT) -> Iterator[int]:
             except FileNotFoundError:
                 same = False
             if same:
-                _finish_rewrite(path, fd)
+                _tidy(path, fd)
                 break
         except BaseException:
             os.close(fd)
@@ -931,6 +933,19 @@ def locked(path: Path, waiting: Waiting = WAIT) -> Iterator[int]:
         with suppress(OSError):
             files.unlock(fd)
         os.close(fd)
+
+
+def _tidy(path: Path, locked_fd: int) -> None:
+    """Just after taking the lock: finish a rewrite that was cut short (see `_commit`) and
+    remove the temp files a killed rewrite or `new` left (none can be under way now)."""
+    found = _beside(path)
+    journal = _journal(found)
+    if journal is not None:
+        _finish_rewrite(path, locked_fd, journal)
+    for leftover in found:
+        if leftover.endswith(".tmp"):  # (as `_temp_beside` names them)
+            with suppress(OSError):
+                os.unlink(leftover)
 
 
 def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
@@ -957,21 +972,6 @@ def _temp_beside(path: Path, doing: str = "cannot rewrite") -> tuple[int, str]:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise SessionError(path, f"{doing}: {exc.strerror}; the file is as it was") from None
-
-
-def _remove_leftovers(path: Path) -> None:
-    """Remove temp files that a killed rewrite (or `new`) left beside the session. Called with
-    the lock held, when no rewrite of this session can be under way."""
-    prefix = f".{path.name}."  # (as `_temp_beside` names them)
-    try:
-        with os.scandir(path.parent if str(path.parent) else ".") as entries:
-            leftovers = [e.path for e in entries if e.name.startswith(prefix)]
-    except OSError:
-        return
-    for leftover in leftovers:
-        if leftover.endswith(".tmp"):
-            with suppress(OSError):
-                os.unlink(leftover)
 
 
 def add_column(
@@ -1191,7 +1191,6 @@ class Session:
     def _locked(self) -> Iterator[int]:
         """Hold the exclusive lock; reads meanwhile take no shared lock of their own."""
         with locked(self.path, self.waiting) as fd:
-            _remove_leftovers(self.path)
             self._fd = fd
             try:
                 yield fd

@@ -135,9 +135,9 @@ def _interrupted_rewrite(run, night, monkeypatch) -> bytes:
     expected.write_bytes(night.read_bytes())
     assert run("-f", expected, "seat", "add", "Flo").exit_code == 0
 
-    def crash(path, fd):  # (the machine stops once the journal has its name)
-        if session._journal(path) is not None:
-            raise session.SessionError(path, "the machine stopped")
+    def crash(path, fd, journal):  # (the machine stops once the journal has its name)
+        assert journal.exists()
+        raise session.SessionError(path, "the machine stopped")
 
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
     monkeypatch.setattr(session, "_finish_rewrite", crash)
