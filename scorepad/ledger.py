@@ -23,8 +23,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .rules import Rules
@@ -262,22 +261,36 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
 # --- what the reports see -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False, slots=True)
 class Scored:
     """A hand's inputs, scored: what a row of those inputs must hold, and what it means.
 
     Shared by every hand of the night with the same inputs and seats (compared by identity).
+    Not changed once made (`Final`). The records that are made at import (this, `Fate`,
+    `_Version`, `reports.PlayerStats`) are plain classes: a dataclass's generated methods cost
+    every command about 0.4 ms each to compile as it starts.
     """
 
-    row: Row  # the inputs (hand number, line and state are not part of it)
-    deltas: Mapping[str, int]  # each seated player's points, in seat order
-    result: Score | None  # None for a doubler
-    seated: tuple[str, ...]
-    cells: tuple[str, ...] = ()  # the player cells a row must hold, in the file's order
-    next_dealer: str = ""
-    # The hand's own card points, where `row` stands for every hand alike but for its points
-    # (of one class, `scoring.points_class`): None when they are the row's.
-    points: int | None = None
+    __slots__ = ("cells", "deltas", "next_dealer", "points", "result", "row", "seated")
+
+    def __init__(
+        self,
+        row: Row,
+        deltas: Mapping[str, int],
+        result: Score | None,
+        seated: tuple[str, ...],
+        cells: tuple[str, ...] = (),
+        next_dealer: str = "",
+        points: int | None = None,
+    ) -> None:
+        self.row: Final = row  # the inputs (hand number, line and state are not part of it)
+        self.deltas: Final = deltas  # each seated player's points, in seat order
+        self.result: Final = result  # None for a doubler
+        self.seated: Final = seated
+        self.cells: Final = cells  # the player cells a row must hold, in the file's order
+        self.next_dealer: Final = next_dealer
+        # The hand's own card points, where `row` stands for every hand alike but for its
+        # points (of one class, `scoring.points_class`): None when they are the row's.
+        self.points: Final = points
 
     @property
     def card_points(self) -> int | None:
@@ -326,27 +339,38 @@ class HandView(NamedTuple):
         return self.entry.deltas
 
 
-@dataclass(slots=True)
 class Fate:
     """What the rows below a hand do to it (found before the pass): how many correct it, and
     where (at which byte of the file) its last amendment and its last void or restore begin,
     read again only when the pass reaches the hand (so a long night holds a few bytes a
     correction, not the rows)."""
 
-    count: int = 0
-    amended_at: int = -1  # the last amendment's row (-1: none)
-    voided_at: int = -1  # the last void or restore row (-1: none)
+    __slots__ = ("amended_at", "count", "voided_at")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.amended_at = -1  # the last amendment's row (-1: none)
+        self.voided_at = -1  # the last void or restore row (-1: none)
 
 
-@dataclass
 class _Version:
     """What the ledger remembers of a hand that a later correction refers to."""
 
-    row: Row
-    deltas: dict[str, int]
-    consumed: list[int]
-    result: Score | None = None
-    before: _Version | None = None  # the version an amendment replaced (for `undo`)
+    __slots__ = ("before", "consumed", "deltas", "result", "row")
+
+    def __init__(
+        self,
+        row: Row,
+        deltas: dict[str, int],
+        consumed: list[int],
+        result: Score | None = None,
+        before: _Version | None = None,  # the version an amendment replaced (for `undo`)
+    ) -> None:
+        self.row = row
+        self.deltas = deltas
+        self.consumed = consumed
+        self.result = result
+        self.before = before
 
 
 # --- the ledger ---------------------------------------------------------------------------------

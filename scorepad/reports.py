@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .ledger import Counts, HandView, Ledger, Scored
@@ -22,22 +21,47 @@ if TYPE_CHECKING:
 _TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
 
 
-@dataclass
 class PlayerStats:
-    """One player's night in numbers (what `standings` and `stats` show)."""
+    """One player's night in numbers (what `standings` and `stats` show). A plain class, not a
+    dataclass, for the start-up cost of every command (see `ledger.Scored`)."""
 
-    played: int = 0
-    picks: int = 0
-    picker_wins: int = 0
-    picker_points: int = 0  # card points taken when picking, summed (over `counted_picks`)
-    counted_picks: int = 0  # picks whose card points count: not a bettel (won by no trick)
-    partner: int = 0
-    schneider_for: int = 0
-    schneider_against: int = 0
-    no_trick_for: int = 0
-    no_trick_against: int = 0
-    leasters_won: int = 0
-    results: Counter = field(default_factory=Counter)  # points of a hand -> how many hands
+    __slots__ = (
+        "counted_picks",
+        "leasters_won",
+        "no_trick_against",
+        "no_trick_for",
+        "partner",
+        "picker_points",
+        "picker_wins",
+        "picks",
+        "played",
+        "results",
+        "schneider_against",
+        "schneider_for",
+    )
+
+    def __init__(self) -> None:
+        self.played = 0
+        self.picks = 0
+        self.picker_wins = 0
+        self.picker_points = 0  # card points taken when picking, summed (over `counted_picks`)
+        self.counted_picks = 0  # picks whose card points count: not a bettel (won by no trick)
+        self.partner = 0
+        self.schneider_for = 0
+        self.schneider_against = 0
+        self.no_trick_for = 0
+        self.no_trick_against = 0
+        self.leasters_won = 0
+        self.results: Counter[int] = Counter()  # points of a hand -> how many hands
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerStats):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    def __repr__(self) -> str:
+        numbers = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"PlayerStats({numbers})"
 
     @property
     def best(self) -> int | None:
