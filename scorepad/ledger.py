@@ -7,13 +7,14 @@ seats, doublers pending, running totals). `verify` reports what it finds; every 
 file in which it finds anything. It also makes the rows of new hands and corrections, so what is
 written is what is checked.
 
-Speed and memory: scoring is memoized on a hand's raw input cells and the seats in force, so a
-night that repeats the same few situations scores each once, and a row whose cells match a
-remembered score is checked without being decoded; a hand alike but for card points of the same
-class (`scoring.points_class`) reuses that score. What is remembered is bounded (two
-generations of hands, caches of scores), and a hand is kept whole only while a later correction
-still refers to it (the session module finds those first): memory grows with the variety of a
-night up to those bounds, and with its corrections, not with its length.
+Speed and memory: scoring is memoized on a hand's raw input cells and the seats in force, with
+its card points by their class (`scoring.points_class`: hands alike but for card points of one
+class score alike), so a night that repeats the same few situations scores each once, and a row
+whose cells match a remembered score is checked without being decoded. What is remembered is
+bounded (two generations of kinds of hand, caches of scores), and a hand is kept whole only
+while a later correction still refers to it (the session module finds those first): memory
+grows with the variety of a night up to those bounds, and with its corrections, not with its
+length.
 """
 
 from __future__ import annotations
@@ -55,13 +56,14 @@ from .scoring import (
     tricks_needed,
 )
 
-_FAST_GENERATION = 16_384  # hands remembered by their raw cells, in each of two generations
-_ALIKE_CACHE = 16_384  # hands remembered by their cells and the class of their points
+_FAST_GENERATION = 8_192  # kinds of hand remembered by their raw cells, in each of two generations
 _POINTS_AT = INPUTS.index("points")
-# A remembered hand's key is its input cells joined by this. No cell of a remembered hand holds
-# it (names are printable, JSON escapes it, and a hand with any other text does not score), so
-# a key has exactly one separator fewer than there are inputs, and it names one list of cells.
+# A remembered hand's key is the class of its card points (`_point_classes`), then its other
+# input cells, each followed by this. No cell of a remembered hand holds it (names are
+# printable, JSON escapes it, and a hand with any other text does not score), so a key names
+# one class and one list of cells.
 _KEY_SEPARATOR = "\x1f"
+_CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins with it either)
 _SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -270,7 +272,17 @@ class Scored:
     every command about 0.4 ms each to compile as it starts.
     """
 
-    __slots__ = ("cells", "deltas", "next_dealer", "points", "result", "row", "seated")
+    __slots__ = (
+        "base",
+        "card",
+        "cells",
+        "deltas",
+        "next_dealer",
+        "points",
+        "result",
+        "row",
+        "seated",
+    )
 
     def __init__(
         self,
@@ -281,6 +293,7 @@ class Scored:
         cells: tuple[str, ...] = (),
         next_dealer: str = "",
         points: int | None = None,
+        base: Scored | None = None,
     ) -> None:
         self.row: Final = row  # the inputs (hand number, line and state are not part of it)
         self.deltas: Final = deltas  # each seated player's points, in seat order
@@ -291,6 +304,24 @@ class Scored:
         # The hand's own card points, where `row` stands for every hand alike but for its
         # points (of one class, `scoring.points_class`): None when they are the row's.
         self.points: Final = points
+        # The card points to add up for this hand (0 where a hand has none: a leaster).
+        self.card: Final = (row.points if points is None else points) or 0
+        # The hand this one is alike to but for its card points (of one class): the reports
+        # count hands by it (`Counts`). Itself when it is the first of its kind.
+        self.base: Final[Scored] = self if base is None else base
+
+    def with_points(self, points: int) -> Scored:
+        """This hand with other card points of the same class (which score alike)."""
+        return Scored(
+            self.row,
+            self.deltas,
+            self.result,
+            self.seated,
+            self.cells,
+            self.next_dealer,
+            points,
+            self.base,
+        )
 
     @property
     def card_points(self) -> int | None:
@@ -306,13 +337,27 @@ class Scored:
 
 
 class Counts(Counter):
-    """How often each scored hand (`Scored`) stands in the night in its final version.
+    """How often each kind of scored hand stands in the night in its final version, and the
+    card points of those hands added up (`card_points`).
 
-    A night repeats the same few hands, so the reports add them up by kind. When more than
-    `LIMIT` kinds are counted the ledger calls `fold`: a subclass adds the counts into what it
-    keeps and clears them, so memory stays flat; this one keeps counting."""
+    A night repeats the same few hands, so the reports add them up by kind: hands alike but
+    for card points of one class share a kind (`Scored.base`). When more than `LIMIT` kinds are
+    counted the ledger calls `fold`: a subclass adds the counts into what it keeps and clears
+    them, so memory stays flat; this one keeps counting."""
 
-    LIMIT = 32_768
+    LIMIT = 8_192
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.card_points: Counter[Scored] = Counter()
+
+    def add(self, entry: Scored, times: int = 1) -> None:
+        """Count a hand `times` times."""
+        base = entry.base
+        self[base] += times
+        self.card_points[base] += times * entry.card
+        if len(self) > self.LIMIT:
+            self.fold()
 
     def fold(self) -> None:
         """Make room (see the class)."""
@@ -433,7 +478,6 @@ class Ledger:
         self._scores_alike: dict[tuple, Scored] = {}
         self._fast: dict[str, Scored] = {}  # the young generation
         self._fast_old: dict[str, Scored] = {}
-        self._alike: dict[tuple, Scored] = {}  # by raw cells, with the points' class
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
         self._totals_form = ""
@@ -530,7 +574,7 @@ class Ledger:
         `feed` is a closure over locals, which Python reads faster than attributes: it is called
         once a row, and on a night of a million hands its few microseconds are the pass."""
         # what was remembered is for the seats that were in force
-        for memo in (self._fast, self._fast_old, self._alike, self._interned):
+        for memo in (self._fast, self._fast_old, self._interned):
             memo.clear()
         dump = json.dumps
         seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
@@ -542,12 +586,16 @@ class Ledger:
         self._seated_cell, self._totals_form = seated_cell, totals_form
         codec = self.codec
         index = codec.index
-        inputs = operator.itemgetter(*(index[n] for n in INPUTS if n in codec.columns))
-        self._inputs = inputs
+        others = operator.itemgetter(
+            *(index[n] for n in INPUTS if n in codec.columns and n != "points")
+        )
+        k_points = index["points"]
+        classes = _point_classes(self.rules)
+        self._key_parts = (others, k_points, classes)
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
         k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
-        recall = self._recall
+        recall, store = self._fast_old.get, self._store
         join = _KEY_SEPARATOR.join
         k_next, k_seated, k_pending, k_totals = (
             index[n] for n in ("next_dealer", "seated", "pending", "totals")
@@ -560,6 +608,7 @@ class Ledger:
         slow = self._feed_slow
         counts = self.counts
         counts_limit = Counts.LIMIT
+        card_points = counts.card_points if counts is not None else Counter()
         fast_kinds = _FAST_KIND_TEXTS
 
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
@@ -574,11 +623,23 @@ class Ledger:
             number = self.last_hand + 1
             if cells[k_hand] != str(number):
                 return slow(cells, line)
-            key = join(inputs(cells))
-            entry = fast_get(key) or recall(key, cells)
-            if entry is None or player_cells(cells) != entry.cells:
+            card = classes.get(cells[k_points])
+            if card is None:
                 return slow(cells, line)
-            # The row's inputs and points are those of a hand checked before: apply it.
+            key = card[0] + join(others(cells))
+            entry = fast_get(key)
+            if entry is None:
+                entry = recall(key)
+                if entry is None:
+                    return slow(cells, line)
+                store(key, entry)  # (from the old generation: it recurs)
+            if player_cells(cells) != entry.cells:
+                return slow(cells, line)
+            # The row's inputs are those of a hand checked before, its card points of the same
+            # class: it scores the same. Apply it.
+            points = card[1]
+            if entry.card != points and (number in refs or self.on_hand is not None):
+                entry = entry.with_points(points)
             self.last_hand = number
             for player, value in entry.deltas.items():
                 totals[player] += value
@@ -593,7 +654,9 @@ class Ledger:
                 self._emit(number, entry, cells[k_note])
             else:
                 if counts is not None:
-                    counts[entry] += 1
+                    base = entry.base
+                    counts[base] += 1
+                    card_points[base] += points
                     if len(counts) > counts_limit:
                         counts.fold()
                 if self.on_hand is not None:
@@ -678,6 +741,9 @@ class Ledger:
     def _emit(self, number: int, entry: Scored, note: str) -> None:
         """Count a hand just applied in its final version (as the rows below it leave it),
         and tell `on_hand` about it."""
+        if self.counts is None and self.on_hand is None:  # (nobody to tell: verify, settle)
+            self._seat_notes.clear()
+            return
         void = amended = False
         fate = self.corrections.get(number)
         row_at = self._row_at
@@ -700,9 +766,7 @@ class Ledger:
             note = f"{seats}; {note}" if note else seats
             self._seat_notes.clear()
         if self.counts is not None and not void and entry.result is not None:
-            self.counts[entry] += 1
-            if len(self.counts) > Counts.LIMIT:
-                self.counts.fold()
+            self.counts.add(entry)
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note))
 
@@ -717,40 +781,12 @@ class Ledger:
             self._resync(row)
         return problems
 
-    def _recall(self, key: str, cells: Sequence[str]) -> Scored | None:
-        """A hand not among the young generation: from the old one, or scored already with
-        other card points of the same class (`scoring.points_class`); None if neither."""
-        entry = self._fast_old.get(key)
-        if entry is None:
-            points_text = cells[self.codec.index["points"]]
-            if not (points_text.isascii() and points_text.isdigit() and len(points_text) <= 3):
-                return None
-            points = int(points_text)
-            if points > TOTAL_POINTS:
-                return None
-            near = self._alike.get(self._alike_key(self._inputs(cells), points))
-            if near is None:
-                return None
-            entry = Scored(
-                near.row,
-                near.deltas,
-                near.result,
-                near.seated,
-                near.cells,
-                near.next_dealer,
-                points,
-            )
-        self._store(key, entry)
-        return entry
-
-    def _alike_key(self, key: tuple, points: int) -> tuple:
-        return (*key[:_POINTS_AT], points_class(self.rules, points), *key[_POINTS_AT + 1 :])
-
     def _store(self, key: str, entry: Scored) -> None:
         """Remember an entry in the young generation; when it is full, it becomes the old one
         (memory stays bounded, and what recurs is promoted back)."""
         if len(self._fast) >= _FAST_GENERATION:
-            self._fast_old = self._fast.copy()
+            self._fast_old.clear()
+            self._fast_old.update(self._fast)
             self._fast.clear()
             self._interned.clear()
         self._fast[key] = entry
@@ -784,8 +820,6 @@ class Ledger:
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
-        inputs = self._inputs(cells)
-        key = _KEY_SEPARATOR.join(inputs)
         entry = Scored(
             found.row,
             deltas,
@@ -794,12 +828,14 @@ class Ledger:
             player_cells,
             intern(self.next_dealer, self.next_dealer),
             found.points,
+            None if found.base is found else found.base,
         )
-        self._store(key, entry)
-        if row.picker is not None and row.points is not None:
-            if len(self._alike) >= _ALIKE_CACHE:
-                self._alike.clear()
-            self._alike[self._alike_key(inputs, row.points)] = entry
+        others, k_points, classes = self._key_parts
+        card = classes.get(cells[k_points])
+        # (a hand with card points is remembered by their class only if it has a picker, whose
+        # score `points_class` is about)
+        if card is not None and (row.picker is not None or not cells[k_points]):
+            self._store(card[0] + _KEY_SEPARATOR.join(others(cells)), entry)
         return entry
 
     # -- applying decoded rows --------------------------------------------------------------
@@ -1174,7 +1210,7 @@ class Ledger:
         alike = (*key[:at], points_class(self.rules, points), *key[at + 1 :])
         near = self._scores_alike.get(alike)
         if near is not None:
-            return Scored(near.row, near.deltas, near.result, seated, points=points)
+            return Scored(near.row, near.deltas, near.result, seated, points=points, base=near.base)
         found = self._score_row(row, seated)
         if isinstance(found, Scored):
             if len(self._scores_alike) >= _SCORE_CACHE:
@@ -1465,6 +1501,18 @@ def _check_throw_in(version: _Version, result: Score | None, ref: int | None, li
             f"hand {ref} {'doubled' if before else 'did not double'} the next hand (a 60-60 "
             f"under sixty_sixty); an amendment cannot change that: void it and record it again",
         )
+
+
+def _point_classes(rules: Rules) -> dict[str, tuple[str, int]]:
+    """For each points cell a hand row may hold as scorepad writes it (none, or 0 to 120):
+    the start of a remembered hand's key, naming the class of those card points under these
+    rules (`scoring.points_class`: hands of one class score alike), and the card points."""
+    names: dict[tuple, str] = {}
+    classes = {"": (_CLASS_MARK + _KEY_SEPARATOR, 0)}
+    for points in range(TOTAL_POINTS + 1):
+        name = names.setdefault(points_class(rules, points), f"{_CLASS_MARK}{len(names)}")
+        classes[str(points)] = (name + _KEY_SEPARATOR, points)
+    return classes
 
 
 def _lean(result: Score | None) -> Score | None:

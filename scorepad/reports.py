@@ -81,10 +81,12 @@ class PlayerCounts(Counts):
         self.stats = {p: PlayerStats() for p in players}
 
     def fold(self) -> None:
+        card_points = self.card_points
         for entry, times in self.items():
             if times:
-                _count(self.stats, entry, times)
+                _count(self.stats, entry, times, card_points[entry])
         self.clear()
+        card_points.clear()
 
     def finish(self) -> dict[str, PlayerStats]:
         """Every player's numbers, every hand counted."""
@@ -92,8 +94,9 @@ class PlayerCounts(Counts):
         return self.stats
 
 
-def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> None:
-    """Count a scored hand `times` times into every player's numbers."""
+def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
+    """Count a kind of scored hand `times` times into every player's numbers (`card_points`:
+    the card points of those hands, added up)."""
     row, result = entry.row, entry.result
     assert result is not None
     if result.outcome is Outcome.PENALTY:
@@ -117,7 +120,7 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int) -> Non
             stats.picker_wins += times * won
             if row.game != GameType.BETTEL and entry.card_points is not None:
                 stats.counted_picks += times
-                stats.picker_points += times * entry.card_points
+                stats.picker_points += card_points
         elif player in side:
             stats.partner += times
         winning = (player in side) == won
@@ -327,21 +330,23 @@ class SheetRows:
         self.running = running
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
-        self._cells: dict[Scored, tuple[str, tuple[int | None, ...]]] = {}
+        # (a kind of hand is its `Scored.base` and its card points)
+        self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
-        self._lines: dict[tuple[Scored, bool, bool], str] = {}
+        self._lines: dict[tuple[Scored, int, bool, bool], str] = {}
 
     def row(self, view: HandView, remember: bool = True) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
         entry = view.entry
-        found = self._cells.get(entry)
+        kind = (entry.base, entry.card)
+        found = self._cells.get(kind)
         if found is None:
             deltas = entry.deltas
             found = (played_text(view), tuple(deltas.get(p) for p in self.players))
             if remember:
                 if len(self._cells) > _TEXTS:
                     self._cells.clear()
-                self._cells[entry] = found
+                self._cells[kind] = found
         what, cells = found
         if view.void:
             what += " (void)"
@@ -358,7 +363,8 @@ class SheetRows:
         the note, so the rest is made once)."""
         if self.running:
             return _csv_line(self.row(view))
-        key = (view.entry, view.void, view.amended)
+        entry = view.entry
+        key = (entry.base, entry.card, view.void, view.amended)
         middle = self._lines.get(key)
         if middle is None:
             middle = _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n")

@@ -65,7 +65,8 @@ LEASTER = _entry(
 
 def player_stats(players, counts):
     tally = PlayerCounts(players)
-    tally.update(counts)
+    for entry, times in counts.items():
+        tally.add(entry, times)
     return tally.finish()
 
 
@@ -78,6 +79,30 @@ def test_player_stats_count_each_hand_as_often_as_it_stands():
     assert (dee.leasters_won, cy.leasters_won) == (2, 0)
     assert (ann.best, ann.worst) == (2, -4)
     assert cy.results == Counter({-1: 5, 2: 1})
+
+
+def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up():
+    """The ledger gives a hand alike to one scored before (card points of the same class) the
+    same `base`: the reports count one kind for both, with both hands' card points."""
+    alike = Scored(WIN.row, WIN.deltas, WIN.result, WIN.seated, points=70, base=WIN.base)
+    tally = PlayerCounts(PLAYERS)
+    tally.add(WIN, 2)
+    tally.add(alike)
+    assert len(tally) == 1 and tally[WIN] == 3
+    ann = tally.finish()["Ann"]
+    assert (ann.picks, ann.picker_wins, ann.picker_points) == (3, 3, 64 + 64 + 70)
+    assert alike.card_points == 70 and alike.base is WIN and WIN.base is WIN
+
+
+def test_counting_more_kinds_than_the_limit_folds_them_in_and_loses_none():
+    tally = PlayerCounts(PLAYERS)
+    limit = tally.LIMIT
+    for points in range(limit + 5):  # each its own kind (no base shared)
+        tally.add(Scored(WIN.row, WIN.deltas, WIN.result, WIN.seated, points=points % 121))
+    assert len(tally) < limit  # folded at least once
+    ann = tally.finish()["Ann"]
+    assert ann.picks == limit + 5
+    assert ann.picker_points == sum(p % 121 for p in range(limit + 5))
 
 
 def test_stats_records_give_rates_and_no_rate_without_picks():
