@@ -366,7 +366,9 @@ class Counts(Counter):
 class HandView(NamedTuple):
     """A hand as the reports show it: its final version (as last amended) and whether it is void.
 
-    `entry.deltas` are the final version's points; a void hand counts for nothing.
+    `entry.deltas` are the final version's points; a void hand counts for nothing. `points`:
+    the hand's card points where `entry` is a hand alike with others (of the same class;
+    `card_points` gives either).
     """
 
     number: int
@@ -374,6 +376,12 @@ class HandView(NamedTuple):
     void: bool = False
     amended: bool = False
     note: str = ""
+    points: int | None = None
+
+    @property
+    def card_points(self) -> int | None:
+        """The card points of the picker's side in this hand."""
+        return self.entry.card_points if self.points is None else self.points
 
     @property
     def row(self) -> Row:
@@ -638,8 +646,6 @@ class Ledger:
             # The row's inputs are those of a hand checked before, its card points of the same
             # class: it scores the same. Apply it.
             points = card[1]
-            if entry.card != points and (number in refs or self.on_hand is not None):
-                entry = entry.with_points(points)
             self.last_hand = number
             for player, value in entry.deltas.items():
                 totals[player] += value
@@ -648,6 +654,8 @@ class Ledger:
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
+                if entry.card != points:
+                    entry = entry.with_points(points)
                 self.kept[number] = _Version(
                     entry.inputs._replace(note=cells[k_note]), dict(entry.deltas), [], entry.result
                 )
@@ -660,7 +668,8 @@ class Ledger:
                     if len(counts) > counts_limit:
                         counts.fold()
                 if self.on_hand is not None:
-                    self.on_hand(HandView(number, entry, False, False, cells[k_note]))
+                    own = None if entry.card == points else points
+                    self.on_hand(HandView(number, entry, False, False, cells[k_note], own))
             if (
                 cells[k_next] == entry.next_dealer
                 and cells[k_seated] == seated_cell

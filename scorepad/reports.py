@@ -278,7 +278,7 @@ def played_text(view: HandView) -> str:
         if row.game == "bettel":
             text = f"{side}, {row.tricks} tricks" if row.tricks != 1 else f"{side}, 1 trick"
         else:
-            text = f"{side} {view.entry.card_points}"
+            text = f"{side} {view.card_points}"
     noted = marks(row, view.entry.result)
     return f"{text}, {', '.join(noted)}" if noted else text
 
@@ -297,7 +297,7 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "partners": list(row.partners),
         "alone": row.alone,
         "game": row.game,
-        "points": view.entry.card_points,
+        "points": view.card_points,
         "tricks": row.tricks,
         "winner": winners[0] if len(winners) == 1 and row.kind is RowKind.LEASTER else None,
         "winners": winners,
@@ -338,7 +338,7 @@ class SheetRows:
     def row(self, view: HandView, remember: bool = True) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
         entry = view.entry
-        kind = (entry.base, entry.card)
+        kind = (entry.base, view.card_points or 0)
         found = self._cells.get(kind)
         if found is None:
             deltas = entry.deltas
@@ -364,7 +364,7 @@ class SheetRows:
         if self.running:
             return _csv_line(self.row(view))
         entry = view.entry
-        key = (entry.base, entry.card, view.void, view.amended)
+        key = (entry.base, view.card_points or 0, view.void, view.amended)
         middle = self._lines.get(key)
         if middle is None:
             middle = _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n")
