@@ -18,7 +18,10 @@ from .scoring import Outcome, Score, same_name
 if TYPE_CHECKING:
     from .session import Head
 
-_TEXTS = 32_768  # sheet rows remembered (by the kind of hand)
+_TEXTS = 16_384  # sheet rows remembered (by the kind of hand)
+# Stands for a hand's card points in a sheet line made for every hand of its kind: a private-use
+# character, which no name holds (names are printable) and CSV does not quote.
+_POINTS_GAP = "\ue000"
 
 
 class PlayerStats:
@@ -246,9 +249,9 @@ def _penalty_text(row: Row) -> str:
     )
 
 
-def played_text(view: HandView) -> str:
-    """A few words for the sheet's Played column: who picked with whom, the points, and what
-    a paper sheet would note beside them (`marks`)."""
+def played_text(view: HandView, points_text: str | None = None) -> str:
+    """A few words for the sheet's Played column: who picked with whom, the points (or
+    `points_text`), and what a paper sheet would note beside them (`marks`)."""
     row = view.row
     if row.kind is RowKind.DOUBLER:
         return "doubler"
@@ -278,7 +281,8 @@ def played_text(view: HandView) -> str:
         if row.game == "bettel":
             text = f"{side}, {row.tricks} tricks" if row.tricks != 1 else f"{side}, 1 trick"
         else:
-            text = f"{side} {view.card_points}"
+            points = view.card_points if points_text is None else points_text
+            text = f"{side} {points}"
     noted = marks(row, view.entry.result)
     return f"{text}, {', '.join(noted)}" if noted else text
 
@@ -333,17 +337,20 @@ class SheetRows:
         # (a kind of hand is its `Scored.base` and its card points)
         self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
-        self._lines: dict[tuple[Scored, int, bool, bool], str] = {}
+        self._lines: dict[tuple[Scored, bool, bool], tuple[str, str | None]] = {}
 
-    def row(self, view: HandView, remember: bool = True) -> list[Any]:
-        """The sheet row of a hand (hands come in order)."""
+    def row(
+        self, view: HandView, remember: bool = True, points_text: str | None = None
+    ) -> list[Any]:
+        """The sheet row of a hand (hands come in order); `points_text` stands for its card
+        points in the Played words."""
         entry = view.entry
         kind = (entry.base, view.card_points or 0)
-        found = self._cells.get(kind)
+        found = None if points_text is not None else self._cells.get(kind)
         if found is None:
             deltas = entry.deltas
-            found = (played_text(view), tuple(deltas.get(p) for p in self.players))
-            if remember:
+            found = (played_text(view, points_text), tuple(deltas.get(p) for p in self.players))
+            if remember and points_text is None:
                 if len(self._cells) > _TEXTS:
                     self._cells.clear()
                 self._cells[kind] = found
@@ -359,24 +366,37 @@ class SheetRows:
         return [view.number, entry.row.dealer or "", what, *cells, view.note]
 
     def csv_line(self, view: HandView) -> str:
-        """The sheet row of a hand as a line of CSV (hands alike share all but the number and
-        the note, so the rest is made once)."""
+        """The sheet row of a hand as a line of CSV. Hands alike but for their card points
+        (and number and note) share the rest of the line, made once, with a gap for the
+        points where the Played words name them."""
         if self.running:
             return _csv_line(self.row(view))
-        entry = view.entry
-        key = (entry.base, view.card_points or 0, view.void, view.amended)
-        middle = self._lines.get(key)
-        if middle is None:
-            middle = _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n")
+        key = (view.entry.base, view.void, view.amended)
+        parts = self._lines.get(key)
+        if parts is None:
+            parts = self._line_parts(view)
             if len(self._lines) > _TEXTS:
                 self._lines.clear()
-            self._lines[key] = middle
+            self._lines[key] = parts
         note = view.note
-        if note.startswith(FORMULA_STARTS):
-            note = "'" + note
-        if note and any(c in note for c in ',"\r\n'):
-            note = '"' + note.replace('"', '""') + '"'
-        return f"{view.number},{middle},{note}\n"
+        if note:
+            if note.startswith(FORMULA_STARTS):
+                note = "'" + note
+            if any(c in note for c in ',"\r\n'):
+                note = '"' + note.replace('"', '""') + '"'
+        before, after = parts
+        if after is None:
+            return f"{view.number},{before},{note}\n"
+        return f"{view.number},{before}{view.card_points}{after},{note}\n"
+
+    def _line_parts(self, view: HandView) -> tuple[str, str | None]:
+        """A hand's sheet line but its number and note, as CSV: around its card points where
+        the Played words name them (and one piece, None after it, where they do not)."""
+        marked = _csv_line(self.row(view, False, _POINTS_GAP)[1:-1]).rstrip("\n")
+        if marked.count(_POINTS_GAP) == 1:
+            before, _, after = marked.partition(_POINTS_GAP)
+            return before, after
+        return _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n"), None
 
     def _running(self, view: HandView) -> tuple[int | None, ...]:
         totals, started, deltas = self.totals, self._started, view.deltas

@@ -161,6 +161,31 @@ def test_sheet_rows_show_points_running_totals_void_and_amended():
     assert line == '7,Ed,Ann + Bob 64,2,1,-1,-1,-1,"say ""hi"", Bob"\n'
 
 
+def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points():
+    """The sheet makes the line of a kind of hand once, with a gap for the card points: each
+    line still says its own points, and reads as the line made whole would."""
+    import csv
+
+    plain = SheetRows(PLAYERS)
+    views = [
+        HandView(1, WIN),
+        HandView(2, WIN, points=70, note="=SUM(A1)"),
+        HandView(3, LOSS, points=29, void=True),
+        HandView(4, LOSS, points=28, amended=True, note="a, b"),
+        HandView(5, LEASTER),
+        HandView(6, WIN, points=64),
+    ]
+    for view in views:
+        line = plain.csv_line(view)
+        whole = SheetRows(PLAYERS).row(view)
+        note = "'" + view.note if view.note.startswith("=") else view.note
+        assert next(csv.reader([line])) == [str(c) if c is not None else "" for c in whole[:-1]] + [
+            note
+        ]
+    assert plain.csv_line(views[1]).startswith("2,Ed,Ann + Bob 70,")
+    assert plain.csv_line(views[2]).startswith('3,Ann,"Ann + Bob 29, schneider (void)",,,')
+
+
 def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table():
     four = _entry(
         deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1},
