@@ -371,14 +371,14 @@ class SheetRows:
         points where the Played words name them."""
         if self.running:
             return _csv_line(self.row(view))
-        key = (view.entry.base, view.void, view.amended)
+        number, entry, void, amended, note, points = view
+        key = (entry.base, void, amended)
         parts = self._lines.get(key)
         if parts is None:
             parts = self._line_parts(view)
             if len(self._lines) > _TEXTS:
                 self._lines.clear()
             self._lines[key] = parts
-        note = view.note
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
@@ -386,8 +386,8 @@ class SheetRows:
                 note = '"' + note.replace('"', '""') + '"'
         before, after = parts
         if after is None:
-            return f"{view.number},{before},{note}\n"
-        return f"{view.number},{before}{view.card_points}{after},{note}\n"
+            return f"{number},{before},{note}\n"
+        return f"{number},{before}{entry.card_points if points is None else points}{after},{note}\n"
 
     def _line_parts(self, view: HandView) -> tuple[str, str | None]:
         """A hand's sheet line but its number and note, as CSV: around its card points where

@@ -320,22 +320,26 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             writer.writerow(headers)
 
         batch: list[str] = []  # lines go to the spool a few thousand at a time
+        line_of = sheet_rows.csv_line
 
-        def write(view: HandView) -> None:
-            if fmt == "json":
-                running_totals = None
-                if running:
-                    sheet_rows.row(view)  # keeps the running totals
-                    running_totals = dict(sheet_rows.totals)
-                batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
-                batch.append("\n")
-            else:
-                batch.append(sheet_rows.csv_line(view))
+        def write_json(view: HandView) -> None:
+            running_totals = None
+            if running:
+                sheet_rows.row(view)  # keeps the running totals
+                running_totals = dict(sheet_rows.totals)
+            batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
+            batch.append("\n")
             if len(batch) >= 4096:
                 spool.write("".join(batch))
                 batch.clear()
 
-        state = reading.night(write)
+        def write_csv(view: HandView) -> None:  # (text too: it is read back as CSV)
+            batch.append(line_of(view))
+            if len(batch) >= 4096:
+                spool.write("".join(batch))
+                batch.clear()
+
+        state = reading.night(write_json if fmt == "json" else write_csv)
         spool.write("".join(batch))
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
