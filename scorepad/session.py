@@ -393,14 +393,19 @@ def _corrections(
 ) -> tuple[dict[int, Fate], int, int]:
     """What the correction rows do to each hand they refer to, the number of line ends, and
     the length of the longest line (in bytes; past MAX_LINE it is only known to be longer): a
-    quick pass over the raw bytes that parses only the lines that mention a correction's kind.
+    quick pass over the raw bytes that parses only the lines that may be corrections.
     Without `details`, only how many correct each hand (all that checking needs).
+
+    Where the hand number is the first column (as scorepad writes it), a correction is a line
+    that begins with a comma (it has no hand number), so only those lines are looked at; a
+    block with a line that begins with a quote (a resaved file), or another column order, is
+    searched for the kinds' names instead.
     """
     codec = head.codec
     at_kind = codec.index["kind"]
     found: dict[int, Fate] = {}
     needles = [kind.value.encode() for kind in CORRECTIONS]
-    line = 1  # the line the data starts on
+    hand_first = codec.index["hand"] == 0
     ends = 0
     rest = b""
     skipping = False  # within a line longer than MAX_LINE (no correction: the pass reports it)
@@ -417,20 +422,16 @@ def _corrections(
                 continue
             data, skipping = data[first + 1 :], False
             offset += first + 1
-            line += 1
             ends += 1
         cut = data.rfind(b"\n") + 1
-        hits = sorted(at for needle in needles for at in _finds(data, needle, cut))
-        pos = 0
-        done = -1
-        for at in hits:
-            start = data.rfind(b"\n", 0, at) + 1
-            if start <= done:
-                continue  # this line was read already
-            end = data.find(b"\n", at)
-            line += data.count(b"\n", pos, start)
-            pos = start
-            done = end
+        starts = _comma_lines(data, cut) if hand_first else None
+        if starts is None:
+            hits = sorted(at for needle in needles for at in _finds(data, needle, cut))
+            starts = sorted({data.rfind(b"\n", 0, at) + 1 for at in hits})
+        for start in starts:
+            end = data.find(b"\n", start)
+            if end < 0 or end >= cut:
+                continue  # (the line goes on into the next block: it is read with it)
             correction = _correction(codec, data[start:end], at_kind)
             if correction is not None:
                 kind, ref = correction
@@ -442,9 +443,7 @@ def _corrections(
                     fate.amended_at = offset + start
                 elif details:
                     fate.voided_at = offset + start
-        count = data.count(b"\n", 0, cut)
-        line += data.count(b"\n", pos, cut)
-        ends += count
+        ends += data.count(b"\n", 0, cut)
         rest = data[cut:]
         offset += cut
         if len(rest) > MAX_LINE:
@@ -452,6 +451,24 @@ def _corrections(
             rest, skipping = b"", True
             longest = max(longest, MAX_LINE + 1)
     return found, ends, max(longest, len(rest))
+
+
+_LINE_START = re.compile(rb'\n[,"]')  # a line (not the first) that begins with a comma or quote
+
+
+def _comma_lines(data: bytes, cut: int) -> list[int] | None:
+    """Where the lines of `data[:cut]` that begin with a comma begin; None if a line begins
+    with a quote (its first cell may be empty too). One pass of `re` over the bytes: faster
+    than `bytes.find` for these two bytes."""
+    first = data[:1]
+    if first == b'"':
+        return None
+    starts = [0] if first == b"," else []
+    for match in _LINE_START.finditer(data, 0, cut):
+        if data[match.end() - 1] == 0x22:  # '"'
+            return None
+        starts.append(match.end() - 1)
+    return starts
 
 
 def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:

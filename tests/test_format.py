@@ -147,6 +147,28 @@ def test_a_file_resaved_with_every_cell_quoted_reads_the_same(run, tmp_path, nam
     assert run("-f", quoted, "verify").stdout == ""
 
 
+def test_only_the_correction_rows_quoted_read_the_same(run, tmp_path):
+    """Corrections are found before the pass by the lines that begin with a comma (no hand
+    number); a line that begins with a quote sends its part of the file to the slower search by
+    the kinds' names. Both find the same corrections."""
+    original = ROOT / "sample_sessions" / "standard-friday.csv"
+    rows = _cells(original)
+    kind = rows[0].index("kind")
+    edited = tmp_path / original.name
+    lines = []
+    for row in rows:
+        buffer = io.StringIO()
+        quoting = csv.QUOTE_ALL if row[kind] in ("amend", "void") else csv.QUOTE_MINIMAL
+        csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(row)
+        lines.append(buffer.getvalue())
+    edited.write_text("".join(lines), encoding="utf-8")
+    assert '\n"","amend"' in edited.read_text(encoding="utf-8")
+    for args in READERS:
+        a, b = run("-f", original, *args), run("-f", edited, *args)
+        assert b.exit_code == a.exit_code == 0, (args, b.stderr)
+        assert b.stdout.replace(str(edited), "F") == a.stdout.replace(str(original), "F")
+
+
 def test_column_order_does_not_matter(run, tmp_path):
     original = ROOT / "sample_sessions" / "standard-friday.csv"
     rows = _cells(original)
