@@ -750,8 +750,12 @@ class Ledger:
     def _emit(self, number: int, entry: Scored, note: str) -> None:
         """Count a hand just applied in its final version (as the rows below it leave it),
         and tell `on_hand` about it."""
-        if self.counts is None and self.on_hand is None:  # (nobody to tell: verify, settle)
+        if self.on_hand is None:  # (counting only, or nobody to tell: verify, settle)
             self._seat_notes.clear()
+            # A hand that rows below correct is counted as the last of them leaves it: `_forget`.
+            counts = self.counts
+            if counts is not None and entry.result is not None and number not in self.corrections:
+                counts.add(entry)
             return
         void = amended = False
         fate = self.corrections.get(number)
@@ -977,7 +981,16 @@ class Ledger:
             self.refs[ref] -= 1
             if self.refs[ref] <= 0 and ref in self.corrections:
                 del self.refs[ref]
-                self.kept.pop(ref, None)
+                version = self.kept.pop(ref, None)
+                if (
+                    self.counts is not None
+                    and self.on_hand is None  # (with one, `_emit` counted it, in hand order)
+                    and version is not None
+                    and version.result is not None
+                    and ref not in self.voided
+                ):
+                    seated = self._seats_of(version)
+                    self.counts.add(Scored(version.row, version.deltas, version.result, seated))
 
     # -- checking decoded rows ----------------------------------------------------------------
 

@@ -204,6 +204,11 @@ def _play_and_check(path, operations, players=PLAYERS):
         ledger, problems = Session(path).check(counts=counts, fast=fast)
         results.append((ledger.totals, ledger.hands, problems, counts.finish()))
     assert results[0] == results[1]
+    # counting alone (a corrected hand counted as its last correction leaves it) agrees with
+    # counting in hand order beside a listener (each hand in its final version as it is reached)
+    counts = PlayerCounts(players)
+    Session(path).check(on_hand=lambda view: None, counts=counts)
+    assert counts.finish() == results[0][3]
     assert results[0][0] == standings["totals"]
     rows = path.read_text().splitlines()[3:]
     columns = dict.fromkeys(players, 0)
