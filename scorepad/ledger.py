@@ -359,6 +359,11 @@ class Counts(Counter):
         if len(self) > self.LIMIT:
             self.fold()
 
+    def add_alone(self, entry: Scored) -> None:
+        """Count a hand that is a kind of its own (a corrected hand as its last correction
+        leaves it): a subclass may count it at once instead of keeping it."""
+        self.add(entry)
+
     def fold(self) -> None:
         """Make room (see the class)."""
 
@@ -990,7 +995,8 @@ class Ledger:
                     and ref not in self.voided
                 ):
                     seated = self._seats_of(version)
-                    self.counts.add(Scored(version.row, version.deltas, version.result, seated))
+                    entry = Scored(version.row, version.deltas, version.result, seated)
+                    self.counts.add_alone(entry)
 
     # -- checking decoded rows ----------------------------------------------------------------
 

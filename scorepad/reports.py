@@ -83,6 +83,9 @@ class PlayerCounts(Counts):
         super().__init__()
         self.stats = {p: PlayerStats() for p in players}
 
+    def add_alone(self, entry: Scored) -> None:
+        _count(self.stats, entry, 1, entry.card)
+
     def fold(self) -> None:
         card_points = self.card_points
         for entry, times in self.items():
