@@ -480,7 +480,7 @@ class Ledger:
         self.seat_changes = 0
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
-        self.corrections = dict(corrections or {})
+        self.corrections = corrections if corrections is not None else {}  # (read only)
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
         self._row_at = row_at  # reads the row that begins at a byte of the file (see `Fate`)
         self.kept: dict[int, _Version] = {}

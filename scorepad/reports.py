@@ -340,7 +340,7 @@ class SheetRows:
         # (a kind of hand is its `Scored.base` and its card points)
         self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
-        self._lines: dict[tuple[Scored, bool, bool], tuple[str, str | None]] = {}
+        self._lines: dict[Scored, tuple[str, str | None]] = {}
 
     def row(
         self, view: HandView, remember: bool = True, points_text: str | None = None
@@ -375,13 +375,16 @@ class SheetRows:
         if self.running:
             return _csv_line(self.row(view))
         number, entry, void, amended, note, points = view
-        key = (entry.base, void, amended)
-        parts = self._lines.get(key)
-        if parts is None:
+        parts: tuple[str, str | None] | None = None
+        if void or amended:  # (a kind of its own: not remembered)
             parts = self._line_parts(view)
-            if len(self._lines) > _TEXTS:
-                self._lines.clear()
-            self._lines[key] = parts
+        else:
+            parts = self._lines.get(entry.base)
+            if parts is None:
+                parts = self._line_parts(view)
+                if len(self._lines) > _TEXTS:
+                    self._lines.clear()
+                self._lines[entry.base] = parts
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
