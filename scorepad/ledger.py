@@ -459,7 +459,7 @@ class Ledger:
         on_hand: Callable[[HandView], None] | None = None,
         fast: bool = True,
         counts: Counts | None = None,
-        row_at: Callable[[int], Row | None] | None = None,
+        cells_at: Callable[[int], Sequence[str] | None] | None = None,
     ):
         self.rules = rules
         self.fast = fast
@@ -482,7 +482,7 @@ class Ledger:
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = corrections if corrections is not None else {}  # (read only)
         self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
-        self._row_at = row_at  # reads the row that begins at a byte of the file (see `Fate`)
+        self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
@@ -623,6 +623,7 @@ class Ledger:
         counts_limit = Counts.LIMIT
         card_points = counts.card_points if counts is not None else Counter()
         fast_kinds = _FAST_KIND_TEXTS
+        on_hand, new_view = self.on_hand, tuple.__new__
 
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
             """Check a row's raw cells against the state so far, then apply it."""
@@ -672,9 +673,10 @@ class Ledger:
                     card_points[base] += points
                     if len(counts) > counts_limit:
                         counts.fold()
-                if self.on_hand is not None:
+                if on_hand is not None:
                     own = None if entry.card == points else points
-                    self.on_hand(HandView(number, entry, False, False, cells[k_note], own))
+                    # (made as `HandView._make` makes one: without a call of its __new__)
+                    on_hand(new_view(HandView, (number, entry, False, False, cells[k_note], own)))
             if (
                 cells[k_next] == entry.next_dealer
                 and cells[k_seated] == seated_cell
@@ -764,21 +766,22 @@ class Ledger:
             return
         void = amended = False
         fate = self.corrections.get(number)
-        row_at = self._row_at
-        if fate is not None and row_at is not None:
-            final = row_at(fate.amended_at) if fate.amended_at >= 0 else None
+        cells_at = self._cells_at
+        if fate is not None and cells_at is not None:
+            at = self.codec.index
+            final = (
+                self._amended(cells_at(fate.amended_at), entry) if fate.amended_at >= 0 else None
+            )
             if final is not None:
                 amended = True
-                note = final.note or note
-                seated = tuple(p for p in self.players if p in entry.deltas)
-                # (the amendment's own row is checked when the pass reaches it)
-                with suppress(LedgerError):
-                    entry = self._rescore(final.inputs_only(RowKind.AMEND), seated)
-            voided = row_at(fate.voided_at) if fate.voided_at >= 0 else None
-            if voided is not None and voided.kind is RowKind.VOID:
+                entry, amendment_note = final
+                note = amendment_note or note
+            cells = cells_at(fate.voided_at) if fate.voided_at >= 0 else None
+            if cells and len(cells) == self.codec.width and cells[at["kind"]] == RowKind.VOID:
                 void = True
-                if voided.note:
-                    note = f"{note}; void: {voided.note}" if note else f"void: {voided.note}"
+                if cells[at["note"]]:
+                    void_note = f"void: {cells[at['note']]}"
+                    note = f"{note}; {void_note}" if note else void_note
         if self._seat_notes:  # (the first hand after a seat change always comes this way)
             seats = "; ".join(self._seat_notes)
             note = f"{seats}; {note}" if note else seats
@@ -787,6 +790,34 @@ class Ledger:
             self.counts.add(entry)
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note))
+
+    def _amended(self, cells: Sequence[str] | None, entry: Scored) -> tuple[Scored, str] | None:
+        """Hand `entry` as the amendment in `cells` leaves it, and the amendment's note; None
+        if the cells are not an amendment this can read (the pass reports that row when it
+        reaches it, and checks it then)."""
+        codec = self.codec
+        at = codec.index
+        if cells is None or len(cells) != codec.width or cells[at["kind"]] != RowKind.AMEND:
+            return None
+        note = cells[at["note"]]
+        others, k_points, classes = self._key_parts
+        card = classes.get(cells[k_points])
+        if card is not None:  # inputs of a kind remembered (at these seats) score as it does
+            key = card[0] + _KEY_SEPARATOR.join(others(cells))
+            known = self._fast.get(key) or self._fast_old.get(key)
+            if known is not None:
+                inputs = known.row._replace(kind=RowKind.AMEND)
+                return Scored(
+                    inputs, known.deltas, known.result, known.seated, points=card[1]
+                ), note
+        try:
+            row = codec.decode(cells, 0, state=False)
+        except LedgerError:
+            return None
+        seated = tuple(p for p in self.players if p in entry.deltas)
+        with suppress(LedgerError):
+            entry = self._rescore(row.inputs_only(RowKind.AMEND), seated)
+        return entry, note
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
         """The state problems of a row applied by the fast path (a rare, slow path)."""

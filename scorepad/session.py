@@ -505,25 +505,13 @@ def _line_at(snapshot: Snapshot, offset: int) -> bytes:
         size *= 16
 
 
-def _correction_at(snapshot: Snapshot, head: Head, offset: int) -> Row | None:
-    """The correction row that begins at a byte of the snapshot (see `Fate`), or None."""
-    return _correction_row(head.codec, _line_at(snapshot, offset), head.codec.index["kind"], 0)
-
-
-def _correction_row(codec: Codec, raw: bytes, at_kind: int, line: int) -> Row | None:
+def _cells_at(snapshot: Snapshot, offset: int) -> list[str] | None:
+    """The cells of the row that begins at a byte of the snapshot (see `Fate`), or None."""
     try:
-        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
+        return next(
+            csv.reader([_line_at(snapshot, offset).decode(ENCODING).rstrip("\r")], strict=True)
+        )
     except (UnicodeDecodeError, csv.Error, StopIteration):
-        return None
-    kind = cells[at_kind] if len(cells) == codec.width else ""
-    ref = cells[codec.index["ref"]] if kind else ""
-    if kind in (RowKind.VOID, RowKind.RESTORE) and ref.isdecimal():
-        return Row(RowKind(kind), line, ref=int(ref), note=cells[codec.index["note"]])
-    if kind != RowKind.AMEND:
-        return None
-    try:
-        return codec.decode(cells, line, state=False)
-    except LedgerError:
         return None
 
 
@@ -1081,7 +1069,7 @@ class Reading:
             on_hand=on_hand,
             fast=fast,
             counts=counts,
-            row_at=lambda offset: _correction_at(snapshot, head, offset),
+            cells_at=lambda offset: _cells_at(snapshot, offset),
         )
         for ref in keep:
             ledger.keep(ref)

@@ -209,6 +209,26 @@ def _play_and_check(path, operations, players=PLAYERS):
     counts = PlayerCounts(players)
     Session(path).check(on_hand=lambda view: None, counts=counts)
     assert counts.finish() == results[0][3]
+    # and every hand a listener is shown (as amended, voided, alike with others) is the same
+    # when every row is decoded and re-scored
+    shown: list[list] = [[], []]
+    for fast, views in zip((True, False), shown):
+        Session(path).check(
+            on_hand=lambda v, views=views: views.append(
+                (
+                    v.number,
+                    v.void,
+                    v.amended,
+                    v.note,
+                    v.row,
+                    dict(v.deltas),
+                    v.entry.result,
+                    v.card_points,
+                )
+            ),
+            fast=fast,
+        )
+    assert shown[0] == shown[1]
     assert results[0][0] == standings["totals"]
     rows = path.read_text().splitlines()[3:]
     columns = dict.fromkeys(players, 0)
