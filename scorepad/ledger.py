@@ -493,6 +493,7 @@ class Ledger:
         self._fast_old: dict[str, Scored] = {}
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
+        self._amendment_cells: Sequence[str] | None = None  # (the row `feed_row` is given)
         self._totals_form = ""
         self._reset_fast_state()
 
@@ -700,7 +701,12 @@ class Ledger:
                 row = self.codec.decode(cells, line)
             except LedgerError as exc:
                 return [Problem(exc.line, exc.message)]
-            problems = self.feed_row(row)
+            # An amendment whose inputs are of a kind remembered is checked against its score.
+            self._amendment_cells = cells if self.fast and row.kind is RowKind.AMEND else None
+            try:
+                problems = self.feed_row(row)
+            finally:
+                self._amendment_cells = None
         entry = None
         if self.fast and not problems and row.kind in _FAST_KINDS:
             entry = self._remember(cells, row)
@@ -800,24 +806,30 @@ class Ledger:
         if cells is None or len(cells) != codec.width or cells[at["kind"]] != RowKind.AMEND:
             return None
         note = cells[at["note"]]
-        others, k_points, classes = self._key_parts
-        card = classes.get(cells[k_points])
-        if card is not None:  # inputs of a kind remembered (at these seats) score as it does
-            key = card[0] + _KEY_SEPARATOR.join(others(cells))
-            known = self._fast.get(key) or self._fast_old.get(key)
-            if known is not None:
-                inputs = known.row._replace(kind=RowKind.AMEND)
-                return Scored(
-                    inputs, known.deltas, known.result, known.seated, points=card[1]
-                ), note
+        seated = tuple(p for p in self.players if p in entry.deltas)
+        known = self._remembered(cells, seated)
+        if known is not None:  # inputs of a kind remembered, at the same seats: it scores so
+            points = int(cells[at["points"]]) if cells[at["points"]] else None
+            found = Scored(known.row, known.deltas, known.result, seated, points=points)
+            return found, note
         try:
             row = codec.decode(cells, 0, state=False)
         except LedgerError:
             return None
-        seated = tuple(p for p in self.players if p in entry.deltas)
         with suppress(LedgerError):
             entry = self._rescore(row.inputs_only(RowKind.AMEND), seated)
         return entry, note
+
+    def _remembered(self, cells: Sequence[str], seated: tuple[str, ...]) -> Scored | None:
+        """The kind of hand remembered for a row's input cells (their card points by class),
+        if it was scored at these seats; else None."""
+        others, k_points, classes = self._key_parts
+        card = classes.get(cells[k_points])
+        if card is None:
+            return None
+        key = card[0] + _KEY_SEPARATOR.join(others(cells))
+        known = self._fast.get(key) or self._fast_old.get(key)
+        return known if known is not None and known.seated == seated else None
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
         """The state problems of a row applied by the fast path (a rare, slow path)."""
@@ -1206,7 +1218,10 @@ class Ledger:
                 f"doubled: an amendment keeps the doubling of hand "
                 f"{row.ref} ({version.row.doubled})",
             )
-        entry = self._rescore(row, self._seats_of(version))
+        seats = self._seats_of(version)
+        cells = self._amendment_cells
+        known = self._remembered(cells, seats) if cells is not None else None
+        entry = known if known is not None else self._rescore(row, seats)
         _check_throw_in(version, entry.result, row.ref, line)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
