@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 from .errors import HandError, ScorepadError
 from .rules import Rules
 from .schema import (
+    CORRECTIONS,
     HAND_KINDS,
     INPUTS,
     Codec,
@@ -67,6 +68,7 @@ _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins w
 _SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
+_CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 
 # --- from rows to hands and back ----------------------------------------------------------------
@@ -694,9 +696,12 @@ class Ledger:
         """Decode a row, check it against the state so far and apply it."""
         self._last_scored = None
         row = self._feed_lite(cells, line) if self.fast else None
-        if row is not None:
-            problems = []
-        else:
+        problems: list[Problem] = []
+        if row is None and self.fast:
+            found = self._feed_correction(cells, line)
+            if found is not None:
+                row, problems = found
+        if row is None:
             try:
                 row = self.codec.decode(cells, line)
             except LedgerError as exc:
@@ -717,6 +722,42 @@ class Ledger:
         ):
             self._emit(row.hand, entry or self._entry_of(row), row.note)
         return problems
+
+    def _feed_correction(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
+        """Check and apply a correction (void, restore, amend) without decoding its state
+        cells, which are compared as text and decoded only to report a problem with them. None
+        (having changed nothing) for any other row, or one whose other cells do not decode."""
+        codec = self.codec
+        at = codec.index
+        if len(cells) != codec.width or cells[at["kind"]] not in _CORRECTION_TEXTS:
+            return None
+        try:
+            row = codec.decode(cells, line, state=False)
+        except LedgerError:
+            return None
+        self._amendment_cells = cells if row.kind is RowKind.AMEND else None
+        try:
+            deltas, result = self._expected(row)
+        except LedgerError as exc:
+            try:  # (as `feed_row` does, with the whole row; or the whole row's own problem)
+                self._resync(codec.decode(cells, line))
+            except LedgerError as bad:
+                return row, [Problem(bad.line, bad.message)]
+            return row, [Problem(exc.line, exc.message)]
+        finally:
+            self._amendment_cells = None
+        problems = self._points_problems(row, deltas)
+        self._apply(row, result, deltas)
+        if (
+            problems
+            or cells[at["next_dealer"]] != self.next_dealer
+            or cells[at["seated"]] != self._seated_cell
+            or cells[at["pending"]] != str(len(self.pending))
+            or cells[at["totals"]] != self._totals_form % tuple(self.totals.values())
+            or ("rules_line" in at and cells[at["rules_line"]] != self._rules_text)
+        ):
+            problems += self._after_fast(cells, line)
+        return row, problems
 
     def _feed_lite(self, cells: Sequence[str], line: int) -> Row | None:
         """Check and apply a new hand without decoding its state cells, which are compared as
@@ -1050,18 +1091,22 @@ class Ledger:
         except LedgerError as exc:
             self._resync(row)
             return [Problem(exc.line, exc.message)]
-        problems = []
-        if deltas != row.deltas:
-            message = _differs("points", row.deltas, deltas)
-            unbalanced = sum(row.deltas.values())
-            if self.rules.zero_sum and unbalanced:
-                message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
-            problems.append(Problem(row.line, message, edited=True))
+        problems = self._points_problems(row, deltas)
         self._apply(row, result, deltas)
         problems += self._state_problems(row)
         if problems:
             self._resync(row)
         return problems
+
+    def _points_problems(self, row: Row, deltas: Mapping[str, int]) -> list[Problem]:
+        """The problem with a row's points, if they are not what its hand scores."""
+        if deltas == row.deltas:
+            return []
+        message = _differs("points", row.deltas, deltas)
+        unbalanced = sum(row.deltas.values())
+        if self.rules.zero_sum and unbalanced:
+            message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
+        return [Problem(row.line, message, edited=True)]
 
     def _state_problems(self, row: Row) -> list[Problem]:
         state: dict[str, Any] = {
