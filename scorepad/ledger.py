@@ -495,6 +495,8 @@ class Ledger:
         self._fast_old: dict[str, Scored] = {}
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
+        self._classes: dict[str, tuple[str, int]] = {}
+        self._classes_of: Rules | None = None  # the rules `_classes` are for
         self._amendment_cells: Sequence[str] | None = None  # (the row `feed_row` is given)
         self._totals_form = ""
         self._reset_fast_state()
@@ -606,7 +608,9 @@ class Ledger:
             *(index[n] for n in INPUTS if n in codec.columns and n != "points")
         )
         k_points = index["points"]
-        classes = _point_classes(self.rules)
+        if self._classes_of is not self.rules:  # (worked out again only for other rules)
+            self._classes, self._classes_of = _point_classes(self.rules), self.rules
+        classes = self._classes
         self._key_parts = (others, k_points, classes)
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
