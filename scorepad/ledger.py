@@ -65,7 +65,7 @@ _POINTS_AT = INPUTS.index("points")
 # one class and one list of cells.
 _KEY_SEPARATOR = "\x1f"
 _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins with it either)
-_SCORE_CACHE = 1_024  # scores remembered by decoded inputs (corrections, doubled hands)
+_SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
@@ -269,7 +269,7 @@ class Scored:
     """A hand's inputs, scored: what a row of those inputs must hold, and what it means.
 
     Shared by every hand of the night with the same inputs and seats (compared by identity).
-    Not changed once made (`Final`). The records that are made at import (this, `Fate`,
+    Not changed once made (`Final`). The records that are made at import (this,
     `_Version`, `reports.PlayerStats`) are plain classes: a dataclass's generated methods cost
     every command about 0.4 ms each to compile as it starts.
     """
@@ -403,14 +403,39 @@ class Fate:
     """What the rows below a hand do to it (found before the pass): how many correct it, and
     where (at which byte of the file) its last amendment and its last void or restore begin,
     read again only when the pass reaches the hand (so a long night holds a few bytes a
-    correction, not the rows)."""
+    correction, not the rows).
 
-    __slots__ = ("amended_at", "count", "voided_at")
+    A fate is one int (no object a corrected hand, of which a night may have many): the count
+    in its low 32 bits, then each place plus one (0: none) in 48 bits."""
 
-    def __init__(self) -> None:
-        self.count = 0
-        self.amended_at = -1  # the last amendment's row (-1: none)
-        self.voided_at = -1  # the last void or restore row (-1: none)
+    NONE = 0  # no row corrects the hand
+
+    @staticmethod
+    def count(fate: int) -> int:
+        return fate & _FATE_COUNT
+
+    @staticmethod
+    def amended_at(fate: int) -> int:
+        """Where the last amendment's row begins (-1: none)."""
+        return ((fate >> 32) & _FATE_PLACE) - 1
+
+    @staticmethod
+    def voided_at(fate: int) -> int:
+        """Where the last void or restore row begins (-1: none)."""
+        return (fate >> 80) - 1
+
+    @staticmethod
+    def corrected(fate: int, amended_at: int = -1, voided_at: int = -1) -> int:
+        """The fate after one more correction (at a place, if given)."""
+        if amended_at >= 0:
+            fate = fate & ~(_FATE_PLACE << 32) | (amended_at + 1) << 32
+        if voided_at >= 0:
+            fate = fate & ((1 << 80) - 1) | (voided_at + 1) << 80
+        return fate + 1
+
+
+_FATE_COUNT = (1 << 32) - 1
+_FATE_PLACE = (1 << 48) - 1  # (a place in a file of up to 256 TiB)
 
 
 class _Version:
@@ -457,7 +482,7 @@ class Ledger:
         first_dealer: str,
         seated: Sequence[str] | None = None,
         codec: Codec | None = None,
-        corrections: Mapping[int, Fate] | None = None,
+        corrections: Mapping[int, int] | None = None,
         on_hand: Callable[[HandView], None] | None = None,
         fast: bool = True,
         counts: Counts | None = None,
@@ -483,7 +508,7 @@ class Ledger:
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = corrections if corrections is not None else {}  # (read only)
-        self.refs = {ref: fate.count for ref, fate in self.corrections.items()}
+        self.refs = {ref: Fate.count(fate) for ref, fate in self.corrections.items()}
         self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
         self.kept: dict[int, _Version] = {}
         self.race_winners: tuple[str, ...] = ()
@@ -570,7 +595,7 @@ class Ledger:
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")
 
-        corrections = sum(fate.count for fate in self.corrections.values())
+        corrections = sum(Fate.count(fate) for fate in self.corrections.values())
         parts = [count(self.last_hand, "hand"), count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))
@@ -820,14 +845,13 @@ class Ledger:
         cells_at = self._cells_at
         if fate is not None and cells_at is not None:
             at = self.codec.index
-            final = (
-                self._amended(cells_at(fate.amended_at), entry) if fate.amended_at >= 0 else None
-            )
+            amended_at, voided_at = Fate.amended_at(fate), Fate.voided_at(fate)
+            final = self._amended(cells_at(amended_at), entry) if amended_at >= 0 else None
             if final is not None:
                 amended = True
                 entry, amendment_note = final
                 note = amendment_note or note
-            cells = cells_at(fate.voided_at) if fate.voided_at >= 0 else None
+            cells = cells_at(voided_at) if voided_at >= 0 else None
             if cells and len(cells) == self.codec.width and cells[at["kind"]] == RowKind.VOID:
                 void = True
                 if cells[at["note"]]:

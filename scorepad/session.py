@@ -390,7 +390,7 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
 
 def _corrections(
     snapshot: Snapshot, head: Head, details: bool = True
-) -> tuple[dict[int, Fate], int, int]:
+) -> tuple[dict[int, int], int, int]:
     """What the correction rows do to each hand they refer to, the number of line ends, and
     the length of the longest line (in bytes; past MAX_LINE it is only known to be longer): a
     quick pass over the raw bytes that parses only the lines that may be corrections.
@@ -403,7 +403,7 @@ def _corrections(
     """
     codec = head.codec
     at_kind = codec.index["kind"]
-    found: dict[int, Fate] = {}
+    found: dict[int, int] = {}  # (each a `Fate`)
     needles = [kind.value.encode() for kind in CORRECTIONS]
     hand_first = codec.index["hand"] == 0
     ends = 0
@@ -435,14 +435,11 @@ def _corrections(
             correction = _correction(codec, data[start:end], at_kind)
             if correction is not None:
                 kind, ref = correction
-                fate = found.get(ref)
-                if fate is None:
-                    fate = found[ref] = Fate()
-                fate.count += 1
-                if details and kind == RowKind.AMEND:
-                    fate.amended_at = offset + start
-                elif details:
-                    fate.voided_at = offset + start
+                at = offset + start if details else -1
+                if kind == RowKind.AMEND:
+                    found[ref] = Fate.corrected(found.get(ref, Fate.NONE), amended_at=at)
+                else:
+                    found[ref] = Fate.corrected(found.get(ref, Fate.NONE), voided_at=at)
         ends += data.count(b"\n", 0, cut)
         rest = data[cut:]
         offset += cut

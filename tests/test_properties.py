@@ -334,3 +334,28 @@ def test_points_of_one_class_score_alike(case, data):
     assert _scored(rules, hand._replace(points=data.draw(st.sampled_from(near)))) == _scored(
         rules, hand
     )
+
+
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(-1, (1 << 48) - 2)),
+        max_size=40,
+    )
+)
+def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(corrections):
+    """A hand's fate (ledger.Fate) is one int: how many rows correct it, and where its last
+    amendment and its last void or restore begin (-1: none, or not asked for)."""
+    from scorepad.ledger import Fate
+
+    fate = Fate.NONE
+    amended = voided = -1
+    for is_amendment, place in corrections:
+        if is_amendment:
+            fate = Fate.corrected(fate, amended_at=place)
+            amended = place if place >= 0 else amended
+        else:
+            fate = Fate.corrected(fate, voided_at=place)
+            voided = place if place >= 0 else voided
+    assert Fate.count(fate) == len(corrections)
+    assert Fate.amended_at(fate) == amended
+    assert Fate.voided_at(fate) == voided
