@@ -34,7 +34,7 @@ COMMANDS = {
     "trick": "cards.trick",
     "replay": "cards.replay_command",
     "new": "night.new",
-    "hand": "night.hand",
+    "hand": "hand.hand",
     "status": "night.status",
     "standings": "night.standings",
     "sheet": "night.sheet",

@@ -1,0 +1,95 @@
+"""Recording a hand: the command a table runs most, so it is a module of its own (a command's
+module builds all its commands' options as it is imported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ._common import (
+    _LEASTER_ONLY,
+    _PICKER_ONLY,
+    _RAMSCH_ONLY,
+    _SCHWANZER_ONLY,
+    CONTEXT_SETTINGS,
+    _build_hand,
+    _complete_player,
+    _echo_recorded,
+    _given,
+    hand_options,
+    open_session,
+    session_file_option,
+    table_format_option,
+)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@hand_options()
+@click.option(
+    "--doubler",
+    is_flag=True,
+    help="Everyone passed and the table plays doublers: the next hand is doubled.",
+)
+@click.option(
+    "--out",
+    multiple=True,
+    metavar="NAME",
+    shell_complete=_complete_player,
+    help="Sit this player out for this hand (repeatable).",
+)
+@click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
+@click.option("--explain", is_flag=True, help="Also print how the hand was scored.")
+@table_format_option()
+@session_file_option
+@click.pass_obj
+def hand(
+    path: Path,
+    doubler: bool,
+    out: tuple[str, ...],
+    note: str,
+    explain: bool,
+    fmt: str,
+    **params: Any,
+) -> None:
+    """Record a hand as it ends: score it, append it to the session, show the totals.
+
+    The options are those of `check` (without --players, --rules and --set, which come from the
+    session). The dealer is whoever is next unless --dealer says otherwise, and doublers pending
+    from earlier hands are applied by themselves.
+
+    Examples:
+
+    \b
+        scorepad hand --picker Ann --partner Bob --points 64 --tricks 4
+        scorepad hand --picker Cy --alone --points 95 --crack Ed --note "Cy's big one"
+        scorepad hand --leaster --winner Dee
+        scorepad hand --doubler
+        scorepad hand --schwanzer --loser Ann
+        scorepad hand --picker Bob --partner Cy --points 70 --last
+    """
+
+    if doubler:
+        stray = _given(
+            {
+                **params,
+                "leaster": params["leaster"] or None,
+                "schwanzer": params["schwanzer"] or None,
+                "ramsch": params["ramsch"] or None,
+            },
+            _PICKER_ONLY
+            + _LEASTER_ONLY
+            + _SCHWANZER_ONLY
+            + _RAMSCH_ONLY
+            + ("leaster", "schwanzer", "ramsch", "last", "losers", "knocks"),
+        )
+        if stray:
+            raise click.UsageError(f"{stray[0]} does not belong with --doubler")
+    session = open_session(path)
+    if doubler:
+        row, state = session.record_doubler(params["dealer"], note)
+        result = None
+    else:
+        row, result, state = session.record(_build_hand((), params, out), note)
+    _echo_recorded(path, row, result, state, fmt, explain)
