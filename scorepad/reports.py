@@ -341,6 +341,8 @@ class SheetRows:
         self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
         self._lines: dict[Scored, tuple[str, str | None]] = {}
+        self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
+        self._writer: Any = None
 
     def row(
         self, view: HandView, remember: bool = True, points_text: str | None = None
@@ -373,11 +375,11 @@ class SheetRows:
         (and number and note) share the rest of the line, made once, with a gap for the
         points where the Played words name them."""
         if self.running:
-            return _csv_line(self.row(view))
+            return self._csv(self.row(view)) + "\n"
         number, entry, void, amended, note, points = view
         parts: tuple[str, str | None] | None = None
-        if void or amended:  # (a kind of its own: not remembered)
-            parts = self._line_parts(view)
+        if void or amended:  # (a kind of its own: not remembered, and made whole)
+            parts = self._csv(self.row(view, remember=False)[1:-1]), None
         else:
             parts = self._lines.get(entry.base)
             if parts is None:
@@ -398,11 +400,25 @@ class SheetRows:
     def _line_parts(self, view: HandView) -> tuple[str, str | None]:
         """A hand's sheet line but its number and note, as CSV: around its card points where
         the Played words name them (and one piece, None after it, where they do not)."""
-        marked = _csv_line(self.row(view, False, _POINTS_GAP)[1:-1]).rstrip("\n")
+        marked = self._csv(self.row(view, False, _POINTS_GAP)[1:-1])
         if marked.count(_POINTS_GAP) == 1:
             before, _, after = marked.partition(_POINTS_GAP)
             return before, after
-        return _csv_line(self.row(view, remember=False)[1:-1]).rstrip("\n"), None
+        return self._csv(self.row(view, remember=False)[1:-1]), None
+
+    def _csv(self, cells: Sequence[Any]) -> str:
+        """Cells as a line of CSV, without its line end."""
+        if self._writer is None:
+            import csv
+            import io
+
+            self._buffer = io.StringIO()
+            self._writer = csv.writer(self._buffer, lineterminator="")
+        buffer = self._buffer
+        buffer.seek(0)
+        buffer.truncate()
+        self._writer.writerow(cells)
+        return buffer.getvalue()
 
     def _running(self, view: HandView) -> tuple[int | None, ...]:
         totals, started, deltas = self.totals, self._started, view.deltas
@@ -419,15 +435,6 @@ class SheetRows:
     def total_row(self, totals: Mapping[str, int]) -> list[Any]:
         """The last row: each player's total for the night (the ledger's)."""
         return ["", "", "Total", *[totals.get(p, 0) for p in self.players], ""]
-
-
-def _csv_line(cells: Sequence[Any]) -> str:
-    import csv
-    import io
-
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(cells)
-    return buffer.getvalue()
 
 
 class RunningSeries:
