@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import Any
 
 WINDOWS_LOCKS = os.name == "nt" or os.environ.get("SCOREPAD_LOCKS") == "windows"
 """Locks are mandatory and files are not renamed over open ones (see the module's text)."""
@@ -70,6 +71,16 @@ def pread(fd: int, size: int, offset: int) -> bytes:
         return os.pread(fd, size, offset)
     os.lseek(fd, offset, os.SEEK_SET)
     return os.read(fd, size)
+
+
+def pread_into(fd: int, buffer: Any, offset: int) -> int:
+    """Read into `buffer` (a writable buffer) at `offset`; the number of bytes read. Where the
+    system has preadv, straight into it; else through `pread` and a copy."""
+    if hasattr(os, "preadv"):
+        return os.preadv(fd, [buffer], offset)
+    data = pread(fd, len(buffer), offset)
+    buffer[: len(data)] = data
+    return len(data)
 
 
 def fchmod(fd: int, mode: int) -> None:

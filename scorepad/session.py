@@ -170,10 +170,9 @@ class _Bounded(io.RawIOBase):
         want = min(len(buffer), self.size - self.pos)
         if want <= 0:
             return 0
-        data = files.pread(self.fd, want, self.pos)
-        buffer[: len(data)] = data
-        self.pos += len(data)
-        return len(data)
+        got = files.pread_into(self.fd, memoryview(buffer)[:want], self.pos)
+        self.pos += got
+        return got
 
 
 def _bounded_lines(text: IO[str]) -> Iterator[str]:

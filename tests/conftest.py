@@ -12,7 +12,7 @@ if os.environ.get("SCOREPAD_LOCKS") == "windows":
     import portalocker  # noqa: F401
 
     sys.modules["fcntl"] = None  # type: ignore[assignment]
-    for _name in ("pread", "fchmod"):
+    for _name in ("pread", "preadv", "fchmod"):
         if hasattr(os, _name):
             delattr(os, _name)
 
