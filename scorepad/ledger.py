@@ -777,14 +777,7 @@ class Ledger:
             self._amendment_cells = None
         problems = self._points_problems(row, deltas)
         self._apply(row, result, deltas)
-        if (
-            problems
-            or cells[at["next_dealer"]] != self.next_dealer
-            or cells[at["seated"]] != self._seated_cell
-            or cells[at["pending"]] != str(len(self.pending))
-            or cells[at["totals"]] != self._totals_form % tuple(self.totals.values())
-            or ("rules_line" in at and cells[at["rules_line"]] != self._rules_text)
-        ):
+        if problems or not self._state_cells_hold(cells, self.next_dealer, self.totals):
             problems += self._after_fast(cells, line)
         return row, problems
 
@@ -809,18 +802,25 @@ class Ledger:
         totals = dict(self.totals)
         for player, value in deltas.items():
             totals[player] += value
-        at = codec.index
         assert row.dealer is not None
-        if not (
-            cells[at["next_dealer"]] == self.left_of(row.dealer)
-            and cells[at["seated"]] == self._seated_cell
-            and cells[at["pending"]] == "0"
-            and cells[at["totals"]] == self._totals_form % tuple(totals.values())
-            and ("rules_line" not in codec.columns or cells[at["rules_line"]] == self._rules_text)
-        ):
+        if not self._state_cells_hold(cells, self.left_of(row.dealer), totals):
             return None
         self._apply(row, result, deltas)
         return row
+
+    def _state_cells_hold(
+        self, cells: Sequence[str], next_dealer: str, totals: Mapping[str, int]
+    ) -> bool:
+        """Whether a row's state cells hold, as the file writes them, this next dealer and
+        these totals, the seats and the rules in force and the doublers pending."""
+        at = self.codec.index
+        return (
+            cells[at["next_dealer"]] == next_dealer
+            and cells[at["seated"]] == self._seated_cell
+            and cells[at["pending"]] == str(len(self.pending))
+            and cells[at["totals"]] == self._totals_form % tuple(totals.values())
+            and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
+        )
 
     def _entry_of(self, row: Row) -> Scored:
         """What the reports see of a hand row the slow path just applied."""
