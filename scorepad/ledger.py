@@ -522,7 +522,6 @@ class Ledger:
         self._last_scored: Scored | None = None
         self._classes: dict[str, tuple[str, int]] = {}
         self._classes_of: Rules | None = None  # the rules `_classes` are for
-        self._amendment_cells: Sequence[str] | None = None  # (the row `feed_row` is given)
         self._totals_form = ""
         self._reset_fast_state()
 
@@ -699,7 +698,7 @@ class Ledger:
                 )
                 self._emit(number, entry, cells[k_note])
             else:
-                if counts is not None:
+                if counts is not None:  # (`Counts.add`, inline: once a row)
                     base = entry.base
                     counts[base] += 1
                     card_points[base] += points
@@ -735,12 +734,7 @@ class Ledger:
                 row = self.codec.decode(cells, line)
             except LedgerError as exc:
                 return [Problem(exc.line, exc.message)]
-            # An amendment whose inputs are of a kind remembered is checked against its score.
-            self._amendment_cells = cells if self.fast and row.kind is RowKind.AMEND else None
-            try:
-                problems = self.feed_row(row)
-            finally:
-                self._amendment_cells = None
+            problems = self.feed_row(row, cells if self.fast else None)
         entry = None
         if self.fast and not problems and row.kind in _FAST_KINDS:
             entry = self._remember(cells, row)
@@ -764,17 +758,14 @@ class Ledger:
             row = codec.decode(cells, line, state=False)
         except LedgerError:
             return None
-        self._amendment_cells = cells if row.kind is RowKind.AMEND else None
         try:
-            deltas, result = self._expected(row)
+            deltas, result = self._expected(row, cells)
         except LedgerError as exc:
             try:  # (as `feed_row` does, with the whole row; or the whole row's own problem)
                 self._resync(codec.decode(cells, line))
             except LedgerError as bad:
                 return row, [Problem(bad.line, bad.message)]
             return row, [Problem(exc.line, exc.message)]
-        finally:
-            self._amendment_cells = None
         problems = self._points_problems(row, deltas)
         self._apply(row, result, deltas)
         if problems or not self._state_cells_hold(cells, self.next_dealer, self.totals):
@@ -892,13 +883,16 @@ class Ledger:
     def _remembered(self, cells: Sequence[str], seated: tuple[str, ...]) -> Scored | None:
         """The kind of hand remembered for a row's input cells (their card points by class),
         if it was scored at these seats; else None."""
+        key = self._kind_key(cells)
+        known = None if key is None else self._fast.get(key) or self._fast_old.get(key)
+        return known if known is not None and known.seated == seated else None
+
+    def _kind_key(self, cells: Sequence[str]) -> str | None:
+        """The key a kind of hand is remembered by (`feed` makes it inline): the class of its
+        card points, then its other input cells; None for a points cell that has no class."""
         others, k_points, classes = self._key_parts
         card = classes.get(cells[k_points])
-        if card is None:
-            return None
-        key = card[0] + _KEY_SEPARATOR.join(others(cells))
-        known = self._fast.get(key) or self._fast_old.get(key)
-        return known if known is not None and known.seated == seated else None
+        return None if card is None else card[0] + _KEY_SEPARATOR.join(others(cells))
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
         """The state problems of a row applied by the fast path (a rare, slow path)."""
@@ -960,12 +954,11 @@ class Ledger:
             found.points,
             None if found.base is found else found.base,
         )
-        others, k_points, classes = self._key_parts
-        card = classes.get(cells[k_points])
         # (a hand with card points is remembered by their class only if it has a picker, whose
         # score `points_class` is about)
-        if card is not None and (row.picker is not None or not cells[k_points]):
-            self._store(card[0] + _KEY_SEPARATOR.join(others(cells)), entry)
+        key = self._kind_key(cells)
+        if key is not None and (row.picker is not None or row.points is None):
+            self._store(key, entry)
         return entry
 
     # -- applying decoded rows --------------------------------------------------------------
@@ -1112,10 +1105,11 @@ class Ledger:
 
     # -- checking decoded rows ----------------------------------------------------------------
 
-    def feed_row(self, row: Row) -> list[Problem]:
-        """Check a decoded row against the state so far, then apply it."""
+    def feed_row(self, row: Row, cells: Sequence[str] | None = None) -> list[Problem]:
+        """Check a decoded row against the state so far, then apply it (`cells`: its raw
+        cells, if at hand: an amendment of a kind remembered is checked against that score)."""
         try:
-            deltas, result = self._expected(row)
+            deltas, result = self._expected(row, cells)
         except LedgerError as exc:
             self._resync(row)
             return [Problem(exc.line, exc.message)]
@@ -1173,7 +1167,9 @@ class Ledger:
             self.rules_line = row.rules_line
         self._reset_fast_state()
 
-    def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
+    def _expected(
+        self, row: Row, cells: Sequence[str] | None = None
+    ) -> tuple[dict[str, int], Score | None]:
         """The points the row should hold (re-scored) and its score, or a LedgerError."""
         line = row.line
         kind = row.kind
@@ -1193,7 +1189,7 @@ class Ledger:
             return self._expected_penalty(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row)
-        return self._expected_correction(row)
+        return self._expected_correction(row, cells)
 
     def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
@@ -1257,7 +1253,9 @@ class Ledger:
         entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
 
-    def _expected_correction(self, row: Row) -> tuple[dict[str, int], Score | None]:
+    def _expected_correction(
+        self, row: Row, cells: Sequence[str] | None = None
+    ) -> tuple[dict[str, int], Score | None]:
         line = row.line
         if row.hand is not None:
             raise LedgerError(line, f"a {row.kind} row has no hand number")
@@ -1292,7 +1290,6 @@ class Ledger:
                 f"{row.ref} ({version.row.doubled})",
             )
         seats = self._seats_of(version)
-        cells = self._amendment_cells
         known = self._remembered(cells, seats) if cells is not None else None
         entry = known if known is not None else self._rescore(row, seats)
         _check_throw_in(version, entry.result, row.ref, line)
