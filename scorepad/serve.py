@@ -12,29 +12,42 @@ checks and the same atomic append as `scorepad hand` in the terminal.
 - `GET /events`: server-sent events, one `state` event per change of the file, whoever made it
   (a watcher polls the file's size and time); each event lists the changes since the one before.
 - `POST /api/hands` (with `--allow-entry` and the token): record a hand from a JSON object of the
-  inputs `hand` takes.
+  inputs `hand` takes. An `Idempotency-Key` header makes a retried entry count once.
+
+Each request reads and writes through a `Session` of its own (a `Session` holds the descriptor it
+locked while it writes, so one shared across the server's threads would close a file under another
+request's read). The board answers only to the host names it was told (a DNS-rebinding page cannot
+read it), and `server_config` bounds what slow or idle clients can hold: see `_GuardedH11`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import logging
 import os
 import secrets
-from collections import deque
+import time
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import h11
+import uvicorn
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .errors import ScorepadError
 from .ledger import HandView
@@ -47,6 +60,12 @@ SERIES_POINTS = 300  # the most points of each player's line on the chart
 MAX_CHANGES = 1 << 20  # the most bytes of new rows worded for one event
 CLIENT_BACKLOG = 256  # events kept for a slow client before it is dropped (it reconnects)
 ENTRY_WAIT = 10.0  # seconds an entry waits for another scorepad's lock
+ENTRY_KEYS = 1024  # the Idempotency-Keys remembered (the newest), with what their entry got
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # the names the board always answers to
+HEAD_TIMEOUT = 10.0  # seconds a client has to send a request's head (its line and headers)
+IDLE_TIMEOUT = 5  # seconds a connection may sit idle between requests (uvicorn's keep-alive)
+MAX_CONNECTIONS = 512  # open connections at once (the most; less where descriptors are scarce)
+LOG_REPEATS = 5  # the same log message at most this often a minute; the rest are counted
 
 # The inputs of a hand, as POST /api/hands takes them, and the JSON type of each.
 FIELDS: dict[str, type] = {
@@ -192,19 +211,34 @@ class Board:
     """One session served: the latest state, the clients listening, the entry token."""
 
     def __init__(
-        self, path: Path, allow_entry: bool = False, token: str | None = None, poll: float = POLL
+        self,
+        path: Path,
+        allow_entry: bool = False,
+        token: str | None = None,
+        poll: float = POLL,
+        hosts: Sequence[str] = (),
     ):
         self.path = Path(path)
-        self.session = Session(self.path, Waiting(ENTRY_WAIT))
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
         self.poll = poll
+        names = [name.lower() for name in (*LOOPBACK_HOSTS, *hosts)]
+        # (an IPv6 address stands in brackets in a Host header)
+        names += [f"[{name}]" for name in names if ":" in name and not name.startswith("[")]
+        self.hosts = tuple(dict.fromkeys(names))
         self.version = 0
         self.event: dict[str, Any] = {}
         self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
         self._seen: tuple[int, int, int] | None = None
         self._offset = 0
         self._lock = asyncio.Lock()
+        # Idempotency-Key -> (the digest of its body, what its entry was answered)
+        self._entries: OrderedDict[str, tuple[str, asyncio.Future[tuple[int, Any]]]] = OrderedDict()
+
+    def session(self) -> Session:
+        """A handle on the session for one request (see the module's docstring: never shared
+        across threads)."""
+        return Session(self.path, Waiting(ENTRY_WAIT))
 
     def _stat(self) -> tuple[int, int, int] | None:
         try:
@@ -215,7 +249,7 @@ class Board:
 
     def _state(self) -> dict[str, Any]:
         try:
-            return board_state(self.session, str(self.path))
+            return board_state(self.session(), str(self.path))
         except ScorepadError as exc:
             return {"error": str(exc)}
 
@@ -228,7 +262,7 @@ class Board:
             rewritten = self._seen is not None and seen is not None and seen[0] != self._seen[0]
             offset = 0 if rewritten else self._offset
             state = await run_in_threadpool(self._state)
-            changes, end = await run_in_threadpool(changes_since, self.session, offset)
+            changes, end = await run_in_threadpool(changes_since, self.session(), offset)
             if not self.event:  # the first look: the rows so far are not news
                 changes = []
             self._seen, self._offset = seen, end
@@ -262,7 +296,45 @@ class Board:
     def authorized(self, request: Request) -> bool:
         given = request.headers.get("authorization", "")
         scheme, _, token = given.partition(" ")
-        return scheme.lower() == "bearer" and secrets.compare_digest(token.strip(), self.token)
+        # as bytes: compare_digest refuses text that is not ASCII (headers arrive as Latin-1)
+        return scheme.lower() == "bearer" and secrets.compare_digest(
+            token.strip().encode("latin-1"), self.token.encode("latin-1")
+        )
+
+    async def enter(self, key: str | None, data: dict[str, Any]) -> tuple[int, Any]:
+        """Record the entry `data` once per Idempotency-Key: a retry (or a copy sent at the same
+        time) of an entry that was recorded gets the first answer again, and writes nothing. An
+        entry that was refused is not remembered: nothing was written, so it may be sent again."""
+        if key is None:
+            return await self._record(data)
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        if key in self._entries:
+            first, answer = self._entries[key]
+            if first != digest:
+                return 422, {"error": "this Idempotency-Key was sent with another entry"}
+            return await asyncio.shield(answer)
+        answer = asyncio.get_running_loop().create_future()
+        self._entries[key] = (digest, answer)
+        while len(self._entries) > ENTRY_KEYS:
+            self._entries.popitem(last=False)
+        try:
+            result = await self._record(data)
+        except BaseException:
+            self._entries.pop(key, None)
+            answer.cancel()
+            raise
+        if result[0] != 201:
+            self._entries.pop(key, None)
+        answer.set_result(result)
+        return result
+
+    async def _record(self, data: dict[str, Any]) -> tuple[int, Any]:
+        try:
+            recorded = await run_in_threadpool(record_hand, self.session(), self.path, data)
+        except BadRequest as exc:
+            return exc.status, {"error": exc.message}
+        await self.refresh()
+        return 201, recorded
 
 
 def create_app(board: Board) -> Starlette:
@@ -308,12 +380,14 @@ def create_app(board: Board) -> Starlette:
                 raise BadRequest(403, "entry is off: start the board with --allow-entry")
             if not board.authorized(request):
                 raise BadRequest(403, "entry needs the token: Authorization: Bearer TOKEN")
+            key = _idempotency_key(request)
             data = await _json_body(request)
-            recorded = await run_in_threadpool(record_hand, board.session, board.path, data)
         except BadRequest as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
-        await board.refresh()
-        return JSONResponse(recorded, status_code=201)
+        except ClientDisconnect:  # (gone before its body arrived: nobody to answer, no error)
+            return Response(status_code=400)
+        status, body = await board.enter(key, data)
+        return JSONResponse(body, status_code=status)
 
     async def problem(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
@@ -327,9 +401,19 @@ def create_app(board: Board) -> Starlette:
             Route("/events", events, methods=["GET"]),
             Route("/api/hands", post_hand, methods=["POST"]),
         ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(board.hosts))],
         lifespan=lifespan,
         exception_handlers={HTTPException: problem},
     )
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("idempotency-key")
+    if key is not None and not (
+        0 < len(key) <= 200 and key.isascii() and key.isprintable()
+    ):  # fmt: skip
+        raise BadRequest(400, "idempotency-key: 1 to 200 printable ASCII characters")
+    return key
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -393,6 +477,125 @@ def _kind(want: type) -> str:
         list: "a list of names",
         dict: "an object of name to whole number",
     }[want]
+
+
+# --- serving -------------------------------------------------------------------------------------
+
+
+class _GuardedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with the two limits it lacks, so that slow clients cannot
+    hold the board: a request's head must arrive within HEAD_TIMEOUT of the connection (or of
+    the answer before it, on a kept-alive one), and past `max_connections` a new connection
+    closes the one that has waited longest for a request's head, or itself when every
+    connection is busy (a listener to /events, a request being answered). uvicorn's own
+    `limit_concurrency` would not do: it answers 503 to every request while slow connections
+    fill the count."""
+
+    max_connections = MAX_CONNECTIONS
+    _head_timer: asyncio.TimerHandle | None = None
+    _waiting_since: float | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_head()
+        if len(self.connections) > self.max_connections:
+            waiting = [
+                c
+                for c in self.connections
+                if isinstance(c, _GuardedH11) and c is not self and c._waiting_since is not None
+            ]
+            oldest = min(waiting, key=lambda c: c._waiting_since or 0.0, default=self)
+            oldest.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._no_wait()
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self._waiting_since is not None and self.conn.their_state is not h11.IDLE:
+            self._no_wait()  # (its head is in)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._await_head()
+
+    def _await_head(self) -> None:
+        self._no_wait()
+        self._waiting_since = time.monotonic()
+        self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self.transport.close)
+
+    def _no_wait(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = self._waiting_since = None
+
+
+class _FewRepeats(logging.Filter):
+    """Lets the same message through at most LOG_REPEATS times a minute and counts the rest
+    (a flood of clients must not become a flood of log: a full descriptor table made asyncio
+    log every failed accept)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.minute = 0
+        self.seen: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        minute = int(time.monotonic() // 60)
+        if minute != self.minute:
+            dropped = sum(max(0, n - LOG_REPEATS) for n in self.seen.values())
+            self.minute, self.seen = minute, {}
+            if dropped:
+                record.msg = f"({dropped} log lines alike were left out) {record.msg}"
+        key = f"{record.name}:{record.msg}"
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return self.seen[key] <= LOG_REPEATS
+
+
+def bound_logs() -> None:
+    """Bound what the server's and asyncio's loggers can write (see `_FewRepeats`)."""
+    for name in ("asyncio", "uvicorn.error", "uvicorn.access", "sse_starlette"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _FewRepeats) for f in logger.filters):
+            logger.addFilter(_FewRepeats())
+
+
+def connection_limit() -> int:
+    """MAX_CONNECTIONS, or fewer where the process may open fewer descriptors (half of them:
+    the session, the log and the server need some, and a connection never waits on a full
+    table). The soft limit is raised to the hard one first, where it is lower."""
+    try:
+        import resource
+    except ImportError:  # (Windows: no such limit to raise)
+        return MAX_CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with suppress(ValueError, OSError):
+            want = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+            if want > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+                soft = want
+    return max(16, min(MAX_CONNECTIONS, soft // 2))
+
+
+def server_config(board: Board, **options: Any) -> uvicorn.Config:
+    """The server for `board`: uvicorn with the limits above (a request's head within
+    HEAD_TIMEOUT, IDLE_TIMEOUT between requests, at most `connection_limit()` connections, at
+    most MAX_BODY of a body) and a bounded log."""
+    bound_logs()
+    guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": connection_limit()})
+    return uvicorn.Config(
+        create_app(board),
+        http=guarded,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=IDLE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_BODY,
+        timeout_graceful_shutdown=2,
+        **options,
+    )
 
 
 def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,9 @@ address (with a bounded load test), and the page in a real headless Chromium."""
 import asyncio
 import json
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -21,12 +23,13 @@ import httpx
 import uvicorn
 from starlette.testclient import TestClient
 
-from scorepad.serve import MAX_BODY, Board, create_app
+from scorepad.serve import MAX_BODY, Board, create_app, server_config
 from scorepad.session import Session
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
 AUTH = {"authorization": f"Bearer {TOKEN}"}
+LOCAL = "http://localhost"  # (the board answers only to its own names)
 ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent / "artifacts"))
 
 
@@ -39,7 +42,8 @@ def board_file(run, tmp_path):
 
 @pytest.fixture
 def client(board_file):
-    with TestClient(create_app(Board(board_file, allow_entry=True, token=TOKEN, poll=0.05))) as c:
+    board = Board(board_file, allow_entry=True, token=TOKEN, poll=0.05)
+    with TestClient(create_app(board), base_url=LOCAL) as c:
         yield c
 
 
@@ -106,7 +110,7 @@ def test_entry_without_the_token_is_forbidden(client, board_file, headers):
 
 
 def test_entry_is_off_without_allow_entry(board_file):
-    with TestClient(create_app(Board(board_file, token=TOKEN))) as c:
+    with TestClient(create_app(Board(board_file, token=TOKEN)), base_url=LOCAL) as c:
         reply = c.post("/api/hands", json={"picker": "Ann", "points": 70}, headers=AUTH)
         assert reply.status_code == 403 and "--allow-entry" in reply.json()["error"]
         assert '"entry": false' in c.get("/").text
@@ -213,9 +217,7 @@ def served(path, **options):
     """The board on a free loopback port, in a thread; yields its base URL."""
     board = Board(path, poll=0.05, **options)
     port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(board), host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(server_config(board, host="127.0.0.1", port=port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -379,3 +381,301 @@ def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(client, boar
     assert reply.status_code == 500 and "no such" in reply.json()["error"].lower()
     board_file.write_bytes(saved)
     assert client.get("/api/state").status_code == 200
+
+
+# --- under load and attack ----------------------------------------------------------------------
+
+
+def _post(url, body, key=None, headers=AUTH, timeout=30):
+    extra = {"idempotency-key": key} if key else {}
+    return httpx.post(url + "/api/hands", json=body, headers={**headers, **extra}, timeout=timeout)
+
+
+def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(board_file):
+    """Requests used to share one Session, whose descriptor one thread closed under another's
+    read: 500s for hands that were recorded, which the table then entered again."""
+    posters, each = 6, 12
+    with served(board_file, allow_entry=True, token=TOKEN) as url:
+        answers, reads = [], []
+
+        def poster(n):
+            for i in range(each):
+                points = 40 + (n * each + i) % 50
+                body = {"picker": "Ann", "partners": ["Bob"], "points": points, "note": f"{n}-{i}"}
+                reply = _post(url, body, key=f"k-{n}-{i}")
+                answers.append((reply.status_code, reply.json()))
+
+        def reader():
+            for _ in range(each * 2):
+                reads.append(httpx.get(url + "/api/state", timeout=30).status_code)
+
+        threads = [threading.Thread(target=poster, args=(n,)) for n in range(posters)]
+        threads += [threading.Thread(target=reader) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert [status for status, _ in answers] == [201] * posters * each, answers
+    assert set(reads) == {200}
+    notes = [row["note"] for row in _hands_json(board_file)]
+    assert sorted(notes) == sorted(f"{n}-{i}" for n in range(posters) for i in range(each))
+    numbers = sorted(body["hand"] for _, body in answers)
+    assert numbers == list(range(1, posters * each + 1))  # each answer names its own hand
+
+
+def _hands_json(path):
+    from click.testing import CliRunner
+
+    from scorepad.cli import cli
+
+    out = CliRunner().invoke(cli, ["-f", str(path), "sheet", "--format", "json"]).stdout
+    return [h for h in json.loads(out)["hands"] if not h.get("void")]
+
+
+def test_a_repeated_idempotency_key_records_once(client, board_file):
+    body = {"picker": "Ann", "partners": ["Bob"], "points": 70}
+    key = {"idempotency-key": "entry-1"}
+    first = client.post("/api/hands", json=body, headers={**AUTH, **key})
+    again = client.post("/api/hands", json=body, headers={**AUTH, **key})
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert client.get("/api/state").json()["hands"] == 1
+    other = client.post("/api/hands", json={**body, "points": 80}, headers={**AUTH, **key})
+    assert other.status_code == 422 and "another entry" in other.json()["error"]
+    # a new key is a new entry; an entry that was refused may be sent again with its key
+    assert client.post("/api/hands", json=body, headers=AUTH).status_code == 201
+    bad = {"picker": "Zed", "points": 70}
+    for _ in range(2):
+        reply = client.post("/api/hands", json=bad, headers={**AUTH, "idempotency-key": "e-2"})
+        assert reply.status_code == 422 and "unknown player" in reply.json()["error"]
+    assert client.get("/api/state").json()["hands"] == 2
+    for spoilt in ("", "x" * 201, "tab\there"):
+        reply = client.post("/api/hands", json=body, headers={**AUTH, "idempotency-key": spoilt})
+        assert reply.status_code == 400 and "idempotency-key" in reply.json()["error"]
+    assert client.get("/api/state").json()["hands"] == 2
+
+
+def test_copies_of_one_entry_sent_at_once_record_once(board_file):
+    body = {"picker": "Cy", "alone": True, "points": 95}
+    with served(board_file, allow_entry=True, token=TOKEN) as url:
+        answers = []
+        threads = [
+            threading.Thread(target=lambda: answers.append(_post(url, body, key="same")))
+            for _ in range(8)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert [a.status_code for a in answers] == [201] * 8
+    assert {a.json()["hand"] for a in answers} == {1}
+    assert len(_hands_json(board_file)) == 1
+
+
+def test_a_token_that_is_not_ascii_is_forbidden_not_a_crash(client, board_file):
+    before = board_file.read_bytes()
+    for token in ("tok-é".encode(), "tok-é".encode("latin-1"), b"\xff" * 20):
+        reply = client.post(
+            "/api/hands", json={"picker": "Ann", "alone": True, "points": 70},
+            headers={"authorization": b"Bearer " + token},
+        )  # fmt: skip
+        assert reply.status_code == 403 and "token" in reply.json()["error"]
+    assert board_file.read_bytes() == before
+
+
+def test_the_board_answers_only_to_its_own_host_names(board_file):
+    board = Board(board_file, allow_entry=True, token=TOKEN, hosts=["scorepad.lan"])
+    with TestClient(create_app(board), base_url="http://evil.example") as evil:
+        for method, where in (("GET", "/"), ("GET", "/api/state"), ("GET", "/events")):
+            reply = evil.request(method, where)
+            assert reply.status_code == 400 and "Ann" not in reply.text, where
+        before = board_file.read_bytes()
+        reply = evil.post("/api/hands", json={"picker": "Ann", "alone": True, "points": 70},
+                          headers=AUTH)  # fmt: skip
+        assert reply.status_code == 400 and board_file.read_bytes() == before
+    for name in ("http://localhost", "http://127.0.0.1:8765", "http://[::1]:8765",
+                 "http://scorepad.lan", "http://SCOREPAD.lan:80"):  # fmt: skip
+        with TestClient(create_app(board), base_url=name) as good:
+            assert good.get("/api/state").status_code == 200, name
+
+
+def test_serve_checks_its_host_names(fails, board_file):
+    assert "--allow-host" in fails("-f", board_file, "serve", "--allow-host", "a b", code=2)
+    assert "--allow-host" in fails("-f", board_file, "serve", "--allow-host", "x/y", code=2)
+
+
+def _slow(url, count, first=b"GET / HTTP/1.1\r\nHo"):
+    """Open `count` connections that each send the start of a request and nothing more."""
+    host, port = url.removeprefix("http://").split(":")
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(first)
+        socks.append(s)
+    return socks
+
+
+def test_slow_clients_cannot_keep_the_board_from_answering(board_file, monkeypatch):
+    import scorepad.serve as serve
+
+    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 24)
+    monkeypatch.setattr(serve, "HEAD_TIMEOUT", 1.0)
+    with served(board_file) as url:
+        socks = _slow(url, 60)  # more than the board holds: the oldest are let go
+        try:
+            started = time.monotonic()
+            for _ in range(5):
+                assert httpx.get(url + "/api/state", timeout=5).status_code == 200
+            assert time.monotonic() - started < 5
+            time.sleep(1.5)  # every slow one is cut off after HEAD_TIMEOUT
+            closed = 0
+            for s in socks:
+                s.settimeout(2)
+                try:
+                    closed += s.recv(1) == b""
+                except (ConnectionResetError, TimeoutError):
+                    closed += 1
+            assert closed == len(socks)
+        finally:
+            for s in socks:
+                s.close()
+
+
+def test_an_aborted_upload_is_not_an_error_in_the_log(board_file):
+    import logging
+
+    seen = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            seen.append(record)
+
+    keep = Keep(level=logging.WARNING)
+    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "asyncio", "")]
+    for logger in loggers:
+        logger.addHandler(keep)
+    try:
+        with served(board_file, allow_entry=True, token=TOKEN) as url:
+            for _ in range(3):
+                head = (
+                    f"POST /api/hands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}"
+                    '\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"pi'
+                )
+                (s,) = _slow(url, 1, head.encode())
+                s.close()
+            time.sleep(0.3)
+            assert httpx.get(url + "/api/state", timeout=5).status_code == 200
+    finally:
+        for logger in loggers:
+            logger.removeHandler(keep)
+    assert [r.getMessage() for r in seen if r.levelno >= logging.ERROR] == []
+
+
+def test_the_log_is_bounded():
+    import logging
+
+    from scorepad.serve import LOG_REPEATS, _FewRepeats
+
+    flood = _FewRepeats()
+    record = logging.LogRecord("asyncio", logging.ERROR, "", 0, "accept failed", (), None)
+    passed = sum(flood.filter(record) for _ in range(100_000))
+    assert passed == LOG_REPEATS
+    other = logging.LogRecord("asyncio", logging.ERROR, "", 0, "something else", (), None)
+    assert flood.filter(other)
+
+
+def test_eight_processes_and_the_board_posting_lose_and_double_nothing(run, tmp_path):
+    """Round two's concurrency test (eight processes recording at once) with the board taking
+    entries from two clients at the same time, one of them retrying each entry once."""
+    from test_hardening import LOADER, new_session
+
+    board_file = tmp_path / "night.csv"
+    new_session(run, board_file)
+
+    start = time.time() + 1.5
+    names = ["Ann", "Bob", "Cy", "Dee", "Ed", "Ann", "Bob", "Cy"]
+    with served(board_file, allow_entry=True, token=TOKEN) as url:
+        workers = [
+            subprocess.Popen(
+                [sys.executable, "-c", LOADER, str(board_file), name, str(start)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for name in names
+        ]
+        answers = []
+
+        def poster(n):
+            while time.time() < start:
+                time.sleep(0.01)
+            for i in range(20):
+                body = {"picker": "Dee", "partners": ["Ed"], "points": 61, "note": f"b{n}-{i}"}
+                for _ in range(1 + n):  # the second client sends every entry twice
+                    answers.append(_post(url, body, key=f"b{n}-{i}").status_code)
+
+        threads = [threading.Thread(target=poster, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for worker in workers:
+            _, err = worker.communicate(timeout=120)
+            assert worker.returncode == 0, err.decode()
+    assert answers == [201] * 60
+    hands = _hands_json(board_file)
+    assert len(hands) == 8 * 25 + 40
+    assert sorted(h["note"] for h in hands if h["note"]) == sorted(
+        f"b{n}-{i}" for n in range(2) for i in range(20)
+    )
+    assert [h["hand"] for h in hands] == list(range(1, 241))
+    assert Session(board_file).check(fast=False)[1] == []
+
+
+def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(run, tmp_path):
+    """Round two's kill test with the board taking entries all along: every hand either
+    reported (an `ok` line, a 201) is in the file once; the board never answers 5xx."""
+    import random
+
+    from test_hardening import WRITER, hand_numbers, new_session
+
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    rng = random.Random(11)
+    confirmed: set[int] = set()
+    with served(path, allow_entry=True, token=TOKEN) as url:
+        answers, stop = [], threading.Event()
+
+        def poster():
+            i = 0
+            while not stop.is_set():
+                i += 1
+                body = {"picker": "Dee", "partners": ["Ed"], "points": 61, "note": f"p{i}"}
+                reply = _post(url, body, key=f"p{i}")
+                answers.append((reply.status_code, f"p{i}"))
+
+        thread = threading.Thread(target=poster)
+        thread.start()
+        try:
+            for _ in range(4):
+                writer = subprocess.Popen(
+                    [sys.executable, "-c", WRITER, str(path), "10000"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                time.sleep(rng.uniform(0.4, 1.0))
+                writer.send_signal(signal.SIGKILL)
+                out, _ = writer.communicate(timeout=30)
+                confirmed |= {int(m[1]) for m in re.finditer(r"^ok (\d+)\n", out, re.M)}
+                if run("-f", path, "verify").exit_code:
+                    assert run("-f", path, "repair").exit_code == 0
+        finally:
+            stop.set()
+            thread.join()
+    assert run("-f", path, "verify").stdout == ""
+    assert all(status < 500 for status, _ in answers), answers
+    recorded = [note for status, note in answers if status == 201]
+    notes = [h["note"] for h in _hands_json(path) if h["note"]]
+    assert recorded and sorted(notes) == sorted(recorded)
+    numbers = hand_numbers(path)
+    assert confirmed <= set(numbers) and numbers == list(range(1, len(numbers) + 1))

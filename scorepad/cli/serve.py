@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 from contextlib import suppress
 from pathlib import Path
@@ -12,6 +13,7 @@ from ..errors import ScorepadError
 from ._common import CONTEXT_SETTINGS, open_session, session_file_option
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -34,9 +36,23 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
     metavar="TOKEN",
     help="The token entry needs (default: a new random one, printed at start).",
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="One more host name the page may be opened by (repeatable): a name of this machine.",
+)
 @session_file_option
 @click.pass_obj
-def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None) -> None:
+def serve(
+    path: Path,
+    host: str,
+    port: int,
+    allow_entry: bool,
+    token: str | None,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """A live scoreboard of the session for every phone at the table (or the TV).
 
     Serves one page with the standings, the last hands, who deals next, the doublers pending,
@@ -44,7 +60,10 @@ def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None
     change to the session file, whoever makes it. With --allow-entry the page can record hands
     too, given the token (as `Authorization: Bearer TOKEN` or the link printed at start).
 
-    It listens on this machine only unless --host says otherwise. Needs the extra:
+    It listens on this machine only unless --host says otherwise. It answers only to this
+    machine's own names and addresses (a web page elsewhere cannot read it through a name of
+    its own); --allow-host adds a name. Slow or idle clients are cut off (10 s to send a
+    request, 5 s idle between requests, at most 512 connections). Needs the extra:
     pip install 'scorepad[serve]'. Stop it with Ctrl-C.
 
     Examples:
@@ -52,11 +71,12 @@ def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None
     \b
         scorepad serve
         scorepad -f friday.csv serve --host 0.0.0.0 --allow-entry
+        scorepad serve --host 0.0.0.0 --allow-host scorepad.lan
     """
     try:
         import uvicorn
 
-        from ..serve import Board, create_app
+        from ..serve import Board, server_config
     except ImportError:
         raise ScorepadError("serve needs the serve extra: pip install 'scorepad[serve]'") from None
     if token is not None and (
@@ -64,11 +84,17 @@ def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None
         or " " in token
     ):  # fmt: skip
         raise click.BadParameter("8 to 200 printable characters, no spaces", param_hint="--token")
+    for name in allow_hosts:
+        if not _HOST_NAME.fullmatch(name):
+            raise click.BadParameter(
+                f"{name[:60]!r}: a host name or address (letters, digits, '.', '-', ':')",
+                param_hint="--allow-host",
+            )
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     sock = _bind(host, port)
-    board = Board(path, allow_entry, token)
-    address = sock.getsockname()
     shown = _shown_host(host)
+    board = Board(path, allow_entry, token, hosts=[*_own_names(host, shown), *allow_hosts])
+    address = sock.getsockname()
     url = f"http://{shown}:{address[1]}/"
     click.echo(f"Serving {path} at {url} (Ctrl-C stops).")
     if allow_entry:
@@ -76,8 +102,7 @@ def serve(path: Path, host: str, port: int, allow_entry: bool, token: str | None
         click.echo(f"Open this link to enter hands from a phone: {url}?token={board.token}")
     if shown not in LOOPBACK:
         _qr(url + (f"?token={board.token}" if allow_entry else ""))
-    config = uvicorn.Config(create_app(board), log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(board))
     with suppress(KeyboardInterrupt):  # (uvicorn handles Ctrl-C itself)
         server.run(sockets=[sock])
 
@@ -114,6 +139,18 @@ def _shown_host(host: str) -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+def _own_names(host: str, shown: str) -> list[str]:
+    """The names the page may be opened by: the address listened on, the one shown, and, when
+    listening on every address, this machine's name and its addresses."""
+    names = [host, shown]
+    if host in ("0.0.0.0", "::", ""):
+        machine = socket.gethostname()
+        names += [machine, f"{machine}.local"]
+        with suppress(OSError):
+            names += [str(info[4][0]) for info in socket.getaddrinfo(machine, None)]
+    return [n for n in names if n and n not in ("0.0.0.0", "::")]
 
 
 def _qr(url: str) -> None:
