@@ -1,12 +1,78 @@
-"""One exception family for everything a user can get wrong.
+"""One exception family for everything a user can get wrong, and how its messages name things.
 
 The command line turns any `ScorepadError` into a one-line `Error: …` and a non-zero exit; any
 other exception is a bug and keeps its traceback.
+
+A message names an input or a setting by `field(NAME)` (the text `⟨NAME⟩`), never by the way
+one interface spells it: each interface words it its own way (`--partner` on the command line,
+`partners` in the live board's JSON, a translation its own words). `str()` of an error, and
+`worded()`, use the wording in force: the interface sets it (`wording`), and without one a field
+is its name.
 """
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_FIELD = re.compile(r"⟨([a-z][a-z_]*)⟩")
+_WORDING: ContextVar[Callable[[str], str] | None] = ContextVar("scorepad_wording", default=None)
+_DEFAULT: list[Callable[[str], str] | None] = [None]  # the process's wording (set_wording)
+
+
+def field(name: str) -> str:
+    """How a message names the input or setting `name` (see the module's docstring)."""
+    return f"⟨{name}⟩"
+
+
+def worded(text: str, wording: Callable[[str], str] | None = None) -> str:
+    """`text` with each field named as `wording` (else the wording in force) says."""
+    if "⟨" not in text:
+        return text
+    spell = wording or _WORDING.get() or _DEFAULT[0]
+    if spell is None:
+        return _FIELD.sub(lambda m: m[1], text)
+    return _FIELD.sub(lambda m: spell(m[1]), text)
+
+
+def fields(text: str) -> list[str]:
+    """The inputs and settings `text` names, in order."""
+    return _FIELD.findall(text)
+
+
+def set_wording(wording: Callable[[str], str] | None) -> None:
+    """Word fields this way in this process from now on (an interface calls it as it starts)."""
+    _DEFAULT[0] = wording
+
+
+@contextmanager
+def wording(spell: Callable[[str], str]) -> Iterator[None]:
+    """Word fields as `spell` says within the block, in this context (a board's request)."""
+    token = _WORDING.set(spell)
+    try:
+        yield
+    finally:
+        _WORDING.reset(token)
 
 
 class ScorepadError(ValueError):
     """Something the user typed or wrote in a file is not acceptable."""
+
+    @property
+    def raw(self) -> str:
+        """The message with its fields unworded (`⟨NAME⟩`)."""
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def field(self) -> str | None:
+        """The first input or setting the message names (None: it names none)."""
+        found = fields(self.raw)
+        return found[0] if found else None
+
+    def __str__(self) -> str:
+        return worded(self.raw)
 
 
 class RulesError(ScorepadError):

@@ -26,7 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any, Final, NamedTuple
 
-from .errors import HandError, ScorepadError
+from .errors import HandError, ScorepadError, field
+from .hands import BY_NAME as BY_INPUT
+from .hands import Type
 from .rules import Rules
 from .schema import (
     CORRECTIONS,
@@ -87,179 +89,59 @@ def kind_of(row: Row) -> RowKind:
     return RowKind.LEASTER
 
 
+_RECORDS: dict[RowKind, type[Hand]] = {
+    RowKind.PICKER: PickerHand,
+    RowKind.LEASTER: LeasterHand,
+    RowKind.SCHWANZER: SchwanzerHand,
+    RowKind.RAMSCH: RamschHand,
+}
+# each record's inputs (its fields but the players), read off a row or a hand at once
+_INPUTS_OF = {kind: operator.attrgetter(*record._fields[1:]) for kind, record in _RECORDS.items()}
+_KIND_OF_RECORD = {record: kind for kind, record in _RECORDS.items()}
+
+
 def hand_of(row: Row, seated: Sequence[str]) -> Hand:
-    """The scoring input that a picker, leaster or schwanzer row (or an amend) records."""
+    """The scoring input that a picker, leaster, schwanzer or Ramsch row (or an amend) records:
+    the row's cells of the inputs its kind of hand has (`hands.INPUTS`; the same names)."""
     kind = kind_of(row)
     if kind is RowKind.PENALTY:
         raise HandError("a penalty is not a hand")
-    if kind is RowKind.RAMSCH:
-        return RamschHand(
-            tuple(seated),
-            row.dealer,
-            row.ramsch_points,
-            row.losers,
-            row.jungfrau,
-            row.durchmarsch,
-            row.doubled,
-            row.out,
-            row.last,
-            row.knocks,
-        )
-    if kind is RowKind.SCHWANZER:
-        return SchwanzerHand(
-            tuple(seated),
-            row.dealer,
-            row.schwanzer_points,
-            row.losers,
-            row.doubled,
-            row.out,
-            row.last,
-        )
-    if row.picker is not None:
-        if row.points is None:
-            raise HandError("points: missing")
-        return PickerHand(
-            tuple(seated),
-            row.picker,
-            row.points,
-            row.dealer,
-            row.partners,
-            row.alone,
-            row.tricks,
-            row.crack,
-            row.recrack,
-            row.doubled,
-            row.forced,
-            row.game,
-            row.runs,
-            row.blitz,
-            row.out,
-            row.last,
-            row.knocks,
-            row.stoss,
-        )
-    return LeasterHand(
-        tuple(seated),
-        row.dealer,
-        row.winner,
-        row.leaster_points,
-        row.leaster_tricks,
-        row.doubled,
-        row.out,
-        row.blind_points,
-        row.last,
-    )
+    if kind is RowKind.PICKER and row.points is None:
+        raise HandError("points: missing")
+    return _RECORDS[kind](tuple(seated), *_INPUTS_OF[kind](row))
 
 
 def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     """A row recording a scored hand (number and state are filled in by the ledger)."""
-    sitting = tuple(p for p in seated if p in result.sitting_out)
-    deltas = {p: result.deltas.get(p, 0) for p in seated}
-    if isinstance(hand, RamschHand):
-        return Row(
-            RowKind.RAMSCH,
-            dealer=hand.dealer,
-            out=sitting,
-            deltas=deltas,
-            game="ramsch",
-            ramsch_points=hand.points,
-            losers=tuple(hand.losers),
-            jungfrau=tuple(hand.jungfrau),
-            durchmarsch=hand.durchmarsch,
-            doubled=hand.doubled,
-            last=hand.last,
-            knocks=hand.knocks,
-        )
-    if isinstance(hand, SchwanzerHand):
-        return Row(
-            RowKind.SCHWANZER,
-            dealer=hand.dealer,
-            out=sitting,
-            deltas=deltas,
-            schwanzer_points=hand.points,
-            losers=tuple(hand.losers),
-            doubled=hand.doubled,
-            last=hand.last,
-        )
-    if isinstance(hand, LeasterHand):
-        return Row(
-            RowKind.LEASTER,
-            dealer=hand.dealer,
-            out=sitting,
-            deltas=deltas,
-            winner=hand.winner,
-            leaster_points=hand.points,
-            leaster_tricks=hand.tricks,
-            doubled=hand.doubled,
-            blind_points=hand.blind_points,
-            last=hand.last,
-        )
-    return Row(
-        RowKind.PICKER,
-        dealer=hand.dealer,
-        out=sitting,
-        deltas=deltas,
-        picker=hand.picker,
-        partners=tuple(hand.partners),
-        alone=hand.alone,
-        points=hand.points,
-        tricks=hand.tricks,
-        crack=hand.crack,
-        recrack=hand.recrack,
-        doubled=hand.doubled,
-        forced=hand.forced,
-        game=hand.game,
-        runs=hand.runs,
-        blitz=hand.blitz,
-        last=hand.last,
-        knocks=hand.knocks,
-        stoss=hand.stoss,
-    )
+    kind = _KIND_OF_RECORD[type(hand)]
+    inputs = dict(zip(type(hand)._fields[1:], _INPUTS_OF[kind](hand)))
+    for name, value in inputs.items():
+        if BY_INPUT[name].type is Type.NAMES:
+            inputs[name] = tuple(value)
+    inputs["out"] = tuple(p for p in seated if p in result.sitting_out)
+    if kind is RowKind.RAMSCH:
+        inputs["game"] = "ramsch"
+    return Row(kind, deltas={p: result.deltas.get(p, 0) for p in seated}, **inputs)
 
 
 def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
     """The hand with every name spelled as the session spells it (names match case-blind)."""
-
-    def one(name: str | None, option: str) -> str | None:
-        return find_player(name, seated, option) if name else name
-
-    def counts(values: Mapping[str, int] | None, option: str) -> dict[str, int] | None:
-        if values is None:
-            return None
-        return {find_player(k, seated, option): v for k, v in values.items()}
-
-    outs = tuple(find_player(n, seated, "--out") for n in hand.out)
-    if isinstance(hand, RamschHand):
-        return hand._replace(
-            dealer=one(hand.dealer, "--dealer"),
-            points=counts(hand.points, "--ramsch-points"),
-            losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
-            jungfrau=tuple(find_player(n, seated, "--jungfrau") for n in hand.jungfrau),
-            durchmarsch=one(hand.durchmarsch, "--durchmarsch"),
-            out=outs,
-        )
-    if isinstance(hand, SchwanzerHand):
-        return hand._replace(
-            dealer=one(hand.dealer, "--dealer"),
-            points=counts(hand.points, "--schwanzer-points"),
-            losers=tuple(find_player(n, seated, "--loser") for n in hand.losers),
-            out=outs,
-        )
-    if isinstance(hand, LeasterHand):
-        return hand._replace(
-            dealer=one(hand.dealer, "--dealer"),
-            winner=one(hand.winner, "--winner"),
-            points=counts(hand.points, "--leaster-points"),
-            tricks=counts(hand.tricks, "--leaster-tricks"),
-            out=outs,
-        )
-    return hand._replace(
-        dealer=one(hand.dealer, "--dealer"),
-        picker=find_player(hand.picker, seated, "--picker"),
-        partners=tuple(find_player(n, seated, "--partner") for n in hand.partners),
-        crack=one(hand.crack, "--crack"),
-        out=outs,
-    )
+    changed: dict[str, Any] = {}
+    fields = type(hand)._fields[1:]
+    # (in the order the names were always checked: who sat out, the dealer, then the rest)
+    for name in ("out", "dealer", *(f for f in fields if f not in ("out", "dealer"))):
+        value = getattr(hand, name)
+        if not value:
+            continue
+        kind = BY_INPUT[name].type
+        ref = field(name)
+        if kind is Type.NAME:
+            changed[name] = find_player(value, seated, ref)
+        elif kind is Type.NAMES:
+            changed[name] = tuple(find_player(n, seated, ref) for n in value)
+        elif kind is Type.COUNTS:
+            changed[name] = {find_player(k, seated, ref): v for k, v in value.items()}
+    return hand._replace(**changed)
 
 
 # --- what the reports see -----------------------------------------------------------------------
@@ -533,8 +415,10 @@ class Ledger:
         last: Row,
         last_hand: int,
         codec: Codec | None = None,
+        rules_line: int | None = None,
     ) -> Ledger:
-        """Pick the night up from the state its last row records (no history needed)."""
+        """Pick the night up from the state its last row records (no history needed), under
+        the rules of the `set` row at `rules_line` (None: the rules row's)."""
         ledger = cls(
             rules,
             players,
@@ -549,6 +433,7 @@ class Ledger:
             if p in last.totals or p in ledger.order
         }
         ledger.last_hand = last_hand
+        ledger.rules_line = rules_line
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
         elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
@@ -1401,8 +1286,8 @@ class Ledger:
             hand = hand._replace(dealer=self.next_dealer)
         if hand.doubled:
             raise HandError(
-                "--doubled: a session doubles the hands after a recorded doubler by "
-                "itself; record the doubler with `scorepad hand --doubler`"
+                "⟨doubled⟩: a session doubles the hands after a recorded doubler by "
+                "itself; record the doubler with `scorepad hand ⟨doubler⟩`"
             )
         why = tricks_needed(self.rules, hand)
         if why:
@@ -1413,12 +1298,12 @@ class Ledger:
         """The row of a thrown-in hand under all_pass = doubler."""
         if self.rules.all_pass != "doubler":
             raise HandError(
-                f"--doubler: {self.rules.name} rules have all_pass = "
+                f"⟨doubler⟩: {self.rules.name} rules have all_pass = "
                 f"{self.rules.all_pass}; a doubler needs all_pass = doubler"
             )
         self._check_race_open()
         self.check_night_open()
-        dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
+        dealer = find_player(dealer, self.seated, "⟨dealer⟩") if dealer else self.next_dealer
         row = Row(
             RowKind.DOUBLER,
             hand=self.last_hand + 1,
@@ -1511,7 +1396,7 @@ class Ledger:
         self._check_race_open()
         result = score_penalty(self.rules, penalty._replace(players=self.seated))
         offender = find_player(penalty.offender, self.seated, "penalty")
-        to = find_player(penalty.to, self.seated, "--to") if penalty.to else None
+        to = find_player(penalty.to, self.seated, "⟨paid_to⟩") if penalty.to else None
         row = Row(
             RowKind.PENALTY,
             hand=self.last_hand + 1,
@@ -1565,11 +1450,11 @@ class Ledger:
             )
 
     def check_night_open(self) -> None:
-        """A HandError when the night's last hand (--last) was played."""
+        """A HandError when the night's last hand (⟨last⟩) was played."""
         if self.night_over:
             raise HandError(
-                f"hand {self.night_over} was marked the night's last (--last); to play on, take "
-                f"the mark off: scorepad amend {self.night_over} --no-last"
+                f"hand {self.night_over} was marked the night's last (⟨last⟩); to play on, take "
+                f"the mark off: scorepad amend {self.night_over} ⟨no_last⟩"
             )
 
     def _check_ref(self, ref: int) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
-from .errors import CardError, ScorepadError
+from .errors import CardError, ScorepadError, worded
 from .rules import Rules
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 
@@ -58,7 +58,11 @@ class HandFileError(ScorepadError):
 
     def __init__(self, line: int, message: str):
         super().__init__(message)
-        self.line, self.message = line, message
+        self.line = line
+
+    @property
+    def message(self) -> str:
+        return str(self)
 
 
 @dataclass
@@ -505,7 +509,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     try:
         result = score(rules, ramsch)
     except ScorepadError as exc:
-        message = str(exc).replace("with --loser NAME", "with a 'loser: NAME' line")
+        message = worded(exc.raw.replace("with ⟨losers⟩ NAME", "with a 'loser: NAME' line"))
         problems.append(Misplay(None, None, f"the hand cannot be scored: {message}"))
         result = None
     return HandReplay(

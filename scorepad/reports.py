@@ -16,6 +16,8 @@ from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .session import Head
 
 _TEXTS = 16_384  # sheet rows remembered (by the kind of hand)
@@ -514,3 +516,29 @@ def rules_in_force(head: Head, ledger: Ledger) -> str:
     if ledger.rules_line:
         return ledger.rules.summary()
     return head.start.note or head.rules.name
+
+
+def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
+    """A row just recorded, as data (`hand --format json`, and the live board's entry)."""
+    from .ledger import kind_of
+
+    amended = row.kind is RowKind.AMEND
+    seated = tuple(row.deltas)
+    points = {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
+    kind = RowKind.DOUBLER if result is None else kind_of(row)
+    number = row.ref if amended else row.hand
+    assert number is not None
+    view = HandView(
+        number, Scored(row.inputs_only(kind), points, result, seated), False, amended, row.note
+    )
+    data = {"file": str(path), **hand_record(view)}
+    if amended:
+        data["change"] = dict(row.deltas)  # what the amendment adds to the totals
+    data.update(
+        totals=dict(state.totals),
+        next_dealer=state.next_dealer,
+        pending=len(state.pending),
+        race_winners=list(state.race_winners),
+        score=result.to_dict() if result else None,
+    )
+    return data

@@ -694,11 +694,11 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise RulesError(f"--set {text!r}: write KEY=VALUE, e.g. --set double_on_the_bump=true")
+        raise RulesError(f"⟨set⟩ {text!r}: write KEY=VALUE, e.g. ⟨set⟩ double_on_the_bump=true")
     try:
         return key, _setting_for(key).parse(value)
     except RulesError as exc:
-        raise RulesError(f"--set {text}: {exc}") from None
+        raise RulesError(f"⟨set⟩ {text}: {exc}") from None
 
 
 def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
@@ -740,11 +740,11 @@ def _overridden(
     for text in overrides:
         key, value = parse_override(text)
         if _setting_for(key).family not in (None, flat["family"]):
-            raise RulesError(f"--set {text}: {key} is not a setting of {flat['family']} rules")
+            raise RulesError(f"⟨set⟩ {text}: {key} is not a setting of {flat['family']} rules")
         if key == "family" and value != flat["family"]:
             raise RulesError(
-                f"--set {text}: the family comes with the preset; "
-                f"use --rules schafkopf or a Sheepshead preset"
+                f"⟨set⟩ {text}: the family comes with the preset; "
+                f"use ⟨rules⟩ schafkopf or a Sheepshead preset"
             )
         flat[key] = value
         applied = [a for a in applied if a.partition("=")[0] != key]

@@ -179,7 +179,10 @@ class LedgerError(ScorepadError):
     def __init__(self, line: int, message: str):
         super().__init__(message)
         self.line = line
-        self.message = message
+
+    @property
+    def message(self) -> str:
+        return str(self)
 
 
 class Problem(NamedTuple):
@@ -236,10 +239,10 @@ def check_new_name(name: str) -> str:
 def check_note(note: str) -> str:
     """A hand's note as it may stand in a session file."""
     if any(not c.isprintable() for c in note):
-        raise HandError("--note: a note cannot hold line breaks or control characters")
+        raise HandError("⟨note⟩: a note cannot hold line breaks or control characters")
     if note.startswith(FORMULA_STARTS):
         raise HandError(
-            f"--note: a note cannot start with {note[0]} (a spreadsheet would run it as a formula)"
+            f"⟨note⟩: a note cannot start with {note[0]} (a spreadsheet would run it as a formula)"
         )
     return note
 

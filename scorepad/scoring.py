@@ -56,8 +56,8 @@ class LeasterHand(NamedTuple):
     players: tuple[str, ...]
     dealer: str | None = None
     winner: str | None = None
-    points: Mapping[str, int] | None = None
-    tricks: Mapping[str, int] | None = None
+    leaster_points: Mapping[str, int] | None = None
+    leaster_tricks: Mapping[str, int] | None = None
     doubled: int = 0
     out: tuple[str, ...] = ()
     blind_points: int | None = None  # leaster_blind = set-aside: the card points of the blind
@@ -70,7 +70,7 @@ class SchwanzerHand(NamedTuple):
 
     players: tuple[str, ...]
     dealer: str | None = None
-    points: Mapping[str, int] | None = None  # each active player's schwanzer points
+    schwanzer_points: Mapping[str, int] | None = None  # each active player's, as dealt
     losers: tuple[str, ...] = ()  # named instead (or to settle which of the points it was)
     doubled: int = 0
     out: tuple[str, ...] = ()
@@ -83,7 +83,7 @@ class RamschHand(NamedTuple):
 
     players: tuple[str, ...]
     dealer: str | None = None
-    points: Mapping[str, int] | None = None  # each active player's card points (120 in all)
+    ramsch_points: Mapping[str, int] | None = None  # each active player's (120 in all)
     losers: tuple[str, ...] = ()  # the loser, named (or settling a tie for the most)
     jungfrau: tuple[str, ...] = ()  # players who took no trick
     durchmarsch: str | None = None  # one player took every trick
@@ -211,20 +211,20 @@ def seat(
     players = tuple(players)
     if len(players) < 2:
         raise HandError(
-            "--players: name everyone at the table, in seat order, e.g. --players Ann,Bob,Cy,Dee,Ed"
+            "⟨players⟩: name everyone at the table, in seat order, e.g. ⟨players⟩ Ann,Bob,Cy,Dee,Ed"
         )
     seen: dict[str, str] = {}
     for name in players:
         if not name.strip():
-            raise HandError("--players: a player's name is empty")
+            raise HandError("⟨players⟩: a player's name is empty")
         key = same_name(name)
         if key in seen:
-            raise HandError(f"--players: {name} is listed twice")
+            raise HandError(f"⟨players⟩: {name} is listed twice")
         seen[key] = name
-    dealer = find_player(dealer, players, "--dealer") if dealer else players[-1]
+    dealer = find_player(dealer, players, "⟨dealer⟩") if dealer else players[-1]
     start = players.index(dealer) + 1
     rotation = players[start:] + players[:start]  # the dealer's left first, the dealer last
-    sitting = {find_player(name, players, "--out") for name in out}
+    sitting = {find_player(name, players, "⟨out⟩") for name in out}
     if rules.sit_out == "dealer" and len(players) - len(sitting) > rules.seats:
         sitting.add(dealer)
     order = tuple(p for p in rotation if p not in sitting)
@@ -274,7 +274,7 @@ def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
 
 def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
     if hand.doubled < 0:
-        raise HandError("--doubled: a hand cannot be doubled a negative number of times")
+        raise HandError("⟨doubled⟩: a hand cannot be doubled a negative number of times")
     return [("doubled hand after a doubler", 2)] * hand.doubled
 
 
@@ -386,20 +386,20 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
         why = f"{hand.points} points may mean no trick ({top}) or not: {held}"
     else:
         return None
-    return f"--points {hand.points} needs --tricks: {why}; give --tricks N"
+    return f"⟨points⟩ {hand.points} needs ⟨tricks⟩: {why}; give ⟨tricks⟩ N"
 
 
 def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
     p, t, total_tricks = hand.points, hand.tricks, deal.cards
     if not 0 <= p <= TOTAL_POINTS:
-        raise HandError(f"--points {p}: card points run from 0 to {TOTAL_POINTS}")
+        raise HandError(f"⟨points⟩ {p}: card points run from 0 to {TOTAL_POINTS}")
     if t is None:
         return
     if not 0 <= t <= total_tricks:
-        raise HandError(f"--tricks {t}: this hand has {total_tricks} tricks (0 to {total_tricks})")
+        raise HandError(f"⟨tricks⟩ {t}: this hand has {total_tricks} tricks (0 to {total_tricks})")
     if t == total_tricks and p != TOTAL_POINTS:
         raise HandError(
-            f"--tricks {t} is every trick, so the {words['side']} has all "
+            f"⟨tricks⟩ {t} is every trick, so the {words['side']} has all "
             f"{TOTAL_POINTS} card points, not {p}"
         )
     bury_most = deal.blind * ACE_POINTS
@@ -410,25 +410,25 @@ def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, s
             else "no card points (there is no blind)"
         )
         raise HandError(
-            f"--tricks 0 with --points {p}: without a trick the {words['side']} has {held}"
+            f"⟨tricks⟩ 0 with ⟨points⟩ {p}: without a trick the {words['side']} has {held}"
         )
 
 
 def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
     """The picker and partners, checked against the table and the deal."""
-    picker = _active(seating, hand.picker, "--picker")
+    picker = _active(seating, hand.picker, "⟨picker⟩")
     partners: list[str] = []
     for name in hand.partners:
-        partner = _active(seating, name, "--partner")
+        partner = _active(seating, name, "⟨partners⟩")
         if partner == picker:
-            raise HandError(f"--partner {partner}: {partner} is the picker")
+            raise HandError(f"⟨partners⟩ {partner}: {partner} is the picker")
         if partner in partners:
-            raise HandError(f"--partner {partner} is given twice")
+            raise HandError(f"⟨partners⟩ {partner} is given twice")
         partners.append(partner)
     allowed = seating.deal.partners
     if partners and hand.alone:
         raise HandError(
-            f"--alone with --partner {partners[0]}: a picker who goes alone has no partner"
+            f"⟨alone⟩ with ⟨partners⟩ {partners[0]}: a picker who goes alone has no partner"
         )
     if len(partners) > allowed:
         raise HandError(
@@ -437,7 +437,7 @@ def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[
         )
     if allowed and not partners and not hand.alone:
         raise HandError(
-            f"name the --partner, or say --alone ({seating.size}-handed "
+            f"name the ⟨partners⟩, or say ⟨alone⟩ ({seating.size}-handed "
             f"{rules.name} finds the partner by {_CALL_WORDS[seating.deal.call]})"
         )
     return picker, tuple(partners)
@@ -458,21 +458,21 @@ def _crack_factors(
     recrack = "Gegenstoss" if rules.is_schafkopf else "re-crack"
     if hand.crack is None:
         if hand.recrack:
-            raise HandError(f"--recrack: a {recrack} answers a {crack}; give --crack NAME too")
+            raise HandError(f"⟨recrack⟩: a {recrack} answers a {crack}; give ⟨crack⟩ NAME too")
         return []
     if not rules.cracks:
-        raise HandError(f"--crack: {rules.name} rules have no {crack} (cracks = false)")
-    cracker = _active(seating, hand.crack, "--crack")
+        raise HandError(f"⟨crack⟩: {rules.name} rules have no {crack} (cracks = false)")
+    cracker = _active(seating, hand.crack, "⟨crack⟩")
     if cracker == picker or cracker in partners:
         raise HandError(
-            f"--crack {cracker}: {cracker} is on the {words['side']}; only a "
+            f"⟨crack⟩ {cracker}: {cracker} is on the {words['side']}; only a "
             f"{words['defender']} may {crack}"
         )
     if rules.crack_by == "after-picker" and (
         seating.order.index(cracker) < seating.order.index(picker)
     ):
         raise HandError(
-            f"--crack {cracker}: {cracker} had the chance to pick before "
+            f"⟨crack⟩ {cracker}: {cracker} had the chance to pick before "
             f"{picker} did; only a defender seated after the picker may crack"
         )
     factors = [(f"{crack} by {cracker}", rules.crack_factor)]
@@ -483,28 +483,28 @@ def _crack_factors(
 
 def _check_family_options(rules: Rules, hand: PickerHand) -> None:
     if not rules.is_schafkopf:
-        for option, given in (("--game", hand.game), ("--runs", hand.runs)):
+        for option, given in (("⟨game⟩", hand.game), ("⟨runs⟩", hand.runs)):
             if given is not None:
                 raise HandError(
                     f"{option} belongs to Schafkopf; {rules.name} rules are "
-                    f"Sheepshead (use --rules schafkopf)"
+                    f"Sheepshead (use ⟨rules⟩ schafkopf)"
                 )
-        for option, count in (("--knocks", hand.knocks), ("--stoss", hand.stoss)):
+        for option, count in (("⟨knocks⟩", hand.knocks), ("⟨stoss⟩", hand.stoss)):
             if count:
                 raise HandError(
                     f"{option} belongs to Schafkopf; {rules.name} rules are Sheepshead "
-                    f"(a crack is --crack NAME)"
+                    f"(a crack is ⟨crack⟩ NAME)"
                 )
     if hand.blitz:
         if not rules.blitz:
-            raise HandError(f"--blitz: {rules.name} rules play no blitz (blitz = false)")
+            raise HandError(f"⟨blitz⟩: {rules.name} rules play no blitz (blitz = false)")
         if not 0 <= hand.blitz <= 2:
-            raise HandError(f"--blitz {hand.blitz}: at most 2 blitzes (black queens, red queens)")
+            raise HandError(f"⟨blitz⟩ {hand.blitz}: at most 2 blitzes (black queens, red queens)")
 
 
 def _knock_factors(rules: Rules, seating: Seating, knocks: int) -> list[tuple[str, int]]:
     if not 0 <= knocks <= seating.size:
-        raise HandError(f"--knocks {knocks}: each of {seating.size} players knocks once at most")
+        raise HandError(f"⟨knocks⟩ {knocks}: each of {seating.size} players knocks once at most")
     return [("knock", rules.knock_factor)] * knocks
 
 
@@ -512,11 +512,11 @@ def _stoss_factors(rules: Rules, hand: PickerHand) -> list[tuple[str, int]]:
     if not hand.stoss:
         return []
     if hand.crack is not None or hand.recrack:
-        raise HandError("--stoss N counts every Stoss; give it or --crack/--recrack, not both")
+        raise HandError("⟨stoss⟩ N counts every Stoss; give it or ⟨crack⟩/⟨recrack⟩, not both")
     if not rules.cracks:
-        raise HandError(f"--stoss: {rules.name} rules have no Stoss (cracks = false)")
+        raise HandError(f"⟨stoss⟩: {rules.name} rules have no Stoss (cracks = false)")
     if not 0 <= hand.stoss <= rules.max_stoss:
-        raise HandError(f"--stoss {hand.stoss}: at most {rules.max_stoss} (max_stoss)")
+        raise HandError(f"⟨stoss⟩ {hand.stoss}: at most {rules.max_stoss} (max_stoss)")
     return [("Stoss", 2)] * hand.stoss
 
 
@@ -534,12 +534,12 @@ def _common_factors(
     if hand.forced:
         if rules.all_pass != "forced":
             raise HandError(
-                f"--forced: {rules.name} rules have all_pass = {rules.all_pass}; a "
+                f"⟨forced⟩: {rules.name} rules have all_pass = {rules.all_pass}; a "
                 f"forced pick needs all_pass = forced"
             )
         if picker != seating.dealer:
             raise HandError(
-                f"--forced: a forced pick is the dealer's ({seating.dealer}), not {picker}'s"
+                f"⟨forced⟩: a forced pick is the dealer's ({seating.dealer}), not {picker}'s"
             )
     waived = (hand.forced and not rules.bump_on_forced) or (no_trick and not rules.bump_on_no_trick)
     if not won and rules.double_on_the_bump and not waived:
@@ -558,7 +558,7 @@ def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
         return []
     if not rules.last_hand_doubled:
         raise HandError(
-            f"--last: {rules.name} rules do not double the night's last hand "
+            f"⟨last⟩: {rules.name} rules do not double the night's last hand "
             f"(last_hand_doubled = false)"
         )
     return [("the night's last hand", 2)]
@@ -571,28 +571,28 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     if rules.is_schafkopf:
         if hand.alone:
             raise HandError(
-                "--alone: in Schafkopf a lone game is a solo, wenz or geier; give --game"
+                "⟨alone⟩: in Schafkopf a lone game is a solo, wenz or geier; give ⟨game⟩"
             )
         game = hand.game or "partner"
         if game not in GAMES:
-            raise HandError(f"--game {game}: choose one of {', '.join(GAMES)}")
+            raise HandError(f"⟨game⟩ {game}: choose one of {', '.join(GAMES)}")
         valued = "solo-tout" if game == "sie" else game
         if valued not in rules.game_values:
             raise HandError(
-                f"--game {game}: {rules.name} rules give a {game} no value (set "
-                f"game_values.{valued}, or use --rules bavarian)"
+                f"⟨game⟩ {game}: {rules.name} rules give a {game} no value (set "
+                f"game_values.{valued}, or use ⟨rules⟩ bavarian)"
             )
         if game not in _PARTNER_GAMES:
             if hand.partners:
-                raise HandError(f"--partner: a {game} is one against three and has no partner")
+                raise HandError(f"⟨partners⟩: a {game} is one against three and has no partner")
             hand = hand._replace(alone=True)
         elif not hand.partners:
             raise HandError(
-                f"a {'partner game' if game == 'partner' else game} needs the --partner: "
+                f"a {'partner game' if game == 'partner' else game} needs the ⟨partners⟩: "
                 + (
                     "whoever took the offered trump"
                     if game == "hochzeit"
-                    else "whoever held the called ace (or give --game solo, wenz, geier, ...)"
+                    else "whoever held the called ace (or give ⟨game⟩ solo, wenz, geier, ...)"
                 )
             )
     picker, partners = _side(rules, seating, hand)
@@ -783,11 +783,11 @@ _PARTNER_GAMES = ("partner", "hochzeit")
 
 def _check_bettel(hand: PickerHand, deal: Deal) -> None:
     if hand.tricks is None:
-        raise HandError("--tricks is needed for a bettel: the declarer wins by taking none")
+        raise HandError("⟨tricks⟩ is needed for a bettel: the declarer wins by taking none")
     if not 0 <= hand.tricks <= deal.cards:
-        raise HandError(f"--tricks {hand.tricks}: this hand has {deal.cards} tricks")
+        raise HandError(f"⟨tricks⟩ {hand.tricks}: this hand has {deal.cards} tricks")
     if hand.runs:
-        raise HandError("--runs: a bettel has no trumps, so no runs")
+        raise HandError("⟨runs⟩: a bettel has no trumps, so no runs")
 
 
 def _max_runs(game: str, seating: Seating) -> int:
@@ -808,7 +808,7 @@ def _counted_runs(
     """The value of a game's runs (runs x run_value), from runs_min, capped at runs_max."""
     most = _max_runs(game, seating)
     if not 0 <= runs <= most:
-        raise HandError(f"--runs {runs}: a {game} has {most} trumps, so 0 to {most} runs")
+        raise HandError(f"⟨runs⟩ {runs}: a {game} has {most} trumps, so 0 to {most} runs")
     counts_as = GameType(game).runs_as
     least = rules.runs_min[counts_as]
     if runs < least:
@@ -849,7 +849,7 @@ def _schafkopf_value(
     if tout:
         if t is None:
             raise HandError(
-                f"--tricks is needed for a {game}: it is won only by taking every trick"
+                f"⟨tricks⟩ is needed for a {game}: it is won only by taking every trick"
             )
         won = t == total_tricks
         lines.append(
@@ -981,15 +981,15 @@ def _per_player(
 def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if rules.all_pass != "leaster":
         raise HandError(
-            f"--leaster: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play leasters with --set all_pass=leaster (in a session: "
+            f"⟨leaster⟩: {rules.name} rules have all_pass = {rules.all_pass}; "
+            f"play leasters with ⟨set⟩ all_pass=leaster (in a session: "
             f"scorepad set all_pass=leaster)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
-    if not hand.winner and hand.points is None:
-        raise HandError("a leaster needs --winner NAME or --leaster-points A=N,B=N,...")
+    if not hand.winner and hand.leaster_points is None:
+        raise HandError("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,...")
     points, tricks = _leaster_counts(rules, seating, hand)
-    winner = _active(seating, hand.winner, "--winner") if hand.winner else None
+    winner = _active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
     lines = [
         f"Leaster: everyone plays alone; fewest card points wins "
         f"({seating.size}-handed, {seating.deal.cards} tricks)."
@@ -998,7 +998,7 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
     if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
         raise HandError(
-            f"--winner {winner}: {winner} took no trick, and these rules say a "
+            f"⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
             f"leaster winner must take one (must_take_trick)"
         )
     if points is None:
@@ -1026,23 +1026,23 @@ def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
     if rules.leaster_blind != "set-aside":
         if blind is not None:
             raise HandError(
-                f"--blind-points: under leaster_blind = {rules.leaster_blind} the blind's "
-                f"points go to the winner of the last trick (count them in --leaster-points)"
+                f"⟨blind_points⟩: under leaster_blind = {rules.leaster_blind} the blind's "
+                f"points go to the winner of the last trick (count them in ⟨leaster_points⟩)"
             )
         return TOTAL_POINTS
     most = seating.deal.blind * ACE_POINTS
     if blind is None:
-        if hand.points is not None:
+        if hand.leaster_points is not None:
             raise HandError(
-                "--leaster-points with leaster_blind = set-aside: give the blind's card "
-                "points too, --blind-points N (the players' points add up to 120 less them)"
+                "⟨leaster_points⟩ with leaster_blind = set-aside: give the blind's card "
+                "points too, ⟨blind_points⟩ N (the players' points add up to 120 less them)"
             )
         return TOTAL_POINTS
     if not seating.deal.blind:
-        raise HandError(f"--blind-points: a {seating.size}-handed deal has no blind")
+        raise HandError(f"⟨blind_points⟩: a {seating.size}-handed deal has no blind")
     if not 0 <= blind <= most:
         raise HandError(
-            f"--blind-points {blind}: a blind of {_plural(seating.deal.blind, 'card')} holds "
+            f"⟨blind_points⟩ {blind}: a blind of {_plural(seating.deal.blind, 'card')} holds "
             f"0 to {most} card points"
         )
     return TOTAL_POINTS - blind
@@ -1054,22 +1054,27 @@ def _leaster_counts(
     """Each player's card points and tricks, where given, checked against each other."""
     taken = _leaster_blind(rules, seating, hand)
     points = (
-        _per_player(seating, hand.points, "--leaster-points", 0, taken, taken)
-        if hand.points is not None
+        _per_player(seating, hand.leaster_points, "⟨leaster_points⟩", 0, taken, taken)
+        if hand.leaster_points is not None
         else None
     )
     tricks = (
         _per_player(
-            seating, hand.tricks, "--leaster-tricks", 0, seating.deal.cards, seating.deal.cards
+            seating,
+            hand.leaster_tricks,
+            "⟨leaster_tricks⟩",
+            0,
+            seating.deal.cards,
+            seating.deal.cards,
         )
-        if hand.tricks is not None
+        if hand.leaster_tricks is not None
         else None
     )
     if points and tricks:
         for player in seating.order:
             if tricks[player] == 0 and points[player] > 0:
                 raise HandError(
-                    f"--leaster-points {player}={points[player]}: {player} took no "
+                    f"⟨leaster_points⟩ {player}={points[player]}: {player} took no "
                     f"trick, so took no card points"
                 )
     return points, tricks
@@ -1097,8 +1102,8 @@ def _leaster_winners(
             unsure = [p for p in eligible if points[p] == 0 and p != winner]
             if unsure and not winner:
                 raise HandError(
-                    f"{_names(unsure)} took 0 points; give --leaster-tricks (or "
-                    f"--winner), since a leaster winner must have taken a trick"
+                    f"{_names(unsure)} took 0 points; give ⟨leaster_tricks⟩ (or "
+                    f"⟨winner⟩), since a leaster winner must have taken a trick"
                 )
             eligible = [p for p in eligible if points[p] > 0 or p == winner]
     low = min(points[p] for p in eligible)
@@ -1112,7 +1117,7 @@ def _leaster_winners(
     if winner is not None:
         if winner not in tied:
             raise HandError(
-                f"--winner {winner}: {winner} took {points[winner]} points, but "
+                f"⟨winner⟩ {winner}: {winner} took {points[winner]} points, but "
                 f"{_names(tied)} took fewer ({low})"
             )
         lines.append(
@@ -1126,7 +1131,7 @@ def _leaster_winners(
     both = " and ".join(tied)
     if rules.leaster_tie == "name":
         raise HandError(
-            f"{both} tie for fewest with {low}: name the winner with --winner (leaster_tie = name)"
+            f"{both} tie for fewest with {low}: name the winner with ⟨winner⟩ (leaster_tie = name)"
         )
     if rules.leaster_tie == "none":
         lines.append(f"{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).")
@@ -1175,20 +1180,20 @@ SCHWANZER_POINTS = 4 * 3 + 4 * 2 + 6 * 1  # queens 3, jacks 2, the six other tru
 def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     if rules.all_pass != "schwanzer":
         raise HandError(
-            f"--schwanzer: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play schwanzer with --set all_pass=schwanzer (in a session: "
+            f"⟨schwanzer⟩: {rules.name} rules have all_pass = {rules.all_pass}; "
+            f"play schwanzer with ⟨set⟩ all_pass=schwanzer (in a session: "
             f"scorepad set all_pass=schwanzer)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
-    if hand.points is None and not hand.losers:
+    if hand.schwanzer_points is None and not hand.losers:
         raise HandError(
-            "a schwanzer needs --schwanzer-points A=N,B=N,... (every player) or --loser NAME"
+            "a schwanzer needs ⟨schwanzer_points⟩ A=N,B=N,... (every player) or ⟨losers⟩ NAME"
         )
     named: list[str] = []
     for name in hand.losers:
-        loser = _active(seating, name, "--loser")
+        loser = _active(seating, name, "⟨losers⟩")
         if loser in named:
-            raise HandError(f"--loser {loser} is given twice")
+            raise HandError(f"⟨losers⟩ {loser} is given twice")
         named.append(loser)
     lines = [
         f"Schwanzer: everyone passed; each counts the schwanzer points they were dealt "
@@ -1196,12 +1201,12 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     ]
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
-    if hand.points is not None:
+    if hand.schwanzer_points is not None:
         most = min(seating.deal.cards * 3, SCHWANZER_POINTS)  # a queen is 3 at most
-        points = _per_player(seating, hand.points, "--schwanzer-points", 0, most, None)
+        points = _per_player(seating, hand.schwanzer_points, "⟨schwanzer_points⟩", 0, most, None)
         if sum(points.values()) > SCHWANZER_POINTS:
             raise HandError(
-                f"--schwanzer-points: the values add up to {sum(points.values())}, but the "
+                f"⟨schwanzer_points⟩: the values add up to {sum(points.values())}, but the "
                 f"pack holds {SCHWANZER_POINTS} schwanzer points"
             )
         high = max(points.values())
@@ -1209,7 +1214,7 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
         lines.append(f"Schwanzer points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
         if named and set(named) != set(tied):
             raise HandError(
-                f"--loser {', '.join(named)}: the most schwanzer points ({high}) were "
+                f"⟨losers⟩ {', '.join(named)}: the most schwanzer points ({high}) were "
                 f"{_names(tied)}'s"
             )
         losers = tied
@@ -1257,8 +1262,8 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
 def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     if rules.all_pass != "ramsch":
         raise HandError(
-            f"--ramsch: {rules.name} rules have all_pass = {rules.all_pass}; Ramsch needs "
-            f"all_pass = ramsch (--rules bavarian plays it; in a session: scorepad set "
+            f"⟨ramsch⟩: {rules.name} rules have all_pass = {rules.all_pass}; Ramsch needs "
+            f"all_pass = ramsch (⟨rules⟩ bavarian plays it; in a session: scorepad set "
             f"all_pass=ramsch)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
@@ -1275,11 +1280,11 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     deltas = dict.fromkeys(seating.order, 0)
     roles: dict[str, str] = {}
     if hand.durchmarsch is not None:
-        player = _active(seating, hand.durchmarsch, "--durchmarsch")
-        if hand.points is not None or hand.losers or hand.jungfrau:
+        player = _active(seating, hand.durchmarsch, "⟨durchmarsch⟩")
+        if hand.ramsch_points is not None or hand.losers or hand.jungfrau:
             raise HandError(
-                f"--durchmarsch {player}: {player} took every trick; give no --ramsch-points, "
-                f"--loser or --jungfrau with it"
+                f"⟨durchmarsch⟩ {player}: {player} took every trick; give no ⟨ramsch_points⟩, "
+                f"⟨losers⟩ or ⟨jungfrau⟩ with it"
             )
         value = rules.game_values["solo"] + rules.schneider_bonus + rules.schwarz_bonus
         stake = value * product
@@ -1306,17 +1311,17 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         return _alone_score(Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, (player,))
     jungfrau: list[str] = []
     for name in hand.jungfrau:
-        player = _active(seating, name, "--jungfrau")
+        player = _active(seating, name, "⟨jungfrau⟩")
         if player in jungfrau:
-            raise HandError(f"--jungfrau {player} is given twice")
+            raise HandError(f"⟨jungfrau⟩ {player} is given twice")
         jungfrau.append(player)
     loser = _ramsch_loser(seating, hand, jungfrau, lines)
     if loser in jungfrau:
-        raise HandError(f"--jungfrau {loser}: the loser took tricks (the most card points)")
+        raise HandError(f"⟨jungfrau⟩ {loser}: the loser took tricks (the most card points)")
     if len(jungfrau) >= seating.size - 1:
         raise HandError(
-            "--jungfrau: if everyone but one took no trick, that one took every trick "
-            "(a --durchmarsch)"
+            "⟨jungfrau⟩: if everyone but one took no trick, that one took every trick "
+            "(a ⟨durchmarsch⟩)"
         )
     stake = rules.game_values["ramsch"] * product
     text = f"Stake: ramsch {rules.game_values['ramsch']}{factor_text}"
@@ -1361,29 +1366,31 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
 def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines: list[str]) -> str:
     """The Ramsch's loser: the most card points, a tie settled by --loser."""
     if len(hand.losers) > 1:
-        raise HandError("--loser: a Ramsch has one loser (a tie is settled by naming one)")
-    named = _active(seating, hand.losers[0], "--loser") if hand.losers else None
-    if hand.points is None:
+        raise HandError("⟨losers⟩: a Ramsch has one loser (a tie is settled by naming one)")
+    named = _active(seating, hand.losers[0], "⟨losers⟩") if hand.losers else None
+    if hand.ramsch_points is None:
         if named is None:
-            raise HandError("a Ramsch needs --ramsch-points A=N,B=N,... or --loser NAME")
+            raise HandError("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME")
         lines.append(f"{named} took the most card points and loses (named with --loser).")
         return named
-    points = _per_player(seating, hand.points, "--ramsch-points", 0, TOTAL_POINTS, TOTAL_POINTS)
+    points = _per_player(
+        seating, hand.ramsch_points, "⟨ramsch_points⟩", 0, TOTAL_POINTS, TOTAL_POINTS
+    )
     for player in jungfrau:
         if points[player]:
             raise HandError(
-                f"--jungfrau {player}: {player} took {points[player]} card points, so a trick"
+                f"⟨jungfrau⟩ {player}: {player} took {points[player]} card points, so a trick"
             )
     lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
     high = max(points.values())
     tied = [p for p in seating.order if points[p] == high]
     if named is not None and named not in tied:
         raise HandError(
-            f"--loser {named}: {named} took {points[named]}, but {_names(tied)} took more ({high})"
+            f"⟨losers⟩ {named}: {named} took {points[named]}, but {_names(tied)} took more ({high})"
         )
     if len(tied) > 1 and named is None:
         raise HandError(
-            f"{' and '.join(tied)} tie for the most with {high}: name the loser with --loser NAME"
+            f"{' and '.join(tied)} tie for the most with {high}: name the loser with ⟨losers⟩ NAME"
         )
     loser = named or tied[0]
     lines.append(
@@ -1400,11 +1407,11 @@ def score_penalty(rules: Rules, penalty: Penalty) -> Score:
     """What a penalty moves: the offender pays `points` to each other seated player (or to one
     player); a race moves the offender down instead."""
     offender = find_player(penalty.offender, penalty.players, "penalty")
-    to = find_player(penalty.to, penalty.players, "--to") if penalty.to else None
+    to = find_player(penalty.to, penalty.players, "⟨paid_to⟩") if penalty.to else None
     if to == offender:
-        raise HandError(f"--to {to}: {to} is the one who pays")
+        raise HandError(f"⟨paid_to⟩ {to}: {to} is the one who pays")
     if not 1 <= penalty.points <= MAX_AMOUNT:
-        raise HandError(f"--points {penalty.points}: a penalty is 1 to {MAX_AMOUNT:,} points")
+        raise HandError(f"⟨points⟩ {penalty.points}: a penalty is 1 to {MAX_AMOUNT:,} points")
     n = penalty.points
     paid = [to] if to else [p for p in penalty.players if p != offender]
     deltas = dict.fromkeys(penalty.players, 0)

@@ -49,7 +49,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .errors import ScorepadError
+from .errors import HandError, ScorepadError, wording
+from .hands import OPTIONS, Type, build_hand, given
 from .ledger import HandView
 from .session import Session, Waiting
 
@@ -67,36 +68,15 @@ IDLE_TIMEOUT = 5  # seconds a connection may sit idle between requests (uvicorn'
 MAX_CONNECTIONS = 512  # open connections at once (the most; less where descriptors are scarce)
 LOG_REPEATS = 5  # the same log message at most this often a minute; the rest are counted
 
-# The inputs of a hand, as POST /api/hands takes them, and the JSON type of each.
+# The inputs of a hand, as POST /api/hands takes them (`hands.INPUTS`: the same names), and the
+# JSON type of each; a doubler (a thrown-in hand, which has no inputs but the dealer) and a note.
+_JSON_TYPES: dict[Type, type] = {
+    Type.NAME: str, Type.NAMES: list, Type.FLAG: bool, Type.INT: int, Type.COUNT: int,
+    Type.COUNTS: dict, Type.GAME: str, Type.KIND: bool,
+}  # fmt: skip
 FIELDS: dict[str, type] = {
-    "picker": str,
-    "partners": list,
-    "alone": bool,
-    "points": int,
-    "tricks": int,
-    "crack": str,
-    "recrack": bool,
-    "forced": bool,
-    "blitz": int,
-    "game": str,
-    "runs": int,
-    "knocks": int,
-    "stoss": int,
-    "last": bool,
-    "dealer": str,
+    **{i.name: _JSON_TYPES[i.type] for i in OPTIONS},
     "out": list,
-    "leaster": bool,
-    "winner": str,
-    "leaster_points": dict,
-    "leaster_tricks": dict,
-    "blind_points": int,
-    "schwanzer": bool,
-    "schwanzer_points": dict,
-    "losers": list,
-    "ramsch": bool,
-    "ramsch_points": dict,
-    "jungfrau": list,
-    "durchmarsch": str,
     "doubler": bool,
     "note": str,
 }
@@ -438,7 +418,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def _params(data: dict[str, Any]) -> dict[str, Any]:
-    """The options of `scorepad hand` that a JSON object of inputs stands for, type-checked."""
+    """The inputs a JSON object stands for, type-checked."""
     unknown = sorted(k for k in data if k not in FIELDS)
     if unknown:
         raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: {', '.join(FIELDS)}")
@@ -459,14 +439,7 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
             raise BadRequest(400, f"{key}: an object of name to whole number expected")
         if want is int and not -(10**9) <= value <= 10**9:
             raise BadRequest(400, f"{key}: {value} is out of range")
-    params: dict[str, Any] = dict.fromkeys(FIELDS)
-    params.update(data)
-    for flag in ("alone", "recrack", "forced", "last", "leaster", "schwanzer", "ramsch"):
-        params[flag] = bool(params[flag])
-    for many in ("partners", "losers", "jungfrau", "out"):
-        params[many] = tuple(params[many] or ())
-    params["doubled"] = 0
-    return params
+    return {k: v for k, v in data.items() if v is not None}
 
 
 def _kind(want: type) -> str:
@@ -598,28 +571,30 @@ def server_config(board: Board, **options: Any) -> uvicorn.Config:
     )
 
 
+def _json_word(name: str) -> str:
+    """How the board names an input or a setting in a message: its JSON key."""
+    return name
+
+
 def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """Record the hand a JSON object describes, as `scorepad hand` would; its JSON, or a
-    BadRequest (422) saying why not. Nothing is written when it fails."""
-    import click
-
-    from .cli._common import _build_hand, recorded_record
+    BadRequest (422) saying why not, naming inputs by their keys. Nothing is written when it
+    fails."""
+    from .reports import recorded_record
     from .schema import check_note
 
     params = _params(data)
-    note = params.pop("note") or ""
-    out = params.pop("out")
-    try:
-        check_note(note)
-        if params.pop("doubler"):
-            if any(params[k] for k in params if k not in ("dealer", "doubled")):
-                raise BadRequest(422, "a doubler has no other inputs (but the dealer)")
-            row, state = session.record_doubler(params["dealer"], note)
-            return recorded_record(path, row, None, state)
-        hand = _build_hand((), params, out)
-        row, result, state = session.record(hand, note)
-    except click.UsageError as exc:
-        raise BadRequest(422, exc.format_message()) from None
-    except ScorepadError as exc:
-        raise BadRequest(422, str(exc)) from None
-    return recorded_record(path, row, result, state)
+    note = params.pop("note", "")
+    out = params.pop("out", ())
+    with wording(_json_word):
+        try:
+            check_note(note)
+            if params.pop("doubler", False):
+                if given(params, [i.name for i in OPTIONS if i.name != "dealer"]):
+                    raise HandError("a doubler has no other inputs (but the dealer)")
+                row, state = session.record_doubler(params.get("dealer"), note)
+                return recorded_record(path, row, None, state)
+            row, result, state = session.record(build_hand((), params, out), note)
+        except ScorepadError as exc:
+            raise BadRequest(422, str(exc)) from None
+        return recorded_record(path, row, result, state)

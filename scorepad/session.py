@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from . import files
-from .errors import HandError, ScorepadError
+from .errors import HandError, ScorepadError, worded
 from .ledger import Counts, Fate, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, rules_from_dict
 from .schema import (
@@ -65,9 +65,14 @@ class SessionError(ScorepadError):
     """A problem with a session file, at a line where one is known."""
 
     def __init__(self, path: Path | str, message: str, line: int | None = None):
-        self.path, self.line, self.message = str(path), line, message
+        self.path, self.line, self._message = str(path), line, message
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
+
+    @property
+    def message(self) -> str:
+        """The message without the file and line."""
+        return worded(self._message)
 
 
 class Head(NamedTuple):
@@ -99,7 +104,7 @@ def _file_error(path: Path, exc: OSError, doing: str) -> SessionError:
         return SessionError(
             path,
             "no such session file; start one with `scorepad new "
-            "--players A,B,C,D,E` (or give -f FILE)",
+            "⟨players⟩ A,B,C,D,E` (or give -f FILE)",
         )
     if isinstance(exc, IsADirectoryError):
         return SessionError(path, "is a folder, not a session file")
@@ -136,7 +141,7 @@ def _flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
             raise SessionError(
                 path,
                 f"locked by another scorepad for {waited:.0f} s; gave up (wait longer with "
-                f"--wait SECONDS, or see whether a scorepad is still running)",
+                f"⟨wait⟩ SECONDS, or see whether a scorepad is still running)",
             )
         if not said and waited >= min(_QUIET_WAIT, waiting.seconds) and waiting.say:
             waiting.say(
@@ -557,10 +562,7 @@ def _last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
 def _resume(snapshot: Snapshot, head: Head, last: Row, last_hand: int) -> Ledger:
     """The night as its last row records it, under the rules in force then."""
     rules = _rules_in_force(snapshot, head, last.rules_line)
-    ledger = Ledger.resume(rules, head.players, last, last_hand, head.codec)
-    ledger.rules_line = last.rules_line
-    ledger._reset_fast_state()
-    return ledger
+    return Ledger.resume(rules, head.players, last, last_hand, head.codec, last.rules_line)
 
 
 def _rules_in_force(snapshot: Snapshot, head: Head, line: int | None) -> Rules:
@@ -849,7 +851,7 @@ def create(
     )
     data = _encode([codec.order, codec.encode(rules_row), codec.encode(start)])
     exists = SessionError(
-        path, "already exists; scorepad never overwrites a session (choose another --file)"
+        path, "already exists; scorepad never overwrites a session (choose another ⟨file⟩)"
     )
     if os.path.lexists(path):
         raise exists
@@ -1360,7 +1362,7 @@ class Session:
             if player in ledger.seated:
                 raise ScorepadError(f"{player} is already seated")
             order = list(ledger.seated)
-            after = find_player(after, order, "--after") if after else None
+            after = find_player(after, order, "⟨after⟩") if after else None
             order.insert(order.index(after) + 1 if after else len(order), player)
             codec = head.codec
             if player not in head.players:  # a newcomer: a new column, next to where they sit
@@ -1370,8 +1372,9 @@ class Session:
                 at = codec.index[after] + 1 if after else codec.player_at[-1] + 1
                 cells.insert(at, player)
                 codec = Codec(players, cells, codec.version)
-                ledger = Ledger.resume(ledger.rules, players, night.last, night.last_hand, codec)
-                ledger.rules_line = night.last.rules_line
+                ledger = Ledger.resume(
+                    ledger.rules, players, night.last, night.last_hand, codec, night.last.rules_line
+                )
             place = f" after {after}" if after else ""
             row = ledger.seat_row(order, f"{player} joins{place}", now())
             if codec is head.codec:

@@ -34,11 +34,11 @@ def parse_rate(text: str) -> Decimal:
     try:
         rate = Decimal(text.strip())
     except InvalidOperation:
-        raise ScorepadError(f"--rate {text}: not an amount; write e.g. 0.25") from None
+        raise ScorepadError(f"⟨rate⟩ {text}: not an amount; write e.g. 0.25") from None
     if not rate.is_finite() or rate <= 0:
-        raise ScorepadError(f"--rate {text}: the rate must be an amount above zero")
+        raise ScorepadError(f"⟨rate⟩ {text}: the rate must be an amount above zero")
     if rate > Decimal("1000000"):
-        raise ScorepadError(f"--rate {text}: that is more than a million a point")
+        raise ScorepadError(f"⟨rate⟩ {text}: that is more than a million a point")
     return rate
 
 
@@ -53,9 +53,9 @@ def check_rate_pays(points: Mapping[str, int], rate: Decimal) -> None:
     largest = max((abs(v) for v in points.values()), default=0)
     if largest and largest * rate < CENT / 2:
         raise ScorepadError(
-            f"--rate {rate_text(rate, '')}: at that rate every balance rounds to nothing "
+            f"⟨rate⟩ {rate_text(rate, '')}: at that rate every balance rounds to nothing "
             f"(the largest, {largest} points, is {largest * rate.normalize():f}); give a larger "
-            f"rate, e.g. --rate 0.01"
+            f"rate, e.g. ⟨rate⟩ 0.01"
         )
 
 

@@ -121,13 +121,15 @@ class Night:
             points[p] = share
             remaining -= share
         points[takers[-1]] += remaining
-        hand = LeasterHand(self.players, points=points, tricks=tricks)
+        hand = LeasterHand(self.players, leaster_points=points, leaster_tricks=tricks)
         try:
             row, _ = self.state.record(hand, note, self.tick())
         except ScorepadError:  # a tie for fewest: the table names the winner
             low = min(points[p] for p in takers)
             winner = self.rng.choice([p for p in takers if points[p] == low])
-            hand = LeasterHand(self.players, winner=winner, points=points, tricks=tricks)
+            hand = LeasterHand(
+                self.players, winner=winner, leaster_points=points, leaster_tricks=tricks
+            )
             row, _ = self.state.record(hand, note, self.tick())
         self.write(row)
 
@@ -137,7 +139,7 @@ class Night:
         points = dict.fromkeys(order, 0)
         for _ in range(self.rng.randint(14, 24)):
             points[self.rng.choice(order)] += 1
-        hand = SchwanzerHand(self.players, points=points)
+        hand = SchwanzerHand(self.players, schwanzer_points=points)
         self.write(self.state.record(hand, note, self.tick())[0])
 
     def ramsch(self, note="", knocks=0, durchmarsch=None):
@@ -155,7 +157,11 @@ class Night:
             loser = next(p for p in order if points[p] == high)
             jungfrau = tuple(p for p in order if p not in takers)
             hand = RamschHand(
-                self.players, points=points, losers=(loser,), jungfrau=jungfrau, knocks=knocks
+                self.players,
+                ramsch_points=points,
+                losers=(loser,),
+                jungfrau=jungfrau,
+                knocks=knocks,
             )
         self.write(self.state.record(hand, note, self.tick())[0])
 

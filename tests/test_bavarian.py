@@ -480,8 +480,8 @@ def test_every_ramsch_is_zero_sum_and_the_most_loses(shares, jungfrau, rule, kno
         points[player] = 0
     high = max(points.values())
     tied = [p for p in PLAYERS if points[p] == high]
-    hand = RamschHand(PLAYERS, points=points, losers=(tied[0],), jungfrau=tuple(sorted(jungfrau)),
-                      knocks=knocks)  # fmt: skip
+    hand = RamschHand(PLAYERS, ramsch_points=points, losers=(tied[0],),
+                      jungfrau=tuple(sorted(jungfrau)), knocks=knocks)  # fmt: skip
     try:
         result = score(rules, hand)
     except HandError:

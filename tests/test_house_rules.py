@@ -124,7 +124,7 @@ def test_schwanzer_needs_the_rule_and_its_own_options(fails):
 @given(st.lists(st.integers(0, 5), min_size=5, max_size=5))
 def test_schwanzer_is_zero_sum_and_the_most_lose(points):
     rules = load_rules("standard", ["all_pass=schwanzer"])
-    got = score(rules, SchwanzerHand(P5, points=dict(zip(P5, points))))
+    got = score(rules, SchwanzerHand(P5, schwanzer_points=dict(zip(P5, points))))
     assert sum(got.deltas.values()) == 0
     most = [p for p, n in zip(P5, points) if n == max(points)]
     if len(most) < 5:

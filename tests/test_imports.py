@@ -58,3 +58,88 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stderr.strip() == "" and "Hand 1" in result.stdout
+
+
+# --- layers that go one way ---------------------------------------------------------------------
+
+import ast  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+PACKAGE = Path(__file__).parent.parent / "scorepad"
+# Each module's layer: a module imports only from its own layer and the ones below it.
+LAYERS = {
+    # the domain: no I/O, no click
+    **dict.fromkeys(
+        (
+            "names",
+            "errors",
+            "hands",
+            "cards",
+            "rules",
+            "scoring",
+            "settlement",
+            "replay",
+            "simulate",
+            "presets",
+        ),
+        0,
+    ),
+    # the store: the session file's format and the platform's calls
+    "schema": 1,
+    "files": 1,
+    "ledger": 2,
+    "session": 3,
+    "reports": 4,
+    "render": 4,
+    # the interfaces
+    "cli": 5,
+    "serve": 5,
+    "web": 5,
+    "__main__": 5,
+}
+
+
+def _imports():
+    """(module, the module it imports, the names it takes, line) for every import in the package,
+    those inside functions too."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+        package = parts if path.name == "__init__.py" else parts[:-1]
+        if path.name == "__init__.py":
+            parts = parts[:-1] or ["__init__"]
+        module = ".".join(parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield module, alias.name, (), node.lineno
+            elif isinstance(node, ast.ImportFrom):
+                if node.level == 0:
+                    target = node.module or ""
+                else:
+                    base = package[: len(package) - (node.level - 1)]
+                    target = ".".join(["scorepad", *base, *([node.module] if node.module else [])])
+                yield module, target, tuple(a.name for a in node.names), node.lineno
+
+
+def test_every_module_has_a_layer():
+    modules = {m.split(".")[0] for m, *_ in _imports()} - {"__init__"}
+    assert modules <= set(LAYERS), modules - set(LAYERS)
+
+
+def test_imports_go_one_way_and_take_no_private_names():
+    wrong = []
+    for module, target, names, line in _imports():
+        top = module.split(".")[0]
+        if target.split(".")[0] == "click" and top != "cli":
+            wrong.append(f"{module}:{line}: imports click (only scorepad.cli does)")
+        if not target.startswith("scorepad."):
+            continue
+        other = target.split(".")[1]
+        if top in LAYERS and other in LAYERS and LAYERS[other] > LAYERS[top]:
+            wrong.append(f"{module}:{line}: imports {target}, a layer above it")
+        if top == "serve" and other == "cli":
+            wrong.append(f"{module}:{line}: the board imports the command line")
+        for name in names:
+            if name.startswith("_") and not name.startswith("__"):
+                wrong.append(f"{module}:{line}: takes the private name {name} from {target}")
+    assert wrong == []

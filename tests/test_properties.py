@@ -131,8 +131,8 @@ def leasters(draw):
         points[i] = amount
     return rules, LeasterHand(
         players,
-        points=dict(zip(players, points)),
-        tricks=dict(zip(players, tricks)),
+        leaster_points=dict(zip(players, points)),
+        leaster_tricks=dict(zip(players, tricks)),
         doubled=draw(st.integers(0, 2)),
     )
 
@@ -144,9 +144,9 @@ def test_every_leaster_sums_to_zero_and_pays_the_fewest(case):
     result = score(rules, hand)
     assert sum(result.deltas.values()) == 0
     for winner in result.winners:
-        assert hand.tricks[winner] > 0
-        assert hand.points[winner] == min(
-            hand.points[p] for p in hand.players if hand.tricks[p] > 0
+        assert hand.leaster_tricks[winner] > 0
+        assert hand.leaster_points[winner] == min(
+            hand.leaster_points[p] for p in hand.players if hand.leaster_tricks[p] > 0
         )
 
 

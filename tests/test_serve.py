@@ -119,9 +119,9 @@ def test_entry_is_off_without_allow_entry(board_file):
 @pytest.mark.parametrize(
     "body, status, message",
     [
-        ({"picker": "Zed", "points": 70}, 422, "--picker Zed: unknown player"),
+        ({"picker": "Zed", "points": 70}, 422, "picker Zed: unknown player"),
         ({"picker": "Ann", "partners": ["Bob"], "points": 170}, 422, "card points run from 0"),
-        ({"picker": "Ann", "points": 70}, 422, "name the --partner, or say --alone"),
+        ({"picker": "Ann", "points": 70}, 422, "name the partners, or say alone ("),
         ({"pickr": "Ann"}, 400, "unknown field 'pickr'"),
         ({"picker": "Ann", "points": "70"}, 400, "points: a whole number expected"),
         ({"picker": "Ann", "points": True}, 400, "points: a whole number expected"),

@@ -22,8 +22,10 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, WholeHelpGroup, _error, use_color
+from ..errors import ScorepadError, set_wording
+from ._common import CONTEXT_SETTINGS, WholeHelpGroup, echo_error, option_word, use_color
+
+set_wording(option_word)  # the domain's messages name inputs; here they are options
 
 __all__ = ["cli", "main", "use_color"]
 
@@ -115,10 +117,10 @@ class ScorepadGroup(WholeHelpGroup):
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f"; see '{exc.ctx.command_path} --help'"
-            _error(f"{exc.format_message().rstrip('.')}{hint}")
+            echo_error(f"{exc.format_message().rstrip('.')}{hint}")
             sys.exit(exc.exit_code)
         except ScorepadError as exc:
-            _error(str(exc))
+            echo_error(str(exc))
             sys.exit(1)
         except OSError as exc:
             if exc.errno != errno.EPIPE:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import ScorepadError
+from ..errors import ScorepadError, worded
 from ..names import GAMES as GAME_NAMES
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
@@ -22,6 +22,7 @@ from ..names import PRESETS as PRESET_NAMES
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
+    from ..hands import Input
     from ..ledger import Ledger
     from ..reports import PlayerStats
     from ..rules import Rules
@@ -49,13 +50,13 @@ class WholeHelpGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-def _error(message: str) -> None:
+def echo_error(message: str) -> None:
     """Print `Error: message` on one line: control characters the user typed are escaped."""
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     click.echo(f"Error: {shown}", err=True)
 
 
-def _complete_rules(
+def complete_rules(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     from click.shell_completion import CompletionItem
@@ -64,7 +65,7 @@ def _complete_rules(
     return names or [CompletionItem(incomplete, type="file")]
 
 
-def _complete_setting(
+def complete_setting(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     from click.shell_completion import CompletionItem
@@ -78,7 +79,7 @@ def _complete_setting(
     return [CompletionItem(f"{key}=") for key in keys if key.startswith(incomplete)]
 
 
-def _complete_player(
+def complete_player(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     """The players a name option may name: from --players on the line, else the players
@@ -143,7 +144,7 @@ def rules_options(command: Callable) -> Callable:
         "overrides",
         multiple=True,
         metavar="KEY=VALUE",
-        shell_complete=_complete_setting,
+        shell_complete=complete_setting,
         help="Override one setting for this call (repeatable), e.g. --set "
         "double_on_the_bump=true. `scorepad rules` lists every setting.",
     )(command)
@@ -151,7 +152,7 @@ def rules_options(command: Callable) -> Callable:
         "--rules",
         "rules_spec",
         metavar="NAME|PATH",
-        shell_complete=_complete_rules,
+        shell_complete=complete_rules,
         help=f"Rules preset ({', '.join(PRESETS)}) or a TOML rules file. Default: standard.",
     )(command)
 
@@ -241,7 +242,7 @@ def _csv_items(value: str) -> list[str]:
     return [item.strip() for item in rows[0]] if rows else [""]
 
 
-def _split_names(
+def split_names(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> tuple[str, ...] | None:
     if value is None:
@@ -269,178 +270,46 @@ def _split_pairs(
     return pairs
 
 
-_PICKER_ONLY = (
-    "picker",
-    "partners",
-    "alone",
-    "points",
-    "tricks",
-    "crack",
-    "recrack",
-    "forced",
-    "game",
-    "runs",
-    "blitz",
-    "stoss",
-)
+def option_word(name: str) -> str:
+    """How the command line names an input or a setting in a message: its option (`--partner`
+    for partners), or `--NAME` for the options that are not a hand's (--players, --set)."""
+    from ..hands import BY_NAME
 
-_LEASTER_ONLY = ("winner", "leaster_points", "leaster_tricks", "blind_points")
-_SCHWANZER_ONLY = ("schwanzer_points",)
-_RAMSCH_ONLY = ("ramsch_points", "jungfrau", "durchmarsch")
+    found = BY_NAME.get(name)
+    return "--" + (found.option if found else name.replace("_", "-"))
+
+
+def _input_option(item: Input, amend: bool) -> Callable:
+    """The click option of one of a hand's inputs (see `hands.INPUTS`)."""
+    from ..hands import Type
+
+    word = f"--{item.option}"
+    text = worded((item.amend_help or item.help) if amend else item.help, option_word)
+    if item.type is Type.FLAG:
+        if amend:
+            return click.option(f"{word}/--no-{item.option}", item.name, default=None, help=text)
+        return click.option(word, item.name, is_flag=True, help=text)
+    if item.type is Type.KIND:
+        return click.option(word, item.name, is_flag=True, help=text)
+    extra: dict[str, Any] = {"metavar": item.metavar or None}
+    if item.type in (Type.NAME, Type.NAMES):
+        extra["shell_complete"] = complete_player
+        extra["multiple"] = item.type is Type.NAMES
+    elif item.type in (Type.INT, Type.COUNT):
+        extra["type"] = int
+    elif item.type is Type.COUNTS:
+        extra["callback"] = _split_pairs
+    elif item.type is Type.GAME:
+        extra = {"type": click.Choice(GAME_NAMES)}
+    return click.option(word, item.name, help=text, **extra)
 
 
 def hand_options(amend: bool = False) -> Callable:
-    """Add the options of one hand; under `amend` every flag also has a --no- form."""
+    """Add the options of one hand (`hands.OPTIONS`); under `amend` every flag also has a
+    --no- form."""
+    from ..hands import OPTIONS
 
-    def flag(name: str, text: str) -> Callable:
-        if amend:
-            return click.option(f"--{name}/--no-{name}", default=None, help=text)
-        return click.option(f"--{name}", is_flag=True, help=text)
-
-    options = [
-        click.option(
-            "--dealer",
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="Who dealt. Default: "
-            + ("as recorded." if amend else "the last player listed (a session: whoever is next)."),
-        ),
-        click.option(
-            "--picker",
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="Who picked (in Schafkopf: the declarer).",
-        ),
-        click.option(
-            "--partner",
-            "partners",
-            multiple=True,
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="The picker's partner (repeatable).",
-        ),
-        flag("alone", "The picker went alone."),
-        click.option(
-            "--points",
-            type=int,
-            metavar="N",
-            help="Card points of the picker's side, bury included (0-120).",
-        ),
-        click.option(
-            "--tricks",
-            type=int,
-            metavar="N",
-            help="Tricks the picker's side took. Without it, each side is taken to "
-            "have won a trick.",
-        ),
-        click.option(
-            "--crack",
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="A defender cracked (Stoss in Schafkopf): x2.",
-        ),
-        flag("recrack", "The picker's side re-cracked (Gegenstoss): x2 more."),
-        flag("forced", "The dealer was forced to pick (all_pass = forced)."),
-        click.option(
-            "--blitz",
-            type=int,
-            metavar="N",
-            help="Blitzes shown, 0 to 2 (where the rules play blitz): black queens, red queens.",
-        ),
-        click.option(
-            "--game",
-            type=click.Choice(GAME_NAMES),
-            help="Schafkopf: the game declared. Default: partner.",
-        ),
-        click.option(
-            "--runs",
-            type=int,
-            metavar="N",
-            help="Schafkopf: runs (consecutive top trumps held by one side).",
-        ),
-        click.option("--leaster", is_flag=True, help="Nobody picked: a leaster."),
-        click.option(
-            "--winner", metavar="NAME", shell_complete=_complete_player, help="Leaster: who won."
-        ),
-        click.option(
-            "--leaster-points",
-            callback=_split_pairs,
-            metavar="A=N,B=N,...",
-            help="Leaster: each player's card points (adding up to 120); scorepad "
-            "finds the winner.",
-        ),
-        click.option(
-            "--leaster-tricks",
-            callback=_split_pairs,
-            metavar="A=N,B=N,...",
-            help="Leaster: each player's tricks.",
-        ),
-        click.option(
-            "--blind-points",
-            type=int,
-            metavar="N",
-            help="Leaster with leaster_blind = set-aside: the card points of the blind, which "
-            "count for nobody (--leaster-points then add up to 120 less them).",
-        ),
-        click.option(
-            "--schwanzer",
-            is_flag=True,
-            help="Nobody picked and the table plays schwanzer (all_pass = schwanzer).",
-        ),
-        click.option(
-            "--schwanzer-points",
-            callback=_split_pairs,
-            metavar="A=N,B=N,...",
-            help="Schwanzer: each player's schwanzer points as dealt (queen 3, jack 2, other "
-            "trump 1); the most loses.",
-        ),
-        click.option(
-            "--loser",
-            "losers",
-            multiple=True,
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="Schwanzer: who had the most schwanzer points (repeatable, for a tie). "
-            "Ramsch: who took the most card points (settles a tie).",
-        ),
-        click.option(
-            "--ramsch",
-            is_flag=True,
-            help="Nobody played and the table plays Ramsch (all_pass = ramsch).",
-        ),
-        click.option(
-            "--ramsch-points",
-            callback=_split_pairs,
-            metavar="A=N,B=N,...",
-            help="Ramsch: each player's card points (adding up to 120); the most loses.",
-        ),
-        click.option(
-            "--jungfrau",
-            multiple=True,
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="Ramsch: a player who took no trick (repeatable).",
-        ),
-        click.option(
-            "--durchmarsch",
-            metavar="NAME",
-            shell_complete=_complete_player,
-            help="Ramsch: one player took every trick (scored as a solo won schwarz).",
-        ),
-        click.option(
-            "--knocks",
-            type=int,
-            metavar="N",
-            help="Schafkopf: knocks (Klopfen, Legen) before the game, x knock_factor each.",
-        ),
-        click.option(
-            "--stoss",
-            type=int,
-            metavar="N",
-            help="Schafkopf: Stoss calls (Kontra, Re, ...), x2 each, up to max_stoss.",
-        ),
-        flag("last", "The night's last hand, doubled (last_hand_doubled = true)."),
-    ]
+    options = [_input_option(item, amend) for item in OPTIONS]
     if amend:
         options.append(click.option("--no-crack", is_flag=True, help="Nobody cracked."))
     else:
@@ -461,116 +330,19 @@ def hand_options(amend: bool = False) -> Callable:
     return decorate
 
 
-def _option_name(param: str) -> str:
-    special = {"partners": "--partner", "losers": "--loser"}
-    return special.get(param) or "--" + param.replace("_", "-")
+def build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[str] = ()) -> Hand:
+    """The hand the options describe (`hands.build_hand`); options that do not go together
+    are a usage mistake (exit 2)."""
+    from ..errors import HandError
+    from ..hands import build_hand as build
+
+    try:
+        return build(players, params, out)
+    except HandError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
-def _given(params: dict, names: tuple[str, ...]) -> list[str]:
-    """The options among `names` that the user gave (flags set, counts above 0)."""
-    return [
-        _option_name(n)
-        for n in names
-        if not (
-            params.get(n) is None
-            or params.get(n) is False
-            or params.get(n) == ()
-            or (n in ("blitz", "knocks", "stoss") and params.get(n) == 0)
-        )
-    ]
-
-
-def _build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[str] = ()) -> Hand:
-    """The PickerHand, LeasterHand or SchwanzerHand the options describe (usage mistakes
-    exit 2)."""
-    from ..scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
-
-    kinds = [k for k in ("leaster", "schwanzer", "ramsch") if params[k]]
-    if len(kinds) > 1:
-        raise click.UsageError(
-            f"--{kinds[0]} and --{kinds[1]}: everyone passed once, and the table plays one"
-        )
-    if params["ramsch"]:
-        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY + _SCHWANZER_ONLY)
-        if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --ramsch")
-        return RamschHand(
-            players,
-            params["dealer"],
-            params["ramsch_points"],
-            tuple(params["losers"]),
-            tuple(params["jungfrau"]),
-            params["durchmarsch"],
-            params["doubled"],
-            tuple(out),
-            bool(params["last"]),
-            params["knocks"] or 0,
-        )
-    stray = _given(params, _RAMSCH_ONLY)
-    if stray:
-        raise click.UsageError(f"{stray[0]} belongs to a Ramsch; add --ramsch")
-    if params["schwanzer"]:
-        stray = _given(params, _PICKER_ONLY + _LEASTER_ONLY + ("knocks",))
-        if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --schwanzer")
-        return SchwanzerHand(
-            players,
-            params["dealer"],
-            params["schwanzer_points"],
-            tuple(params["losers"]),
-            params["doubled"],
-            tuple(out),
-            bool(params["last"]),
-        )
-    stray = _given(params, (*_SCHWANZER_ONLY, "losers"))
-    if stray:
-        raise click.UsageError(f"{stray[0]} belongs to a schwanzer or a Ramsch; add --schwanzer")
-    if params["leaster"]:
-        stray = _given(params, (*_PICKER_ONLY, "knocks"))
-        if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --leaster")
-        return LeasterHand(
-            players,
-            params["dealer"],
-            params["winner"],
-            params["leaster_points"],
-            params["leaster_tricks"],
-            params["doubled"],
-            tuple(out),
-            params["blind_points"],
-            bool(params["last"]),
-        )
-    stray = _given(params, _LEASTER_ONLY)
-    if stray:
-        raise click.UsageError(f"{stray[0]} belongs to a leaster; add --leaster")
-    if params["points"] is None and params["game"] == "bettel":
-        params = {**params, "points": 0}  # (a bettel is won or lost on tricks alone)
-    for needed in ("picker", "points"):
-        if params[needed] is None:
-            raise click.UsageError(f"Missing option '--{needed}' (or give --leaster)")
-    return PickerHand(
-        players,
-        params["picker"],
-        params["points"],
-        params["dealer"],
-        params["partners"],
-        params["alone"],
-        params["tricks"],
-        params["crack"],
-        params["recrack"],
-        params["doubled"],
-        params["forced"],
-        params["game"],
-        params["runs"],
-        params["blitz"] or 0,
-        tuple(out),
-        bool(params["last"]),
-        params["knocks"] or 0,
-        params["stoss"] or 0,
-    )
-
-
-def _score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: str = "text") -> str:
+def score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: str = "text") -> str:
     from ..render import Points, render
 
     headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
@@ -592,11 +364,11 @@ def rules_in_force(head: Head, state: Ledger) -> str:
     return words(head, state)
 
 
-def _rules_line(rules: Rules) -> str:
+def rules_sentence(rules: Rules) -> str:
     return f"Rules: {rules.summary()}."
 
 
-def _summary(row: Row, result: Score | None = None) -> str:
+def hand_summary(row: Row, result: Score | None = None) -> str:
     """One line saying what a recorded hand was."""
     from ..scoring import Outcome
 
@@ -664,7 +436,7 @@ def _summary(row: Row, result: Score | None = None) -> str:
     )
 
 
-def _next_line(state: Ledger, rules: Rules) -> str:
+def next_line(state: Ledger, rules: Rules) -> str:
     from ..scoring import seat
 
     seating = seat(rules, state.seated, state.next_dealer)
@@ -677,7 +449,7 @@ def _next_line(state: Ledger, rules: Rules) -> str:
     return text + "."
 
 
-def _race_line(state: Ledger) -> str | None:
+def race_line(state: Ledger) -> str | None:
     if state.race_winners:
         who = " and ".join(state.race_winners)
         return (
@@ -688,63 +460,36 @@ def _race_line(state: Ledger) -> str | None:
     return None
 
 
-def _echo_recorded(
+def echo_recorded(
     path: Path, row: Row, result: Score | None, state: Ledger, fmt: str, explain: bool = False
 ) -> None:
     if fmt == "json":
         from ..render import to_json
+        from ..reports import recorded_record
 
         click.echo(to_json(recorded_record(path, row, result, state)))
         return
     table = (
-        _score_table(result, state.totals, fmt) if result is not None else _totals_table(state, fmt)
+        score_table(result, state.totals, fmt) if result is not None else totals_table(state, fmt)
     )
     if fmt == "csv":
         click.echo(table)
         return
-    click.echo(_summary(row, result))
+    click.echo(hand_summary(row, result))
     click.echo(table)
     if explain and result is not None:
         click.echo()
         for line in result.explanation:
             click.echo(line)
     click.echo()
-    race = _race_line(state)
+    race = race_line(state)
     if row.last and not race:
         click.echo("That was the night's last hand: settle up with `scorepad settle`.")
         return
-    click.echo(race if race else _next_line(state, state.rules))
+    click.echo(race if race else next_line(state, state.rules))
 
 
-def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
-    """A row just recorded, as data (`hand --format json`, and the live board's entry)."""
-    from ..ledger import HandView, Scored, kind_of
-    from ..reports import hand_record
-    from ..schema import RowKind
-
-    amended = row.kind is RowKind.AMEND
-    seated = tuple(row.deltas)
-    points = {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
-    kind = RowKind.DOUBLER if result is None else kind_of(row)
-    number = row.ref if amended else row.hand
-    assert number is not None
-    view = HandView(
-        number, Scored(row.inputs_only(kind), points, result, seated), False, amended, row.note
-    )
-    data = {"file": str(path), **hand_record(view)}
-    if amended:
-        data["change"] = dict(row.deltas)  # what the amendment adds to the totals
-    data.update(
-        totals=dict(state.totals),
-        next_dealer=state.next_dealer,
-        pending=len(state.pending),
-        race_winners=list(state.race_winners),
-        score=result.to_dict() if result else None,
-    )
-    return data
-
-
-def _totals_table(state: Ledger, fmt: str = "text") -> str:
+def totals_table(state: Ledger, fmt: str = "text") -> str:
     from ..render import Points, render
 
     return render(

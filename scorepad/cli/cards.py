@@ -13,18 +13,18 @@ from ..errors import ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
     GAME_NAMES,
-    _build_hand,
-    _complete_rules,
-    _complete_setting,
-    _next_line,
-    _rules_line,
-    _score_table,
-    _split_names,
-    _summary,
+    build_hand,
+    complete_rules,
+    complete_setting,
     hand_options,
+    hand_summary,
+    next_line,
     open_session,
     rules_options,
+    rules_sentence,
+    score_table,
     session_file_option,
+    split_names,
     table_format_option,
 )
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 @click.option(
     "--players",
     required=True,
-    callback=_split_names,
+    callback=split_names,
     metavar="A,B,C,...",
     help="Everyone at the table, in seat order (which is the picking order after the dealer).",
 )
@@ -86,7 +86,7 @@ def check(
     from ..scoring import score, tricks_needed
 
     rules = load_rules(rules_spec, overrides)
-    hand = _build_hand(players, params)
+    hand = build_hand(players, params)
     why = tricks_needed(rules, hand)
     if why:
         raise HandError(why)
@@ -98,23 +98,23 @@ def check(
             to_json({"rules": rules.name, "overrides": list(rules.overrides), **result.to_dict()})
         )
         return
-    click.echo(_score_table(result, fmt=fmt))
+    click.echo(score_table(result, fmt=fmt))
     if fmt == "csv":
         return
     click.echo()
-    click.echo(_rules_line(rules))
+    click.echo(rules_sentence(rules))
     for line in result.explanation:
         click.echo(line)
 
 
 @click.command("rules", context_settings=CONTEXT_SETTINGS)
-@click.argument("spec", required=False, metavar="[NAME|PATH]", shell_complete=_complete_rules)
+@click.argument("spec", required=False, metavar="[NAME|PATH]", shell_complete=complete_rules)
 @click.option(
     "--set",
     "overrides",
     multiple=True,
     metavar="KEY=VALUE",
-    shell_complete=_complete_setting,
+    shell_complete=complete_setting,
     help="Override one setting (repeatable).",
 )
 @table_format_option("toml")
@@ -161,7 +161,7 @@ def rules_command(
 
     table = render(("Setting", "Value", "Meaning"), describe(rules), fmt)
     if fmt != "csv":
-        click.echo(f"{_rules_line(rules)} {rules.description}.")
+        click.echo(f"{rules_sentence(rules)} {rules.description}.")
         click.echo()
     click.echo(table)
 
@@ -220,14 +220,14 @@ def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
     "--rules",
     "rules_spec",
     metavar="NAME|PATH",
-    shell_complete=_complete_rules,
+    shell_complete=complete_rules,
     help="Rules preset or file (its family decides the trumps). Default: standard.",
 )
 @click.option("--game", type=click.Choice(GAME_NAMES), help="Schafkopf: the game being played.")
 @click.option("--trump", metavar="SUIT", help="Schafkopf solo: the trump suit (C, S, H, D).")
 @click.option(
     "--players",
-    callback=_split_names,
+    callback=split_names,
     metavar="A,B,...",
     help="Who played the cards, in the same order, to say who won.",
 )
@@ -393,8 +393,8 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
             click.echo()
             click.echo(f"Recorded into {path}:")
             row, result, state = recorded
-            click.echo(_summary(row, result))
-            click.echo(_next_line(state, state.rules))
+            click.echo(hand_summary(row, result))
+            click.echo(next_line(state, state.rules))
     if outcome.problems:
         sys.exit(1)
 
@@ -457,7 +457,7 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
             f"{len(outcome.tricks)} tricks{runs}."
         )
     if outcome.score is not None:
-        click.echo(_score_table(outcome.score, fmt=fmt))
+        click.echo(score_table(outcome.score, fmt=fmt))
     click.echo()
     if outcome.problems:
         click.echo(f"Found wrong ({len(outcome.problems)}):")

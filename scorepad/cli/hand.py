@@ -9,17 +9,13 @@ from typing import Any
 import click
 
 from ._common import (
-    _LEASTER_ONLY,
-    _PICKER_ONLY,
-    _RAMSCH_ONLY,
-    _SCHWANZER_ONLY,
     CONTEXT_SETTINGS,
-    _build_hand,
-    _complete_player,
-    _echo_recorded,
-    _given,
+    build_hand,
+    complete_player,
+    echo_recorded,
     hand_options,
     open_session,
+    option_word,
     session_file_option,
     table_format_option,
 )
@@ -36,7 +32,7 @@ from ._common import (
     "--out",
     multiple=True,
     metavar="NAME",
-    shell_complete=_complete_player,
+    shell_complete=complete_player,
     help="Sit this player out for this hand (repeatable).",
 )
 @click.option("--note", default="", metavar="TEXT", help="A note kept with the hand.")
@@ -71,25 +67,15 @@ def hand(
     """
 
     if doubler:
-        stray = _given(
-            {
-                **params,
-                "leaster": params["leaster"] or None,
-                "schwanzer": params["schwanzer"] or None,
-                "ramsch": params["ramsch"] or None,
-            },
-            _PICKER_ONLY
-            + _LEASTER_ONLY
-            + _SCHWANZER_ONLY
-            + _RAMSCH_ONLY
-            + ("leaster", "schwanzer", "ramsch", "last", "losers", "knocks"),
-        )
+        from ..hands import OPTIONS, given
+
+        stray = given(params, [i.name for i in OPTIONS if i.name != "dealer"])
         if stray:
-            raise click.UsageError(f"{stray[0]} does not belong with --doubler")
+            raise click.UsageError(f"{option_word(stray[0])} does not belong with --doubler")
     session = open_session(path)
     if doubler:
         row, state = session.record_doubler(params["dealer"], note)
         result = None
     else:
-        row, result, state = session.record(_build_hand((), params, out), note)
-    _echo_recorded(path, row, result, state, fmt, explain)
+        row, result, state = session.record(build_hand((), params, out), note)
+    echo_recorded(path, row, result, state, fmt, explain)

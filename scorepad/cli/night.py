@@ -9,29 +9,25 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..errors import HandError
 from ._common import (
-    _LEASTER_ONLY,
-    _PICKER_ONLY,
-    _RAMSCH_ONLY,
-    _SCHWANZER_ONLY,
     CONTEXT_SETTINGS,
     WholeHelpGroup,
-    _complete_player,
-    _complete_setting,
-    _echo_recorded,
-    _given,
-    _next_line,
-    _race_line,
-    _split_names,
-    _totals_table,
+    complete_player,
+    complete_setting,
+    echo_recorded,
     format_option,
     hand_options,
+    next_line,
     night_stats,
     open_session,
+    race_line,
     rules_in_force,
     rules_options,
     session_file_option,
+    split_names,
     table_format_option,
+    totals_table,
     use_color,
 )
 
@@ -45,14 +41,14 @@ if TYPE_CHECKING:
 @click.option(
     "--players",
     required=True,
-    callback=_split_names,
+    callback=split_names,
     metavar="A,B,C,...",
     help="Everyone at the table, in seat order. A name with a comma goes in double quotes.",
 )
 @click.option(
     "--dealer",
     metavar="NAME",
-    shell_complete=_complete_player,
+    shell_complete=complete_player,
     help="Who deals the first hand. Default: the last player listed.",
 )
 @session_file_option
@@ -153,7 +149,7 @@ def status(path: Path, fmt: str) -> None:
         ),
         ("Leader", f"{leader} {signed(state.totals[leader])}"),
     ]
-    race = _race_line(state)
+    race = race_line(state)
     if race:
         lines.append(("Race", race))
     if state.night_over:
@@ -207,7 +203,7 @@ def standings(path: Path, fmt: str) -> None:
         return
     click.echo()
     summary = f"{state.hands} hands ({head.rules.name} rules)"
-    race = _race_line(state)
+    race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
 
 
@@ -403,19 +399,19 @@ def undo(path: Path, reason: str, fmt: str) -> None:
     if row.kind is RowKind.VOID:
         _echo_void(path, row, state, fmt)
     elif row.kind is RowKind.AMEND:
-        _echo_recorded(path, row, result, state, fmt)
+        echo_recorded(path, row, result, state, fmt)
     else:
         if fmt == "text" and row.kind is RowKind.SEAT:
             click.echo(f"Seats: {', '.join(state.seated)}.")
-        click.echo(_totals_table(state, fmt))
+        click.echo(totals_table(state, fmt))
         if fmt != "csv":
             click.echo()
-            click.echo(_next_line(state, state.rules))
+            click.echo(next_line(state, state.rules))
 
 
 @click.command("set", context_settings=CONTEXT_SETTINGS)
 @click.argument(
-    "changes", nargs=-1, required=True, metavar="KEY=VALUE...", shell_complete=_complete_setting
+    "changes", nargs=-1, required=True, metavar="KEY=VALUE...", shell_complete=complete_setting
 )
 @click.option("--note", default="", metavar="TEXT", help="Why the rules change (kept with it).")
 @session_file_option
@@ -437,7 +433,7 @@ def set_rules(path: Path, changes: tuple[str, ...], note: str) -> None:
     _, state = open_session(path).set_rules(changes, note)
     click.echo(f"From hand {state.last_hand + 1} on: {', '.join(changes)}.")
     click.echo(f"Rules: {state.rules.summary()}.")
-    click.echo(_next_line(state, state.rules))
+    click.echo(next_line(state, state.rules))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -496,7 +492,7 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("name", shell_complete=_complete_player)
+@click.argument("name", shell_complete=complete_player)
 @click.option(
     "--points",
     required=True,
@@ -507,7 +503,7 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
 @click.option(
     "--to",
     metavar="NAME",
-    shell_complete=_complete_player,
+    shell_complete=complete_player,
     help="Pay one player only (say, the one the renege cost).",
 )
 @click.option("--note", default="", metavar="TEXT", help="What it was for (kept with it).")
@@ -530,7 +526,7 @@ def penalty(path: Path, name: str, points: int, to: str | None, note: str, fmt: 
     from ..scoring import Penalty
 
     row, result, state = open_session(path).penalty(Penalty((), name, points, to), note)
-    _echo_recorded(path, row, result, state, fmt, explain=False)
+    echo_recorded(path, row, result, state, fmt, explain=False)
 
 
 def _warn_departed(row: Row, state: Ledger) -> None:
@@ -563,16 +559,16 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
         )
         return
     if fmt == "csv":
-        click.echo(_totals_table(state, fmt))
+        click.echo(totals_table(state, fmt))
         return
     click.echo(
         f"Hand {row.ref} is void"
         + (f" ({row.note})" if row.note else "")
         + ": its points are reversed."
     )
-    click.echo(_totals_table(state, fmt))
+    click.echo(totals_table(state, fmt))
     click.echo()
-    click.echo(_next_line(state, state.rules))
+    click.echo(next_line(state, state.rules))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -582,7 +578,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     "--out",
     multiple=True,
     metavar="NAME",
-    shell_complete=_complete_player,
+    shell_complete=complete_player,
     help="Who sat out this hand (replaces the recorded list).",
 )
 @click.option(
@@ -622,97 +618,18 @@ def amend(
         raise click.UsageError("give at least one hand option to change, e.g. --points 58")
     row, result, state = open_session(path).amend(number, changes, note)
     _warn_departed(row, state)
-    _echo_recorded(path, row, result, state, fmt, explain)
-
-
-_CLEARED: dict[str, dict[str, Any]] = {
-    "picker": {
-        "picker": None,
-        "partners": (),
-        "alone": False,
-        "points": None,
-        "tricks": None,
-        "crack": None,
-        "recrack": False,
-        "forced": False,
-        "game": None,
-        "runs": None,
-        "blitz": 0,
-        "stoss": 0,
-    },
-    "leaster": {
-        "winner": None,
-        "leaster_points": None,
-        "leaster_tricks": None,
-        "blind_points": None,
-    },
-    "schwanzer": {"schwanzer_points": None, "losers": ()},
-    "ramsch": {"ramsch_points": None, "losers": (), "jungfrau": (), "durchmarsch": None},
-}
-_ONLY = {
-    "picker": _PICKER_ONLY,
-    "leaster": _LEASTER_ONLY,
-    "schwanzer": _SCHWANZER_ONLY,
-    "ramsch": _RAMSCH_ONLY,
-}
+    echo_recorded(path, row, result, state, fmt, explain)
 
 
 def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, Any]:
-    """The recorded inputs that the given amend options replace."""
-    changes = {}
-    for name in (
-        "dealer",
-        "picker",
-        "points",
-        "tricks",
-        "crack",
-        "recrack",
-        "forced",
-        "blitz",
-        "game",
-        "runs",
-        "winner",
-        "leaster_points",
-        "leaster_tricks",
-        "blind_points",
-        "schwanzer_points",
-        "ramsch_points",
-        "durchmarsch",
-        "knocks",
-        "stoss",
-        "alone",
-        "last",
-    ):
-        if params.get(name) is not None:
-            changes[name] = params[name]
-    for name in ("losers", "jungfrau"):
-        if params[name]:
-            changes[name] = tuple(params[name])
-    if params["partners"]:
-        changes.update(partners=params["partners"], alone=False)
-    if params["alone"]:
-        changes["partners"] = ()
-    if params["no_crack"]:
-        changes.update(crack=None, recrack=False)
-    if out:
-        changes["out"] = tuple(out)
-    kinds = [k for k in ("leaster", "schwanzer", "ramsch") if params[k]]
-    if len(kinds) > 1:
-        raise click.UsageError(
-            f"--{kinds[0]} and --{kinds[1]}: everyone passed once, and the table plays one"
-        )
-    kind = kinds[0] if kinds else ("picker" if params["picker"] is not None else None)
-    if kind is None:
-        return changes
-    stray = _given(params, tuple(n for k, names in _ONLY.items() if k != kind for n in names))
-    if stray:
-        raise click.UsageError(f"{stray[0]} does not belong with --{kind}")
-    for other, cleared in _CLEARED.items():  # the inputs of the hand's other kinds go
-        if other != kind:
-            changes.update({k: v for k, v in cleared.items() if k not in changes})
-    if kind == "ramsch":
-        changes["game"] = "ramsch"
-    return changes
+    """The recorded inputs that the given amend options replace (`hands.amend_changes`);
+    options that do not go together are a usage mistake (exit 2)."""
+    from ..hands import amend_changes
+
+    try:
+        return amend_changes(params, out)
+    except HandError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -760,7 +677,7 @@ def seat() -> None:
 @click.option(
     "--after",
     metavar="NAME",
-    shell_complete=_complete_player,
+    shell_complete=complete_player,
     help="Seat the player on this player's left (next after them in seat order). "
     "Default: after the last seat.",
 )
@@ -791,11 +708,11 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
             f"{how}. To have the dealer sit out instead: scorepad set sit_out=dealer",
             err=True,
         )
-    click.echo(_next_line(state, state.rules))
+    click.echo(next_line(state, state.rules))
 
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
-@click.argument("name", shell_complete=_complete_player)
+@click.argument("name", shell_complete=complete_player)
 @session_file_option
 @click.pass_obj
 def seat_remove(path: Path, name: str) -> None:
@@ -813,4 +730,4 @@ def seat_remove(path: Path, name: str) -> None:
         f"{player} leaves the table with {signed(state.totals[player])}. "
         f"Seats: {', '.join(state.seated)}."
     )
-    click.echo(_next_line(state, state.rules))
+    click.echo(next_line(state, state.rules))

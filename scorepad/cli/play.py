@@ -11,14 +11,14 @@ import click
 from ..errors import ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
-    _next_line,
-    _race_line,
-    _score_table,
-    _summary,
-    _totals_table,
+    hand_summary,
+    next_line,
     open_session,
+    race_line,
     rules_in_force,
+    score_table,
     session_file_option,
+    totals_table,
     use_color,
 )
 
@@ -119,8 +119,8 @@ def _change(session: Session, what: str, name: str) -> None:
                 raise ScorepadError("write: penalty NAME N, or penalty NAME N to NAME")
             penalty = Penalty((), words[0], int(words[1]), words[3] if len(words) == 4 else None)
             row, result, state = session.penalty(penalty, "penalty during play")
-            click.echo(_summary(row, result))
-            click.echo(_totals_table(state))
+            click.echo(hand_summary(row, result))
+            click.echo(totals_table(state))
         elif what == "join":
             player, _, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
@@ -246,8 +246,8 @@ def play(path: Path) -> None:
         if recorded is None:
             continue
         state = recorded[2]
-        click.echo(_totals_table(state))
-        race = _race_line(state)
+        click.echo(totals_table(state))
+        race = race_line(state)
         if race:
             click.echo(race)
             break
@@ -278,7 +278,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     seating = seat(rules, state.seated, state.next_dealer)
     players = list(seating.order)
     click.echo()
-    line = _next_line(state, rules).removeprefix("Next: h").rstrip(".")
+    line = next_line(state, rules).removeprefix("Next: h").rstrip(".")
     click.echo(f"H{line}.")
     extra = {
         "leaster": "leaster",
@@ -297,7 +297,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         if not _ask("Record a doubler (the next hand is doubled)? [Y/n]", lambda t: _yes(t or "y")):
             return None
         row, state = session.record_doubler()
-        click.echo(_summary(row))
+        click.echo(hand_summary(row))
         return row, None, state
     hand: Hand
     if who == "leaster":
@@ -320,7 +320,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     except ScorepadError as exc:
         click.echo(f"  {exc}. Let's take that hand again.", err=True)
         return None
-    click.echo(_score_table(preview))
+    click.echo(score_table(preview))
     record, note = _ask(
         f"Record hand {state.last_hand + 1}? [Y/n, or a note to record it with]", _record_or_note
     )
@@ -328,7 +328,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         click.echo("Not recorded.")
         return None
     row, result, state = session.record(hand, note)
-    click.echo(_summary(row, result))
+    click.echo(hand_summary(row, result))
     return row, result, state
 
 

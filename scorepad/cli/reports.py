@@ -12,9 +12,9 @@ import click
 from ..errors import ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
-    _race_line,
     night_stats,
     open_session,
+    race_line,
     session_file_option,
     table_format_option,
     use_color,
@@ -81,7 +81,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         head, state = reading.head, reading.night()
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not state.rules.zero_sum:
-        race = _race_line(state) or (
+        race = race_line(state) or (
             f"Nobody has reached {state.rules.target} yet: the race goes on."
         )
         if fmt == "json":

@@ -1,0 +1,129 @@
+"""The one table of a hand's inputs (`scorepad.hands`): what comes from it agrees with it, and
+errors name an input, each interface in its own words."""
+
+import json
+
+import pytest
+
+from scorepad import hands, schema
+from scorepad.errors import HandError, field, worded
+from scorepad.hands import BY_NAME, INPUTS, KINDS, OPTIONS, Type, amend_changes, build_hand
+from scorepad.scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
+
+FIVE = ("Ann", "Bob", "Cy", "Dee", "Ed")
+RECORDS = {"picker": PickerHand, "leaster": LeasterHand, "schwanzer": SchwanzerHand,
+           "ramsch": RamschHand}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind):
+    fields = set(RECORDS[kind]._fields) - {"players"}
+    of_kind = {i.name for i in INPUTS if kind in i.kinds and i.type is not Type.KIND}
+    assert fields == of_kind
+
+
+def test_the_session_files_input_columns_are_the_tables():
+    columns = {c.name: c for c in schema.COLUMNS if c.part is schema.Part.INPUT}
+    assert set(columns) == {i.name for i in INPUTS if i.since}
+    for name, column in columns.items():
+        assert column.since == BY_NAME[name].since, name
+    # a row has a field for each input, under the same name
+    assert set(columns) <= set(schema.Row._fields)
+
+
+def test_the_boards_fields_are_the_tables():
+    from scorepad.serve import FIELDS
+
+    assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "note"}
+
+
+def test_a_hand_is_built_from_inputs_by_name():
+    hand = build_hand(FIVE, {"picker": "Ann", "partners": ["Bob"], "points": 70})
+    assert hand == PickerHand(FIVE, "Ann", 70, partners=("Bob",))
+    leaster = build_hand(FIVE, {"leaster": True, "leaster_points": {"Ann": 10}}, out=["Ed"])
+    assert leaster == LeasterHand(FIVE, leaster_points={"Ann": 10}, out=("Ed",))
+    assert build_hand(FIVE, {"picker": "Ann", "game": "bettel"}).points == 0
+
+
+@pytest.mark.parametrize(
+    "values, says, names",
+    [
+        ({"leaster": True, "ramsch": True}, "⟨leaster⟩ and ⟨ramsch⟩: everyone passed",
+         "leaster"),
+        ({"leaster": True, "jungfrau": ["Ann"]}, "⟨jungfrau⟩ belongs to a Ramsch; add ⟨ramsch⟩",
+         "jungfrau"),
+        ({"picker": "Ann", "points": 70, "losers": ["Bob"]},
+         "⟨losers⟩ belongs to a schwanzer or a Ramsch; add ⟨schwanzer⟩", "losers"),
+        ({"picker": "Ann", "points": 70, "winner": "Bob"},
+         "⟨winner⟩ belongs to a leaster; add ⟨leaster⟩", "winner"),
+        ({"schwanzer": True, "knocks": 1}, "⟨knocks⟩ does not belong with ⟨schwanzer⟩", "knocks"),
+        ({"ramsch": True, "picker": "Ann"}, "⟨picker⟩ does not belong with ⟨ramsch⟩", "picker"),
+        ({"points": 70}, "Missing option '⟨picker⟩' (or give ⟨leaster⟩)", "picker"),
+    ],
+)  # fmt: skip
+def test_inputs_that_do_not_go_together_are_named(values, says, names):
+    with pytest.raises(HandError) as caught:
+        build_hand(FIVE, values)
+    assert caught.value.raw.startswith(says)
+    assert caught.value.field == names
+
+
+def test_an_amendment_clears_the_inputs_of_the_other_kinds():
+    changes = amend_changes({"leaster": True, "winner": "Cy"})
+    assert changes["winner"] == "Cy"
+    assert changes["picker"] is None and changes["partners"] == () and changes["blitz"] == 0
+    assert changes["ramsch_points"] is None and "dealer" not in changes and "last" not in changes
+    assert amend_changes({"points": 58}) == {"points": 58}  # the kind unchanged: nothing cleared
+    assert amend_changes({"partners": ("Dee",)}) == {"partners": ("Dee",), "alone": False}
+    assert amend_changes({"ramsch": True, "losers": ("Ann",)})["game"] == "ramsch"
+    with pytest.raises(HandError) as caught:
+        amend_changes({"picker": "Ann", "winner": "Bob"})
+    assert caught.value.raw == "⟨winner⟩ does not belong with ⟨picker⟩"
+
+
+def test_a_message_is_worded_by_each_interface():
+    text = f"{field('partners')} Zed: unknown player"
+    assert worded(text, lambda name: "--partner") == "--partner Zed: unknown player"
+    assert worded(text, str) == "partners Zed: unknown player"
+    from scorepad.cli._common import option_word
+
+    assert [option_word(n) for n in ("partners", "losers", "paid_to", "leaster_points", "set")] == [
+        "--partner", "--loser", "--to", "--leaster-points", "--set"]  # fmt: skip
+    assert all(option_word(i.name) == f"--{i.option}" for i in INPUTS)
+
+
+def test_the_same_mistake_names_the_option_on_the_command_line_and_the_key_on_the_board(
+    run, tmp_path
+):
+    from starlette.testclient import TestClient
+
+    from scorepad.serve import Board, create_app
+
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", ",".join(FIVE)).exit_code == 0
+    cli = run("-f", path, "hand", "--picker", "Ann", "--partner", "Zed", "--points", "70")
+    assert cli.exit_code == 1 and "Error: --partner Zed: unknown player" in cli.stderr
+    board = Board(path, allow_entry=True, token="a-token-123")
+    with TestClient(create_app(board), base_url="http://localhost") as client:
+        reply = client.post(
+            "/api/hands",
+            json={"picker": "Ann", "partners": ["Zed"], "points": 70},
+            headers={"authorization": "Bearer a-token-123"},
+        )
+    assert reply.status_code == 422
+    assert json.loads(reply.text)["error"].startswith("partners Zed: unknown player")
+    assert "--" not in reply.json()["error"]
+
+
+def test_no_domain_or_store_module_spells_an_option():
+    import re
+    from pathlib import Path
+
+    package = Path(hands.__file__).parent
+    spelled = []
+    for name in ("hands", "scoring", "ledger", "schema", "settlement", "session", "replay"):
+        for number, line in enumerate((package / f"{name}.py").read_text().splitlines(), 1):
+            code = line.split("#")[0]
+            if re.search(r"""["'][^"']*(?<![\w-])--[a-z]""", code) and "raise" in code:
+                spelled.append(f"{name}.py:{number}: {line.strip()}")
+    assert spelled == []
