@@ -14,8 +14,8 @@ Every column is described once, in `COLUMNS`; the codec that reads and writes ro
 that list and the file's own header, so the order of the columns and the quoting of the cells do
 not matter to the reader. The file states its format version in the `format` cell of its rules
 row; a file without a `format` column is version 1 (as every scorepad before formats wrote).
-Adding a hand input is one `Column` here (with the version that brought it), one field of `Row`,
-and its use in `scoring`.
+A hand's input columns come from the table of inputs (`hands.INPUTS`, with the format version that
+brought each); a new input also needs its field in `Row` (a test holds the two together).
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
+from .hands import BY_NAME as HAND_INPUTS
+from .hands import INPUTS as INPUT_TABLE
+from .hands import Type
 
 FORMAT_VERSION = 5
 """The newest format this scorepad reads, and the one it writes new sessions in."""
@@ -108,52 +111,54 @@ class Column(NamedTuple):
     since: int = 1  # the format version that brought it
 
 
-COLUMNS = (
-    Column("hand", Cell.INT, Part.ID),
-    Column("kind", Cell.KIND, Part.ID),
-    Column("ref", Cell.INT, Part.ID),
-    # (the players' columns stand here)
-    Column("dealer", Cell.NAME, Part.INPUT),
-    Column("out", Cell.NAMES, Part.INPUT),
-    Column("picker", Cell.NAME, Part.INPUT),
-    Column("partners", Cell.NAMES, Part.INPUT),
-    Column("alone", Cell.FLAG, Part.INPUT),
-    Column("points", Cell.INT, Part.INPUT),
-    Column("tricks", Cell.INT, Part.INPUT),
-    Column("crack", Cell.NAME, Part.INPUT),
-    Column("recrack", Cell.FLAG, Part.INPUT),
-    Column("doubled", Cell.INT, Part.INPUT),
-    Column("forced", Cell.FLAG, Part.INPUT),
-    Column("game", Cell.TEXT, Part.INPUT),
-    Column("runs", Cell.INT, Part.INPUT),
-    Column("blitz", Cell.INT, Part.INPUT),
-    Column("winner", Cell.NAME, Part.INPUT),
-    Column("leaster_points", Cell.COUNTS, Part.INPUT),
-    Column("leaster_tricks", Cell.COUNTS, Part.INPUT),
-    Column("note", Cell.TEXT, Part.META),
-    Column("time", Cell.TEXT, Part.META),
-    Column("next_dealer", Cell.NAME, Part.STATE),
-    Column("seated", Cell.NAMES, Part.STATE),
-    Column("pending", Cell.INT, Part.STATE),
-    Column("totals", Cell.COUNTS, Part.STATE),
-    Column("format", Cell.INT, Part.META, since=2),
-    # the line of the `set` row whose rules are in force (empty: the rules row's)
-    Column("rules_line", Cell.INT, Part.STATE, since=3),
-    # the house rules of format 4
-    Column("last", Cell.FLAG, Part.INPUT, since=4),  # the night's last hand
-    Column("blind_points", Cell.INT, Part.INPUT, since=4),  # a leaster's blind set aside
-    Column("schwanzer_points", Cell.COUNTS, Part.INPUT, since=4),
-    Column("losers", Cell.NAMES, Part.INPUT, since=4),  # a schwanzer's losers, as named
-    Column("offender", Cell.NAME, Part.INPUT, since=4),  # who pays a penalty
-    Column("penalty", Cell.INT, Part.INPUT, since=4),  # paid to each other player
-    Column("paid_to", Cell.NAME, Part.INPUT, since=4),  # or to this one player
-    # Schafkopf as Bavarians play it, format 5
-    Column("knocks", Cell.INT, Part.INPUT, since=5),  # Klopfen, Legen
-    Column("stoss", Cell.INT, Part.INPUT, since=5),  # Stoss calls, counted
-    Column("ramsch_points", Cell.COUNTS, Part.INPUT, since=5),
-    Column("jungfrau", Cell.NAMES, Part.INPUT, since=5),  # Ramsch: players without a trick
-    Column("durchmarsch", Cell.NAME, Part.INPUT, since=5),  # Ramsch: one player took every trick
+_CELLS = {
+    Type.NAME: Cell.NAME, Type.NAMES: Cell.NAMES, Type.FLAG: Cell.FLAG, Type.INT: Cell.INT,
+    Type.COUNT: Cell.INT, Type.COUNTS: Cell.COUNTS, Type.GAME: Cell.TEXT,
+}  # fmt: skip
+_NOT_INPUTS = {
+    c.name: c
+    for c in (
+        Column("hand", Cell.INT, Part.ID),
+        Column("kind", Cell.KIND, Part.ID),
+        Column("ref", Cell.INT, Part.ID),
+        Column("note", Cell.TEXT, Part.META),
+        Column("time", Cell.TEXT, Part.META),
+        Column("next_dealer", Cell.NAME, Part.STATE),
+        Column("seated", Cell.NAMES, Part.STATE),
+        Column("pending", Cell.INT, Part.STATE),
+        Column("totals", Cell.COUNTS, Part.STATE),
+        Column("format", Cell.INT, Part.META, since=2),
+        # the line of the `set` row whose rules are in force (empty: the rules row's)
+        Column("rules_line", Cell.INT, Part.STATE, since=3),
+    )
+}
+# The order of the columns in formats 1 to 5, as files were written (the players' columns stand
+# after `ref`); the inputs a later format brings follow, in the order of `hands.INPUTS`.
+_ORDER_OF_FORMATS_1_TO_5 = (
+    "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
+    "crack", "recrack", "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
+    "leaster_tricks", "note", "time", "next_dealer", "seated", "pending", "totals", "format",
+    "rules_line", "last", "blind_points", "schwanzer_points", "losers", "offender", "penalty",
+    "paid_to", "knocks", "stoss", "ramsch_points", "jungfrau", "durchmarsch",
+)  # fmt: skip
+
+
+def _column(name: str) -> Column:
+    if name in _NOT_INPUTS:
+        return _NOT_INPUTS[name]
+    given = HAND_INPUTS[name]
+    return Column(name, _CELLS[given.type], Part.INPUT, given.since)
+
+
+COLUMNS = tuple(
+    _column(name)
+    for name in (
+        *_ORDER_OF_FORMATS_1_TO_5,
+        *(i.name for i in INPUT_TABLE if i.since > 5),
+    )
 )
+"""Every column of a session file: the inputs of `hands.INPUTS` that have a column, and the
+row's identity, note, time and state."""
 BY_NAME = {c.name: c for c in COLUMNS}
 ID_COLUMNS = tuple(c.name for c in COLUMNS if c.part is Part.ID)
 INPUTS = tuple(c.name for c in COLUMNS if c.part is Part.INPUT)
