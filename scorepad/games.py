@@ -1,0 +1,104 @@
+"""The Schafkopf games, each declared once: which cards are trump, whether a suit is named,
+whether it is played with a partner, what it is won by, whose runs it counts and what its value
+is called. The card tables (`cards.Game.schafkopf`), scoring, replay, simulate, `play` and the
+rules (which games every table values) read this table; a game is a row of it, not a special
+case. Imports nothing heavy: the command line builds `--game`'s choices from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import NamedTuple
+
+
+class Tops(StrEnum):
+    """The trumps above the suit (or instead of one)."""
+
+    OBERS_UNTERS = "obers-unters"  # the four Obers, the four Unters, then the trump suit
+    UNTERS = "unters"  # the Unters alone (a wenz), or then the named suit (a farbwenz)
+    OBERS = "obers"  # the Obers alone (a geier), or then the named suit (a farbgeier)
+    NONE = "none"  # no trumps at all, and the ten below the Unter (a bettel)
+
+
+class TrumpSuit(StrEnum):
+    """Which suit is trump besides the tops."""
+
+    HEARTS = "hearts"  # always hearts (a partner game, a Hochzeit, Ramsch)
+    NAMED = "named"  # the declarer names it (a solo, a farbwenz, ...)
+    NONE = "none"  # none (a wenz, a geier, a bettel)
+
+
+class WonBy(StrEnum):
+    """What the declarer's side must take to win."""
+
+    POINTS = "points"  # 61 card points
+    EVERY_TRICK = "every-trick"  # a tout, a sie
+    NO_TRICK = "no-trick"  # a bettel
+
+
+class Game(NamedTuple):
+    """One Schafkopf game."""
+
+    name: str  # as `--game`, files and JSON write it
+    tops: Tops
+    suit: TrumpSuit
+    partner: bool  # the declarer plays with a partner (the called ace's holder, the taker)
+    won_by: WonBy
+    runs_as: str | None  # the game whose runs_min and runs_max count its runs (None: no runs)
+    value: str  # its key in game_values (a sie is valued as a solo-tout, doubled)
+    value_times: int = 1
+    core: bool = False  # every Schafkopf table gives it a value (the others are the table's)
+    declared: bool = True  # (Ramsch is nobody's game)
+
+    @property
+    def base(self) -> str:
+        """The game without its tout."""
+        return self.name.removesuffix("-tout")
+
+    @property
+    def is_tout(self) -> bool:
+        """A game announced to take every trick (a tout; a sie is one too)."""
+        return self.won_by is WonBy.EVERY_TRICK
+
+
+_OU, _U, _O = Tops.OBERS_UNTERS, Tops.UNTERS, Tops.OBERS
+_HEARTS, _NAMED, _NO = TrumpSuit.HEARTS, TrumpSuit.NAMED, TrumpSuit.NONE
+_POINTS, _EVERY = WonBy.POINTS, WonBy.EVERY_TRICK
+
+TABLE = (
+    Game("partner", _OU, _HEARTS, True, _POINTS, "partner", "partner", core=True),
+    Game("solo", _OU, _NAMED, False, _POINTS, "solo", "solo", core=True),
+    Game("wenz", _U, _NO, False, _POINTS, "wenz", "wenz", core=True),
+    Game("geier", _O, _NO, False, _POINTS, "geier", "geier", core=True),
+    Game("solo-tout", _OU, _NAMED, False, _EVERY, "solo", "solo-tout", core=True),
+    Game("wenz-tout", _U, _NO, False, _EVERY, "wenz", "wenz-tout", core=True),
+    Game("geier-tout", _O, _NO, False, _EVERY, "geier", "geier-tout", core=True),
+    # Bavarian games (format 5): a table plays them once it gives them a value
+    Game("hochzeit", _OU, _HEARTS, True, _POINTS, "partner", "hochzeit"),
+    Game("bettel", Tops.NONE, _NO, False, WonBy.NO_TRICK, None, "bettel"),
+    Game("farbwenz", _U, _NAMED, False, _POINTS, "wenz", "farbwenz"),
+    Game("farbgeier", _O, _NAMED, False, _POINTS, "geier", "farbgeier"),
+    Game("farbwenz-tout", _U, _NAMED, False, _EVERY, "wenz", "farbwenz-tout"),
+    Game("farbgeier-tout", _O, _NAMED, False, _EVERY, "geier", "farbgeier-tout"),
+    Game("sie", _OU, _NAMED, False, _EVERY, "solo", "solo-tout", value_times=2),
+    # everyone passed (all_pass = ramsch): played with hearts trump, nobody's game
+    Game("ramsch", _OU, _HEARTS, False, _POINTS, None, "ramsch", declared=False),
+)
+BY_NAME: Mapping[str, Game] = {g.name: g for g in TABLE}
+
+GAMES = tuple(g.name for g in TABLE if g.declared)
+"""The games a declarer may play (`--game`)."""
+CORE_GAMES = tuple(g.name for g in TABLE if g.core)
+"""The games every Schafkopf table has a value for (the others are the table's to add)."""
+BASE_GAMES = tuple(dict.fromkeys(g.runs_as for g in TABLE if g.runs_as))
+"""The games that count runs (runs_min.GAME, runs_max.GAME); the others count as one of them."""
+VALUED = tuple(g.name for g in TABLE)
+"""What `game_values.KEY` may name: every game, and Ramsch (all_pass = ramsch)."""
+PLAYED = tuple(g.name for g in TABLE if not g.is_tout or g.name == g.value)
+"""The games as cards are played (a tout plays as its game): what a hand file may name."""
+
+
+def game(name: str | None) -> Game:
+    """The game `name` (None: the partner game); a KeyError for a name not in the table."""
+    return BY_NAME[name or "partner"]
