@@ -221,20 +221,6 @@ SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 TRUMP = "trump"
 """The effective suit of every trump: trumps form a suit of their own."""
 
-SCHAFKOPF_GAMES = (
-    "partner",
-    "solo",
-    "wenz",
-    "geier",
-    "hochzeit",
-    "bettel",
-    "farbwenz",
-    "farbgeier",
-    "sie",
-    "ramsch",
-)
-_SUITED = ("solo", "farbwenz", "farbgeier", "sie")  # the games that name a trump suit
-
 
 @dataclass(frozen=True)
 class Game:
@@ -264,35 +250,31 @@ class Game:
         """A Schafkopf game: partner, hochzeit and Ramsch (hearts trump), solo and sie (in
         `trump`), wenz and geier (unters, obers), farbwenz and farbgeier (unters or obers, then
         `trump`), bettel (no trumps, the ten below the Unter); a tout ranks as its game."""
+        from .games import BY_NAME, PLAYED, Tops, TrumpSuit
+
         base = game.removesuffix("-tout")
-        if base not in SCHAFKOPF_GAMES:
-            raise CardError(f"unknown game {game!r}: choose {', '.join(SCHAFKOPF_GAMES)}")
-        if trump is not None and base not in _SUITED:
+        if base not in PLAYED:
+            raise CardError(f"unknown game {game!r}: choose {', '.join(PLAYED)}")
+        spec = BY_NAME[base]
+        if trump is not None and spec.suit is not TrumpSuit.NAMED:
             raise CardError(
                 f"only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"
             )
-        if trump is None and base in _SUITED:
+        if trump is None and spec.suit is TrumpSuit.NAMED:
             raise CardError(f"a {base} needs its trump suit (C, S, H or D)")
         obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
         unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
-        if base == "bettel":
+        if spec.tops is Tops.NONE:
             return cls(game, (), BETTEL_ORDER)
-        if base == "wenz":
-            return cls(game, tuple(unters))
-        if base == "geier":
-            return cls(game, tuple(obers))
-        if base in ("partner", "hochzeit", "ramsch"):
+        tops = {Tops.OBERS: obers, Tops.UNTERS: unters, Tops.OBERS_UNTERS: obers + unters}
+        if spec.suit is TrumpSuit.NONE:
+            return cls(game, tuple(tops[spec.tops]))
+        if spec.suit is TrumpSuit.HEARTS:
             trump = Suit.HEARTS
         assert trump is not None
-        if base in ("farbwenz", "farbgeier"):
-            tops = unters if base == "farbwenz" else obers
-            suit = [Card(r, trump) for r in PLAIN_ORDER if Card(r, trump) not in tops]
-            return cls(game, (*tops, *suit))
-        suit = [
-            Card(r, trump)
-            for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
-        ]
-        return cls(game, (*obers, *unters, *suit))
+        high = tops[spec.tops]
+        suit = [Card(r, trump) for r in PLAIN_ORDER if Card(r, trump) not in high]
+        return cls(game, (*high, *suit))
 
     def is_trump(self, card: Card) -> bool:
         return card in self.trumps

@@ -95,7 +95,7 @@ BASE_GAMES = tuple(dict.fromkeys(g.runs_as for g in TABLE if g.runs_as))
 """The games that count runs (runs_min.GAME, runs_max.GAME); the others count as one of them."""
 VALUED = tuple(g.name for g in TABLE)
 """What `game_values.KEY` may name: every game, and Ramsch (all_pass = ramsch)."""
-PLAYED = tuple(g.name for g in TABLE if not g.is_tout or g.name == g.value)
+PLAYED = tuple(g.name for g in TABLE if g.base == g.name)
 """The games as cards are played (a tout plays as its game): what a hand file may name."""
 
 

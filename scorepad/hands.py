@@ -19,6 +19,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import HandError, field
+from .games import BY_NAME as GAMES_BY_NAME
+from .games import WonBy
 
 if TYPE_CHECKING:
     from .scoring import Hand
@@ -33,7 +35,7 @@ class Type(StrEnum):
     INT = "int"  # a whole number
     COUNT = "count"  # a whole number that is 0 unless given (knocks, Stoss, blitzes)
     COUNTS = "counts"  # a whole number for each of some players
-    GAME = "game"  # a Schafkopf game (names.GAMES)
+    GAME = "game"  # a Schafkopf game (games.GAMES)
     KIND = "kind"  # says which kind of hand it is (the inputs of `--leaster` and its like)
 
 
@@ -321,7 +323,8 @@ def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[
     kind = kind_given(values) or PICKER
     _check_belongs(values, kind)
     if kind == PICKER:
-        if values.get("points") is None and values.get("game") == "bettel":
+        declared = GAMES_BY_NAME.get(values.get("game") or "partner")
+        if values.get("points") is None and declared and declared.won_by is WonBy.NO_TRICK:
             values = {**values, "points": 0}  # (a bettel is won or lost on tricks alone)
         for needed in ("picker", "points"):
             if values.get(needed) is None:

@@ -10,8 +10,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .games import BY_NAME as GAME_BY_NAME
+from .games import WonBy
 from .ledger import Counts, HandView, Ledger, Scored
-from .names import GameType
 from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
     from .session import Head
 
+# the games won on tricks alone (a bettel): their card points count for nothing
+_WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by is WonBy.NO_TRICK)
 _TEXTS = 16_384  # sheet rows remembered (by the kind of hand)
 # Stands for a hand's card points in a sheet line made for every hand of its kind: a private-use
 # character, which no name holds (names are printable) and CSV does not quote.
@@ -126,7 +129,7 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
         if player == row.picker:
             stats.picks += times
             stats.picker_wins += times * won
-            if row.game != GameType.BETTEL and entry.card_points is not None:
+            if row.game not in _WON_ON_TRICKS and entry.card_points is not None:
                 stats.counted_picks += times
                 stats.picker_points += card_points
         elif player in side:
@@ -283,7 +286,7 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
             side += " alone"
         if row.game and row.game != "partner":
             side += f" {row.game}"
-        if row.game == "bettel":
+        if row.game in _WON_ON_TRICKS:
             text = f"{side}, {row.tricks} tricks" if row.tricks != 1 else f"{side}, 1 trick"
         else:
             points = view.card_points if points_text is None else points_text

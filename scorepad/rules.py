@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import RulesError
-from .names import BASE_GAMES, CORE_GAMES, FAMILIES, PRESETS, VALUED, Family
+from .games import BASE_GAMES, CORE_GAMES, VALUED
+from .names import FAMILIES, PRESETS, Family
 
 DEFAULT_PRESET = "standard"
 MAX_AMOUNT = 1_000_000  # the most any amount (a stake, a value, a target) may be

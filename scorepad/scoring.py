@@ -13,10 +13,11 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from .errors import HandError
-from .names import GAMES, GameType, Role
+from .games import BY_NAME as GAME_BY_NAME
+from .games import GAMES, Tops, TrumpSuit, WonBy
+from .names import Role
 from .rules import MAX_AMOUNT, Deal, Rules
 
-TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
 # Defined here, not in cards (which imports them from here), so that scoring a hand does not
 # import the card tables: recording a hand starts faster.
 TOTAL_POINTS = 120  # the card points in the pack
@@ -371,9 +372,10 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
     """
     if not isinstance(hand, PickerHand) or hand.tricks is not None:
         return None
-    if rules.level3_by != "tricks" or (hand.game or "").endswith("-tout"):
+    if rules.level3_by != "tricks":
         return None
-    if hand.game in ("bettel", "sie"):
+    declared = GAME_BY_NAME.get(hand.game or "partner")
+    if declared is not None and declared.won_by is not WonBy.POINTS:
         return None  # (scoring asks for the tricks these are won or lost on)
     if not 0 <= hand.points <= TOTAL_POINTS:
         return None  # scoring says what is wrong with these
@@ -576,13 +578,13 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         game = hand.game or "partner"
         if game not in GAMES:
             raise HandError(f"⟨game⟩ {game}: choose one of {', '.join(GAMES)}")
-        valued = "solo-tout" if game == "sie" else game
+        valued = GAME_BY_NAME[game].value
         if valued not in rules.game_values:
             raise HandError(
                 f"⟨game⟩ {game}: {rules.name} rules give a {game} no value (set "
                 f"game_values.{valued}, or use ⟨rules⟩ bavarian)"
             )
-        if game not in _PARTNER_GAMES:
+        if not GAME_BY_NAME[game].partner:
             if hand.partners:
                 raise HandError(f"⟨partners⟩: a {game} is one against three and has no partner")
             hand = hand._replace(alone=True)
@@ -596,7 +598,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
                 )
             )
     picker, partners = _side(rules, seating, hand)
-    if hand.game == "bettel":
+    if rules.is_schafkopf and GAME_BY_NAME[hand.game or "partner"].runs_as is None:
         _check_bettel(hand, seating.deal)
     else:
         _check_points_and_tricks(hand, seating.deal, words)
@@ -778,9 +780,6 @@ def _sheepshead_value(
     return won, rules.base * rules.level_multipliers[level - 1], level, lines
 
 
-_PARTNER_GAMES = ("partner", "hochzeit")
-
-
 def _check_bettel(hand: PickerHand, deal: Deal) -> None:
     if hand.tricks is None:
         raise HandError("⟨tricks⟩ is needed for a bettel: the declarer wins by taking none")
@@ -791,15 +790,14 @@ def _check_bettel(hand: PickerHand, deal: Deal) -> None:
 
 
 def _max_runs(game: str, seating: Seating) -> int:
-    """How many trumps a game has in this deal (the most runs it can count)."""
+    """How many trumps a game has in this deal (the most runs it can count): its tops (the
+    four Obers or Unters, or both), then the rest of its trump suit."""
+    spec = GAME_BY_NAME[game]
     deck = seating.size * seating.deal.cards + seating.deal.blind
-    suit_cards = deck // 4 - 2  # a suit less its Ober and Unter
-    base = game.removesuffix("-tout")
-    if base in ("wenz", "geier"):
-        return 4
-    if base in ("farbwenz", "farbgeier"):
-        return 4 + suit_cards + 1  # the unters (obers), then the whole suit but them
-    return 8 + suit_cards
+    tops = 8 if spec.tops is Tops.OBERS_UNTERS else 4
+    if spec.suit is TrumpSuit.NONE:
+        return tops
+    return tops + deck // 4 - tops // 4  # (the suit, less its cards among the tops)
 
 
 def _counted_runs(
@@ -809,7 +807,8 @@ def _counted_runs(
     most = _max_runs(game, seating)
     if not 0 <= runs <= most:
         raise HandError(f"⟨runs⟩ {runs}: a {game} has {most} trumps, so 0 to {most} runs")
-    counts_as = GameType(game).runs_as
+    counts_as = GAME_BY_NAME[game].runs_as
+    assert counts_as is not None
     least = rules.runs_min[counts_as]
     if runs < least:
         if runs:
@@ -832,19 +831,20 @@ def _schafkopf_value(
     """Win or loss, the game value (base + schneider + schwarz + runs, or a tout's, a sie's or
     a bettel's) explained, and whether schneider and schwarz were scored."""
     game = hand.game or "partner"
+    spec = GAME_BY_NAME[game]
     total_tricks = seating.deal.cards
-    tout = game in TOUTS or game == "sie"
+    tout = spec.is_tout
     lines = []
     took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
-    if game == "bettel":
+    if spec.won_by is WonBy.NO_TRICK:
         assert t is not None
         won = t == 0
         lines.append(
             f"The declarer took {_plural(t, 'trick')}: a bettel is "
             f"{'won: no trick' if won else 'lost: it is won only by taking no trick'}."
         )
-        value = rules.game_values["bettel"]
-        lines.append(f"Game value: bettel {value} (no schneider, schwarz or runs).")
+        value = rules.game_values[spec.value]
+        lines.append(f"Game value: {game} {value} (no schneider, schwarz or runs).")
         return won, value, None, lines, (False, False)
     if tout:
         if t is None:
@@ -866,10 +866,13 @@ def _schafkopf_value(
         lines.append(f"The declarer's side took {took}: {verdict}.")
     runs_value, runs_text = _counted_runs(rules, game, seating, hand.runs or 0, lines)
     schneider = schwarz = False
-    if game == "sie":
-        tout_value, tout_text = _tout_value(rules, "solo-tout", runs_value, runs_text)
-        value = 2 * tout_value
-        lines.append(f"Game value: a sie is twice a solo-tout: 2 x ({tout_text}) = {value}.")
+    if spec.value_times != 1:  # (a sie: twice a solo-tout)
+        tout_value, tout_text = _tout_value(rules, spec.value, runs_value, runs_text)
+        value = spec.value_times * tout_value
+        lines.append(
+            f"Game value: a {game} is twice a {spec.value}: {spec.value_times} x ({tout_text}) "
+            f"= {value}."
+        )
         return won, value, None, lines, (False, False)
     if tout:
         value, text = _tout_value(rules, game, runs_value, runs_text)

@@ -7,6 +7,8 @@ import random
 from collections.abc import Sequence
 
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit
+from .games import BY_NAME as GAME_BY_NAME
+from .games import TrumpSuit
 from .replay import FAIL_SUITS
 from .rules import Rules
 
@@ -43,7 +45,7 @@ def random_hand(
     called = None
     if rules.is_schafkopf:
         game = game or rng.choice(["partner", "partner", "solo", "wenz", "geier"])
-        suited = game.removesuffix("-tout") in ("solo", "farbwenz", "farbgeier", "sie")
+        suited = GAME_BY_NAME[game].suit is TrumpSuit.NAMED
         trump = rng.choice(list(Suit)) if suited else None
         order = Game.schafkopf(game, trump)
         if game == "partner":

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.errors import HandError
-from scorepad.names import GAMES
+from scorepad.games import GAMES
 from scorepad.replay import parse_hand_file, replay
 from scorepad.rules import load_rules
 from scorepad.scoring import PickerHand, RamschHand, score

@@ -73,6 +73,7 @@ LAYERS = {
         (
             "names",
             "errors",
+            "games",
             "hands",
             "cards",
             "rules",

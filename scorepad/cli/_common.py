@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError, worded
-from ..names import GAMES as GAME_NAMES
+from ..games import GAMES as GAME_NAMES
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
+from ..games import BY_NAME as GAME_BY_NAME
+from ..games import WonBy
 from ._common import (
     CONTEXT_SETTINGS,
     hand_summary,
@@ -371,7 +373,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     partners: tuple[str, ...] = ()
     alone = False
     if rules.is_schafkopf:
-        from ..names import GAMES
+        from ..games import GAMES
 
         playable = [g for g in rules.game_values if g in GAMES]
         if "solo-tout" in playable:
@@ -384,7 +386,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             return text
 
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
-        if game in ("partner", "hochzeit"):
+        if GAME_BY_NAME[game].partner:
             who = "held the called ace" if game == "partner" else "took the offered trump"
             partners = (_ask(f"Who {who}, the partner? ({', '.join(others)})", _one_of(others)),)
     elif seating.deal.partners:
@@ -405,7 +407,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     else:
         alone = True
     tricks_in_hand = seating.deal.cards
-    if game == "bettel":
+    if game is not None and GAME_BY_NAME[game].won_by is WonBy.NO_TRICK:
         tricks = _ask(
             f"Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?",
             _whole(0, tricks_in_hand),
