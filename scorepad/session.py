@@ -642,9 +642,19 @@ def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
 _JOURNAL = ".journal"
 
 
+def _target(path: Path) -> Path:
+    """The file a session path names: the path itself, or, when it is a symbolic link, the
+    file the link leads to. A rewrite replaces that file (in its own folder) and keeps the
+    link, and what a rewrite leaves beside the session (temp files, a journal) is beside it."""
+    if not os.path.islink(path):  # (one lstat: the common case costs no more)
+        return path
+    return Path(os.path.realpath(path))
+
+
 def _beside(path: Path) -> list[str]:
     """What scorepad may have left beside the session (`.FILE.*`: temp files of a rewrite,
-    the journal of one), in one look at the folder."""
+    the journal of one), in one look at the folder (the link's target's, for a link)."""
+    path = _target(path)
     prefix = f".{path.name}."
     try:
         with os.scandir(path.parent if str(path.parent) else ".") as entries:
@@ -679,15 +689,17 @@ def _commit(path: Path, locked_fd: int, temp: str) -> None:
     Under the Windows protocol the temp file becomes the journal, named after the file it
     rewrites (`.FILE.DIGEST.journal`), and is copied into the session in place (see
     `_finish_rewrite`). An OSError before the session is touched leaves it as it was (the
-    caller removes the temp file)."""
+    caller removes the temp file). A session path that is a symbolic link keeps it: the
+    rename (or the journal) is the link's target's, in its folder (see `_target`)."""
+    target = _target(path)
     if not files.WINDOWS_LOCKS:
-        os.chmod(temp, os.stat(path).st_mode & 0o777)
-        os.replace(temp, path)
-        _fsync_dir(path)
+        os.chmod(temp, os.stat(target).st_mode & 0o777)
+        os.replace(temp, target)
+        _fsync_dir(target)
         return
-    journal = path.with_name(f".{path.name}.{_digest(locked_fd)}{_JOURNAL}")
+    journal = target.with_name(f".{target.name}.{_digest(locked_fd)}{_JOURNAL}")
     os.replace(temp, journal)
-    _fsync_dir(path)
+    _fsync_dir(target)
     _finish_rewrite(path, locked_fd, journal)
 
 
@@ -697,7 +709,7 @@ def _finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
     again by the next scorepad to take the lock: when the session is still the file the
     journal rewrites (its digest), or a part of the journal's copy (a prefix of it). Any other
     file is not touched: the journal is not its own (a copy put back by hand, say)."""
-    digest = journal.name[len(path.name) + 2 : -len(_JOURNAL)]
+    digest = journal.name[len(_target(path).name) + 2 : -len(_JOURNAL)]
     try:
         if digest != _digest(locked_fd) and not _is_prefix(locked_fd, journal):
             raise SessionError(
@@ -718,7 +730,7 @@ def _finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
             f"cannot finish rewriting the file: {exc.strerror}; the next scorepad command "
             f"finishes it (from {journal.name})",
         ) from None
-    _fsync_dir(path)
+    _fsync_dir(journal)
 
 
 def _is_prefix(fd: int, journal: Path) -> bool:
@@ -965,9 +977,13 @@ def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
         raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
 
 
-def _temp_beside(path: Path, doing: str = "cannot rewrite") -> tuple[int, str]:
+def _temp_beside(path: Path, doing: str = "cannot rewrite", follow: bool = True) -> tuple[int, str]:
+    """A new temp file beside `path` (with `follow`, beside a link's target, where a rewrite
+    renames it)."""
     import tempfile
 
+    if follow:
+        path = _target(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -1443,7 +1459,7 @@ _WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")  # (longer is no number a hand holds
 
 def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
     """Copy the snapshot to `backup` (written whole beside it, then renamed into place)."""
-    fd, temp = _temp_beside(snapshot.path, "cannot repair")
+    fd, temp = _temp_beside(backup, "cannot repair", follow=False)
     try:
         with os.fdopen(fd, "wb") as out:
             for block in snapshot.blocks():
