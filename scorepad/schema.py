@@ -233,6 +233,24 @@ def check_new_name(name: str) -> str:
     return name
 
 
+def unprintable(text: str) -> str | None:
+    """The first character of a text read from a file that must not reach a terminal or a
+    table: a control character (C0 but the tab, DEL, C1), a bidirectional override or isolate,
+    any other format or unassigned character (whatever Python does not count as printable);
+    None when there is none."""
+    if text.isprintable():
+        return None
+    return next((c for c in text if not c.isprintable() and c != "\t"), None)
+
+
+def unprintable_problem(what: str, text: str, bad: str) -> str:
+    """What is wrong with a text that holds `bad` (see `unprintable`), quoting it escaped."""
+    return (
+        f"{what}: {text[:40]!r} holds a control character (U+{ord(bad):04X}), which could "
+        f"change what a terminal shows; take it away"
+    )
+
+
 def check_note(note: str) -> str:
     """A hand's note as it may stand in a session file."""
     if any(not c.isprintable() for c in note):
@@ -494,6 +512,9 @@ class Codec:
             elif cell is _COUNTS:
                 values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
             else:
+                bad = unprintable(text)
+                if bad is not None:
+                    raise LedgerError(line, unprintable_problem(name, text, bad))
                 if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
                     raise LedgerError(
                         line,

@@ -49,10 +49,17 @@ class WholeHelpGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def escaped(message: str) -> str:
+    """A message as it may reach a terminal: each character that is not printable (a control
+    character, a bidirectional override, ...) written as its escape, `\\x1b`."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def _error(message: str) -> None:
     """Print `Error: message` on one line: control characters the user typed are escaped."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    click.echo(f"Error: {shown}", err=True)
+    click.echo(f"Error: {escaped(message)}", err=True)
 
 
 def _complete_rules(

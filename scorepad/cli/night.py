@@ -24,6 +24,7 @@ from ._common import (
     _race_line,
     _split_names,
     _totals_table,
+    escaped,
     format_option,
     hand_options,
     night_stats,
@@ -343,10 +344,10 @@ def verify(path: Path, verbose: bool) -> None:
     except SessionError as exc:
         if exc.line is None:
             raise
-        click.echo(str(exc))
+        click.echo(escaped(str(exc)))
         sys.exit(1)
-    for problem in problems:
-        click.echo(f"{path}:{problem.line}: {problem.message}")
+    for problem in problems:  # (a problem quotes the file escaped; this is belt and braces)
+        click.echo(escaped(f"{path}:{problem.line}: {problem.message}"))
     if problems:
         if any(p.edited for p in problems):
             click.echo(
