@@ -27,7 +27,7 @@ from contextlib import suppress
 from typing import Any, Final, NamedTuple
 
 from .errors import HandError, ScorepadError
-from .rules import Rules
+from .rules import MAX_DOUBLED, Rules
 from .schema import (
     CORRECTIONS,
     FORMULA_STARTS,
@@ -1434,6 +1434,11 @@ class Ledger:
             )
         self._check_race_open()
         self.check_night_open()
+        if self.rules.doubler_stacking == "multiply" and self.doubled_next() >= MAX_DOUBLED:
+            raise HandError(
+                f"--doubler: {self.doubled_next()} doublers are pending, and a hand is doubled "
+                f"by {MAX_DOUBLED} at most (doubler_stacking = multiply): score a hand first"
+            )
         dealer = find_player(dealer, self.seated, "--dealer") if dealer else self.next_dealer
         row = Row(
             RowKind.DOUBLER,

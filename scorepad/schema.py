@@ -351,11 +351,25 @@ def _json(text: str, kind: type, what: str, line: int) -> Any:
     return value
 
 
-def _int(text: str, what: str, line: int) -> int:
+def whole(text: str) -> int | None:
+    """A whole number as scorepad reads one wherever it is typed or kept (an option, a cell):
+    the ASCII digits 0-9 with an optional sign, nothing else (`int` would take `7_0`, spaces
+    and other scripts' digits, `٧٠`); None for any other text, or more digits than Python
+    turns into a number (4,300)."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        return None
     try:
         return int(text)
-    except ValueError:
-        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number") from None
+    except ValueError:  # (past Python's limit of digits)
+        return None
+
+
+def _int(text: str, what: str, line: int) -> int:
+    number = whole(text)
+    if number is None:
+        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number")
+    return number
 
 
 class Codec:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .errors import HandError
 from .names import GAMES, GameType, Role
-from .rules import MAX_AMOUNT, Deal, Rules
+from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules
 
 TOUTS = tuple(g for g in GAMES if g.endswith("-tout"))
 # Defined here, not in cards (which imports them from here), so that scoring a hand does not
@@ -275,6 +275,10 @@ def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
 def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
     if hand.doubled < 0:
         raise HandError("--doubled: a hand cannot be doubled a negative number of times")
+    if hand.doubled > MAX_DOUBLED:
+        raise HandError(
+            f"--doubled: a hand is doubled by {MAX_DOUBLED} doublers at most ({hand.doubled} given)"
+        )
     return [("doubled hand after a doubler", 2)] * hand.doubled
 
 

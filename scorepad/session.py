@@ -330,7 +330,7 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
         return codec.version
     at = codec.index["format"]
     text = rules_cells[at] if len(rules_cells) == codec.width else ""
-    if not text.isdecimal():
+    if not (text.isascii() and text.isdigit()):
         raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
     number = int(text)
     if number > FORMAT_VERSION:
@@ -483,7 +483,7 @@ def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int] | Non
     if len(cells) != codec.width or cells[at_kind] not in CORRECTIONS:
         return None
     ref = cells[codec.index["ref"]]
-    return (cells[at_kind], int(ref)) if ref.isdecimal() else None
+    return (cells[at_kind], int(ref)) if ref.isascii() and ref.isdigit() else None
 
 
 def _line_at(snapshot: Snapshot, offset: int) -> bytes:

@@ -23,7 +23,7 @@ import click
 
 from .. import __version__
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, WholeHelpGroup, _error, use_color
+from ._common import CONTEXT_SETTINGS, NumberRange, WholeHelpGroup, _error, use_color
 
 __all__ = ["cli", "main", "use_color"]
 
@@ -158,7 +158,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option(
     "--wait",
-    type=click.FloatRange(0, 86400),
+    type=NumberRange(0, 86400),
     callback=_seconds,
     envvar="SCOREPAD_WAIT",
     default=30,

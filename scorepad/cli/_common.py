@@ -49,6 +49,57 @@ class WholeHelpGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+class _Ascii:
+    """A click number type that takes only the ASCII digits 0-9 (with a sign, and for a float
+    a `.`), as every number scorepad reads: Python's `int` and `float` would also take `7_0`
+    and other scripts' digits (`٧٠`). Spaces around the number are fine. Text that is no
+    number to Python either gets click's own message."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in ("+", "-") else text
+            whole, dot, part = digits.partition(".")
+            floats = isinstance(self, click.FloatRange)
+            if not (
+                digits.isascii()
+                and (whole or part)
+                and (not whole or whole.isdigit())
+                and (not part or part.isdigit())
+                and (not dot or floats)
+            ) and _python_reads(text, floats):
+                kind = "a number" if floats else "a whole number"
+                self.fail(  # type: ignore[attr-defined]
+                    f"{value[:40]!r} is not {kind} (the digits 0-9"
+                    f"{', a point' if floats else ''} and a sign, nothing else)",
+                    param,
+                    ctx,
+                )
+            value = text
+        return super().convert(value, param, ctx)  # type: ignore[misc]
+
+
+def _python_reads(text: str, floats: bool) -> bool:
+    """Whether Python's `float` (or `int`) reads the text as a number."""
+    try:
+        (float if floats else int)(text)
+    except ValueError:
+        return False
+    return True
+
+
+class Whole(_Ascii, click.types.IntParamType):
+    """A whole number (`type=Whole()` where click would take `type=int`)."""
+
+
+class WholeRange(_Ascii, click.IntRange):
+    """A whole number in a range (click.IntRange, of ASCII digits only)."""
+
+
+class NumberRange(_Ascii, click.FloatRange):
+    """A number in a range (click.FloatRange, of ASCII digits only: no `nan`, no `1e3`)."""
+
+
 def escaped(message: str) -> str:
     """A message as it may reach a terminal: each character that is not printable (a control
     character, a bidirectional override, ...) written as its escape, `\\x1b`."""
@@ -262,11 +313,13 @@ def _split_pairs(
     """Read `A=N,B=N,...` into a dict of name to whole number."""
     if value is None:
         return None
+    from ..schema import whole
+
     pairs = {}
     for item in _csv_items(value):
         name, sep, number = item.rpartition("=")
         name, number = name.strip(), number.strip()
-        if not sep or not name or not number.lstrip("-").isdecimal():
+        if not sep or not name or whole(number) is None:
             raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
         if len(number) > 6:
             raise click.BadParameter(f"{item[:40]!r}: more card points than a deck holds")
@@ -329,13 +382,13 @@ def hand_options(amend: bool = False) -> Callable:
         flag("alone", "The picker went alone."),
         click.option(
             "--points",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Card points of the picker's side, bury included (0-120).",
         ),
         click.option(
             "--tricks",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Tricks the picker's side took. Without it, each side is taken to "
             "have won a trick.",
@@ -350,7 +403,7 @@ def hand_options(amend: bool = False) -> Callable:
         flag("forced", "The dealer was forced to pick (all_pass = forced)."),
         click.option(
             "--blitz",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Blitzes shown, 0 to 2 (where the rules play blitz): black queens, red queens.",
         ),
@@ -361,7 +414,7 @@ def hand_options(amend: bool = False) -> Callable:
         ),
         click.option(
             "--runs",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Schafkopf: runs (consecutive top trumps held by one side).",
         ),
@@ -384,7 +437,7 @@ def hand_options(amend: bool = False) -> Callable:
         ),
         click.option(
             "--blind-points",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Leaster with leaster_blind = set-aside: the card points of the blind, which "
             "count for nobody (--leaster-points then add up to 120 less them).",
@@ -436,13 +489,13 @@ def hand_options(amend: bool = False) -> Callable:
         ),
         click.option(
             "--knocks",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Schafkopf: knocks (Klopfen, Legen) before the game, x knock_factor each.",
         ),
         click.option(
             "--stoss",
-            type=int,
+            type=Whole(),
             metavar="N",
             help="Schafkopf: Stoss calls (Kontra, Re, ...), x2 each, up to max_stoss.",
         ),

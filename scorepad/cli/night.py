@@ -16,6 +16,7 @@ from ._common import (
     _SCHWANZER_ONLY,
     CONTEXT_SETTINGS,
     WholeHelpGroup,
+    WholeRange,
     _complete_player,
     _complete_setting,
     _echo_recorded,
@@ -477,7 +478,7 @@ def log(path: Path, fmt: str) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=WholeRange(min=1), metavar="N")
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
 @session_file_option
@@ -501,7 +502,7 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
 @click.option(
     "--points",
     required=True,
-    type=click.IntRange(min=1),
+    type=WholeRange(min=1),
     metavar="N",
     help="What NAME pays each other seated player (or the one player --to names).",
 )
@@ -577,7 +578,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=WholeRange(min=1), metavar="N")
 @hand_options(amend=True)
 @click.option(
     "--out",
