@@ -80,12 +80,13 @@ class _Ascii:
 
 
 def _python_reads(text: str, floats: bool) -> bool:
-    """Whether Python's `float` (or `int`) reads the text as a number."""
+    """Whether Python's `float` (or `int`) reads the text as a number (NaN aside: an option
+    that takes one says what it is not)."""
     try:
-        (float if floats else int)(text)
+        number = (float if floats else int)(text)
     except ValueError:
         return False
-    return True
+    return number == number
 
 
 class Whole(_Ascii, click.types.IntParamType):
