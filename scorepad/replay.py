@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError
 from .rules import Rules
+from .schema import unprintable, unprintable_problem
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 
 KEYS = (
@@ -96,6 +97,9 @@ def parse_hand_file(text: str) -> HandFile:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        bad = unprintable(line)  # (its names and words are printed: no escape sequences)
+        if bad is not None:
+            raise HandFileError(number, unprintable_problem("this line", line, bad))
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
         if not sep:

@@ -180,3 +180,20 @@ def test_a_control_character_in_a_change_of_the_rules_is_reported(run, clean, tm
     for command in ("log", "status", "sheet"):
         result = run("-f", path, command)
         assert "\x1b" not in result.stdout + result.stderr, command
+
+
+@pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS[:6], ids=[b[0] for b in BAD_TEXTS[:6]])
+def test_a_control_character_in_a_hand_file_for_replay_is_reported_at_its_line(
+    run, tmp_path, what, text, code
+):
+    sample = Path(__file__).parent.parent / "sample_sessions" / "hands" / "bavarian-bettel.txt"
+    lines = sample.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("players:"))
+    lines = [line.replace("Anni", f"An{text}ni") for line in lines]
+    path = tmp_path / "hand.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("replay", path)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: {path}:{at + 1}: this line: ")
+    assert f"holds a control character ({code})" in result.stderr
+    assert all(c.isprintable() or c == "\n" for c in result.stderr)
