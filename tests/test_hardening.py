@@ -612,7 +612,8 @@ def _torn_night(run, tmp_path: Path) -> tuple[Path, bytes]:
     path = tmp_path / "night.csv"
     new_session(run, path)
     for _ in range(3):
-        assert run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70)
+        result = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70)
+        assert result.exit_code == 0, result.stderr
     good = path.read_bytes()
     with open(path, "ab") as out:
         out.write(b'4,picker,,2,1,-1,-1,-1,Cy,,Ann,"[""Bo')  # torn inside a quoted cell

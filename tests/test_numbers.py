@@ -39,7 +39,8 @@ def session(run, tmp_path) -> Path:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE).exit_code == 0
     for _ in range(3):
-        assert run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+        result = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+        assert result.exit_code == 0, result.stderr
     return path
 
 
@@ -192,7 +193,8 @@ def test_a_number_in_a_cell_is_ascii_digits_only(run, tmp_path, line, column, wh
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE).exit_code == 0
     for _ in range(6):
-        assert run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+        result = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+        assert result.exit_code == 0, result.stderr
     _edit(path, line, column, _spelled(_cells(path)[line - 1][_cells(path)[0].index(column)], how))
     verify = run("-f", path, "verify")
     assert verify.exit_code == 1
