@@ -29,9 +29,10 @@ from typing import Any, Final, NamedTuple
 from .errors import HandError, ScorepadError, field
 from .hands import BY_NAME as BY_INPUT
 from .hands import Type
-from .rules import Rules
+from .rules import MAX_DOUBLED, Rules
 from .schema import (
     CORRECTIONS,
+    FORMULA_STARTS,
     HAND_KINDS,
     INPUTS,
     Codec,
@@ -40,6 +41,8 @@ from .schema import (
     Row,
     RowKind,
     check_note,
+    unprintable,
+    unprintable_problem,
 )
 from .scoring import (
     TOTAL_POINTS,
@@ -71,6 +74,7 @@ _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled 
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
+_FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 
 
 # --- from rows to hands and back ----------------------------------------------------------------
@@ -523,7 +527,10 @@ class Ledger:
         self._key_parts = (others, k_points, classes)
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
-        k_hand, k_kind, k_ref, k_note = (index[n] for n in ("hand", "kind", "ref", "note"))
+        k_hand, k_kind, k_ref, k_note, k_time = (
+            index[n] for n in ("hand", "kind", "ref", "note", "time")
+        )
+        formula_first = _FORMULA_FIRST
         recall, store = self._fast_old.get, self._store
         join = _KEY_SEPARATOR.join
         k_next, k_seated, k_pending, k_totals = (
@@ -552,6 +559,15 @@ class Ledger:
                 return slow(cells, line)
             number = self.last_hand + 1
             if cells[k_hand] != str(number):
+                return slow(cells, line)
+            # The note and time are no inputs (a kind of hand does not vouch for them): a
+            # control character or a formula in either is for the slow path to report.
+            note, when = cells[k_note], cells[k_time]
+            if (
+                (note and (note[0] in formula_first or not note.isprintable()))
+                or not when.isprintable()
+                or when[:1] in formula_first
+            ):
                 return slow(cells, line)
             card = classes.get(cells[k_points])
             if card is None:
@@ -1303,6 +1319,11 @@ class Ledger:
             )
         self._check_race_open()
         self.check_night_open()
+        if self.rules.doubler_stacking == "multiply" and self.doubled_next() >= MAX_DOUBLED:
+            raise HandError(
+                f"⟨doubler⟩: {self.doubled_next()} doublers are pending, and a hand is doubled "
+                f"by {MAX_DOUBLED} at most (doubler_stacking = multiply): score a hand first"
+            )
         dealer = find_player(dealer, self.seated, "⟨dealer⟩") if dealer else self.next_dealer
         row = Row(
             RowKind.DOUBLER,
@@ -1494,6 +1515,12 @@ def rules_of_set_row(note: str) -> Rules:
         raise ScorepadError("its note is not a JSON change of the rules") from None
     if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
         raise ScorepadError("its note is not a JSON change of the rules")
+    for key in ("changes", "note", "source", "overrides"):  # (all shown: log, status)
+        value = data.get(key)
+        for text in value if isinstance(value, list) else [value]:
+            bad = unprintable(text) if isinstance(text, str) else None
+            if bad is not None:
+                raise ScorepadError(unprintable_problem(key, str(text), bad))
     rules = rules_from_dict(data["rules"], "set")
     source, overrides = data.get("source"), data.get("overrides")
     if isinstance(source, str) and isinstance(overrides, list):  # for the summary only

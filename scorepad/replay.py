@@ -34,6 +34,7 @@ from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_
 from .errors import CardError, ScorepadError, worded
 from .rules import Rules
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
+from .text import unprintable, unprintable_problem
 
 KEYS = (
     "rules",
@@ -100,6 +101,9 @@ def parse_hand_file(text: str) -> HandFile:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        bad = unprintable(line)  # (its names and words are printed: no escape sequences)
+        if bad is not None:
+            raise HandFileError(number, unprintable_problem("this line", line, bad))
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
         if not sep:

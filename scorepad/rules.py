@@ -21,6 +21,7 @@ from .names import FAMILIES, PRESETS, Family
 DEFAULT_PRESET = "standard"
 MAX_AMOUNT = 1_000_000  # the most any amount (a stake, a value, a target) may be
 MAX_FACTOR = 16  # the most one doubling may multiply by
+MAX_DOUBLED = 30  # the most doublers one hand is doubled by (x 2**30: past a billion)
 MAX_TEXT = 200  # the longest name or description of a rules table
 MAX_RULES_FILE = 1 << 20  # the largest rules file read, in bytes
 CALLS = ("none", "ace", "jack-of-diamonds")
@@ -71,12 +72,12 @@ class Setting(NamedTuple):
             if value is None:
                 raise self._bad(text)
         elif self.kind == "int":
-            if not re.fullmatch(r"[+-]?\d{1,9}", raw):
+            if not re.fullmatch(r"[+-]?[0-9]{1,9}", raw):  # (not \d: any script's digits)
                 raise self._bad(text)
             value = int(raw)
         elif self.kind == "levels":
             parts = [p for p in re.split(r"[,/\s]+", raw.strip("[]() ")) if p]
-            if not all(re.fullmatch(r"\d{1,9}", p) for p in parts):
+            if not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
                 raise self._bad(text)
             value = [int(p) for p in parts]
         else:

@@ -30,6 +30,7 @@ from .errors import HandError, ScorepadError
 from .hands import BY_NAME as HAND_INPUTS
 from .hands import INPUTS as INPUT_TABLE
 from .hands import Type
+from .text import unprintable, unprintable_problem
 
 FORMAT_VERSION = 5
 """The newest format this scorepad reads, and the one it writes new sessions in."""
@@ -341,11 +342,25 @@ def _json(text: str, kind: type, what: str, line: int) -> Any:
     return value
 
 
-def _int(text: str, what: str, line: int) -> int:
+def whole(text: str) -> int | None:
+    """A whole number as scorepad reads one wherever it is typed or kept (an option, a cell):
+    the ASCII digits 0-9 with an optional sign, nothing else (`int` would take `7_0`, spaces
+    and other scripts' digits, `٧٠`); None for any other text, or more digits than Python
+    turns into a number (4,300)."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        return None
     try:
         return int(text)
-    except ValueError:
-        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number") from None
+    except ValueError:  # (past Python's limit of digits)
+        return None
+
+
+def _int(text: str, what: str, line: int) -> int:
+    number = whole(text)
+    if number is None:
+        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number")
+    return number
 
 
 class Codec:
@@ -502,6 +517,9 @@ class Codec:
             elif cell is _COUNTS:
                 values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
             else:
+                bad = unprintable(text)
+                if bad is not None:
+                    raise LedgerError(line, unprintable_problem(name, text, bad))
                 if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
                     raise LedgerError(
                         line,

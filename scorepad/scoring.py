@@ -16,7 +16,7 @@ from .errors import HandError
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
 from .names import Role
-from .rules import MAX_AMOUNT, Deal, Rules
+from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules
 
 # Defined here, not in cards (which imports them from here), so that scoring a hand does not
 # import the card tables: recording a hand starts faster.
@@ -276,6 +276,10 @@ def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
 def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
     if hand.doubled < 0:
         raise HandError("⟨doubled⟩: a hand cannot be doubled a negative number of times")
+    if hand.doubled > MAX_DOUBLED:
+        raise HandError(
+            f"⟨doubled⟩: a hand is doubled by {MAX_DOUBLED} doublers at most ({hand.doubled} given)"
+        )
     return [("doubled hand after a doubler", 2)] * hand.doubled
 
 

@@ -301,6 +301,10 @@ class Snapshot:
                     path, "the file ends before its rules and session rows", number
                 ) from None
             except csv.Error as exc:
+                if self.torn() and self.head_line_ends() < number:  # (torn inside quotes)
+                    raise SessionError(
+                        path, "the line is incomplete; run `scorepad repair`", number
+                    ) from None
                 raise SessionError(path, f"cannot read this line as CSV: {exc}", number) from None
             except UnicodeDecodeError:
                 raise SessionError(path, "not UTF-8 text", number) from None
@@ -335,7 +339,7 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
         return codec.version
     at = codec.index["format"]
     text = rules_cells[at] if len(rules_cells) == codec.width else ""
-    if not text.isdecimal():
+    if not (text.isascii() and text.isdigit()):
         raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
     number = int(text)
     if number > FORMAT_VERSION:
@@ -488,7 +492,7 @@ def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int] | Non
     if len(cells) != codec.width or cells[at_kind] not in CORRECTIONS:
         return None
     ref = cells[codec.index["ref"]]
-    return (cells[at_kind], int(ref)) if ref.isdecimal() else None
+    return (cells[at_kind], int(ref)) if ref.isascii() and ref.isdigit() else None
 
 
 def _line_at(snapshot: Snapshot, offset: int) -> bytes:
@@ -644,9 +648,19 @@ def _upgrade(path: Path, locked_fd: int, head: Head) -> None:
 _JOURNAL = ".journal"
 
 
+def _target(path: Path) -> Path:
+    """The file a session path names: the path itself, or, when it is a symbolic link, the
+    file the link leads to. A rewrite replaces that file (in its own folder) and keeps the
+    link, and what a rewrite leaves beside the session (temp files, a journal) is beside it."""
+    if not os.path.islink(path):  # (one lstat: the common case costs no more)
+        return path
+    return Path(os.path.realpath(path))
+
+
 def _beside(path: Path) -> list[str]:
     """What scorepad may have left beside the session (`.FILE.*`: temp files of a rewrite,
-    the journal of one), in one look at the folder."""
+    the journal of one), in one look at the folder (the link's target's, for a link)."""
+    path = _target(path)
     prefix = f".{path.name}."
     try:
         with os.scandir(path.parent if str(path.parent) else ".") as entries:
@@ -681,15 +695,17 @@ def _commit(path: Path, locked_fd: int, temp: str) -> None:
     Under the Windows protocol the temp file becomes the journal, named after the file it
     rewrites (`.FILE.DIGEST.journal`), and is copied into the session in place (see
     `_finish_rewrite`). An OSError before the session is touched leaves it as it was (the
-    caller removes the temp file)."""
+    caller removes the temp file). A session path that is a symbolic link keeps it: the
+    rename (or the journal) is the link's target's, in its folder (see `_target`)."""
+    target = _target(path)
     if not files.WINDOWS_LOCKS:
-        os.chmod(temp, os.stat(path).st_mode & 0o777)
-        os.replace(temp, path)
-        _fsync_dir(path)
+        os.chmod(temp, os.stat(target).st_mode & 0o777)
+        os.replace(temp, target)
+        _fsync_dir(target)
         return
-    journal = path.with_name(f".{path.name}.{_digest(locked_fd)}{_JOURNAL}")
+    journal = target.with_name(f".{target.name}.{_digest(locked_fd)}{_JOURNAL}")
     os.replace(temp, journal)
-    _fsync_dir(path)
+    _fsync_dir(target)
     _finish_rewrite(path, locked_fd, journal)
 
 
@@ -699,7 +715,7 @@ def _finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
     again by the next scorepad to take the lock: when the session is still the file the
     journal rewrites (its digest), or a part of the journal's copy (a prefix of it). Any other
     file is not touched: the journal is not its own (a copy put back by hand, say)."""
-    digest = journal.name[len(path.name) + 2 : -len(_JOURNAL)]
+    digest = journal.name[len(_target(path).name) + 2 : -len(_JOURNAL)]
     try:
         if digest != _digest(locked_fd) and not _is_prefix(locked_fd, journal):
             raise SessionError(
@@ -720,7 +736,7 @@ def _finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
             f"cannot finish rewriting the file: {exc.strerror}; the next scorepad command "
             f"finishes it (from {journal.name})",
         ) from None
-    _fsync_dir(path)
+    _fsync_dir(journal)
 
 
 def _is_prefix(fd: int, journal: Path) -> bool:
@@ -812,6 +828,9 @@ def check_pass(
             return problems
         except csv.Error as exc:
             line = done + 1
+            if line == torn_at:  # (torn inside a quoted cell: the reader found no end to it)
+                problems.append(Problem(line, TORN))
+                return problems
             problems.append(Problem(line, f"cannot read this line as CSV: {exc}"))
             if above + reader.line_num < line or stop_at_first:
                 return problems
@@ -967,9 +986,13 @@ def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
         raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
 
 
-def _temp_beside(path: Path, doing: str = "cannot rewrite") -> tuple[int, str]:
+def _temp_beside(path: Path, doing: str = "cannot rewrite", follow: bool = True) -> tuple[int, str]:
+    """A new temp file beside `path` (with `follow`, beside a link's target, where a rewrite
+    renames it)."""
     import tempfile
 
+    if follow:
+        path = _target(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -1423,7 +1446,9 @@ class Session:
         (moved into FILE.rejected), blank lines at the end, and whole numbers written as `2.0`
         (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
         there was nothing to mend; running it again does nothing). The file is read a block at
-        a time and rewritten atomically, the original kept as FILE.bak."""
+        a time and rewritten atomically, the original kept as FILE.bak: about twice its size,
+        which is looked for first (without it, an error that says what it needs, and nothing
+        written)."""
         path = self.path
         with self._locked(), self._snapshot() as snapshot:
             if snapshot.size > 0:
@@ -1446,7 +1471,7 @@ _WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")  # (longer is no number a hand holds
 
 def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
     """Copy the snapshot to `backup` (written whole beside it, then renamed into place)."""
-    fd, temp = _temp_beside(snapshot.path, "cannot repair")
+    fd, temp = _temp_beside(backup, "cannot repair", follow=False)
     try:
         with os.fdopen(fd, "wb") as out:
             for block in snapshot.blocks():
@@ -1460,65 +1485,132 @@ def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
         raise
 
 
+class _Discard:
+    """Where a repair that cannot be made writes: nowhere (it only finds what it would mend)."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+_ROOM = 64 * 1024  # more room a repair wants than the two copies (the folder's own blocks)
+
+
+def _size_text(size: int) -> str:
+    """A size as people read it: 12 KiB, 3.4 MiB, 1.2 GiB."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}" if size < 10 * scale else f"{size // scale} {unit}"
+    return f"{size} bytes"
+
+
+def _room_problem(snapshot: Snapshot) -> str | None:
+    """Why a repair of this file cannot be made for want of free space (None when it can):
+    it writes a new copy of the file beside it (beside a link's target) and keeps the file as
+    it was as FILE.bak, so it needs about twice the file's size."""
+    import shutil
+
+    path, size = snapshot.path, snapshot.size
+    needs: dict[int, list[Any]] = {}  # device: [folder, bytes needed there]
+    for folder in (_target(path).parent, path.parent):  # (the new copy; FILE.bak)
+        folder = folder if str(folder) else Path(".")
+        try:
+            device = os.stat(folder).st_dev
+        except OSError:
+            return None  # (a folder that cannot be looked at: the repair itself says why)
+        needs.setdefault(device, [folder, _ROOM])[1] += size
+    for folder, needed in needs.values():
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            continue
+        if free < needed:
+            return (
+                f"cannot repair: it needs {_size_text(needed)} free beside the file (a new "
+                f"copy of it and {path.name}.bak), and {_size_text(free)} are free; nothing "
+                f"was changed (make room, or copy the file where there is room and repair "
+                f"it there)"
+            )
+    return None
+
+
 def _repair(snapshot: Snapshot, codec: Codec | None) -> list[str]:
     path = snapshot.path
-    numbers = codec.places(Cell.INT) | set(codec.player_at) if codec else set()
-    width = codec.width if codec else 0
-    done: list[str] = []
+    room = _room_problem(snapshot)
+    if room is not None:
+        done, _ = _mend(snapshot, codec, _Discard())
+        if not done:
+            return []  # (nothing to mend: no room needed)
+        raise SessionError(path, room)
     fd, temp = _temp_beside(path, "cannot repair")
-    mended: list[int] = []
-    blank_run: list[bytes] = []
-    line = 0
     try:
         with os.fdopen(fd, "wb") as out:
-            rest = b""
-            for block in [*snapshot.blocks(), b""]:
-                data = rest + block
-                if block:
-                    cut = data.rfind(b"\n") + 1
-                    lines = [piece + b"\n" for piece in data[:cut].split(b"\n")[:-1]]
-                    rest = data[cut:]
-                else:
-                    lines, rest = ([data] if data else []), b""
-                for raw in lines:
-                    line += 1
-                    if not raw.endswith(b"\n"):  # the torn last line
-                        _reject(path, raw, line)
-                        done.append(
-                            f"moved the incomplete line {line} ({len(raw)} bytes) to "
-                            f"{path.name}.rejected"
-                        )
-                        continue
-                    if not raw.strip():
-                        blank_run.append(raw)
-                        continue
-                    if blank_run:  # blank lines before more rows: not at the end, kept
-                        out.write(b"".join(blank_run))
-                        blank_run = []
-                    out.write(_mend_line(raw, numbers, width, line, mended))
+            done, torn = _mend(snapshot, codec, out)
             out.flush()
             os.fsync(out.fileno())
-        if blank_run:
-            done.append(
-                f"removed {len(blank_run)} blank line{'s' if len(blank_run) > 1 else ''} at the end"
-            )
-        if mended:
-            done.append(
-                f"wrote whole numbers written as decimals (like 2.0) as whole numbers "
-                f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
-                f"({_lines_text(mended)})"
-            )
         if not done:
             os.unlink(temp)
             return []
         _keep_copy(snapshot, path.with_name(path.name + ".bak"))
+        if torn is not None:  # (kept only once the new file and the copy are written)
+            _reject(path, *torn)
         _commit(path, snapshot.fd, temp)
-    except OSError as exc:
+    except (OSError, SessionError) as exc:
         with suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, SessionError):
+            raise
         raise SessionError(path, f"cannot repair: {exc.strerror}; the file is as it was") from None
     done.append(f"the file as it was is kept as {path.name}.bak")
     return done
+
+
+def _mend(snapshot: Snapshot, codec: Codec | None, out: Any) -> tuple[list[str], Any]:
+    """Write the snapshot mended to `out`, a block at a time; returns what was mended (a line
+    each) and the torn last line with its number (None when the last line is whole), which
+    the caller keeps in FILE.rejected."""
+    path = snapshot.path
+    numbers = codec.places(Cell.INT) | set(codec.player_at) if codec else set()
+    width = codec.width if codec else 0
+    done: list[str] = []
+    mended: list[int] = []
+    blank_run: list[bytes] = []
+    torn = None
+    line = 0
+    rest = b""
+    for block in [*snapshot.blocks(), b""]:
+        data = rest + block
+        if block:
+            cut = data.rfind(b"\n") + 1
+            lines = [piece + b"\n" for piece in data[:cut].split(b"\n")[:-1]]
+            rest = data[cut:]
+        else:
+            lines, rest = ([data] if data else []), b""
+        for raw in lines:
+            line += 1
+            if not raw.endswith(b"\n"):  # the torn last line
+                torn = (raw, line)
+                done.append(
+                    f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
+                )
+                continue
+            if not raw.strip():
+                blank_run.append(raw)
+                continue
+            if blank_run:  # blank lines before more rows: not at the end, kept
+                out.write(b"".join(blank_run))
+                blank_run = []
+            out.write(_mend_line(raw, numbers, width, line, mended))
+    if blank_run:
+        done.append(
+            f"removed {len(blank_run)} blank line{'s' if len(blank_run) > 1 else ''} at the end"
+        )
+    if mended:
+        done.append(
+            f"wrote whole numbers written as decimals (like 2.0) as whole numbers "
+            f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
+            f"({_lines_text(mended)})"
+        )
+    return done, torn
 
 
 def _mend_line(raw: bytes, numbers: set[int], width: int, line: int, mended: list[int]) -> bytes:

@@ -29,11 +29,27 @@ class Payment:
         return {"from": self.payer, "to": self.payee, "amount": f"{self.amount:.2f}"}
 
 
+def _amount_text(text: str) -> bool:
+    """Whether text is an amount as scorepad reads one: the ASCII digits 0-9, at most one `.`,
+    an optional sign (`Decimal` would take `0_25`, `1e3`, `Infinity` and other scripts'
+    digits)."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    whole, _, cents = digits.partition(".")
+    return (
+        bool(whole or cents)
+        and digits.isascii()
+        and (not whole or whole.isdigit())
+        and (not cents or cents.isdigit())
+    )
+
+
 def parse_rate(text: str) -> Decimal:
     """A per-point rate as typed (`0.25`, `1`, `.10`): a positive Decimal."""
+    if len(text) > 40 or not _amount_text(text.strip()):
+        raise ScorepadError(f"⟨rate⟩ {text[:40]}: not an amount; write e.g. 0.25")
     try:
         rate = Decimal(text.strip())
-    except InvalidOperation:
+    except InvalidOperation:  # pragma: no cover - (the text is an amount)
         raise ScorepadError(f"⟨rate⟩ {text}: not an amount; write e.g. 0.25") from None
     if not rate.is_finite() or rate <= 0:
         raise ScorepadError(f"⟨rate⟩ {text}: the rate must be an amount above zero")

@@ -606,6 +606,127 @@ def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
 
 
+def _torn_night(run, tmp_path: Path) -> tuple[Path, bytes]:
+    """A night whose last line was cut short mid-write, with a blank line before it for good
+    measure; returns the file and the night as it was before the torn line."""
+    path = tmp_path / "night.csv"
+    new_session(run, path)
+    for _ in range(3):
+        result = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70)
+        assert result.exit_code == 0, result.stderr
+    good = path.read_bytes()
+    with open(path, "ab") as out:
+        out.write(b'4,picker,,2,1,-1,-1,-1,Cy,,Ann,"[""Bo')  # torn inside a quoted cell
+    return path, good
+
+
+def _free(monkeypatch, free: int) -> list[str]:
+    """Make shutil.disk_usage say `free` bytes are free; returns the folders it was asked of."""
+    import shutil
+
+    asked: list[str] = []
+
+    def disk_usage(folder):
+        asked.append(str(folder))
+        return shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free)
+
+    monkeypatch.setattr(shutil, "disk_usage", disk_usage)
+    return asked
+
+
+def test_repair_without_room_for_two_copies_says_what_it_needs_and_writes_nothing(
+    run, tmp_path, monkeypatch
+):
+    import scorepad.session as session
+
+    path, _ = _torn_night(run, tmp_path)
+    before, names = path.read_bytes(), sorted(p.name for p in tmp_path.iterdir())
+    needed = 2 * len(before) + session._ROOM
+    asked = _free(monkeypatch, needed - 1)
+    result = run("-f", path, "repair")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: cannot repair: it needs {session._size_text(needed)} free beside the "
+        f"file (a new copy of it and night.csv.bak), and {session._size_text(needed - 1)} are "
+        f"free; nothing was changed (make room, or copy the file where there is room and "
+        f"repair it there)\n"
+    )
+    assert asked == [str(tmp_path)]
+    assert path.read_bytes() == before  # and nothing beside it: no .bak, .rejected, temp file
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
+    _free(monkeypatch, needed)  # just enough
+    assert run("-f", path, "repair").exit_code == 0
+    assert (tmp_path / "night.csv.rejected").exists() and run("-f", path, "verify").stdout == ""
+
+
+def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
+    run, tmp_path, monkeypatch
+):
+    """The room was there when it looked, and is gone when the copy is kept: the torn line is
+    kept in FILE.rejected only once the new file and the copy are written."""
+    import scorepad.session as session
+
+    path, _ = _torn_night(run, tmp_path)
+    before = path.read_bytes()
+
+    def full(snapshot, backup):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(session, "_keep_copy", full)
+    result = run("-f", path, "repair")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path}: cannot repair: {os.strerror(errno.ENOSPC)}; the file is as it was\n"
+    )
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
+
+
+def test_repair_with_nothing_to_mend_needs_no_room(run, tmp_path, monkeypatch):
+    path, good = _torn_night(run, tmp_path)
+    path.write_bytes(good)
+    _free(monkeypatch, 0)
+    result = run("-f", path, "repair")
+    assert result.exit_code == 0 and result.stdout == f"{path}: nothing to repair.\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
+
+
+def test_the_room_a_repair_needs_is_the_sizes_people_read(run):
+    from scorepad.session import _size_text
+
+    assert [_size_text(n) for n in (512, 2048, 1536 * 1024, 50 << 20, 3 << 30)] == [
+        "512 bytes",
+        "2.0 KiB",
+        "1.5 MiB",
+        "50 MiB",
+        "3.0 GiB",
+    ]
+
+
+def test_a_line_torn_anywhere_in_it_quoted_or_not_is_one_for_repair(run, tmp_path):
+    path, good = _torn_night(run, tmp_path)
+    last = good.rstrip(b"\r\n").rsplit(b"\n", 1)[1] + b"\r\n"  # a whole row, quoted cells too
+    head = good[: -len(last)]
+    assert b'"' in last
+    for cut in range(1, len(last) - 1):  # (torn after every byte before its line end)
+        path.write_bytes(head + last[:cut])
+        verify = run("-f", path, "verify")
+        assert verify.stdout == (
+            f"{path}:6: the last line is incomplete (the machine may have stopped mid-write); "
+            f"run `scorepad repair`\n"
+        ), (cut, last[:cut])
+        assert "run `scorepad repair`" in run("-f", path, "standings").stderr, cut
+    assert run("-f", path, "repair").exit_code == 0
+    assert path.read_bytes() == head and run("-f", path, "verify").stdout == ""
+
+
+def test_a_head_torn_inside_its_quoted_rules_is_one_for_repair(run, tmp_path):
+    path, good = _torn_night(run, tmp_path)
+    path.write_bytes(good[: good.index(b"preset")])  # the rules row, cut inside its JSON
+    verify = run("-f", path, "verify")
+    assert verify.stdout == f"{path}:2: the line is incomplete; run `scorepad repair`\n"
+
+
 # --- without the POSIX-only modules (as on Windows) -----------------------------------------
 
 WITHOUT_POSIX = textwrap.dedent("""\

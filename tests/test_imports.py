@@ -81,6 +81,7 @@ LAYERS = {
             "settlement",
             "replay",
             "simulate",
+            "text",
             "presets",
         ),
         0,

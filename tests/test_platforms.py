@@ -122,6 +122,93 @@ def test_a_rewrite_cut_short_is_finished_by_the_next_command(run, night, protoco
     assert "Flo joins" in run("-f", night, "log").stdout
 
 
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _linked(run, tmp_path: Path, older: str = "") -> tuple[Path, Path]:
+    """A session file in one folder and a symbolic link to it (of another name) in another:
+    (the link, the file). `older`: the file is that fixture's night, of an older format."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "links").mkdir()
+    target = tmp_path / "real" / "friday.csv"
+    if older:
+        target.write_bytes((FIXTURES / older / "standard-friday.csv").read_bytes())
+    else:
+        assert run("-f", target, "new", "--players", PLAYERS).exit_code == 0
+        for _ in range(3):
+            assert run("-f", target, "hand", "--leaster", "--winner", "Cy").exit_code == 0
+    link = tmp_path / "links" / "tonight.csv"
+    link.symlink_to(os.path.relpath(target, link.parent))
+    return link, target
+
+
+def _hands(run, path: Path) -> int:
+    return len(json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"])
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("seat", "add", "Flo"),  # a new player's column
+        ("penalty", "Ed", "--points", "1"),  # a row format 3 cannot hold: the format upgrade
+        ("set", "double_on_the_bump=true"),  # format 1 has no rules_line: the upgrade too
+        ("repair",),  # blank lines at the end
+    ],
+)
+def test_a_rewrite_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(
+    run, tmp_path, protocol, change
+):
+    older = {"penalty": "v3", "set": "v1"}.get(change[0], "")
+    link, target = _linked(run, tmp_path, older)
+    hands = _hands(run, target)
+    if change == ("repair",):
+        with open(target, "ab") as f:
+            f.write(b"\r\n\r\n")
+    result = run("-f", link, *change)
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert target.is_file() and not target.is_symlink()
+    if change[0] in ("penalty", "set"):  # rewritten in the current format
+        assert b"offender" in target.read_bytes().split(b"\r\n")[0]
+        hands += change[0] == "penalty"
+    if change[0] == "seat":
+        assert b"Flo" in target.read_bytes().split(b"\r\n")[0]
+    assert _hands(run, target) == hands
+    # A hand recorded afterwards, through the link, lands in the file itself.
+    result = run("-f", link, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and _hands(run, target) == hands + 1
+    assert run("-f", target, "verify").stdout == ""
+    # Nothing was left beside the file or beside the link (no temp file, no journal); the
+    # copy `repair` keeps is named after the session as given.
+    assert [p.name for p in target.parent.iterdir()] == ["friday.csv"]
+    left = sorted(p.name for p in link.parent.iterdir())
+    assert left == ["tonight.csv"] + (["tonight.csv.bak"] if change == ("repair",) else [])
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
+def test_the_journal_of_a_rewrite_through_a_link_is_beside_the_file_itself(
+    run, tmp_path, monkeypatch
+):
+    """Under the Windows protocol a rewrite cut short through a link is finished by a command
+    given the file itself (or any other link to it): the journal is the file's, not the link's."""
+    link, target = _linked(run, tmp_path)
+
+    def crash(path, fd, journal):  # (the machine stops once the journal has its name)
+        raise session.SessionError(path, "the machine stopped")
+
+    monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
+    monkeypatch.setattr(session, "_finish_rewrite", crash)
+    assert run("-f", link, "seat", "add", "Flo").exit_code == 1
+    monkeypatch.undo()
+    assert len(_journals(target)) == 1 and not _journals(link)
+    assert run("-f", target, "status").exit_code == 0  # finishes the copy, then reads
+    assert not _journals(target) and link.is_symlink()
+    assert b"Flo" in target.read_bytes().split(b"\r\n")[0]
+    assert run("-f", link, "verify").stdout == ""
+
+
 def _journals(path: Path) -> list[Path]:
     return list(path.parent.glob(f".{path.name}.*.journal"))
 

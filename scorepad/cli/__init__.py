@@ -23,7 +23,14 @@ import click
 
 from .. import __version__
 from ..errors import ScorepadError, set_wording
-from ._common import CONTEXT_SETTINGS, WholeHelpGroup, echo_error, option_word, use_color
+from ._common import (
+    CONTEXT_SETTINGS,
+    NumberRange,
+    WholeHelpGroup,
+    echo_error,
+    option_word,
+    use_color,
+)
 
 set_wording(option_word)  # the domain's messages name inputs; here they are options
 
@@ -160,7 +167,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option(
     "--wait",
-    type=click.FloatRange(0, 86400),
+    type=NumberRange(0, 86400),
     callback=_seconds,
     envvar="SCOREPAD_WAIT",
     default=30,

@@ -50,10 +50,69 @@ class WholeHelpGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+class _Ascii:
+    """A click number type that takes only the ASCII digits 0-9 (with a sign, and for a float
+    a `.`), as every number scorepad reads: Python's `int` and `float` would also take `7_0`
+    and other scripts' digits (`٧٠`). Spaces around the number are fine. Text that is no
+    number to Python either gets click's own message."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in ("+", "-") else text
+            whole, dot, part = digits.partition(".")
+            floats = isinstance(self, click.FloatRange)
+            if not (
+                digits.isascii()
+                and (whole or part)
+                and (not whole or whole.isdigit())
+                and (not part or part.isdigit())
+                and (not dot or floats)
+            ) and _python_reads(text, floats):
+                kind = "a number" if floats else "a whole number"
+                self.fail(  # type: ignore[attr-defined]
+                    f"{value[:40]!r} is not {kind} (the digits 0-9"
+                    f"{', a point' if floats else ''} and a sign, nothing else)",
+                    param,
+                    ctx,
+                )
+            value = text
+        return super().convert(value, param, ctx)  # type: ignore[misc]
+
+
+def _python_reads(text: str, floats: bool) -> bool:
+    """Whether Python's `float` (or `int`) reads the text as a number (NaN aside: an option
+    that takes one says what it is not)."""
+    try:
+        number = (float if floats else int)(text)
+    except ValueError:
+        return False
+    return number == number
+
+
+class Whole(_Ascii, click.types.IntParamType):
+    """A whole number (`type=Whole()` where click would take `type=int`)."""
+
+
+class WholeRange(_Ascii, click.IntRange):
+    """A whole number in a range (click.IntRange, of ASCII digits only)."""
+
+
+class NumberRange(_Ascii, click.FloatRange):
+    """A number in a range (click.FloatRange, of ASCII digits only: no `nan`, no `1e3`)."""
+
+
+def escaped(message: str) -> str:
+    """A message as it may reach a terminal: each character that is not printable (a control
+    character, a bidirectional override, ...) written as its escape, `\\x1b`."""
+    if message.isprintable():
+        return message
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def echo_error(message: str) -> None:
     """Print `Error: message` on one line: control characters the user typed are escaped."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    click.echo(f"Error: {shown}", err=True)
+    click.echo(f"Error: {escaped(message)}", err=True)
 
 
 def complete_rules(
@@ -256,11 +315,13 @@ def _split_pairs(
     """Read `A=N,B=N,...` into a dict of name to whole number."""
     if value is None:
         return None
+    from ..schema import whole
+
     pairs = {}
     for item in _csv_items(value):
         name, sep, number = item.rpartition("=")
         name, number = name.strip(), number.strip()
-        if not sep or not name or not number.lstrip("-").isdecimal():
+        if not sep or not name or whole(number) is None:
             raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
         if len(number) > 6:
             raise click.BadParameter(f"{item[:40]!r}: more card points than a deck holds")
@@ -296,7 +357,7 @@ def _input_option(item: Input, amend: bool) -> Callable:
         extra["shell_complete"] = complete_player
         extra["multiple"] = item.type is Type.NAMES
     elif item.type in (Type.INT, Type.COUNT):
-        extra["type"] = int
+        extra["type"] = Whole()
     elif item.type is Type.COUNTS:
         extra["callback"] = _split_pairs
     elif item.type is Type.GAME:

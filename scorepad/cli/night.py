@@ -13,9 +13,11 @@ from ..errors import HandError
 from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
+    WholeRange,
     complete_player,
     complete_setting,
     echo_recorded,
+    escaped,
     format_option,
     hand_options,
     next_line,
@@ -339,10 +341,10 @@ def verify(path: Path, verbose: bool) -> None:
     except SessionError as exc:
         if exc.line is None:
             raise
-        click.echo(str(exc))
+        click.echo(escaped(str(exc)))
         sys.exit(1)
-    for problem in problems:
-        click.echo(f"{path}:{problem.line}: {problem.message}")
+    for problem in problems:  # (a problem quotes the file escaped; this is belt and braces)
+        click.echo(escaped(f"{path}:{problem.line}: {problem.message}"))
     if problems:
         if any(p.edited for p in problems):
             click.echo(
@@ -472,7 +474,7 @@ def log(path: Path, fmt: str) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=WholeRange(min=1), metavar="N")
 @click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
 @table_format_option()
 @session_file_option
@@ -496,7 +498,7 @@ def void(path: Path, number: int, reason: str, fmt: str) -> None:
 @click.option(
     "--points",
     required=True,
-    type=click.IntRange(min=1),
+    type=WholeRange(min=1),
     metavar="N",
     help="What NAME pays each other seated player (or the one player --to names).",
 )
@@ -572,7 +574,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=WholeRange(min=1), metavar="N")
 @hand_options(amend=True)
 @click.option(
     "--out",

@@ -77,7 +77,12 @@ def _whole(
     def check(text: str) -> int | None:
         if text == "" and blank is not None:
             return blank[0]
-        if not text.lstrip("-").isdecimal() or len(text) > 9 or not low <= int(text) <= high:
+        digits = text[1:] if text[:1] == "-" else text
+        if (
+            not (digits.isascii() and digits.isdigit())  # (not `isdecimal`: any script's)
+            or len(text) > 9
+            or not low <= int(text) <= high
+        ):
             raise ScorepadError(f"give a whole number from {low} to {high}")
         return int(text)
 
@@ -114,7 +119,7 @@ def _change(session: Session, what: str, name: str) -> None:
             words = name.split()
             if (
                 len(words) not in (2, 4)
-                or not words[1].isdecimal()
+                or not (words[1].isascii() and words[1].isdigit())
                 or len(words[1]) > 9
                 or (len(words) == 4 and words[2].lower() != "to")
             ):

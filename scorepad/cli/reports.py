@@ -12,6 +12,7 @@ import click
 from ..errors import ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
+    WholeRange,
     night_stats,
     open_session,
     race_line,
@@ -390,13 +391,13 @@ def night_names(files: list[Path]) -> dict[Path, str]:
 )
 @click.option(
     "--width",
-    type=click.IntRange(20, 400),
+    type=WholeRange(20, 400),
     metavar="COLUMNS",
     help="Width of the terminal chart. Default: the terminal's.",
 )
 @click.option(
     "--height",
-    type=click.IntRange(8, 200),
+    type=WholeRange(8, 200),
     metavar="LINES",
     help="Height of the terminal chart. Default: 20.",
 )
