@@ -41,8 +41,6 @@ from .schema import (
     Row,
     RowKind,
     check_note,
-    unprintable,
-    unprintable_problem,
 )
 from .scoring import (
     TOTAL_POINTS,
@@ -61,6 +59,7 @@ from .scoring import (
     seat,
     tricks_needed,
 )
+from .text import unprintable, unprintable_problem
 
 _FAST_GENERATION = 8_192  # kinds of hand remembered by their raw cells, in each of two generations
 _POINTS_AT = INPUTS.index("points")
@@ -224,7 +223,7 @@ class Scored:
         return self.row._replace(points=self.points)
 
 
-class Counts(Counter):
+class Counts(Counter["Scored"]):
     """How often each kind of scored hand stands in the night in its final version, and the
     card points of those hands added up (`card_points`).
 
@@ -400,8 +399,8 @@ class Ledger:
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
-        self._scores: dict[tuple, Scored | str] = {}
-        self._scores_alike: dict[tuple, Scored] = {}
+        self._scores: dict[tuple[object, ...], Scored | str] = {}
+        self._scores_alike: dict[tuple[object, ...], Scored] = {}
         self._fast: dict[str, Scored] = {}  # the young generation
         self._fast_old: dict[str, Scored] = {}
         self._interned: dict[Any, Any] = {}
@@ -1223,7 +1222,7 @@ class Ledger:
             raise LedgerError(line, f"seated: {exc}") from None
 
     @staticmethod
-    def _score_key(row: Row, seated: tuple[str, ...]) -> tuple:
+    def _score_key(row: Row, seated: tuple[str, ...]) -> tuple[object, ...]:
         return (seated, *(_frozen(getattr(row, name)) for name in INPUTS))
 
     def _rescore(self, row: Row, seated: tuple[str, ...], remember: bool = True) -> Scored:
@@ -1245,7 +1244,9 @@ class Ledger:
             raise LedgerError(row.line, found)
         return found
 
-    def _score_alike(self, row: Row, seated: tuple[str, ...], key: tuple) -> Scored | str:
+    def _score_alike(
+        self, row: Row, seated: tuple[str, ...], key: tuple[object, ...]
+    ) -> Scored | str:
         """Score a row's hand, unless a hand alike but for card points of the same class was
         scored already (`scoring.points_class`)."""
         points = row.points
@@ -1563,7 +1564,7 @@ def _point_classes(rules: Rules) -> dict[str, tuple[str, int]]:
     """For each points cell a hand row may hold as scorepad writes it (none, or 0 to 120):
     the start of a remembered hand's key, naming the class of those card points under these
     rules (`scoring.points_class`: hands of one class score alike), and the card points."""
-    names: dict[tuple, str] = {}
+    names: dict[tuple[int | bool, ...], str] = {}
     classes = {"": (_CLASS_MARK + _KEY_SEPARATOR, 0)}
     for points in range(TOTAL_POINTS + 1):
         name = names.setdefault(points_class(rules, points), f"{_CLASS_MARK}{len(names)}")

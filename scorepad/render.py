@@ -115,12 +115,14 @@ def render(
     from tabulate import tabulate
 
     cells = [[text_cell(c, color) for c in row] for row in rows]
-    return tabulate(
-        cells,
-        headers=list(headers),
-        tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
-        colalign=colalign,
-        disable_numparse=True,
+    return str(
+        tabulate(
+            cells,
+            headers=list(headers),
+            tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
+            colalign=colalign,
+            disable_numparse=True,
+        )
     )
 
 

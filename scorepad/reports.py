@@ -423,7 +423,7 @@ class SheetRows:
         buffer.seek(0)
         buffer.truncate()
         self._writer.writerow(cells)
-        return buffer.getvalue()
+        return str(buffer.getvalue())
 
     def _running(self, view: HandView) -> tuple[int | None, ...]:
         totals, started, deltas = self.totals, self._started, view.deltas

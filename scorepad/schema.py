@@ -530,7 +530,9 @@ class Codec:
         return Row(**values)
 
 
-def _names(value: list, players: Mapping[str, str], what: str, line: int) -> tuple[str, ...]:
+def _names(
+    value: list[object], players: Mapping[str, str], what: str, line: int
+) -> tuple[str, ...]:
     out = []
     for name in value:
         if not isinstance(name, str):
@@ -551,7 +553,9 @@ def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
     return _LISTS.setdefault(names, names)
 
 
-def _counts(value: dict, players: Mapping[str, str], what: str, line: int) -> dict[str, int]:
+def _counts(
+    value: dict[str, object], players: Mapping[str, str], what: str, line: int
+) -> dict[str, int]:
     out = {}
     for name, number in value.items():
         if name not in players:

@@ -145,7 +145,7 @@ class Score(NamedTuple):
             return self.winners
         return tuple(p for p, v in self.deltas.items() if v > 0)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """The score as plain data (for JSON)."""
         return {
             "outcome": self.outcome,

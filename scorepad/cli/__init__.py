@@ -78,7 +78,7 @@ class ScorepadGroup(WholeHelpGroup):
         if where is None:
             return None
         module, attribute = where.split(".")
-        command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
         gc.freeze()  # what the command's import made lives as long as the process (see main)
         return command
 

@@ -182,7 +182,7 @@ def _file_here(ctx: click.Context, param: click.Parameter, value: Path | None) -
         ctx.obj = value  # what the command is passed (`pass_obj`): this file, not the group's
 
 
-def session_file_option(command: Callable) -> Callable:
+def session_file_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add `-f/--file` to a command, so the session file may also follow the command's name
     (`scorepad standings -f friday.csv`), as people type it."""
     return click.option(
@@ -196,7 +196,7 @@ def session_file_option(command: Callable) -> Callable:
     )(command)
 
 
-def rules_options(command: Callable) -> Callable:
+def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add `--rules NAME|PATH` and `--set KEY=VALUE` to a command."""
     command = click.option(
         "--set",
@@ -216,7 +216,7 @@ def rules_options(command: Callable) -> Callable:
     )(command)
 
 
-def format_option(*choices: str) -> Callable:
+def format_option(*choices: str) -> Callable[..., Any]:
     """Add `--format` with the given choices (the first is the default)."""
     return click.option(
         "--format",
@@ -228,7 +228,7 @@ def format_option(*choices: str) -> Callable:
     )
 
 
-class FormatType(click.ParamType):
+class FormatType(click.ParamType):  # type: ignore[type-arg]  # (generic from click 8.4 on)
     """text, csv, json, any of tabulate's table formats, and any extra formats a command has.
 
     tabulate's list is read only when a format outside the usual three is given, so a command
@@ -242,14 +242,14 @@ class FormatType(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value in ("text", "csv", "json", *self.extra):
-            return value
+            return str(value)
         if value == "markdown":  # what people call it; tabulate calls it github (or pipe)
             return "github"
         from ..render import table_formats
 
         known = [*table_formats(), *self.extra]
         if value in known:
-            return value
+            return str(value)
         self.fail(f"{value!r} is not a format; use one of {', '.join(known)}", param, ctx)
 
     def shell_complete(
@@ -264,7 +264,7 @@ class FormatType(click.ParamType):
         ]
 
 
-def table_format_option(*extra: str) -> Callable:
+def table_format_option(*extra: str) -> Callable[..., Any]:
     """Add `--format`: text (the default), csv, json, any tabulate format, and `extra`."""
     more = "".join(f", {e}" for e in extra)
     return click.option(
@@ -340,7 +340,7 @@ def option_word(name: str) -> str:
     return "--" + (found.option if found else name.replace("_", "-"))
 
 
-def _input_option(item: Input, amend: bool) -> Callable:
+def _input_option(item: Input, amend: bool) -> Callable[..., Any]:
     """The click option of one of a hand's inputs (see `hands.INPUTS`)."""
     from ..hands import Type
 
@@ -365,7 +365,7 @@ def _input_option(item: Input, amend: bool) -> Callable:
     return click.option(word, item.name, help=text, **extra)
 
 
-def hand_options(amend: bool = False) -> Callable:
+def hand_options(amend: bool = False) -> Callable[..., Any]:
     """Add the options of one hand (`hands.OPTIONS`); under `amend` every flag also has a
     --no- form."""
     from ..hands import OPTIONS
@@ -383,7 +383,7 @@ def hand_options(amend: bool = False) -> Callable:
             )
         )
 
-    def decorate(command: Callable) -> Callable:
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         for option in reversed(options):
             command = option(command)
         return command

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
+from ..games import GAMES as GAME_NAMES
 from ._common import (
     CONTEXT_SETTINGS,
-    GAME_NAMES,
     build_hand,
     complete_rules,
     complete_setting,

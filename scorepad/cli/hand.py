@@ -42,6 +42,7 @@ from ._common import (
 @click.pass_obj
 def hand(
     path: Path,
+    /,
     doubler: bool,
     out: tuple[str, ...],
     note: str,

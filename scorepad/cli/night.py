@@ -595,6 +595,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
 @click.pass_obj
 def amend(
     path: Path,
+    /,
     number: int,
     out: tuple[str, ...],
     note: str,
