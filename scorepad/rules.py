@@ -51,6 +51,12 @@ class Setting(NamedTuple):
     # The value of a setting a table written before it existed leaves out (today's rule then);
     # None: every table states it.
     default: Any = None
+    # A setting of one family: the value a table of the other family holds (the rule as if
+    # the setting were not there), so that scoring can read every setting of every table.
+    elsewhere: Any = None
+    # Whether scoring compares card points with it: a hand's points are then remembered by
+    # their class under it (`scoring.points_class`, which reads exactly these settings).
+    moves_points_class: bool = False
 
     def describe_valid(self) -> str:
         """Say which values are valid, for error messages."""
@@ -157,6 +163,7 @@ _SCALARS = (
         "levels",
         "stake multipliers for a plain result, schneider, and no-trick",
         family="sheepshead",
+        elsewhere=(1, 2, 3),
     ),
     Setting(
         "schneider_win",
@@ -164,6 +171,7 @@ _SCALARS = (
         "a win with at least these card points is schneider",
         low=61,
         high=120,
+        moves_points_class=True,
     ),
     Setting(
         "schneider_loss",
@@ -171,6 +179,7 @@ _SCALARS = (
         "a loss with at most these card points is schneider",
         low=0,
         high=60,
+        moves_points_class=True,
     ),
     Setting(
         "level3_by",
@@ -178,6 +187,7 @@ _SCALARS = (
         "the top level: tricks (every trick / no trick) or points (120 / 0)",
         ("tricks", "points"),
         family="sheepshead",
+        elsewhere="tricks",
     ),
     Setting("double_on_the_bump", "bool", "a loss by the picker's side pays double"),
     Setting(
@@ -234,12 +244,14 @@ _SCALARS = (
         "bool",
         "a loss without a trick: the picker pays it all, the partner nothing",
         family="sheepshead",
+        elsewhere=False,
     ),
     Setting(
         "blitz",
         "bool",
         "showing both black (or both red) queens doubles the hand, x2 each",
         family="sheepshead",
+        elsewhere=False,
     ),
     Setting(
         "seats",
@@ -267,6 +279,7 @@ _SCALARS = (
         ("loss", "loss-double-next", "doubler"),
         family="sheepshead",
         default="loss",
+        elsewhere="loss",
     ),
     Setting(
         "partner_split",
@@ -275,6 +288,7 @@ _SCALARS = (
         ("picker-rest", "equal"),
         family="sheepshead",
         default="picker-rest",
+        elsewhere="picker-rest",
     ),
     Setting(
         "leaster_blind",
@@ -283,6 +297,7 @@ _SCALARS = (
         ("last-trick", "set-aside"),
         family="sheepshead",
         default="last-trick",
+        elsewhere="last-trick",
     ),
     Setting(
         "last_hand_doubled",
@@ -296,10 +311,28 @@ _SCALARS = (
         "replay: the caller keeps a card of the called suit until that suit is led",
         default=True,  # (Schafkopf tables stored without it: false; see _build)
     ),
-    Setting("schneider_bonus", "int", "Schafkopf: value added for schneider", family="schafkopf"),
-    Setting("schwarz_bonus", "int", "Schafkopf: value added for schwarz", family="schafkopf"),
     Setting(
-        "run_value", "int", "Schafkopf: what each run counts", low=1, family="schafkopf", default=1
+        "schneider_bonus",
+        "int",
+        "Schafkopf: value added for schneider",
+        family="schafkopf",
+        elsewhere=0,
+    ),
+    Setting(
+        "schwarz_bonus",
+        "int",
+        "Schafkopf: value added for schwarz",
+        family="schafkopf",
+        elsewhere=0,
+    ),
+    Setting(
+        "run_value",
+        "int",
+        "Schafkopf: what each run counts",
+        low=1,
+        family="schafkopf",
+        default=1,
+        elsewhere=1,
     ),
     Setting(
         "tout_scoring",
@@ -308,6 +341,7 @@ _SCALARS = (
         ("fixed", "double"),
         family="schafkopf",
         default="fixed",
+        elsewhere="fixed",
     ),
     Setting(
         "jungfrau",
@@ -316,6 +350,7 @@ _SCALARS = (
         ("double-own", "double-all"),
         family="schafkopf",
         default="double-own",
+        elsewhere="double-own",
     ),
     Setting(
         "knock_factor",
@@ -325,6 +360,7 @@ _SCALARS = (
         high=MAX_FACTOR,
         family="schafkopf",
         default=2,
+        elsewhere=2,
     ),
     Setting(
         "max_stoss",
@@ -334,6 +370,7 @@ _SCALARS = (
         high=8,
         family="schafkopf",
         default=2,
+        elsewhere=2,
     ),
 )
 _DEAL_FIELDS = (
@@ -402,7 +439,11 @@ class Deal(NamedTuple):
 
 
 class Rules(NamedTuple):
-    """A validated rules table. Build one with `load_rules`."""
+    """A validated rules table. Build one with `load_rules`.
+
+    Its fields are the settings (`_SCALARS`, in the order of `Setting`s there is no need to
+    keep: `_build` names each), with no defaults of their own: a setting's default and its
+    value in a table of the other family are the `Setting`'s (a test holds the two together)."""
 
     name: str
     description: str
@@ -430,28 +471,28 @@ class Rules(NamedTuple):
     sit_out: str
     deals: Mapping[int, Deal]
     # Sheepshead only (Schafkopf has its tariff instead):
-    level_multipliers: tuple[int, int, int] = (1, 2, 3)
-    level3_by: str = "tricks"
-    partner_free_on_no_trick: bool = False
-    blitz: bool = False
-    keep_called_suit: bool = True
-    sixty_sixty: str = "loss"
-    partner_split: str = "picker-rest"
-    leaster_blind: str = "last-trick"
+    level_multipliers: tuple[int, int, int]
+    level3_by: str
+    partner_free_on_no_trick: bool
+    blitz: bool
+    sixty_sixty: str
+    partner_split: str
+    leaster_blind: str
     # Every family:
-    bump_on_no_trick: bool = True
-    last_hand_doubled: bool = False
+    keep_called_suit: bool
+    bump_on_no_trick: bool
+    last_hand_doubled: bool
     # Schafkopf only:
-    schneider_bonus: int = 0
-    schwarz_bonus: int = 0
+    schneider_bonus: int
+    schwarz_bonus: int
+    run_value: int
+    tout_scoring: str
+    jungfrau: str
+    knock_factor: int
+    max_stoss: int
     game_values: Mapping[str, int] = _NO_VALUES
     runs_min: Mapping[str, int] = _NO_VALUES
     runs_max: Mapping[str, int] = _NO_VALUES
-    run_value: int = 1
-    tout_scoring: str = "fixed"
-    jungfrau: str = "double-own"
-    knock_factor: int = 2
-    max_stoss: int = 2
     preset: str = DEFAULT_PRESET  # the bundled preset this table was laid over
     source: str = DEFAULT_PRESET  # where it was read from: a preset's name or a file's path
     overrides: tuple[str, ...] = ()
@@ -613,7 +654,7 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
             f'(e.g. preset = "bavarian")'
         )
 
-    values = {s.key: flat[s.key] for s in _SCALARS if s.family in (None, family)}
+    values = {s.key: flat[s.key] if s.family in (None, family) else s.elsewhere for s in _SCALARS}
     return Rules(
         **values,
         deals=MappingProxyType(deals),

@@ -188,3 +188,34 @@ def test_rules_from_a_file_via_check(run, tmp_path):
         "json",
     )
     assert json.loads(result.stdout)["deltas"] == {"A": -4, "B": 2, "C": 2}
+
+
+def test_each_setting_is_declared_once_and_rules_holds_each():
+    import ast
+    import inspect
+
+    from scorepad import rules as module
+    from scorepad.scoring import points_class
+
+    settings = {s.key: s for s in module._SCALARS}
+    fields = set(module.Rules._fields) - {
+        "deals", "game_values", "runs_min", "runs_max", "preset", "source", "overrides"
+    }  # fmt: skip
+    assert fields == set(settings)
+    assert not any(k in module.Rules._field_defaults for k in settings)  # defaults: the Setting's
+    for setting in settings.values():
+        if setting.family is not None:  # the value a table of the other family holds
+            assert setting.elsewhere is not None, setting.key
+    for preset in ("standard", "schafkopf"):  # a setting of the other family holds `elsewhere`
+        table = load_rules(preset)
+        for setting in settings.values():
+            if setting.family not in (None, table.family):
+                assert getattr(table, setting.key) == setting.elsewhere, setting.key
+    # the settings points_class compares card points with are those that say so
+    read = {
+        node.attr
+        for node in ast.walk(ast.parse(inspect.getsource(points_class)))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        and node.value.id == "rules"
+    }  # fmt: skip
+    assert read == {k for k, s in settings.items() if s.moves_points_class}
