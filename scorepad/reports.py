@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
@@ -295,6 +295,72 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     return f"{text}, {', '.join(noted)}" if noted else text
 
 
+def summary_text(row: Row, result: Score | None = None) -> str:
+    """One line saying what a recorded hand was (after `hand`, `amend`, `play`), beside
+    `played_text`, the few words of a sheet's line."""
+
+    label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
+    if row.kind == "doubler":
+        return f"{label}: everyone passed; a doubler (the next hand is doubled)."
+    if result is None:
+        return f"{label}."
+    # (a level says schneider and no-trick itself)
+    noted = "".join(
+        f"; {m}"
+        for m in marks(row, result)
+        if result.level is None or m not in ("schneider", "no-trick")
+    )
+    if result.outcome is Outcome.PENALTY:
+        to = row.paid_to or "each other seated player"
+        return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
+    if result.outcome is Outcome.LEASTER:
+        won = " and ".join(result.winners) or "nobody"
+        return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
+    if result.outcome is Outcome.RAMSCH:
+        if result.winners:
+            return (
+                f"{label}: a Ramsch; durchmarsch by {result.winners[0]} "
+                f"(stake {result.stake}){noted}."
+            )
+        return f"{label}: a Ramsch, lost by {result.losers[0]} (stake {result.stake}){noted}."
+    if result.outcome is Outcome.SCHWANZER:
+        lost = " and ".join(result.losers) or "nobody (everyone tied)"
+        return f"{label}: a schwanzer, lost by {lost} (stake {result.stake}){noted}."
+    if result.outcome is Outcome.TIE:
+        return (
+            f"{label}: {row.picker}'s side took 60: a 60-60 tie, not scored; the next hand "
+            f"is doubled{noted}."
+        )
+    partners = ", ".join(row.partners)
+    schafkopf = result.level is None  # Schafkopf has game values, not levels
+    if schafkopf and row.game in (None, "partner"):
+        side = f"{row.picker} played a partner game with {partners}"
+    elif schafkopf and row.game == "bettel":
+        took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
+        return (
+            f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
+            f"{result.stake}{noted}."
+        )
+    elif schafkopf and row.game == "hochzeit":
+        side = f"{row.picker} played a hochzeit with {partners}"
+    elif schafkopf:
+        side = f"{row.picker} played a {row.game}"
+    else:
+        side = f"{row.picker} picked"
+        if row.partners:
+            side += f", {'partners' if len(row.partners) > 1 else 'partner'} {partners}"
+        elif row.alone:
+            side += " alone"
+    level = ""
+    if result.level:
+        named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
+        level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
+    return (
+        f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
+        f"{result.stake}{noted}."
+    )
+
+
 def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict[str, Any]:
     """A hand as data, with the same keys in every report: its number and kind, who dealt,
     picked and partnered, the points and tricks, the winners, its note, whether it is void or
@@ -545,3 +611,36 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
         score=result.to_dict() if result else None,
     )
     return data
+
+
+class NextHand(NamedTuple):
+    """Who deals the next hand, who leads it, who sits it out, and how often it is doubled."""
+
+    hand: int
+    dealer: str
+    leads: str
+    sits_out: tuple[str, ...]
+    doubled: int  # doublings pending on it (x 2 ** doubled)
+
+    def text(self) -> str:
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling)."""
+        words = f"Next: hand {self.hand}, {self.dealer} deals, {self.leads} leads"
+        if self.sits_out:
+            words += f", {', '.join(self.sits_out)} sits out"
+        if self.doubled:
+            words += f"; it is doubled (x{2**self.doubled})"
+        return words + "."
+
+
+def next_hand(ledger: Ledger) -> NextHand:
+    """The next hand of the night as its state leaves it (the one place it is worked out)."""
+    from .scoring import seat
+
+    seating = seat(ledger.rules, ledger.seated, ledger.next_dealer)
+    return NextHand(
+        ledger.last_hand + 1,
+        ledger.next_dealer,
+        seating.order[0],
+        seating.sitting_out,
+        ledger.doubled_next(),
+    )

@@ -133,8 +133,7 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
     running totals, and who is seated. One checking pass, like every report."""
-    from .reports import PlayerCounts, hand_record, rules_in_force, standings_record
-    from .scoring import seat
+    from .reports import PlayerCounts, hand_record, next_hand, rules_in_force, standings_record
 
     recent: deque[HandView] = deque(maxlen=RECENT)
     with session.reading() as reading:
@@ -148,14 +147,14 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
 
         ledger = reading.night(on_hand=on_hand, counts=counts)
     state = standings_record(file, head.rules.name, ledger, counts.finish())
-    seating = seat(ledger.rules, ledger.seated, ledger.next_dealer)
+    coming = next_hand(ledger)
     state.update(
         next={
-            "hand": ledger.last_hand + 1,
-            "dealer": ledger.next_dealer,
-            "leads": seating.order[0],
-            "sits_out": list(seating.sitting_out),
-            "doubled": ledger.doubled_next(),
+            "hand": coming.hand,
+            "dealer": coming.dealer,
+            "leads": coming.leads,
+            "sits_out": list(coming.sits_out),
+            "doubled": coming.doubled,
         },
         pending=len(ledger.pending),
         rules_in_force={

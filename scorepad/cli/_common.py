@@ -429,85 +429,11 @@ def rules_sentence(rules: Rules) -> str:
     return f"Rules: {rules.summary()}."
 
 
-def hand_summary(row: Row, result: Score | None = None) -> str:
-    """One line saying what a recorded hand was."""
-    from ..scoring import Outcome
+def next_line(state: Ledger) -> str:
+    """`Next: hand 2, Ann deals, Bob leads.` (see `reports.next_hand`)."""
+    from ..reports import next_hand
 
-    label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
-    if row.kind == "doubler":
-        return f"{label}: everyone passed; a doubler (the next hand is doubled)."
-    if result is None:
-        return f"{label}."
-    from ..reports import marks
-
-    # (a level says schneider and no-trick itself)
-    noted = "".join(
-        f"; {m}"
-        for m in marks(row, result)
-        if result.level is None or m not in ("schneider", "no-trick")
-    )
-    if result.outcome is Outcome.PENALTY:
-        to = row.paid_to or "each other seated player"
-        return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
-    if result.outcome is Outcome.LEASTER:
-        won = " and ".join(result.winners) or "nobody"
-        return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
-    if result.outcome is Outcome.RAMSCH:
-        if result.winners:
-            return (
-                f"{label}: a Ramsch; durchmarsch by {result.winners[0]} "
-                f"(stake {result.stake}){noted}."
-            )
-        return f"{label}: a Ramsch, lost by {result.losers[0]} (stake {result.stake}){noted}."
-    if result.outcome is Outcome.SCHWANZER:
-        lost = " and ".join(result.losers) or "nobody (everyone tied)"
-        return f"{label}: a schwanzer, lost by {lost} (stake {result.stake}){noted}."
-    if result.outcome is Outcome.TIE:
-        return (
-            f"{label}: {row.picker}'s side took 60: a 60-60 tie, not scored; the next hand "
-            f"is doubled{noted}."
-        )
-    partners = ", ".join(row.partners)
-    schafkopf = result.level is None  # Schafkopf has game values, not levels
-    if schafkopf and row.game in (None, "partner"):
-        side = f"{row.picker} played a partner game with {partners}"
-    elif schafkopf and row.game == "bettel":
-        took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
-        return (
-            f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
-            f"{result.stake}{noted}."
-        )
-    elif schafkopf and row.game == "hochzeit":
-        side = f"{row.picker} played a hochzeit with {partners}"
-    elif schafkopf:
-        side = f"{row.picker} played a {row.game}"
-    else:
-        side = f"{row.picker} picked"
-        if row.partners:
-            side += f", {'partners' if len(row.partners) > 1 else 'partner'} {partners}"
-        elif row.alone:
-            side += " alone"
-    level = ""
-    if result.level:
-        named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
-        level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
-    return (
-        f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
-        f"{result.stake}{noted}."
-    )
-
-
-def next_line(state: Ledger, rules: Rules) -> str:
-    from ..scoring import seat
-
-    seating = seat(rules, state.seated, state.next_dealer)
-    text = f"Next: hand {state.last_hand + 1}, {state.next_dealer} deals, {seating.order[0]} leads"
-    if seating.sitting_out:
-        text += f", {', '.join(seating.sitting_out)} sits out"
-    doubled = state.doubled_next()
-    if doubled:
-        text += f"; it is doubled (x{2**doubled})"
-    return text + "."
+    return next_hand(state).text()
 
 
 def race_line(state: Ledger) -> str | None:
@@ -536,7 +462,9 @@ def echo_recorded(
     if fmt == "csv":
         click.echo(table)
         return
-    click.echo(hand_summary(row, result))
+    from ..reports import summary_text
+
+    click.echo(summary_text(row, result))
     click.echo(table)
     if explain and result is not None:
         click.echo()
@@ -547,7 +475,7 @@ def echo_recorded(
     if row.last and not race:
         click.echo("That was the night's last hand: settle up with `scorepad settle`.")
         return
-    click.echo(race if race else next_line(state, state.rules))
+    click.echo(race if race else next_line(state))
 
 
 def totals_table(state: Ledger, fmt: str = "text") -> str:

@@ -17,7 +17,6 @@ from ._common import (
     complete_rules,
     complete_setting,
     hand_options,
-    hand_summary,
     next_line,
     open_session,
     rules_options,
@@ -393,8 +392,10 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
             click.echo()
             click.echo(f"Recorded into {path}:")
             row, result, state = recorded
-            click.echo(hand_summary(row, result))
-            click.echo(next_line(state, state.rules))
+            from ..reports import summary_text
+
+            click.echo(summary_text(row, result))
+            click.echo(next_line(state))
     if outcome.problems:
         sys.exit(1)
 

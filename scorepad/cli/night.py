@@ -99,12 +99,11 @@ def status(path: Path, fmt: str) -> None:
     \b
         scorepad status
     """
-    from ..scoring import seat
+    from ..reports import next_hand
 
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
-    last_hand = state.last_hand
-    seating = seat(state.rules, state.seated, state.next_dealer)
+    coming = next_hand(state)
     pending = len(state.pending)
     leader = max(state.seated, key=lambda p: state.totals[p])
     info = {
@@ -112,12 +111,12 @@ def status(path: Path, fmt: str) -> None:
         "rules": head.rules.name,
         "rules_in_force": rules_in_force(head, state),
         "players": list(state.seated),
-        "next_hand": last_hand + 1,
-        "dealer": state.next_dealer,
-        "leads": seating.order[0],
-        "sits_out": list(seating.sitting_out),
+        "next_hand": coming.hand,
+        "dealer": coming.dealer,
+        "leads": coming.leads,
+        "sits_out": list(coming.sits_out),
         "doublers_pending": pending,
-        "next_hand_doubled": state.doubled_next(),
+        "next_hand_doubled": coming.doubled,
         "leader": leader,
         "totals": dict(state.totals),
         "race_winners": list(state.race_winners),
@@ -130,7 +129,7 @@ def status(path: Path, fmt: str) -> None:
         return
     from ..render import signed
 
-    doubled = state.doubled_next()
+    doubled = coming.doubled
     lines = [
         ("Session", str(path)),
         (
@@ -138,10 +137,10 @@ def status(path: Path, fmt: str) -> None:
             rules_in_force(head, state),
         ),
         ("Players", ", ".join(state.seated)),
-        ("Next hand", str(last_hand + 1)),
-        ("Dealer", state.next_dealer),
-        ("Leads", seating.order[0]),
-        ("Sits out", ", ".join(seating.sitting_out) or "nobody"),
+        ("Next hand", str(coming.hand)),
+        ("Dealer", coming.dealer),
+        ("Leads", coming.leads),
+        ("Sits out", ", ".join(coming.sits_out) or "nobody"),
         (
             "Doublers",
             f"{pending} pending"
@@ -408,7 +407,7 @@ def undo(path: Path, reason: str, fmt: str) -> None:
         click.echo(totals_table(state, fmt))
         if fmt != "csv":
             click.echo()
-            click.echo(next_line(state, state.rules))
+            click.echo(next_line(state))
 
 
 @click.command("set", context_settings=CONTEXT_SETTINGS)
@@ -435,7 +434,7 @@ def set_rules(path: Path, changes: tuple[str, ...], note: str) -> None:
     _, state = open_session(path).set_rules(changes, note)
     click.echo(f"From hand {state.last_hand + 1} on: {', '.join(changes)}.")
     click.echo(f"Rules: {state.rules.summary()}.")
-    click.echo(next_line(state, state.rules))
+    click.echo(next_line(state))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -570,7 +569,7 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     )
     click.echo(totals_table(state, fmt))
     click.echo()
-    click.echo(next_line(state, state.rules))
+    click.echo(next_line(state))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -711,7 +710,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
             f"{how}. To have the dealer sit out instead: scorepad set sit_out=dealer",
             err=True,
         )
-    click.echo(next_line(state, state.rules))
+    click.echo(next_line(state))
 
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
@@ -733,4 +732,4 @@ def seat_remove(path: Path, name: str) -> None:
         f"{player} leaves the table with {signed(state.totals[player])}. "
         f"Seats: {', '.join(state.seated)}."
     )
-    click.echo(next_line(state, state.rules))
+    click.echo(next_line(state))

@@ -13,7 +13,6 @@ from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
 from ._common import (
     CONTEXT_SETTINGS,
-    hand_summary,
     next_line,
     open_session,
     race_line,
@@ -126,7 +125,9 @@ def _change(session: Session, what: str, name: str) -> None:
                 raise ScorepadError("write: penalty NAME N, or penalty NAME N to NAME")
             penalty = Penalty((), words[0], int(words[1]), words[3] if len(words) == 4 else None)
             row, result, state = session.penalty(penalty, "penalty during play")
-            click.echo(hand_summary(row, result))
+            from ..reports import summary_text
+
+            click.echo(summary_text(row, result))
             click.echo(totals_table(state))
         elif what == "join":
             player, _, state = session.seat_add(name)
@@ -285,7 +286,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     seating = seat(rules, state.seated, state.next_dealer)
     players = list(seating.order)
     click.echo()
-    line = next_line(state, rules).removeprefix("Next: h").rstrip(".")
+    line = next_line(state).removeprefix("Next: h").rstrip(".")
     click.echo(f"H{line}.")
     extra = {
         "leaster": "leaster",
@@ -304,7 +305,9 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         if not _ask("Record a doubler (the next hand is doubled)? [Y/n]", lambda t: _yes(t or "y")):
             return None
         row, state = session.record_doubler()
-        click.echo(hand_summary(row))
+        from ..reports import summary_text
+
+        click.echo(summary_text(row))
         return row, None, state
     hand: Hand
     if who == "leaster":
@@ -335,7 +338,9 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         click.echo("Not recorded.")
         return None
     row, result, state = session.record(hand, note)
-    click.echo(hand_summary(row, result))
+    from ..reports import summary_text
+
+    click.echo(summary_text(row, result))
     return row, result, state
 
 
