@@ -900,84 +900,101 @@ class Ledger:
         apply when they differ from the row's (a row being checked)."""
         if deltas is None:
             deltas = row.deltas
-        kind = row.kind
-        if kind is RowKind.PENALTY:
-            assert row.hand is not None
-            self.last_hand = row.hand
-            self.penalties.add(row.hand)
-            self._add(deltas)
-            if row.hand in self.refs:
-                self.kept[row.hand] = _Version(row, dict(deltas), [], result)
-        elif kind in HAND_KINDS:
-            assert row.hand is not None and row.dealer is not None
-            self.last_hand = row.hand
-            thrown_in = kind is RowKind.DOUBLER or (
-                result is not None and result.outcome is Outcome.TIE
-            )
-            consumed = [] if thrown_in else self._consume()
-            if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
-                self._throw_in(row.hand)
-            if kind is not RowKind.DOUBLER:
-                self.hands += 1
-            self._add(deltas)
-            self.next_dealer = self.left_of(row.dealer)
-            if row.hand in self.refs:
-                self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
-        elif kind is RowKind.VOID:
-            assert row.ref is not None
-            version = self.kept[row.ref]
-            was_last = row.ref == self.last_effective()
-            self._add(deltas)
-            if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
-                self.hands -= 1
-            self.voided.add(row.ref)
-            if _throws_in(version):  # the doubling it put in the queue goes, if still there
-                self.pending = [h for h in self.pending if h != row.ref]
-            self.pending = version.consumed + self.pending
-            if was_last and version.row.kind is not RowKind.PENALTY:
-                assert version.row.dealer is not None
-                self.next_dealer = self.following(version.row.dealer, self.players)
-            self._forget(row.ref)
-        elif kind is RowKind.SET:
-            self.rules = self._rules_of(row)
-            self.rules_line = row.line
-            self._scores.clear()  # (scores remembered were under the rules before)
-            self._scores_alike.clear()
-            self._reset_fast_state()
-        elif kind is RowKind.SEAT:
-            self.seat_changes += 1
-            if row.note:
-                self._seat_notes.append(row.note)
-            old = self.seated
-            self.order = list(row.seated)
-            for player in self.order:
-                self.totals.setdefault(player, 0)
-            self.next_dealer = self.following(self.next_dealer, old + self.seated)
-            self._reset_fast_state()
-        elif kind is RowKind.AMEND:
-            assert row.ref is not None
-            version = self.kept[row.ref]
-            self._add(deltas)
-            new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
-            self.kept[row.ref] = _Version(row, new, version.consumed, result, version)
-            self._forget(row.ref)
-        elif kind is RowKind.RESTORE:
-            assert row.ref is not None
-            version = self.kept[row.ref]
-            self._add(deltas)
-            self.voided.discard(row.ref)
-            if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
-                self.hands += 1
-            for taken in version.consumed:  # it takes back the doublings it had
-                if taken in self.pending:
-                    self.pending.remove(taken)
-            if _throws_in(version):
-                self._throw_in(row.ref)
-            if row.ref == self.last_effective() and version.row.kind is not RowKind.PENALTY:
-                assert version.row.dealer is not None
-                self.next_dealer = self.left_of(version.row.dealer)
-            self._forget(row.ref)
+        apply = _APPLY.get(row.kind)
+        if apply is not None:
+            apply(self, row, result, deltas)
         self._check_race()
+
+    def _apply_penalty(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A penalty: numbered like a hand, it moves no deal."""
+        assert row.hand is not None
+        self.last_hand = row.hand
+        self.penalties.add(row.hand)
+        self._add(deltas)
+        if row.hand in self.refs:
+            self.kept[row.hand] = _Version(row, dict(deltas), [], result)
+
+    def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
+        assert row.hand is not None and row.dealer is not None
+        kind = row.kind
+        self.last_hand = row.hand
+        thrown_in = kind is RowKind.DOUBLER or (
+            result is not None and result.outcome is Outcome.TIE
+        )
+        consumed = [] if thrown_in else self._consume()
+        if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
+            self._throw_in(row.hand)
+        if kind is not RowKind.DOUBLER:
+            self.hands += 1
+        self._add(deltas)
+        self.next_dealer = self.left_of(row.dealer)
+        if row.hand in self.refs:
+            self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
+
+    def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A voided hand: its points back, its doublings as before it, the deal back."""
+        assert row.ref is not None
+        version = self.kept[row.ref]
+        was_last = row.ref == self.last_effective()
+        self._add(deltas)
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+            self.hands -= 1
+        self.voided.add(row.ref)
+        if _throws_in(version):  # the doubling it put in the queue goes, if still there
+            self.pending = [h for h in self.pending if h != row.ref]
+        self.pending = version.consumed + self.pending
+        if was_last and version.row.kind is not RowKind.PENALTY:
+            assert version.row.dealer is not None
+            self.next_dealer = self.following(version.row.dealer, self.players)
+        self._forget(row.ref)
+
+    def _apply_set(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A change of the rules, from the next hand on."""
+        self.rules = self._rules_of(row)
+        self.rules_line = row.line
+        self._scores.clear()  # (scores remembered were under the rules before)
+        self._scores_alike.clear()
+        self._reset_fast_state()
+
+    def _apply_seat(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """Someone joins or leaves the table."""
+        self.seat_changes += 1
+        if row.note:
+            self._seat_notes.append(row.note)
+        old = self.seated
+        self.order = list(row.seated)
+        for player in self.order:
+            self.totals.setdefault(player, 0)
+        self.next_dealer = self.following(self.next_dealer, old + self.seated)
+        self._reset_fast_state()
+
+    def _apply_amend(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """New inputs for a hand: the change in points."""
+        assert row.ref is not None
+        version = self.kept[row.ref]
+        self._add(deltas)
+        new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
+        self.kept[row.ref] = _Version(row, new, version.consumed, result, version)
+        self._forget(row.ref)
+
+    def _apply_restore(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A voided hand counts again (the undo of a void)."""
+        assert row.ref is not None
+        version = self.kept[row.ref]
+        self._add(deltas)
+        self.voided.discard(row.ref)
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+            self.hands += 1
+        for taken in version.consumed:  # it takes back the doublings it had
+            if taken in self.pending:
+                self.pending.remove(taken)
+        if _throws_in(version):
+            self._throw_in(row.ref)
+        if row.ref == self.last_effective() and version.row.kind is not RowKind.PENALTY:
+            assert version.row.dealer is not None
+            self.next_dealer = self.left_of(version.row.dealer)
+        self._forget(row.ref)
 
     def _throw_in(self, number: int) -> None:
         """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""
@@ -1488,6 +1505,18 @@ class Ledger:
             )
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
+
+
+# How each kind of row changes the night (`Ledger._apply`): one method a kind.
+_APPLY: dict[RowKind, Callable[[Ledger, Row, Score | None, Mapping[str, int]], None]] = {
+    RowKind.PENALTY: Ledger._apply_penalty,
+    **dict.fromkeys(HAND_KINDS - {RowKind.PENALTY}, Ledger._apply_hand),
+    RowKind.VOID: Ledger._apply_void,
+    RowKind.SET: Ledger._apply_set,
+    RowKind.SEAT: Ledger._apply_seat,
+    RowKind.AMEND: Ledger._apply_amend,
+    RowKind.RESTORE: Ledger._apply_restore,
+}
 
 
 def set_row_note(rules: Rules, changes: Sequence[str], note: str) -> str:

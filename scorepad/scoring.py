@@ -571,42 +571,19 @@ def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
 
 
 def _score_picker(rules: Rules, hand: PickerHand) -> Score:
+    """A hand with a picker (a declarer), in either family: who is on which side, the value
+    (`_sheepshead_value` or `_schafkopf_value`), the doublings, and each player's points."""
     words = _SCHAFKOPF_WORDS if rules.is_schafkopf else _SHEEPSHEAD_WORDS
     _check_family_options(rules, hand)
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if rules.is_schafkopf:
-        if hand.alone:
-            raise HandError(
-                "⟨alone⟩: in Schafkopf a lone game is a solo, wenz or geier; give ⟨game⟩"
-            )
-        game = hand.game or "partner"
-        if game not in GAMES:
-            raise HandError(f"⟨game⟩ {game}: choose one of {', '.join(GAMES)}")
-        valued = GAME_BY_NAME[game].value
-        if valued not in rules.game_values:
-            raise HandError(
-                f"⟨game⟩ {game}: {rules.name} rules give a {game} no value (set "
-                f"game_values.{valued}, or use ⟨rules⟩ bavarian)"
-            )
-        if not GAME_BY_NAME[game].partner:
-            if hand.partners:
-                raise HandError(f"⟨partners⟩: a {game} is one against three and has no partner")
-            hand = hand._replace(alone=True)
-        elif not hand.partners:
-            raise HandError(
-                f"a {'partner game' if game == 'partner' else game} needs the ⟨partners⟩: "
-                + (
-                    "whoever took the offered trump"
-                    if game == "hochzeit"
-                    else "whoever held the called ace (or give ⟨game⟩ solo, wenz, geier, ...)"
-                )
-            )
+        hand = _declared(rules, hand)
     picker, partners = _side(rules, seating, hand)
     if rules.is_schafkopf and GAME_BY_NAME[hand.game or "partner"].runs_as is None:
         _check_bettel(hand, seating.deal)
     else:
         _check_points_and_tricks(hand, seating.deal, words)
-    p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
+    p = hand.points
 
     lines = []
     defenders = [x for x in seating.order if x != picker and x not in partners]
@@ -624,13 +601,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     if seating.sitting_out:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
 
-    if rules.is_schafkopf:
-        won, value, level, value_lines, marks = _schafkopf_value(rules, hand, seating, p, t)
-        formula = str(value)
-    else:
-        won, value, level, value_lines = _sheepshead_value(rules, p, t, total_tricks)
-        formula = f"base {rules.base} x level multiplier {value // rules.base}"
-        marks = (level == 2, level == 3)
+    won, value, level, value_lines, marks, formula = _value(rules, hand, seating)
     lines += value_lines
     no_trick = not won and marks[1]
     partner_free = not won and bool(partners) and rules.partner_free_on_no_trick and level == 3
@@ -643,15 +614,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     stake = value * product
     formula += factor_text
     lines.append(f"Stake: {formula} = {stake}." if formula != str(stake) else f"Stake: {stake}.")
-    if won and rules.double_on_the_bump:
-        lines.append("Double on the bump does not apply: it doubles losses only.")
-    if hand.forced and not won and rules.double_on_the_bump and not rules.bump_on_forced:
-        lines.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
-    elif no_trick and rules.double_on_the_bump and not rules.bump_on_no_trick:
-        lines.append(
-            f"Double on the bump is waived: the {words['side']} took no trick "
-            f"(bump_on_no_trick = false)."
-        )
+    lines += _bump_notes(rules, hand, won, no_trick, words)
     if tie:
         lines.append("60-60: the next hand is doubled, as after a doubler (sixty_sixty).")
 
@@ -672,6 +635,69 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         sitting_out=seating.sitting_out,
         doubles_next=tie,
     )
+
+
+def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
+    """A Schafkopf hand's game checked against the table (valued, with or without a partner as
+    the game is played); a game without a partner is the declarer's alone."""
+    if hand.alone:
+        raise HandError("⟨alone⟩: in Schafkopf a lone game is a solo, wenz or geier; give ⟨game⟩")
+    game = hand.game or "partner"
+    if game not in GAMES:
+        raise HandError(f"⟨game⟩ {game}: choose one of {', '.join(GAMES)}")
+    valued = GAME_BY_NAME[game].value
+    if valued not in rules.game_values:
+        raise HandError(
+            f"⟨game⟩ {game}: {rules.name} rules give a {game} no value (set "
+            f"game_values.{valued}, or use ⟨rules⟩ bavarian)"
+        )
+    if not GAME_BY_NAME[game].partner:
+        if hand.partners:
+            raise HandError(f"⟨partners⟩: a {game} is one against three and has no partner")
+        return hand._replace(alone=True)
+    if not hand.partners:
+        raise HandError(
+            f"a {'partner game' if game == 'partner' else game} needs the ⟨partners⟩: "
+            + (
+                "whoever took the offered trump"
+                if game == "hochzeit"
+                else "whoever held the called ace (or give ⟨game⟩ solo, wenz, geier, ...)"
+            )
+        )
+    return hand
+
+
+def _value(
+    rules: Rules, hand: PickerHand, seating: Seating
+) -> tuple[bool, int, int | None, list[str], tuple[bool, bool], str]:
+    """Won or lost, the value and level, its working, whether schneider and no-trick (schwarz)
+    were scored, and the stake's formula so far: by the family's way of valuing a hand."""
+    p, t = hand.points, hand.tricks
+    if rules.is_schafkopf:
+        won, value, level, lines, marks = _schafkopf_value(rules, hand, seating, p, t)
+        return won, value, level, lines, marks, str(value)
+    won, value, level3, lines = _sheepshead_value(rules, p, t, seating.deal.cards)
+    formula = f"base {rules.base} x level multiplier {value // rules.base}"
+    return won, value, level3, lines, (level3 == 2, level3 == 3), formula
+
+
+def _bump_notes(
+    rules: Rules, hand: PickerHand, won: bool, no_trick: bool, words: Mapping[str, str]
+) -> list[str]:
+    """Why double on the bump did not apply to this hand, where it is played."""
+    if not rules.double_on_the_bump:
+        return []
+    notes = []
+    if won:
+        notes.append("Double on the bump does not apply: it doubles losses only.")
+    if hand.forced and not won and not rules.bump_on_forced:
+        notes.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
+    elif no_trick and not rules.bump_on_no_trick:
+        notes.append(
+            f"Double on the bump is waived: the {words['side']} took no trick "
+            f"(bump_on_no_trick = false)."
+        )
+    return notes
 
 
 def _picker_roles(
