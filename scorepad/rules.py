@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .errors import RulesError
+from .errors import RulesError, worded
 from .games import BASE_GAMES, CORE_GAMES, VALUED
 from .names import FAMILIES, PRESETS, Family
 
@@ -302,7 +302,7 @@ _SCALARS = (
     Setting(
         "last_hand_doubled",
         "bool",
-        "the night's last hand (hand --last) is doubled",
+        "the night's last hand (hand ⟨last⟩) is doubled",
         default=False,
     ),
     Setting(
@@ -809,7 +809,8 @@ def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
 
 
 def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
-    """(setting, value, meaning) for every setting in force but the name and description."""
+    """(setting, value, meaning) for every setting in force but the name and description (the
+    meaning worded by the interface in force: it may name an input)."""
     for key, value in rules.flat().items():
         if key not in ("name", "description"):
-            yield key, format_value(value), _setting_for(key).help
+            yield key, format_value(value), worded(_setting_for(key).help)

@@ -12,7 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .errors import HandError
+from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
 from .names import Role
@@ -175,6 +175,11 @@ class Seating(NamedTuple):
     @property
     def size(self) -> int:
         return len(self.order)
+
+
+def _worded(lines: list[str]) -> tuple[str, ...]:
+    """An explanation as the interface in force words the inputs it names (`errors.worded`)."""
+    return tuple(worded(line) for line in lines)
 
 
 # --- seating and names --------------------------------------------------------------------------
@@ -627,7 +632,7 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         stake,
         MappingProxyType(_in_seat_order(seating, deltas)),
         MappingProxyType(_picker_roles(seating, picker, partners, words)),
-        tuple(lines),
+        _worded(lines),
         rules.zero_sum,
         level,
         schneider=marks[0],
@@ -738,7 +743,7 @@ def _sixty_sixty_thrown_in(
         0,
         MappingProxyType(dict.fromkeys(seating.order, 0)),
         MappingProxyType(_picker_roles(seating, picker, partners, words)),
-        tuple(lines),
+        _worded(lines),
         rules.zero_sum,
         None,
         sitting_out=seating.sitting_out,
@@ -780,7 +785,7 @@ def _sheepshead_value(
     else:
         lines.append(f"The picker's side took {took}: {p} < {MAKE}, a loss.")
     if t is None and rules.level3_by == "tricks":
-        lines.append("No --tricks given: each side is taken to have won a trick.")
+        lines.append("No ⟨tricks⟩ given: each side is taken to have won a trick.")
 
     if rules.level3_by == "tricks":
         top = t == total_tricks if won else t == 0
@@ -973,7 +978,7 @@ def _alone_score(
         stake,
         MappingProxyType(_in_seat_order(seating, deltas)),
         MappingProxyType(dict(roles)),
-        tuple(lines),
+        _worded(lines),
         rules.zero_sum,
         None,
         tuple(winners),
@@ -1037,7 +1042,7 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if points is None:
         assert winner is not None
         winners: tuple[str, ...] = (winner,)
-        lines.append(f"{winner} won the leaster (named with --winner).")
+        lines.append(f"{winner} won the leaster (named with ⟨winner⟩).")
     else:
         winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
     factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
@@ -1155,7 +1160,7 @@ def _leaster_winners(
             )
         lines.append(
             f"{winner} won the leaster with {points[winner]} card points"
-            + (" (named with --winner)." if len(tied) > 1 else ".")
+            + (" (named with ⟨winner⟩)." if len(tied) > 1 else ".")
         )
         return (winner,)
     if len(tied) == 1:
@@ -1404,7 +1409,7 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
     if hand.ramsch_points is None:
         if named is None:
             raise HandError("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME")
-        lines.append(f"{named} took the most card points and loses (named with --loser).")
+        lines.append(f"{named} took the most card points and loses (named with ⟨losers⟩).")
         return named
     points = _per_player(
         seating, hand.ramsch_points, "⟨ramsch_points⟩", 0, TOTAL_POINTS, TOTAL_POINTS
@@ -1428,7 +1433,7 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
     loser = named or tied[0]
     lines.append(
         f"{loser} took the most, {high}, and loses"
-        + (" (named with --loser, settling the tie)." if len(tied) > 1 else ".")
+        + (" (named with ⟨losers⟩, settling the tie)." if len(tied) > 1 else ".")
     )
     return loser
 
@@ -1467,7 +1472,7 @@ def score_penalty(rules: Rules, penalty: Penalty) -> Score:
         n,
         MappingProxyType(deltas),
         MappingProxyType(roles),
-        tuple(lines),
+        _worded(lines),
         rules.zero_sum,
         None,
         losers=(offender,),
