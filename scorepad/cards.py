@@ -256,20 +256,20 @@ class Game:
         if base not in PLAYED:
             raise CardError(f"unknown game {game!r}: choose {', '.join(PLAYED)}")
         spec = BY_NAME[base]
-        if trump is not None and spec.suit is not TrumpSuit.NAMED:
+        if trump is not None and spec.suit != TrumpSuit.NAMED:
             raise CardError(
                 f"only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"
             )
-        if trump is None and spec.suit is TrumpSuit.NAMED:
+        if trump is None and spec.suit == TrumpSuit.NAMED:
             raise CardError(f"a {base} needs its trump suit (C, S, H or D)")
         obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
         unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
-        if spec.tops is Tops.NONE:
+        if spec.tops == Tops.NONE:
             return cls(game, (), BETTEL_ORDER)
         tops = {Tops.OBERS: obers, Tops.UNTERS: unters, Tops.OBERS_UNTERS: obers + unters}
-        if spec.suit is TrumpSuit.NONE:
+        if spec.suit == TrumpSuit.NONE:
             return cls(game, tuple(tops[spec.tops]))
-        if spec.suit is TrumpSuit.HEARTS:
+        if spec.suit == TrumpSuit.HEARTS:
             trump = Suit.HEARTS
         assert trump is not None
         high = tops[spec.tops]

@@ -8,12 +8,12 @@ case. Imports nothing heavy: the command line builds `--game`'s choices from it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import NamedTuple
 
 
-class Tops(StrEnum):
-    """The trumps above the suit (or instead of one)."""
+class Tops:
+    """The trumps above the suit (or instead of one). (Plain text constants, not an enum:
+    making an enum class costs every command a fraction of a millisecond as it starts.)"""
 
     OBERS_UNTERS = "obers-unters"  # the four Obers, the four Unters, then the trump suit
     UNTERS = "unters"  # the Unters alone (a wenz), or then the named suit (a farbwenz)
@@ -21,7 +21,7 @@ class Tops(StrEnum):
     NONE = "none"  # no trumps at all, and the ten below the Unter (a bettel)
 
 
-class TrumpSuit(StrEnum):
+class TrumpSuit:
     """Which suit is trump besides the tops."""
 
     HEARTS = "hearts"  # always hearts (a partner game, a Hochzeit, Ramsch)
@@ -29,7 +29,7 @@ class TrumpSuit(StrEnum):
     NONE = "none"  # none (a wenz, a geier, a bettel)
 
 
-class WonBy(StrEnum):
+class WonBy:
     """What the declarer's side must take to win."""
 
     POINTS = "points"  # 61 card points
@@ -41,10 +41,10 @@ class Game(NamedTuple):
     """One Schafkopf game."""
 
     name: str  # as `--game`, files and JSON write it
-    tops: Tops
-    suit: TrumpSuit
+    tops: str  # a Tops
+    suit: str  # a TrumpSuit
     partner: bool  # the declarer plays with a partner (the called ace's holder, the taker)
-    won_by: WonBy
+    won_by: str  # a WonBy
     runs_as: str | None  # the game whose runs_min and runs_max count its runs (None: no runs)
     value: str  # its key in game_values (a sie is valued as a solo-tout, doubled)
     value_times: int = 1
@@ -59,7 +59,7 @@ class Game(NamedTuple):
     @property
     def is_tout(self) -> bool:
         """A game announced to take every trick (a tout; a sie is one too)."""
-        return self.won_by is WonBy.EVERY_TRICK
+        return self.won_by == WonBy.EVERY_TRICK
 
 
 _OU, _U, _O = Tops.OBERS_UNTERS, Tops.UNTERS, Tops.OBERS

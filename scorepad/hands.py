@@ -15,7 +15,6 @@ own way: `--partner` on the command line, `partners` in the board's JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import HandError, field
@@ -26,8 +25,9 @@ if TYPE_CHECKING:
     from .scoring import Hand
 
 
-class Type(StrEnum):
-    """What an input holds (and so how a table writes it down)."""
+class Type:
+    """What an input holds (and so how a table writes it down). (Text constants, not an enum:
+    an enum class costs every command a fraction of a millisecond to make as it starts.)"""
 
     NAME = "name"  # one player
     NAMES = "names"  # players, in the order given
@@ -49,7 +49,7 @@ class Input(NamedTuple):
     """One input of a hand."""
 
     name: str
-    type: Type
+    type: str  # a Type
     kinds: frozenset[str]  # the kinds of hand it belongs to
     help: str  # for the command line's option ("" for an input that has none)
     since: int = 1  # the format version whose column holds it (0: no column of its own)
@@ -75,7 +75,7 @@ class Input(NamedTuple):
     def given(self, value: Any) -> bool:
         """Whether `value` says something (not left out, a flag not set, a count not 0)."""
         return not (value is None or value is False or value == () or (value == 0 and
-                    self.type is Type.COUNT))  # fmt: skip
+                    self.type == Type.COUNT))  # fmt: skip
 
 
 def _k(*kinds: str) -> frozenset[str]:
@@ -263,14 +263,14 @@ INPUTS = (
 BY_NAME: Mapping[str, Input] = {i.name: i for i in INPUTS}
 OPTIONS = tuple(i for i in INPUTS if i.help)
 """The inputs that `check`, `hand` and `amend` take as options, in the order they list them."""
-SELECTORS = tuple(i for i in INPUTS if i.type is Type.KIND)
+SELECTORS = tuple(i for i in INPUTS if i.type == Type.KIND)
 """The inputs that say a hand is not a picker's (`--leaster`, `--schwanzer`, `--ramsch`)."""
 
 
 def only(kind: str) -> tuple[str, ...]:
     """The inputs of `kind` of hand and of no other (a picker's: picker, partners, ...; not
     the dealer, which every hand has, nor knocks, which a Ramsch has too)."""
-    return tuple(i.name for i in OPTIONS if i.kinds == {kind} and i.type is not Type.KIND)
+    return tuple(i.name for i in OPTIONS if i.kinds == {kind} and i.type != Type.KIND)
 
 
 def given(values: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -308,7 +308,7 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
         stray = given(values, [n for n in hints if kind not in BY_NAME[n].kinds])
         if stray:
             raise HandError(f"{field(stray[0])} {belongs}; add {field(other)}")
-    foreign = [i.name for i in OPTIONS if kind not in i.kinds and i.type is not Type.KIND]
+    foreign = [i.name for i in OPTIONS if kind not in i.kinds and i.type != Type.KIND]
     stray = given(values, foreign)
     if stray:
         raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
@@ -324,7 +324,7 @@ def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[
     _check_belongs(values, kind)
     if kind == PICKER:
         declared = GAMES_BY_NAME.get(values.get("game") or "partner")
-        if values.get("points") is None and declared and declared.won_by is WonBy.NO_TRICK:
+        if values.get("points") is None and declared and declared.won_by == WonBy.NO_TRICK:
             values = {**values, "points": 0}  # (a bettel is won or lost on tricks alone)
         for needed in ("picker", "points"):
             if values.get(needed) is None:
@@ -336,7 +336,7 @@ def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[
         value = out if name == "out" else values.get(name)
         if value is None:
             value = BY_NAME[name].empty
-        inputs[name] = tuple(value) if BY_NAME[name].type is Type.NAMES else value
+        inputs[name] = tuple(value) if BY_NAME[name].type == Type.NAMES else value
     return record(**inputs)
 
 
@@ -348,9 +348,9 @@ def amend_changes(values: Mapping[str, Any], out: Sequence[str] = ()) -> dict[st
     changes: dict[str, Any] = {}
     for i in OPTIONS:
         value = values.get(i.name)
-        if i.type is Type.KIND or value is None:
+        if i.type == Type.KIND or value is None:
             continue
-        if i.type is not Type.NAMES:
+        if i.type != Type.NAMES:
             changes[i.name] = value
         elif value:
             changes[i.name] = tuple(value)
@@ -371,7 +371,7 @@ def amend_changes(values: Mapping[str, Any], out: Sequence[str] = ()) -> dict[st
     if stray:
         raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
     for i in OPTIONS:  # the inputs of the hand's other kinds go
-        if i.kinds != EVERY and kind not in i.kinds and i.type is not Type.KIND:
+        if i.kinds != EVERY and kind not in i.kinds and i.type != Type.KIND:
             changes.setdefault(i.name, i.empty)
     if kind == RAMSCH:
         changes["game"] = "ramsch"

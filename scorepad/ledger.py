@@ -119,7 +119,7 @@ def row_for_hand(hand: Hand, result: Score, seated: Sequence[str]) -> Row:
     kind = _KIND_OF_RECORD[type(hand)]
     inputs = dict(zip(type(hand)._fields[1:], _INPUTS_OF[kind](hand)))
     for name, value in inputs.items():
-        if BY_INPUT[name].type is Type.NAMES:
+        if BY_INPUT[name].type == Type.NAMES:
             inputs[name] = tuple(value)
     inputs["out"] = tuple(p for p in seated if p in result.sitting_out)
     if kind is RowKind.RAMSCH:
@@ -138,11 +138,11 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
             continue
         kind = BY_INPUT[name].type
         ref = field(name)
-        if kind is Type.NAME:
+        if kind == Type.NAME:
             changed[name] = find_player(value, seated, ref)
-        elif kind is Type.NAMES:
+        elif kind == Type.NAMES:
             changed[name] = tuple(find_player(n, seated, ref) for n in value)
-        elif kind is Type.COUNTS:
+        elif kind == Type.COUNTS:
             changed[name] = {find_player(k, seated, ref): v for k, v in value.items()}
     return hand._replace(**changed)
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .session import Head
 
 # the games won on tricks alone (a bettel): their card points count for nothing
-_WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by is WonBy.NO_TRICK)
+_WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by == WonBy.NO_TRICK)
 _TEXTS = 16_384  # sheet rows remembered (by the kind of hand)
 # Stands for a hand's card points in a sheet line made for every hand of its kind: a private-use
 # character, which no name holds (names are printable) and CSV does not quote.

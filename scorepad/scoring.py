@@ -384,7 +384,7 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
     if rules.level3_by != "tricks":
         return None
     declared = GAME_BY_NAME.get(hand.game or "partner")
-    if declared is not None and declared.won_by is not WonBy.POINTS:
+    if declared is not None and declared.won_by != WonBy.POINTS:
         return None  # (scoring asks for the tricks these are won or lost on)
     if not 0 <= hand.points <= TOTAL_POINTS:
         return None  # scoring says what is wrong with these
@@ -829,8 +829,8 @@ def _max_runs(game: str, seating: Seating) -> int:
     four Obers or Unters, or both), then the rest of its trump suit."""
     spec = GAME_BY_NAME[game]
     deck = seating.size * seating.deal.cards + seating.deal.blind
-    tops = 8 if spec.tops is Tops.OBERS_UNTERS else 4
-    if spec.suit is TrumpSuit.NONE:
+    tops = 8 if spec.tops == Tops.OBERS_UNTERS else 4
+    if spec.suit == TrumpSuit.NONE:
         return tops
     return tops + deck // 4 - tops // 4  # (the suit, less its cards among the tops)
 
@@ -871,7 +871,7 @@ def _schafkopf_value(
     tout = spec.is_tout
     lines = []
     took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
-    if spec.won_by is WonBy.NO_TRICK:
+    if spec.won_by == WonBy.NO_TRICK:
         assert t is not None
         won = t == 0
         lines.append(

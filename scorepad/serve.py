@@ -70,7 +70,7 @@ LOG_REPEATS = 5  # the same log message at most this often a minute; the rest ar
 
 # The inputs of a hand, as POST /api/hands takes them (`hands.INPUTS`: the same names), and the
 # JSON type of each; a doubler (a thrown-in hand, which has no inputs but the dealer) and a note.
-_JSON_TYPES: dict[Type, type] = {
+_JSON_TYPES: dict[str, type] = {
     Type.NAME: str, Type.NAMES: list, Type.FLAG: bool, Type.INT: int, Type.COUNT: int,
     Type.COUNTS: dict, Type.GAME: str, Type.KIND: bool,
 }  # fmt: skip

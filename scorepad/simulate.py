@@ -45,7 +45,7 @@ def random_hand(
     called = None
     if rules.is_schafkopf:
         game = game or rng.choice(["partner", "partner", "solo", "wenz", "geier"])
-        suited = GAME_BY_NAME[game].suit is TrumpSuit.NAMED
+        suited = GAME_BY_NAME[game].suit == TrumpSuit.NAMED
         trump = rng.choice(list(Suit)) if suited else None
         order = Game.schafkopf(game, trump)
         if game == "partner":

@@ -346,21 +346,21 @@ def _input_option(item: Input, amend: bool) -> Callable[..., Any]:
 
     word = f"--{item.option}"
     text = worded((item.amend_help or item.help) if amend else item.help, option_word)
-    if item.type is Type.FLAG:
+    if item.type == Type.FLAG:
         if amend:
             return click.option(f"{word}/--no-{item.option}", item.name, default=None, help=text)
         return click.option(word, item.name, is_flag=True, help=text)
-    if item.type is Type.KIND:
+    if item.type == Type.KIND:
         return click.option(word, item.name, is_flag=True, help=text)
     extra: dict[str, Any] = {"metavar": item.metavar or None}
     if item.type in (Type.NAME, Type.NAMES):
         extra["shell_complete"] = complete_player
-        extra["multiple"] = item.type is Type.NAMES
+        extra["multiple"] = item.type == Type.NAMES
     elif item.type in (Type.INT, Type.COUNT):
         extra["type"] = Whole()
-    elif item.type is Type.COUNTS:
+    elif item.type == Type.COUNTS:
         extra["callback"] = _split_pairs
-    elif item.type is Type.GAME:
+    elif item.type == Type.GAME:
         extra = {"type": click.Choice(GAME_NAMES)}
     return click.option(word, item.name, help=text, **extra)
 

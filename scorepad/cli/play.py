@@ -417,7 +417,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     else:
         alone = True
     tricks_in_hand = seating.deal.cards
-    if game is not None and GAME_BY_NAME[game].won_by is WonBy.NO_TRICK:
+    if game is not None and GAME_BY_NAME[game].won_by == WonBy.NO_TRICK:
         tricks = _ask(
             f"Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?",
             _whole(0, tricks_in_hand),
