@@ -17,6 +17,7 @@ run), see outputs_cases.bench_session.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import outputs_cases as oc
@@ -63,12 +64,12 @@ def _compare(case: oc.Case, transcript: str, artifacts: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def bench_dir(tmp_path_factory):
+def bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("bench")
 
 
 @pytest.fixture(scope="session")
-def bench(bench_dir):
+def bench(bench_dir: Path) -> Callable[[int], Path]:
     """The folder of the bench's sessions, each as bench/generate.py writes it (see
     outputs_cases.bench_session), checked against the fixture's length and sha256."""
     made: set[int] = set()
@@ -100,7 +101,7 @@ def _params():
 
 
 @pytest.mark.parametrize("case", list(_params()))
-def test_output_unchanged(case, tmp_path, request):
+def test_output_unchanged(case, tmp_path: Path, request) -> None:
     bench_dir = request.getfixturevalue("bench")(case.bench) if case.bench else None
     work = tmp_path / "work"
     work.mkdir()
@@ -110,7 +111,7 @@ def test_output_unchanged(case, tmp_path, request):
         assert (work / "night.csv").read_bytes() == (oc.WRITTEN / case.keep).read_bytes()
 
 
-def test_every_fixture_has_its_case():
+def test_every_fixture_has_its_case() -> None:
     names = {(c.group, c.name) for c in CASES}
     stale = [
         f"{group}: {name}"
@@ -124,7 +125,7 @@ def test_every_fixture_has_its_case():
     assert groups == set(FROZEN), groups ^ set(FROZEN)
 
 
-def test_the_written_files_have_a_row_of_every_kind():
+def test_the_written_files_have_a_row_of_every_kind() -> None:
     import csv
 
     from scorepad.schema import RowKind

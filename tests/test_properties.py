@@ -89,7 +89,7 @@ def picker_hands(draw, presets=ZERO_SUM):
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(picker_hands())
-def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case):
+def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case) -> None:
     rules, hand = case
     result = score(rules, hand)
     assert sum(result.deltas.values()) == 0
@@ -102,7 +102,7 @@ def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case):
 
 @settings(max_examples=200)
 @given(picker_hands(presets=("first-night",)))
-def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case):
+def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case) -> None:
     rules, hand = case
     result = score(rules, hand)
     side = {hand.picker, *hand.partners}
@@ -139,7 +139,7 @@ def leasters(draw):
 
 @settings(max_examples=300)
 @given(leasters())
-def test_every_leaster_sums_to_zero_and_pays_the_fewest(case):
+def test_every_leaster_sums_to_zero_and_pays_the_fewest(case) -> None:
     rules, hand = case
     result = score(rules, hand)
     assert sum(result.deltas.values()) == 0
@@ -283,7 +283,7 @@ def argument_lists(draw):
 
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(argument_lists())
-def test_no_argument_list_produces_a_traceback(args):
+def test_no_argument_list_produces_a_traceback(args) -> None:
     result = CliRunner().invoke(cli, args, prog_name="scorepad")
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"{args!r} raised {result.exception!r}"
@@ -319,7 +319,7 @@ def _scored(rules, hand):
 
 @settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
 @given(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), st.data())
-def test_points_of_one_class_score_alike(case, data):
+def test_points_of_one_class_score_alike(case, data) -> None:
     # The ledger scores a hand once per class of card points (scoring.points_class): any two
     # point values of one class must give the same outcome, stake and points for everyone.
 
@@ -342,7 +342,7 @@ def test_points_of_one_class_score_alike(case, data):
         max_size=40,
     )
 )
-def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(corrections):
+def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(corrections) -> None:
     """A hand's fate (ledger.Fate) is one int: how many rows correct it, and where its last
     amendment and its last void or restore begin (-1: none, or not asked for)."""
     from scorepad.ledger import Fate

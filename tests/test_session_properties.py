@@ -40,7 +40,9 @@ OPERATIONS = st.one_of(
     st.sampled_from(["queue", "multiply"]),
     st.lists(OPERATIONS, min_size=1, max_size=12),
 )
-def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stacking, operations):
+def test_any_night_verifies_and_its_columns_sum_to_the_standings(
+    preset, stacking, operations
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         assert (
@@ -86,7 +88,7 @@ HOUSE_OPERATIONS = st.one_of(
     st.booleans(),
     st.lists(HOUSE_OPERATIONS, min_size=4, max_size=12),
 )
-def test_any_night_of_house_rules_verifies(preset, sixty, split, bump, operations):
+def test_any_night_of_house_rules_verifies(preset, sixty, split, bump, operations) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         settings = (
@@ -134,7 +136,7 @@ BAVARIAN_OPERATIONS = st.one_of(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(BAVARIAN_OPERATIONS, min_size=4, max_size=12))
-def test_any_bavarian_night_verifies(operations):
+def test_any_bavarian_night_verifies(operations) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         new = invoke(path, "new", "--rules", "bavarian", "--players", ",".join(FOUR))
@@ -142,7 +144,7 @@ def test_any_bavarian_night_verifies(operations):
         _play_and_check(path, operations, FOUR)
 
 
-def _play_and_check(path, operations, players=PLAYERS):
+def _play_and_check(path, operations, players=PLAYERS) -> None:
     """Run the operations on the session at `path`; after each, the file verifies (a refused
     one changed nothing); at the end the fast and full passes agree, and so do the columns."""
     for op in operations:
@@ -254,7 +256,7 @@ NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(NAMES, min_size=3, max_size=5, unique_by=str.casefold))
-def test_any_acceptable_names_round_trip(names):
+def test_any_acceptable_names_round_trip(names) -> None:
     import csv
     import io
 
@@ -291,7 +293,7 @@ def test_any_acceptable_names_round_trip(names):
         ]
     ),
 )
-def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage):
+def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
@@ -444,7 +446,7 @@ COMMANDS = st.sampled_from(
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(COMMANDS, HOSTILE)
-def test_hostile_options_to_every_command_never_crash_or_damage(command, value):
+def test_hostile_options_to_every_command_never_crash_or_damage(command, value) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         assert invoke(path, "new", "--players", ",".join(PLAYERS)).exit_code == 0
