@@ -211,16 +211,14 @@ def night(run: Run, tmp_path: Path) -> Path:
 def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(
     run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
-
     before = night.read_bytes()
     real_write = os.write
 
-    def full(fd, data) -> None:
+    def full(fd: int, data: bytes) -> None:
         real_write(fd, bytes(data)[:20])  # some of the line lands, then the disk is full
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session.os, "write", full)
+    monkeypatch.setattr("scorepad.session.os.write", full)
     result = run("-f", night, "hand", "--leaster", "--winner", "Cy")
     assert result.exit_code == 1
     assert result.stderr == (
@@ -231,18 +229,16 @@ def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(
 
 def test_a_read_only_session_file_is_a_clear_error(
     run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
-):
-    import scorepad.session as session
-
+) -> None:
     before = night.read_bytes()
     real_open = os.open
 
-    def read_only(path, flags, *args):
+    def read_only(path: str | os.PathLike[str], flags: int, *args: int) -> int:
         if flags & (os.O_WRONLY | os.O_RDWR):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr(session.os, "open", read_only)
+    monkeypatch.setattr("scorepad.session.os.open", read_only)
     for args in (
         ["hand", "--leaster", "--winner", "Cy"],
         ["undo"],
@@ -261,12 +257,10 @@ def test_a_read_only_session_file_is_a_clear_error(
 def test_a_full_disk_while_creating_leaves_no_file(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
-
-    def full(fd, data) -> None:
+    def full(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session.os, "write", full)
+    monkeypatch.setattr("scorepad.session.os.write", full)
     path = tmp_path / "new.csv"
     result = run("-f", path, "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "No space left on device" in result.stderr
@@ -276,14 +270,12 @@ def test_a_full_disk_while_creating_leaves_no_file(
 def test_a_failing_rewrite_leaves_the_file_and_no_temp_file(
     run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
-
     before = night.read_bytes()
 
-    def broken(*args, **kwargs) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "replace", broken)
+    monkeypatch.setattr("scorepad.session.os.replace", broken)
     result = run("-f", night, "seat", "add", "Flo")  # a newcomer's column means a rewrite
     assert result.exit_code == 1 and "the file is as it was" in result.stderr
     assert night.read_bytes() == before
@@ -326,15 +318,16 @@ HOLDER = textwrap.dedent("""\
 """)
 
 
-def _hold_lock(path: Path, seconds: float) -> subprocess.Popen:
+def _hold_lock(path: Path, seconds: float) -> subprocess.Popen[str]:
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(path), str(seconds)], stdout=subprocess.PIPE, text=True
     )
+    assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "holding"
     return holder
 
 
-def _scorepad(*args, env=None):
+def _scorepad(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "scorepad", *map(str, args)],
         capture_output=True,
@@ -432,12 +425,10 @@ def test_names_are_kept_composed_and_match_in_either_form(run: Run, tmp_path: Pa
 def test_a_failed_new_leaves_neither_a_session_nor_a_temp_file(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
-
-    def broken(source, target) -> None:
+    def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "link", broken)
+    monkeypatch.setattr("scorepad.session.os.link", broken)
     result = run("-f", tmp_path / "night.csv", "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "cannot create" in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -472,7 +463,9 @@ def test_the_next_writer_removes_what_a_killed_rewrite_left(run: Run, tmp_path: 
         ("[deal.5.more]\ncards = 6\n", "nest at most three deep"),
     ],
 )
-def test_a_hostile_rules_file_is_one_clear_error(run: Run, tmp_path: Path, toml, says) -> None:
+def test_a_hostile_rules_file_is_one_clear_error(
+    run: Run, tmp_path: Path, toml: str, says: str
+) -> None:
     rules = tmp_path / "table.toml"
     rules.write_text(toml)
     path = tmp_path / "night.csv"
@@ -498,7 +491,7 @@ def test_rules_from_a_device_or_a_folder_are_refused(fails: Fails, tmp_path: Pat
 
 
 @pytest.mark.parametrize("override", ["base=" + "9" * 4400, "base=10000000000", "crack_factor=17"])
-def test_huge_numbers_are_refused_where_they_enter(fails: Fails, override) -> None:
+def test_huge_numbers_are_refused_where_they_enter(fails: Fails, override: str) -> None:
     error = fails(
         "check",
         "--set",
@@ -641,7 +634,7 @@ def _free(monkeypatch: pytest.MonkeyPatch, free: int) -> list[str]:
 
     asked: list[str] = []
 
-    def disk_usage(folder):
+    def disk_usage(folder: str | os.PathLike[str]) -> shutil._ntuple_diskusage:
         asked.append(str(folder))
         return shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free)
 
@@ -684,7 +677,7 @@ def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
     path, _ = _torn_night(run, tmp_path)
     before = path.read_bytes()
 
-    def full(snapshot, backup) -> None:
+    def full(snapshot: object, backup: Path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(session, "_keep_copy", full)
@@ -804,7 +797,7 @@ def test_json_nested_deep_in_a_cell_is_a_problem_not_a_crash(run: Run, tmp_path:
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/full", "/dev/null"])
-def test_a_session_that_is_a_device_is_refused(fails: Fails, device) -> None:
+def test_a_session_that_is_a_device_is_refused(fails: Fails, device: str) -> None:
     for command in ("standings", "verify", "status"):
         assert "is not a regular file" in fails("-f", device, command)
 
@@ -812,20 +805,18 @@ def test_a_session_that_is_a_device_is_refused(fails: Fails, device) -> None:
 def test_a_failed_repair_keeps_the_torn_line_once(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
-
     path = tmp_path / "night.csv"
     new_session(run, path)
     with open(path, "ab") as out:
         out.write(b"1,picker,,2,")
     real = os.replace
 
-    def broken(source, target) -> None:
+    def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "replace", broken)
+    monkeypatch.setattr("scorepad.session.os.replace", broken)
     assert run("-f", path, "repair").exit_code == 1
-    monkeypatch.setattr(session.os, "replace", real)
+    monkeypatch.setattr("scorepad.session.os.replace", real)
     assert run("-f", path, "repair").exit_code == 0
     assert (tmp_path / "night.csv.rejected").read_bytes() == b"1,picker,,2,\n"
 
@@ -840,7 +831,7 @@ def test_a_huge_first_line_is_refused_before_it_is_read(fails: Fails, tmp_path: 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="measures with Linux's /proc")
 @pytest.mark.parametrize("where", ["middle", "end", "torn"])
 def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(
-    run: Run, tmp_path: Path, where
+    run: Run, tmp_path: Path, where: str
 ) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
@@ -917,7 +908,7 @@ def test_a_superscript_format_number_is_a_problem_not_a_crash(run: Run, tmp_path
 
 
 @pytest.mark.parametrize("value", ["Ann=²", "Ann=" + "9" * 5000])
-def test_a_number_of_points_no_int_can_hold_is_refused(fails: Fails, value) -> None:
+def test_a_number_of_points_no_int_can_hold_is_refused(fails: Fails, value: str) -> None:
     message = fails("check", "--players", PLAYERS, "--leaster", "--leaster-points", value, code=2)
     assert "--leaster-points" in message
 
@@ -948,7 +939,7 @@ def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(
 
 @pytest.mark.parametrize("wait", ["nan", "NaN", "-nan"])
 def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(
-    fails: Fails, tmp_path: Path, wait
+    fails: Fails, tmp_path: Path, wait: str
 ) -> None:
     """NaN passes every range check (each comparison is false): it would wait forever."""
     message = fails("-f", tmp_path / "night.csv", "--wait", wait, "status", code=2)
@@ -964,7 +955,7 @@ def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(
     ],
 )
 def test_a_currency_symbol_is_short_printable_and_no_formula(
-    fails: Fails, tmp_path: Path, symbol, says
+    fails: Fails, tmp_path: Path, symbol: str, says: str
 ) -> None:
     path = tmp_path / "night.csv"
     message = fails("-f", path, "settle", "--rate", "1", "--currency", symbol, code=2)
