@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from _types import CheckJson, Fails, Night, Run
+from click.testing import Result
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,19 +43,21 @@ call = "jack-of-diamonds"
 """
 
 
-def totals(sp) -> dict:
+def totals(sp: Night) -> dict[str, int]:
     result = sp("standings", "--format", "json")
     assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)["totals"]
+    got: dict[str, int] = json.loads(result.stdout)["totals"]
+    return got
 
 
-def ok(result):
+def ok(result: Result) -> Result:
     assert result.exit_code == 0, (result.stdout, result.stderr)
     return result
 
 
-def deltas(check_json: CheckJson, *args) -> dict:
-    return check_json(*args)["deltas"]
+def deltas(check_json: CheckJson, *args: object) -> dict[str, int]:
+    got: dict[str, int] = check_json(*args)["deltas"]
+    return got
 
 
 # --- schwanzer ----------------------------------------------------------------------------------
@@ -106,7 +109,9 @@ def test_schwanzer_with_base_2_and_a_race() -> None:
         ((), "needs --schwanzer-points"),
     ],
 )
-def test_impossible_schwanzers_are_refused(fails: Fails, args, message) -> None:
+def test_impossible_schwanzers_are_refused(
+    fails: Fails, args: tuple[str, ...], message: str
+) -> None:
     assert message in fails("check", *SCHWANZER, *args)
 
 
@@ -123,7 +128,7 @@ def test_schwanzer_needs_the_rule_and_its_own_options(fails: Fails) -> None:
 
 
 @given(st.lists(st.integers(0, 5), min_size=5, max_size=5))
-def test_schwanzer_is_zero_sum_and_the_most_lose(points) -> None:
+def test_schwanzer_is_zero_sum_and_the_most_lose(points: list[int]) -> None:
     rules = load_rules("standard", ["all_pass=schwanzer"])
     got = score(rules, SchwanzerHand(P5, schwanzer_points=dict(zip(P5, points))))
     assert sum(got.deltas.values()) == 0
@@ -220,7 +225,7 @@ def test_equal_shares_the_picker_takes_the_remainder(check_json: CheckJson, tmp_
 
 
 @given(st.integers(0, 120), st.sampled_from(["picker-rest", "equal"]))
-def test_every_split_sums_to_zero(points, split) -> None:
+def test_every_split_sums_to_zero(points: int, split: str) -> None:
     rules = load_rules("pagat", [f"partner_split={split}"])
     players = ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo")
     hand = PickerHand(players, "Ann", points, partners=("Bob",), tricks=2)
@@ -444,13 +449,16 @@ def test_a_night_of_eight_with_seven_dealt_in(night: Night, big: Path, tmp_path:
 
 
 @pytest.mark.parametrize("count", [7, 8])
-def test_replay_deals_and_plays_seven_and_eight(count, big: Path, run: Run, tmp_path: Path) -> None:
+def test_replay_deals_and_plays_seven_and_eight(
+    count: int, big: Path, run: Run, tmp_path: Path
+) -> None:
     rules = load_rules(str(big))
     players = [chr(ord("A") + i) for i in range(count)]
     for seed in range(25):
         text = random_hand(random.Random(seed), rules, players)
         hand = replay(parse_hand_file(text.replace("rules: big-table", f"rules: {big}")), rules)
         assert hand.ok, hand.problems
+        assert hand.score is not None
         assert sum(hand.score.deltas.values()) == 0
     path = tmp_path / "hand.txt"
     path.write_text(text.replace("rules: big-table", f"rules: {big}"))
