@@ -12,9 +12,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypedDict, Unpack
 
 import pytest
 from _types import Fails, Run
@@ -107,7 +108,7 @@ def test_entry_records_a_hand_with_the_token(
     "headers", [{}, {"authorization": "Bearer wrong"}, {"authorization": TOKEN}]
 )
 def test_entry_without_the_token_is_forbidden(
-    client: TestClient, board_file: Path, headers
+    client: TestClient, board_file: Path, headers: dict[str, str]
 ) -> None:
     before = board_file.read_bytes()
     reply = client.post(
@@ -142,7 +143,7 @@ def test_entry_is_off_without_allow_entry(board_file: Path) -> None:
     ],
 )
 def test_bad_entries_get_a_json_error_and_change_nothing(
-    client: TestClient, board_file: Path, body, status, message
+    client: TestClient, board_file: Path, body: Any, status: int, message: str
 ) -> None:
     before = board_file.read_bytes()
     reply = client.post("/api/hands", json=body, headers=AUTH)
@@ -229,11 +230,20 @@ def test_serve_refuses_a_missing_file_and_a_bad_token(
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
+
+
+class BoardOptions(TypedDict, total=False):
+    """What `served` passes on to the Board besides its file and poll."""
+
+    allow_entry: bool
+    token: str | None
+    hosts: Sequence[str]
 
 
 @contextmanager
-def served(path, **options):
+def served(path: Path, **options: Unpack[BoardOptions]) -> Iterator[str]:
     """The board on a free loopback port, in a thread; yields its base URL."""
     board = Board(path, poll=0.05, **options)
     port = _free_port()
@@ -251,7 +261,9 @@ def served(path, **options):
         thread.join(timeout=10)
 
 
-async def _listen(url, seen, ready, want, stop) -> None:
+async def _listen(
+    url: str, seen: list[Any], ready: asyncio.Semaphore, want: int, stop: asyncio.Event
+) -> None:
     """Hold the event stream; collect every change until `want` hands are in the state."""
     async with (
         httpx.AsyncClient(timeout=None) as client,
@@ -271,7 +283,7 @@ async def _listen(url, seen, ready, want, stop) -> None:
 
 def test_every_change_reaches_every_client_as_an_event(board_file: Path) -> None:
     with served(board_file) as url:
-        seen = []
+        seen: list[Any] = []
 
         async def main() -> None:
             ready = asyncio.Semaphore(0)
@@ -297,7 +309,7 @@ def test_load_200_clients_see_every_one_of_100_hands(board_file: Path) -> None:
     from scorepad.scoring import PickerHand
 
     with served(board_file) as url:
-        seen = [[] for _ in range(clients)]
+        seen: list[list[Any]] = [[] for _ in range(clients)]
 
         async def main() -> None:
             ready = asyncio.Semaphore(0)
@@ -408,7 +420,13 @@ def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
 # --- under load and attack ----------------------------------------------------------------------
 
 
-def _post(url, body, key=None, headers=AUTH, timeout=30):
+def _post(
+    url: str,
+    body: object,
+    key: str | None = None,
+    headers: dict[str, str] = AUTH,
+    timeout: float = 30,
+) -> httpx.Response:
     extra = {"idempotency-key": key} if key else {}
     return httpx.post(url + "/api/hands", json=body, headers={**headers, **extra}, timeout=timeout)
 
@@ -422,7 +440,7 @@ def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(
     with served(board_file, allow_entry=True, token=TOKEN) as url:
         answers, reads = [], []
 
-        def poster(n) -> None:
+        def poster(n: int) -> None:
             for i in range(each):
                 points = 40 + (n * each + i) % 50
                 body = {"picker": "Ann", "partners": ["Bob"], "points": points, "note": f"{n}-{i}"}
@@ -447,7 +465,7 @@ def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(
     assert numbers == list(range(1, posters * each + 1))  # each answer names its own hand
 
 
-def _hands_json(path):
+def _hands_json(path: Path) -> list[Any]:
     from click.testing import CliRunner
 
     from scorepad.cli import cli
@@ -530,7 +548,7 @@ def test_serve_checks_its_host_names(fails: Fails, board_file: Path) -> None:
     assert "--allow-host" in fails("-f", board_file, "serve", "--allow-host", "x/y", code=2)
 
 
-def _slow(url, count, first=b"GET / HTTP/1.1\r\nHo"):
+def _slow(url: str, count: int, first: bytes = b"GET / HTTP/1.1\r\nHo") -> list[socket.socket]:
     """Open `count` connections that each send the start of a request and nothing more."""
     host, port = url.removeprefix("http://").split(":")
     socks = []
@@ -575,7 +593,7 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
     seen = []
 
     class Keep(logging.Handler):
-        def emit(self, record) -> None:
+        def emit(self, record: logging.LogRecord) -> None:
             seen.append(record)
 
     keep = Keep(level=logging.WARNING)
@@ -635,7 +653,7 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(
         ]
         answers = []
 
-        def poster(n) -> None:
+        def poster(n: int) -> None:
             while time.time() < start:
                 time.sleep(0.01)
             for i in range(20):
