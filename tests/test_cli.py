@@ -16,7 +16,7 @@ from scorepad.cli import cli
 COMMANDS = cli.list_commands(click.Context(cli))
 
 
-def lookup(name):
+def lookup(name: str) -> click.Command | None:
     """A command by name (the group loads its commands when asked)."""
     return cli.get_command(click.Context(cli), name)
 
@@ -28,12 +28,17 @@ def test_version(run: Run) -> None:
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 @pytest.mark.parametrize("command", [None, *COMMANDS])
-def test_every_command_has_help_ending_in_an_example(run: Run, command, flag) -> None:
+def test_every_command_has_help_ending_in_an_example(
+    run: Run, command: str | None, flag: str
+) -> None:
     args = [command, flag] if command else [flag]
     result = run(*args)
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: scorepad")
-    help_text = (lookup(command) if command else cli).help
+    shown = lookup(command) if command else cli
+    assert shown is not None
+    help_text = shown.help
+    assert help_text is not None
     _, heading, examples = help_text.partition("Example")
     assert heading, "the help has no example"
     first = examples.split("\b", 1)[1].strip().splitlines()[0]
@@ -45,18 +50,20 @@ def test_every_command_has_help_ending_in_an_example(run: Run, command, flag) ->
 
 def test_every_command_loads_and_seat_has_its_own_commands() -> None:
     assert all(lookup(name) is not None for name in COMMANDS)
-    assert sorted(lookup("seat").commands) == ["add", "remove"]
+    seat = lookup("seat")
+    assert isinstance(seat, click.Group)
+    assert sorted(seat.commands) == ["add", "remove"]
     assert lookup("nope") is None
 
 
 @pytest.mark.parametrize("sub", ["add", "remove"])
-def test_seat_subcommands_have_help_with_an_example(run: Run, sub) -> None:
+def test_seat_subcommands_have_help_with_an_example(run: Run, sub: str) -> None:
     result = run("seat", sub, "--help")
     assert result.exit_code == 0 and f"scorepad seat {sub}" in result.stdout
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_is_in_the_readme(command) -> None:
+def test_every_command_is_in_the_readme(command: str) -> None:
     from pathlib import Path
 
     readme = (Path(__file__).parent.parent / "README.md").read_text()
@@ -228,15 +235,16 @@ def test_closed_pipe_is_not_a_traceback() -> None:
     reader = subprocess.Popen(
         [sys.executable, "-m", "scorepad", "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+    assert reader.stdout is not None
     reader.stdout.close()  # nobody reads: the write fails with EPIPE
     _, err = reader.communicate()
     assert b"Traceback" not in err
 
 
-def test_shell_completion_offers_presets_and_players():
+def test_shell_completion_offers_presets_and_players() -> None:
     from click.shell_completion import ShellComplete
 
-    def complete(args, incomplete):
+    def complete(args: list[str], incomplete: str) -> list[str]:
         return [
             c.value
             for c in ShellComplete(cli, {}, "scorepad", "_SCOREPAD_COMPLETE").get_completions(

@@ -17,7 +17,7 @@ HANDS = Path(__file__).parent.parent / "sample_sessions" / "hands"
 WALKTHROUGH = (HANDS / "first-night-walkthrough.txt").read_text()
 
 
-def variant(**tricks):
+def variant(**tricks: str) -> str:
     """The walkthrough with some tricks replaced (t4="AS 7C 7S 9H 7H") and other changes."""
     lines = WALKTHROUGH.splitlines()
     out, number = [], 0
@@ -32,7 +32,7 @@ def variant(**tricks):
     return "\n".join(out) + "\n"
 
 
-def problems(text, preset=None):
+def problems(text: str, preset: str | None = None) -> list[str]:
     hand = parse_hand_file(text)
     return [str(p) for p in replay(hand, load_rules(preset or hand.rules)).problems]
 
@@ -43,6 +43,7 @@ def test_the_walkthrough_replays_cleanly(run: Run) -> None:
     assert [t.winner for t in result.tricks] == ["West", "West", "South", "West", "West", "North"]
     assert [t.points for t in result.tricks] == [9, 11, 19, 21, 31, 25]
     assert (result.points, result.side_tricks) == (101, 5)  # with the bury's 4
+    assert result.score is not None
     assert dict(result.score.deltas) == {"West": 2, "North": 2, "East": 0, "Pat": 0, "South": 0}
     cli = run("replay", HANDS / "first-night-walkthrough.txt")
     assert cli.exit_code == 0
@@ -138,7 +139,9 @@ def test_a_bad_call_is_reported() -> None:
         (("rules: first-night", "rules: first-nite"), "did you mean 'first-night'?"),
     ],
 )
-def test_hand_file_errors_name_the_line(fails: Fails, tmp_path: Path, change, message) -> None:
+def test_hand_file_errors_name_the_line(
+    fails: Fails, tmp_path: Path, change: tuple[str, str], message: str
+) -> None:
     path = tmp_path / "hand.txt"
     path.write_text(WALKTHROUGH.replace(*change))
     line = fails("replay", path)
@@ -179,7 +182,7 @@ def test_record_refuses_a_hand_with_problems(run: Run, tmp_path: Path) -> None:
         ("schafkopf", "ABCD"),
     ],
 )
-def test_a_random_legal_hand_of_each_preset_replays_cleanly(preset, players) -> None:
+def test_a_random_legal_hand_of_each_preset_replays_cleanly(preset: str, players: str) -> None:
     rules = load_rules(preset)
     result = replay(parse_hand_file(random_hand(random.Random(1), rules, list(players))), rules)
     assert result.ok, [str(p) for p in result.problems]
@@ -212,7 +215,9 @@ def test_schafkopf_runs_are_counted_from_the_cards() -> None:
     ),
     st.integers(0, 2**32 - 1),
 )
-def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, seed) -> None:
+def test_any_legally_played_deal_replays_to_120_points_and_every_trick(
+    setup: tuple[str, int], seed: int
+) -> None:
     preset, count = setup
     rules = load_rules(preset)
     players = [f"P{i}" for i in range(count)]
@@ -221,14 +226,16 @@ def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, se
     assert result.ok, [str(p) for p in result.problems]
     assert sum(t.points for t in result.tricks) + sum(c.points for c in result.bury) == 120
     won = {p: sum(1 for t in result.tricks if t.winner == p) for p in players}
-    assert sum(won.values()) == rules.deal_for(count).cards == len(result.tricks)
+    deal = rules.deal_for(count)
+    assert deal is not None
+    assert sum(won.values()) == deal.cards == len(result.tricks)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from([("standard", 5), ("standard", 3), ("schafkopf", 4)]), st.integers(0, 2**32 - 1)
 )
-def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed) -> None:
+def test_a_renege_made_by_swapping_two_plays_is_caught(setup: tuple[str, int], seed: int) -> None:
     """Take a legal hand; swap a follower's card with one they played later from another suit
     while they still held the led suit. That trick now has a renege, and replay must say so."""
     preset, count = setup
@@ -305,7 +312,9 @@ def test_the_same_deal_under_pagat_rules_pays_the_schneider(run: Run, tmp_path: 
         ("skat", "game: unknown game 'skat'"),
     ],
 )
-def test_a_bad_schafkopf_game_names_its_line(fails: Fails, tmp_path: Path, game, message) -> None:
+def test_a_bad_schafkopf_game_names_its_line(
+    fails: Fails, tmp_path: Path, game: str, message: str
+) -> None:
     path = tmp_path / "hand.txt"
     text = (HANDS / "schafkopf-sauspiel.txt").read_text()
     path.write_text(text.replace("game: partner", f"game: {game}").replace("call: AD\n", ""))

@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -16,12 +17,13 @@ ROOT = Path(__file__).parent.parent
 FRIDAY = ROOT / "sample_sessions" / "standard-friday.csv"
 
 
-def _helps():
+def _helps() -> Iterator[str]:
     """The help text of every command and subcommand."""
     ctx = click.Context(cli, info_name="scorepad")
     yield cli.get_help(ctx)
     for name in COMMANDS:
         command = cli.get_command(ctx, name)
+        assert command is not None
         sub = click.Context(command, info_name=name, parent=ctx)
         yield command.get_help(sub)
         for inner in getattr(command, "commands", {}).values():
@@ -35,13 +37,14 @@ def test_every_path_named_in_help_exists() -> None:
         assert (ROOT / path.rstrip(".")).exists(), path
 
 
-def _pipe_into_head(*args):
+def _pipe_into_head(*args: object) -> tuple[int, bytes, bytes]:
     """Run scorepad with its output read by `head -1`; returns scorepad's exit and stderr."""
     scorepad = subprocess.Popen(
         [sys.executable, "-m", "scorepad", *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert scorepad.stdout is not None and scorepad.stderr is not None
     first = scorepad.stdout.readline()
     scorepad.stdout.close()  # the reader goes away
     scorepad.wait(timeout=60)
@@ -115,7 +118,7 @@ def test_an_amend_that_changes_nothing_is_refused(run: Run, tmp_path: Path) -> N
     assert run("-f", path, "amend", "2", "--points", "71").exit_code == 0  # a real change
 
 
-def _night(run: Run, path, winner) -> None:
+def _night(run: Run, path: Path, winner: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert run("-f", path, "hand", "--leaster", "--winner", winner).exit_code == 0
@@ -307,7 +310,7 @@ def test_json_gives_each_hand_as_data_with_the_same_keys(run: Run) -> None:
     assert check["winners"] == ["Ann", "Bob"]
 
 
-def _complete(run: Run, line):
+def _complete(run: Run, line: str) -> list[str]:
     """What bash completion offers for a command line (its last word being completed)."""
     from click.testing import CliRunner
 
