@@ -27,11 +27,12 @@ FOUR = "Anni,Bertl,Sepp,Vroni"
 BAV = ("--rules", "bavarian", "--players", FOUR)
 
 
-def deltas(check_json: CheckJson, *args) -> dict:
-    return check_json(*BAV, *args)["deltas"]
+def deltas(check_json: CheckJson, *args: object) -> dict[str, int]:
+    got: dict[str, int] = check_json(*BAV, *args)["deltas"]
+    return got
 
 
-def each(amount: int, declarer: str = "Anni") -> dict:
+def each(amount: int, declarer: str = "Anni") -> dict[str, int]:
     """A solo game paying `amount` from each of three opponents."""
     return {p: (3 * amount if p == declarer else -amount) for p in FOUR.split(",")}
 
@@ -214,7 +215,9 @@ def test_a_durchmarsch_is_a_solo_won_schwarz(check_json: CheckJson) -> None:
         ),
     ],
 )
-def test_impossible_ramsch_hands_are_refused(fails: Fails, args, message) -> None:
+def test_impossible_ramsch_hands_are_refused(
+    fails: Fails, args: tuple[str, ...], message: str
+) -> None:
     assert message in fails("check", *RAMSCH, *args)
 
 
@@ -266,8 +269,9 @@ def test_the_schafkopf_preset_still_scores_as_seed_004(check_json: CheckJson) ->
 # --- a session ----------------------------------------------------------------------------------
 
 
-def totals(sp) -> dict:
-    return json.loads(sp("standings", "--format", "json").stdout)["totals"]
+def totals(sp: Night) -> dict[str, int]:
+    got: dict[str, int] = json.loads(sp("standings", "--format", "json").stdout)["totals"]
+    return got
 
 
 def test_a_bavarian_night_records_amends_and_verifies(night: Night) -> None:
@@ -370,7 +374,7 @@ def test_the_bavarian_sample_evening_has_every_kind_of_hand(run: Run) -> None:
         ("bavarian-sie.txt", {"Anni": 1560, "Bertl": -520, "Sepp": -520, "Vroni": -520}),
     ],
 )
-def test_every_bavarian_sample_hand_replays(run: Run, name, expected) -> None:
+def test_every_bavarian_sample_hand_replays(run: Run, name: str, expected: dict[str, int]) -> None:
     result = run("replay", HANDS / name, "--format", "json")
     assert result.exit_code == 0, result.stdout
     data = json.loads(result.stdout)
@@ -406,7 +410,7 @@ def test_a_sie_without_every_ober_and_unter_is_found_wrong() -> None:
 
 
 @pytest.mark.parametrize("game", ["hochzeit", "bettel", "farbwenz", "farbgeier-tout", "ramsch"])
-def test_random_legal_hands_of_every_game_replay_clean(game) -> None:
+def test_random_legal_hands_of_every_game_replay_clean(game: str) -> None:
     rules = load_rules("bavarian")
     for seed in range(30):
         text = random_hand(random.Random(seed), rules, FOUR.split(","), game=game)
@@ -448,7 +452,7 @@ PLAYERS = tuple(FOUR.split(","))
     st.sampled_from(["fixed", "double"]),
 )
 def test_every_bavarian_game_is_zero_sum_or_refused(
-    game, points, tricks, runs, knocks, stoss, touts
+    game: str, points: int, tricks: int | None, runs: int, knocks: int, stoss: int, touts: str
 ) -> None:
     rules = load_rules("bavarian", [f"tout_scoring={touts}"])
     partners = ("Bertl",) if game in ("partner", "hochzeit") else ()
@@ -471,7 +475,9 @@ def test_every_bavarian_game_is_zero_sum_or_refused(
     st.sampled_from(["double-own", "double-all"]),
     st.integers(0, 4),
 )
-def test_every_ramsch_is_zero_sum_and_the_most_loses(shares, jungfrau, rule, knocks) -> None:
+def test_every_ramsch_is_zero_sum_and_the_most_loses(
+    shares: list[int], jungfrau: set[str], rule: str, knocks: int
+) -> None:
     rules = load_rules("bavarian", [f"jungfrau={rule}"])
     points = dict(zip(PLAYERS, [120 - min(sum(shares), 120), *shares]))
     if sum(points.values()) != 120:

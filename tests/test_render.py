@@ -7,8 +7,8 @@ from _types import Run
 
 from scorepad.render import render, render_stream, signed
 
-HEADERS = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
-ROWS = [
+HEADERS: list[str] = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
+ROWS: list[list[int | str]] = [
     [1, "Ed", "Ann + Bob 64", "+2", "-1", ""],
     [12, "Ann", "leaster: Zoë", "-10", "+40", "a long note, with a comma"],
     ["", "", "Total", "-8", "+39", ""],
@@ -50,7 +50,7 @@ def test_points_and_money_cells() -> None:
 
 
 @pytest.mark.parametrize("points, shown", [(2, "+2"), (-3, "-3"), (0, "0")])
-def test_signed(points, shown) -> None:
+def test_signed(points: int, shown: str) -> None:
     assert signed(points) == shown
 
 
@@ -60,7 +60,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
     from scorepad.cli import use_color
 
     class Terminal:
-        def isatty(self):
+        def isatty(self) -> bool:
             return True
 
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -1,11 +1,14 @@
 """Report arithmetic (scorepad.reports), tested as plain functions: no command line, no file."""
 
 from collections import Counter
+from collections.abc import Sequence
 from types import MappingProxyType
+from typing import Any
 
 from scorepad.ledger import HandView, Scored
 from scorepad.reports import (
     PlayerCounts,
+    PlayerStats,
     RunningSeries,
     SheetRows,
     played_text,
@@ -19,14 +22,14 @@ PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed")
 
 
 def _entry(
-    kind=RowKind.PICKER,
-    deltas=None,
-    outcome=Outcome.WIN,
-    schneider=False,
-    no_trick=False,
-    winners=(),
-    **inputs,
-):
+    kind: RowKind = RowKind.PICKER,
+    deltas: dict[str, int] | None = None,
+    outcome: Outcome = Outcome.WIN,
+    schneider: bool = False,
+    no_trick: bool = False,
+    winners: Sequence[str] = (),
+    **inputs: Any,
+) -> Scored:
     deltas = deltas or {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
     result = Score(
         outcome,
@@ -63,7 +66,7 @@ LEASTER = _entry(
 )
 
 
-def player_stats(players, counts):
+def player_stats(players: Sequence[str], counts: Counter[Scored]) -> dict[str, PlayerStats]:
     tally = PlayerCounts(players)
     for entry, times in counts.items():
         tally.add(entry, times)
