@@ -1,6 +1,7 @@
 """Cards: notation both ways, card points, trump orders, and who wins a trick (docs/rules.md §1)."""
 
 import json
+from typing import Any
 
 import pytest
 from _types import Fails, Run
@@ -21,7 +22,7 @@ from scorepad.errors import CardError
 
 
 @given(st.sampled_from(DECK))
-def test_parse_and_print_are_inverse(card) -> None:
+def test_parse_and_print_are_inverse(card: Card) -> None:
     assert Card.parse(str(card)) == card
     assert Card.parse(card.german) == card
 
@@ -52,12 +53,12 @@ def test_parse_and_print_are_inverse(card) -> None:
         ("herz sieben", "7H"),
     ],
 )
-def test_notations(text, card) -> None:
+def test_notations(text: str, card: str) -> None:
     assert str(Card.parse(text)) == card
 
 
 @pytest.mark.parametrize("text", ["", "Z", "1C", "QX", "11H", "Eichel-Dame", "QCC"])
-def test_unknown_cards_are_clear_errors(text) -> None:
+def test_unknown_cards_are_clear_errors(text: str) -> None:
     with pytest.raises(CardError, match="card"):
         Card.parse(text)
 
@@ -142,7 +143,7 @@ def test_a_queen_or_jack_never_follows_its_printed_suit() -> None:
         ("wenz-tout", None, "JC JS JH JD"),
     ],
 )
-def test_schafkopf_trump_orders(game, trump, order) -> None:
+def test_schafkopf_trump_orders(game: str, trump: Suit | None, order: str) -> None:
     assert " ".join(map(str, Game.schafkopf(game, trump).trumps)) == order
 
 
@@ -207,8 +208,8 @@ def test_trick_without_trump_goes_to_the_highest_of_the_suit_led(run: Run) -> No
     assert data["card"] == "10S" and "the suit led" in data["why"]
 
 
-def test_trick_schafkopf_games(run: Run):
-    def winner(*args):
+def test_trick_schafkopf_games(run: Run) -> None:
+    def winner(*args: object) -> Any:
         return json.loads(run("trick", "--rules", "schafkopf", *args, "--format", "json").stdout)[
             "card"
         ]

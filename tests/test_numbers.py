@@ -75,7 +75,7 @@ def _refused(run: Run, path: Path, *args: str, code: int = 2) -> str:
     ids=lambda a: " ".join(a[:1] + a[-2:-1]),
 )
 def test_a_whole_number_in_an_option_is_ascii_digits_only(
-    run: Run, session: Path, args, what, text
+    run: Run, session: Path, args: tuple[str, ...], what: str, text: str
 ) -> None:
     args = tuple(a.replace("{}", text) for a in args)
     if args[0] == "--wait" and what == "decimal point":  # (seconds may have a fraction)
@@ -90,7 +90,7 @@ def test_a_whole_number_in_an_option_is_ascii_digits_only(
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
 @pytest.mark.parametrize("option", ["--blitz", "--runs", "--knocks", "--stoss", "--blind-points"])
 def test_every_hand_option_takes_ascii_digits_only(
-    run: Run, session: Path, option, what, text
+    run: Run, session: Path, option: str, what: str, text: str
 ) -> None:
     line = _refused(run, session, "check", *ANN_BOB, "--points", "70", option, text)
     assert f"Invalid value for '{option}'" in line
@@ -98,7 +98,9 @@ def test_every_hand_option_takes_ascii_digits_only(
 
 
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
-def test_a_name_n_list_takes_ascii_digits_only(run: Run, session: Path, what, text) -> None:
+def test_a_name_n_list_takes_ascii_digits_only(
+    run: Run, session: Path, what: str, text: str
+) -> None:
     line = _refused(
         run, session, "check", "--players", FIVE, "--leaster",
         "--leaster-points", f"Ann={text},Bob=20,Cy=20,Dee=20,Ed={text}",
@@ -107,7 +109,7 @@ def test_a_name_n_list_takes_ascii_digits_only(run: Run, session: Path, what, te
 
 
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
-def test_a_setting_takes_ascii_digits_only(run: Run, session: Path, what, text) -> None:
+def test_a_setting_takes_ascii_digits_only(run: Run, session: Path, what: str, text: str) -> None:
     for setting in (f"base={text}", f"level_multipliers=1,{text},3"):
         line = _refused(run, session, "check", "--set", setting, *ANN_BOB, "--points", "70", code=1)
         assert "is not valid" in line
@@ -116,13 +118,15 @@ def test_a_setting_takes_ascii_digits_only(run: Run, session: Path, what, text) 
 @pytest.mark.parametrize(
     "rate", ["0_25", "٠.٢٥", "0.2_5", "1e-2", "Infinity", "NaN", "0x10", "0.25.1", ".", "١"]
 )
-def test_a_rate_is_ascii_digits_and_one_point(run: Run, session: Path, rate) -> None:
+def test_a_rate_is_ascii_digits_and_one_point(run: Run, session: Path, rate: str) -> None:
     line = _refused(run, session, "settle", "--rate", rate, code=1)
     assert line == f"Error: --rate {rate}: not an amount; write e.g. 0.25"
 
 
 @pytest.mark.parametrize(("rate", "shown"), [("0.25", "$0.25"), (".5", "$0.50"), ("2", "$2")])
-def test_a_rate_as_people_write_it_still_settles(run: Run, session: Path, rate, shown) -> None:
+def test_a_rate_as_people_write_it_still_settles(
+    run: Run, session: Path, rate: str, shown: str
+) -> None:
     result = run("-f", session, "settle", "--rate", rate)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(f"Settlement at {shown}")
@@ -197,7 +201,7 @@ CELL_SPELLINGS = ["underscore", *_SCRIPTS, "inner space", "decimal point"]
     ids=["points", "points-of-a-repeated-hand", "player", "hand", "pending", "doubled"],
 )
 def test_a_number_in_a_cell_is_ascii_digits_only(
-    run: Run, tmp_path: Path, line, column, what, how
+    run: Run, tmp_path: Path, line: int, column: str, what: str, how: str
 ) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE).exit_code == 0
@@ -215,7 +219,7 @@ def test_a_number_in_a_cell_is_ascii_digits_only(
 
 
 @pytest.mark.parametrize("text", ["٥", "5_0", "５"])
-def test_the_format_version_is_ascii_digits_only(run: Run, session: Path, text) -> None:
+def test_the_format_version_is_ascii_digits_only(run: Run, session: Path, text: str) -> None:
     _edit(session, 2, "format", text)
     result = run("-f", session, "verify")
     assert result.exit_code == 1

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import Run
@@ -64,12 +65,12 @@ def test_a_reader_holds_the_lock_while_it_reads_only_under_windows_locks(
 
 def test_a_writer_reads_through_the_descriptor_it_locked(
     night: Path, protocol: str, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     """Under a mandatory lock no other handle may read the file: a change opens it once."""
     opened: list[str] = []
     real_open = os.open
 
-    def counting_open(path, *args, **kwargs):
+    def counting_open(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:
         if str(path) == str(night):
             opened.append(str(path))
         return real_open(path, *args, **kwargs)
@@ -89,7 +90,7 @@ def test_a_writer_reads_through_the_descriptor_it_locked(
     ],
 )
 def test_a_rewrite_keeps_the_file_itself_under_windows_locks(
-    run: Run, night: Path, protocol: str, change
+    run: Run, night: Path, protocol: str, change: tuple[str, ...]
 ) -> None:
     if change == ("repair",):
         with open(night, "ab") as f:
@@ -109,7 +110,7 @@ def test_a_rewrite_cut_short_is_finished_by_the_next_command(
     calls = {"n": 0}
     real_write_all = session._write_all
 
-    def dies_midway(fd, data) -> None:
+    def dies_midway(fd: int, data: bytes) -> None:
         calls["n"] += 1
         real_write_all(fd, data[: len(data) // 2])
         raise OSError(28, "No space left on device")
@@ -167,7 +168,7 @@ def _hands(run: Run, path: Path) -> int:
     ],
 )
 def test_a_rewrite_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(
-    run: Run, tmp_path: Path, protocol: str, change
+    run: Run, tmp_path: Path, protocol: str, change: tuple[str, ...]
 ) -> None:
     older = {"penalty": "v3", "set": "v1"}.get(change[0], "")
     link, target = _linked(run, tmp_path, older)
@@ -205,7 +206,9 @@ def test_the_journal_of_a_rewrite_through_a_link_is_beside_the_file_itself(
     given the file itself (or any other link to it): the journal is the file's, not the link's."""
     link, target = _linked(run, tmp_path)
 
-    def crash(path, fd, journal) -> None:  # (the machine stops once the journal has its name)
+    def crash(
+        path: Path, fd: int, journal: Path
+    ) -> None:  # (the machine stops once the journal has its name)
         raise session.SessionError(path, "the machine stopped")
 
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
@@ -223,7 +226,7 @@ def _journals(path: Path) -> list[Path]:
     return list(path.parent.glob(f".{path.name}.*.journal"))
 
 
-def _interrupted_rewrite(run: Run, night, monkeypatch: pytest.MonkeyPatch) -> bytes:
+def _interrupted_rewrite(run: Run, night: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     """Seat a newcomer (a rewrite) under the Windows protocol, stopped right after the journal
     took its name, before the copy began; returns the file as the rewrite would leave it."""
     expected_dir = night.parent / "expected"
@@ -232,7 +235,9 @@ def _interrupted_rewrite(run: Run, night, monkeypatch: pytest.MonkeyPatch) -> by
     expected.write_bytes(night.read_bytes())
     assert run("-f", expected, "seat", "add", "Flo").exit_code == 0
 
-    def crash(path, fd, journal) -> None:  # (the machine stops once the journal has its name)
+    def crash(
+        path: Path, fd: int, journal: Path
+    ) -> None:  # (the machine stops once the journal has its name)
         assert journal.exists()
         raise session.SessionError(path, "the machine stopped")
 
@@ -286,7 +291,7 @@ HOLD_AND_ASK = textwrap.dedent("""\
 
 
 @pytest.mark.skipif(os.name == "nt", reason="flock is POSIX's")
-def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night: Path):
+def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night: Path) -> None:
     """Compatible both ways on POSIX: a plain `flock` holder makes scorepad wait (tested in
     test_hardening), and scorepad's lock is an `flock` that another process sees."""
 

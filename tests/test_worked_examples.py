@@ -1,13 +1,14 @@
 """The worked examples of docs/rules.md and its seeds, each a test named after the example."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import CheckJson, Fails, Run
 from conftest import FIVE, FOUR
 
 
-def deltas(check_json: CheckJson, *args):
+def deltas(check_json: CheckJson, *args: object) -> Any:
     return check_json(*args)["deltas"]
 
 
@@ -34,7 +35,7 @@ def test_five_handed_tricks_52_and_bury_12_make_64(check_json: CheckJson) -> Non
 
 
 @pytest.mark.parametrize("points, picker, each", [(75, 3, -1), (95, 6, -2), (55, -3, 1)])
-def test_four_handed_alone(check_json: CheckJson, points, picker, each) -> None:
+def test_four_handed_alone(check_json: CheckJson, points: int, picker: int, each: int) -> None:
     got = deltas(check_json, "--players", FOUR, "--picker", "Ann", "--alone", "--points", points)
     assert got == {"Ann": picker, "Bob": each, "Cy": each, "Dee": each}
 
@@ -63,7 +64,7 @@ def test_three_handed_picker_plus_two(check_json: CheckJson) -> None:
     ],
 )
 def test_standard_sheet_scoring_table(
-    check_json: CheckJson, points, tricks, picker, partner, defender
+    check_json: CheckJson, points: int, tricks: int, picker: int, partner: int, defender: int
 ) -> None:
     got = deltas(
         check_json,
@@ -108,7 +109,7 @@ def test_without_tricks_each_side_is_taken_to_have_a_trick(check_json: CheckJson
 
 @pytest.mark.parametrize("points", [120, 0, 7, 22])
 def test_points_that_leave_the_top_level_open_need_the_tricks(
-    fails: Fails, check_json: CheckJson, points
+    fails: Fails, check_json: CheckJson, points: int
 ) -> None:
     # 120 may or may not be every trick; 0 to 22 (the two-card bury's most) may be no trick
     base = ("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", points)
@@ -351,7 +352,7 @@ def test_first_night_walkthrough_73_is_plus_one_for_picker_and_partner(
         (0, -3),
     ],
 )
-def test_first_night_race_levels(check_json: CheckJson, points, move) -> None:
+def test_first_night_race_levels(check_json: CheckJson, points: int, move: int) -> None:
     got = deltas(
         check_json,
         "--rules",
@@ -576,7 +577,7 @@ def test_partner_free_on_no_trick(check_json: CheckJson) -> None:
 # --- docs/rules.md §6: Schafkopf ------------------------------------------------------------------
 
 
-def sk(check_json: CheckJson, *args):
+def sk(check_json: CheckJson, *args: object) -> Any:
     return check_json("--rules", "schafkopf", "--players", FOUR, *args)
 
 
