@@ -5,12 +5,14 @@ slow one, and nothing from the file reaches a terminal."""
 
 import csv
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from _types import Run
 
 from scorepad.ledger import Ledger
+from scorepad.schema import Problem
 from scorepad.session import Session
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
@@ -36,7 +38,7 @@ def _cells(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
-def _write(path: Path, rows) -> None:
+def _write(path: Path, rows: list[list[str]]) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         csv.writer(f, lineterminator="\r\n").writerows(rows)
 
@@ -57,7 +59,7 @@ def _slow_lines(path: Path, monkeypatch: pytest.MonkeyPatch) -> set[int]:
     seen: set[int] = set()
     real = Ledger._feed_slow
 
-    def spy(self, cells, line):
+    def spy(self: Ledger, cells: Sequence[str], line: int) -> list[Problem]:
         seen.add(line)
         return real(self, cells, line)
 
@@ -105,7 +107,7 @@ def _assert_refused_everywhere(run: Run, path: Path, line: int, says: str) -> No
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS, ids=[b[0] for b in BAD_TEXTS])
 def test_a_control_character_in_a_note_is_reported_on_either_path(
-    run: Run, clean: Path, tmp_path: Path, line, what, text, code
+    run: Run, clean: Path, tmp_path: Path, line: int, what: str, text: str, code: str
 ) -> None:
     path = _edited(clean, tmp_path, line, "note", text)
     _assert_refused_everywhere(run, path, line, f"note: {text[:40]!r} holds a control character")
@@ -115,7 +117,7 @@ def test_a_control_character_in_a_note_is_reported_on_either_path(
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize("formula", FORMULAS)
 def test_a_formula_in_a_note_is_reported_on_either_path(
-    run: Run, clean: Path, tmp_path: Path, line, formula
+    run: Run, clean: Path, tmp_path: Path, line: int, formula: str
 ) -> None:
     path = _edited(clean, tmp_path, line, "note", formula)
     _assert_refused_everywhere(run, path, line, "would run as a formula in a spreadsheet")
@@ -124,7 +126,7 @@ def test_a_formula_in_a_note_is_reported_on_either_path(
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize("text", ["2026-01-01\x1b]0;pwned\x07", "=NOW()"])
 def test_a_control_character_or_a_formula_in_a_time_is_reported_on_either_path(
-    run: Run, clean: Path, tmp_path: Path, line, text
+    run: Run, clean: Path, tmp_path: Path, line: int, text: str
 ) -> None:
     path = _edited(clean, tmp_path, line, "time", text)
     _assert_refused_everywhere(run, path, line, f"time: {text[:40]!r}")
@@ -148,7 +150,7 @@ def test_a_clean_note_on_the_repeated_hand_still_verifies(
 
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS[:6], ids=[b[0] for b in BAD_TEXTS[:6]])
 def test_a_control_character_in_a_correction_note_is_reported(
-    run: Run, clean: Path, tmp_path: Path, what, text, code
+    run: Run, clean: Path, tmp_path: Path, what: str, text: str, code: str
 ) -> None:
     assert run("-f", clean, "void", "2", "--reason", "misdeal").exit_code == 0
     assert run("-f", clean, "amend", "3", "--points", "80").exit_code == 0
@@ -176,7 +178,7 @@ def test_a_control_character_in_a_player_name_is_reported_at_the_header(
 
 @pytest.mark.parametrize("key", ["note", "changes"])
 def test_a_control_character_in_a_change_of_the_rules_is_reported(
-    run: Run, clean: Path, tmp_path: Path, key
+    run: Run, clean: Path, tmp_path: Path, key: str
 ) -> None:
     assert run("-f", clean, "set", "double_on_the_bump=true", "--note", "Ed's house").exit_code == 0
     rows = _cells(clean)
@@ -197,7 +199,7 @@ def test_a_control_character_in_a_change_of_the_rules_is_reported(
 
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS[:6], ids=[b[0] for b in BAD_TEXTS[:6]])
 def test_a_control_character_in_a_hand_file_for_replay_is_reported_at_its_line(
-    run: Run, tmp_path: Path, what, text, code
+    run: Run, tmp_path: Path, what: str, text: str, code: str
 ) -> None:
     sample = Path(__file__).parent.parent / "sample_sessions" / "hands" / "bavarian-bettel.txt"
     lines = sample.read_text(encoding="utf-8").splitlines()

@@ -7,6 +7,7 @@ import json
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import Run
@@ -40,7 +41,7 @@ def _cells(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
-def _write(path: Path, rows, **options) -> None:
+def _write(path: Path, rows: list[list[str]], **options: Any) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         csv.writer(f, lineterminator="\r\n", **options).writerows(rows)
 
@@ -66,7 +67,7 @@ def test_the_v3_fixtures_are_in_format_3() -> None:
 
 
 @pytest.mark.parametrize("path", OLD_FILES, ids=[f"{p.parent.name}/{p.name}" for p in OLD_FILES])
-def test_every_report_reads_an_older_file(run: Run, path) -> None:
+def test_every_report_reads_an_older_file(run: Run, path: Path) -> None:
     for args in READERS:
         result = run("-f", path, *args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -135,7 +136,7 @@ def test_a_file_from_a_newer_scorepad_is_refused_clearly(run: Run, tmp_path: Pat
     ],
 )
 def test_a_file_resaved_with_every_cell_quoted_reads_the_same(
-    run: Run, tmp_path: Path, name
+    run: Run, tmp_path: Path, name: str
 ) -> None:
     original = ROOT / "sample_sessions" / name
     quoted = tmp_path / name
@@ -161,8 +162,11 @@ def test_only_the_correction_rows_quoted_read_the_same(run: Run, tmp_path: Path)
     lines = []
     for row in rows:
         buffer = io.StringIO()
-        quoting = csv.QUOTE_ALL if row[kind] in ("amend", "void") else csv.QUOTE_MINIMAL
-        csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(row)
+        csv.writer(
+            buffer,
+            lineterminator="\n",
+            quoting=csv.QUOTE_ALL if row[kind] in ("amend", "void") else csv.QUOTE_MINIMAL,
+        ).writerow(row)
         lines.append(buffer.getvalue())
     edited.write_text("".join(lines), encoding="utf-8")
     assert '\n"","amend"' in edited.read_text(encoding="utf-8")

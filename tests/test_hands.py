@@ -10,15 +10,15 @@ from _types import Run
 from scorepad import hands, schema
 from scorepad.errors import HandError, field, worded
 from scorepad.hands import BY_NAME, INPUTS, KINDS, OPTIONS, Type, amend_changes, build_hand
-from scorepad.scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
+from scorepad.scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
 
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Ed")
-RECORDS = {"picker": PickerHand, "leaster": LeasterHand, "schwanzer": SchwanzerHand,
-           "ramsch": RamschHand}  # fmt: skip
+RECORDS: dict[str, type[Hand]] = {"picker": PickerHand, "leaster": LeasterHand,
+                                  "schwanzer": SchwanzerHand, "ramsch": RamschHand}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind) -> None:
+def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind: str) -> None:
     fields = set(RECORDS[kind]._fields) - {"players"}
     of_kind = {i.name for i in INPUTS if kind in i.kinds and i.type is not Type.KIND}
     assert fields == of_kind
@@ -44,7 +44,9 @@ def test_a_hand_is_built_from_inputs_by_name() -> None:
     assert hand == PickerHand(FIVE, "Ann", 70, partners=("Bob",))
     leaster = build_hand(FIVE, {"leaster": True, "leaster_points": {"Ann": 10}}, out=["Ed"])
     assert leaster == LeasterHand(FIVE, leaster_points={"Ann": 10}, out=("Ed",))
-    assert build_hand(FIVE, {"picker": "Ann", "game": "bettel"}).points == 0
+    bettel = build_hand(FIVE, {"picker": "Ann", "game": "bettel"})
+    assert isinstance(bettel, PickerHand)
+    assert bettel.points == 0
 
 
 @pytest.mark.parametrize(
@@ -63,7 +65,9 @@ def test_a_hand_is_built_from_inputs_by_name() -> None:
         ({"points": 70}, "Missing option '⟨picker⟩' (or give ⟨leaster⟩)", "picker"),
     ],
 )  # fmt: skip
-def test_inputs_that_do_not_go_together_are_named(values, says, names) -> None:
+def test_inputs_that_do_not_go_together_are_named(
+    values: dict[str, object], says: str, names: str
+) -> None:
     with pytest.raises(HandError) as caught:
         build_hand(FIVE, values)
     assert caught.value.raw.startswith(says)

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ CORE = ("scorepad.cards", "scorepad.rules", "scorepad.scoring", "scorepad.errors
 
 
 @pytest.mark.parametrize("module", CORE)
-def test_domain_core_imports_neither_click_nor_tabulate(module) -> None:
+def test_domain_core_imports_neither_click_nor_tabulate(module: str) -> None:
     code = (
         f"import sys, {module}; "
         "bad = [m for m in ('click', 'tabulate') if m in sys.modules]; "
@@ -23,7 +24,7 @@ def test_domain_core_imports_neither_click_nor_tabulate(module) -> None:
 
 
 @pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["--version"]])
-def test_help_does_not_import_tabulate_or_the_domain(args) -> None:
+def test_help_does_not_import_tabulate_or_the_domain(args: list[str]) -> None:
     code = (
         "import sys\n"
         "from scorepad.cli import cli\n"
@@ -101,7 +102,7 @@ LAYERS = {
 }
 
 
-def _imports():
+def _imports() -> Iterator[tuple[str, str, tuple[str, ...], int]]:
     """(module, the module it imports, the names it takes, line) for every import in the package,
     those inside functions too."""
     for path in sorted(PACKAGE.rglob("*.py")):

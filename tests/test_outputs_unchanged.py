@@ -17,11 +17,15 @@ run), see outputs_cases.bench_session.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import outputs_cases as oc
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 CASES = oc.all_cases()
 FROZEN = {group: oc.read_group(group) for group in {c.group for c in CASES} | {"bench-files"}}
@@ -32,7 +36,8 @@ def _versions_note() -> str:
     """Say so when the libraries that shape the output are not those the fixtures saw."""
     sys.path.insert(0, str(oc.ROOT / "scripts"))
     try:
-        from freeze_outputs import versions
+        # (scripts/ is on the path only here, at run time: mypy does not look there)
+        from freeze_outputs import versions  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(oc.ROOT / "scripts"))
     frozen = VERSIONS.read_text(encoding="utf-8") if VERSIONS.exists() else ""
@@ -92,7 +97,7 @@ def bench(bench_dir: Path) -> Callable[[int], Path]:
 # --- the cases --------------------------------------------------------------------------------
 
 
-def _params():
+def _params() -> Iterator[ParameterSet]:
     for case in CASES:
         marks = []
         if case.slow and not oc.full():
@@ -101,7 +106,7 @@ def _params():
 
 
 @pytest.mark.parametrize("case", list(_params()))
-def test_output_unchanged(case, tmp_path: Path, request) -> None:
+def test_output_unchanged(case: oc.Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     bench_dir = request.getfixturevalue("bench")(case.bench) if case.bench else None
     work = tmp_path / "work"
     work.mkdir()

@@ -181,14 +181,14 @@ def test_play_offers_to_start_a_session(table: Night) -> None:
 
 def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(
     table: Night, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     import click
 
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     before = table.path.read_bytes()
     answers = iter(["Ann", "Bob"])
 
-    def prompt(*args, **kwargs):
+    def prompt(*args: object, **kwargs: object) -> str:
         try:
             return next(answers)
         except StopIteration:

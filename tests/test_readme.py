@@ -13,7 +13,9 @@ README = Path(__file__).parent.parent / "README.md"
 def night_block() -> str:
     text = README.read_text()
     section = text.split("## A night at the table", 1)[1]
-    return re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```console\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
 
 
 def replay(block: str, run: Run, folder: Path) -> str:
@@ -57,7 +59,7 @@ def _matches(expected: str, actual: str) -> bool:
 
 @pytest.mark.parametrize("block", _console_blocks(), ids=lambda b: b.splitlines()[0][:50])
 def test_every_console_block_in_the_readme_is_what_scorepad_prints(
-    run: Run, block, monkeypatch: pytest.MonkeyPatch
+    run: Run, block: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(README.parent)
     monkeypatch.setenv("NO_COLOR", "1")

@@ -113,7 +113,7 @@ def test_chart_in_the_terminal(night: Sp) -> None:
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
-def test_chart_as_an_image(night: Sp, tmp_path: Path, suffix, magic) -> None:
+def test_chart_as_an_image(night: Sp, tmp_path: Path, suffix: str, magic: bytes) -> None:
     image = tmp_path / f"chart{suffix}"
     assert night("chart", "--output", image).stdout == f"Wrote {image}.\n"
     assert image.read_bytes().startswith(magic)

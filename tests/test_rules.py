@@ -9,11 +9,12 @@ import pytest
 from _types import Fails, Run
 
 from scorepad.errors import RulesError
-from scorepad.rules import PRESETS, load_rules, rules_from_dict
+from scorepad.names import PRESETS
+from scorepad.rules import load_rules, rules_from_dict
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_every_preset_loads_and_round_trips(name) -> None:
+def test_every_preset_loads_and_round_trips(name: str) -> None:
     rules = load_rules(name)
     assert rules.name == name
     assert rules_from_dict(rules.to_dict(), name) == rules
@@ -43,7 +44,7 @@ def test_presets_differ_as_rules_md_section_4_says() -> None:
         ("level_multipliers=[1, 2, 4]", "level_multipliers", (1, 2, 4)),
     ],
 )
-def test_set_values_are_typed(text, key, value) -> None:
+def test_set_values_are_typed(text: str, key: str, value: object) -> None:
     rules = load_rules("standard", [text])
     assert getattr(rules, key) == value
     assert rules.overrides == (
@@ -77,7 +78,7 @@ def test_short_deck_schafkopf() -> None:
         ("double_on_bump=true", "did you mean 'double_on_the_bump'?"),
     ],
 )
-def test_bad_overrides_are_refused(override, message) -> None:
+def test_bad_overrides_are_refused(override: str, message: str) -> None:
     with pytest.raises(RulesError, match=None) as info:
         load_rules("standard", [override])
     assert message in str(info.value)
@@ -118,7 +119,7 @@ def test_users_file_defaults_to_standard(tmp_path: Path) -> None:
         ('family = "schafkopf"\n', "start from a schafkopf preset"),
     ],
 )
-def test_bad_rules_files_name_the_file(tmp_path: Path, content, message) -> None:
+def test_bad_rules_files_name_the_file(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(content)
     with pytest.raises(RulesError) as info:
@@ -151,7 +152,9 @@ def test_rules_command_defaults_to_standard_and_shows_overrides(run: Run) -> Non
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_rules_toml_output_loads_back_as_the_same_table(run: Run, tmp_path: Path, name) -> None:
+def test_rules_toml_output_loads_back_as_the_same_table(
+    run: Run, tmp_path: Path, name: str
+) -> None:
     result = run("rules", name, "--set", "base=3", "--format", "toml")
     assert result.exit_code == 0
     path = tmp_path / "mine.toml"

@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import Run
@@ -26,12 +27,12 @@ def test_there_are_samples_for_every_kind_of_night() -> None:
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[str(p.relative_to(ROOT)) for p in SAMPLES])
-def test_every_sample_verifies(run: Run, path) -> None:
+def test_every_sample_verifies(run: Run, path: Path) -> None:
     result = run("-f", path, "verify")
     assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
 
 
-def _standings(run: Run, name):
+def _standings(run: Run, name: str) -> Any:
     return json.loads(
         run("-f", ROOT / "sample_sessions" / name, "standings", "--format", "json").stdout
     )

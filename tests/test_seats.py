@@ -101,7 +101,9 @@ def test_sitting_out_follows_the_seats(run: Run, tmp_path: Path) -> None:
         (("seat", "remove", "Zed"), "unknown player"),
     ],
 )
-def test_seat_refusals_leave_the_file_unchanged(sp: Sp, args, message) -> None:
+def test_seat_refusals_leave_the_file_unchanged(
+    sp: Sp, args: tuple[str, ...], message: str
+) -> None:
     before = sp.path.read_bytes()
     result = sp(*args)
     assert result.exit_code == 1 and message in result.stderr

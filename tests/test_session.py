@@ -90,7 +90,7 @@ def test_new_refuses_to_overwrite(session: Sp) -> None:
         ("A,B,C,D,E,F,G", "deal for 3, 4, 5, 6 players"),
     ],
 )
-def test_new_refuses_bad_tables_and_writes_nothing(session: Sp, players, message) -> None:
+def test_new_refuses_bad_tables_and_writes_nothing(session: Sp, players: str, message: str) -> None:
     assert message in refused(session, "new", "--players", players)
     assert not session.path.exists()
 
@@ -495,7 +495,9 @@ def test_amend_refusals_leave_the_file_unchanged(session: Sp) -> None:
         (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--out", "Zed"), 1),
     ],
 )
-def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(session: Sp, args, code) -> None:
+def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(
+    session: Sp, args: tuple[object, ...], code: int
+) -> None:
     session.new()
     session("hand", *HAND)
     refused(session, "hand", *args, code=code)
@@ -511,7 +513,7 @@ def _tamper(path: Path, line: int, old: str, new: str) -> None:
     path.write_bytes("\r\n".join(lines).encode("utf-8"))
 
 
-def _night(session) -> None:
+def _night(session: Sp) -> None:
     session.new()
     session("hand", *HAND)  # line 4
     session("hand", "--picker", "Cy", "--alone", "--points", 95)  # line 5
@@ -542,7 +544,7 @@ def test_verify_is_silent_on_a_good_file(session: Sp) -> None:
     ],
 )
 def test_verify_reports_hand_edits_as_file_line_message(
-    session: Sp, line, old, new, message
+    session: Sp, line: int, old: str, new: str, message: str
 ) -> None:
     _night(session)
     _tamper(session.path, line, old, new)
@@ -601,7 +603,9 @@ def test_verify_reports_rules_changed_by_hand(session: Sp) -> None:
         ("name,score\r\nAnn,3\r\n", 1, "not a scorepad session"),
     ],
 )
-def test_verify_rejects_files_that_are_not_sessions(session: Sp, content, line, message) -> None:
+def test_verify_rejects_files_that_are_not_sessions(
+    session: Sp, content: str, line: int, message: str
+) -> None:
     session.path.write_text(content)
     result = session("verify")
     assert result.exit_code == 1
@@ -621,8 +625,8 @@ def test_torn_last_line_is_reported_and_repaired(session: Sp) -> None:
     assert (
         verify.exit_code == 1 and f"{session.path}:7: the last line is incomplete" in verify.stdout
     )
-    out = _ok(session("repair")).stdout
-    assert "moved the incomplete line 7" in out
+    repaired = _ok(session("repair")).stdout
+    assert "moved the incomplete line 7" in repaired
     assert session.path.read_bytes() == good
     assert Path(str(session.path) + ".rejected").read_bytes() == b"4,picker,,2,1,-1,-1,\n"
     assert _ok(session("verify")).stdout == ""

@@ -1,6 +1,7 @@
 """Settling up: money to the cent, and provably the fewest payments."""
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 
@@ -10,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.errors import ScorepadError
-from scorepad.settlement import EXACT_LIMIT, fewest_payments, money_balances, parse_rate
+from scorepad.settlement import (
+    EXACT_LIMIT,
+    Payment,
+    fewest_payments,
+    money_balances,
+    parse_rate,
+)
 
 
 def brute_force_fewest(values: list[int]) -> int:
@@ -34,7 +41,7 @@ def brute_force_fewest(values: list[int]) -> int:
     return search(values, 0)
 
 
-def clears(balances, payments) -> bool:
+def clears(balances: Mapping[str, Decimal], payments: list[Payment]) -> bool:
     left = dict(balances)
     for pay in payments:
         assert pay.amount > 0 and pay.payer != pay.payee
@@ -44,7 +51,7 @@ def clears(balances, payments) -> bool:
 
 
 @st.composite
-def balance_sets(draw, most=8):
+def balance_sets(draw: st.DrawFn, most: int = 8) -> dict[str, Decimal]:
     n = draw(st.integers(2, most))
     values = draw(st.lists(st.integers(-30, 30), min_size=n - 1, max_size=n - 1))
     values.append(-sum(values))
@@ -53,7 +60,7 @@ def balance_sets(draw, most=8):
 
 @settings(max_examples=300, deadline=None)
 @given(balance_sets())
-def test_fewest_payments_matches_a_brute_force_search(balances) -> None:
+def test_fewest_payments_matches_a_brute_force_search(balances: dict[str, Decimal]) -> None:
     payments = fewest_payments(balances)
     assert clears(balances, payments)
     assert len(payments) == brute_force_fewest([int(v * 4) for v in balances.values()])
@@ -61,7 +68,7 @@ def test_fewest_payments_matches_a_brute_force_search(balances) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(balance_sets(most=EXACT_LIMIT))
-def test_twelve_players_are_still_exact(balances) -> None:
+def test_twelve_players_are_still_exact(balances: dict[str, Decimal]) -> None:
     payments = fewest_payments(balances)
     assert clears(balances, payments)
     nonzero = sum(1 for v in balances.values() if v)
@@ -83,7 +90,7 @@ def test_groups_that_cancel_settle_apart() -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=13, max_size=20))
-def test_beyond_twelve_a_greedy_plan_still_clears_everything(values) -> None:
+def test_beyond_twelve_a_greedy_plan_still_clears_everything(values: list[int]) -> None:
     values.append(-sum(values))
     balances = {f"P{i}": Decimal(v) for i, v in enumerate(values)}
     payments = fewest_payments(balances)
@@ -96,7 +103,7 @@ def test_beyond_twelve_a_greedy_plan_still_clears_everything(values) -> None:
     st.lists(st.integers(-200, 200), min_size=1, max_size=8),
     st.decimals(min_value=Decimal("0.001"), max_value=Decimal("100"), places=3),
 )
-def test_money_balances_are_cents_that_still_sum_to_zero(values, rate) -> None:
+def test_money_balances_are_cents_that_still_sum_to_zero(values: list[int], rate: Decimal) -> None:
     values.append(-sum(values))
     points = {f"P{i}": v for i, v in enumerate(values)}
     money = money_balances(points, rate)
@@ -115,7 +122,7 @@ def test_rate_in_whole_cents_is_exact() -> None:
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "abc", "NaN", "Infinity", "1e9"])
-def test_bad_rates_are_refused(text) -> None:
+def test_bad_rates_are_refused(text: str) -> None:
     with pytest.raises(ScorepadError):
         parse_rate(text)
 
