@@ -3,6 +3,8 @@
 import json
 import os
 import sys
+from pathlib import Path
+from typing import Any, cast
 
 if os.environ.get("SCOREPAD_LOCKS") == "windows":
     # The suite run as on Windows (`SCOREPAD_LOCKS=windows pytest`): scorepad follows the
@@ -17,13 +19,15 @@ if os.environ.get("SCOREPAD_LOCKS") == "windows":
             delattr(os, _name)
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import settings
 
 # Time limits per example make a property test fail on a busy machine, not on a bug: none here
 # (each test bounds its work by its number of examples instead).
 settings.register_profile("scorepad", deadline=None)
 settings.load_profile("scorepad")
+
+from _types import CheckJson, Fails, Night, Run
 
 from scorepad.cli import cli
 
@@ -32,11 +36,11 @@ FOUR = "Ann,Bob,Cy,Dee"
 
 
 @pytest.fixture
-def run():
+def run() -> Run:
     """Invoke `scorepad ARGS...`; returns click's Result (stdout and stderr apart)."""
     runner = CliRunner()
 
-    def invoke(*args, input=None):
+    def invoke(*args: object, input: str | None = None) -> Result:
         result = runner.invoke(cli, [str(a) for a in args], input=input, prog_name="scorepad")
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
@@ -46,10 +50,10 @@ def run():
 
 
 @pytest.fixture
-def check_json(run):
+def check_json(run: Run) -> CheckJson:
     """Run `scorepad check ... --format json` and return the parsed object (asserting success)."""
 
-    def invoke(*args):
+    def invoke(*args: object) -> Any:
         result = run("check", *args, "--format", "json")
         assert result.exit_code == 0, result.stderr
         return json.loads(result.stdout)
@@ -58,10 +62,10 @@ def check_json(run):
 
 
 @pytest.fixture
-def fails(run):
+def fails(run: Run) -> Fails:
     """Run a command that must fail with one `Error: …` line; return that line."""
 
-    def invoke(*args, code=1):
+    def invoke(*args: object, code: int = 1) -> str:
         result = run(*args)
         assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
         assert result.stdout == ""
@@ -73,12 +77,13 @@ def fails(run):
 
 
 @pytest.fixture
-def night(run, tmp_path):
+def night(run: Run, tmp_path: Path) -> Night:
     """A session file in tmp_path: night(*args) runs `scorepad -f FILE ARGS`; night.path is it."""
     path = tmp_path / "night.csv"
 
-    def invoke(*args, input=None):
+    def invoke(*args: object, input: str | None = None) -> Result:
         return run("-f", path, *args, input=input)
 
-    invoke.path = path
-    return invoke
+    night = cast(Night, invoke)  # a function with an attribute: mypy types it by the protocol
+    night.path = path
+    return night

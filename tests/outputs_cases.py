@@ -173,7 +173,8 @@ def _script(
     keep: str | None = None,
 ) -> Case:
     """Steps are argument tuples; one with input is (args, input)."""
-    argv, inputs = [], []
+    argv: list[tuple[str, ...]] = []
+    inputs: list[str | None] = []
     for step in steps:
         if step and isinstance(step[0], tuple):
             argv.append(step[0])
@@ -184,7 +185,7 @@ def _script(
     return Case(
         group,
         name,
-        tuple(argv),  # type: ignore[arg-type]
+        tuple(argv),
         tuple(inputs),
         tuple((files or {}).items()),
         keep=keep,
@@ -978,7 +979,7 @@ def _night_scripts() -> list[Case]:
         "garbage.csv": b"\x00\x01\x02 not a csv \xff\xfe\r\n",
     }  # fmt: skip
     for name in broken:
-        steps = [("-f", name, c) for c in ("verify", "standings", "status")]
+        steps: list[tuple[str, ...]] = [("-f", name, c) for c in ("verify", "standings", "status")]
         steps += [("-f", name, "sheet", "--format", "csv")]
         steps += [("-f", name, "repair"), ("-f", name, "repair"), ("-f", name, "verify")]
         cases.append(_script("broken-files", name, *steps, files={name: broken[name]}))
@@ -1310,7 +1311,8 @@ def generate_bench(hands: int, path: Path) -> Path:
         generate = importlib.import_module("generate").generate
     finally:
         sys.path.remove(bench_sources())
-    return generate(hands, path, 1)
+    written: Path = generate(hands, path, 1)
+    return written
 
 
 CACHE = ROOT / "bench" / "data" / "outputs-cache"  # (git ignores bench/data)

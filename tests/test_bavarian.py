@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _types import CheckJson, Fails, Night, Run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,11 +27,12 @@ FOUR = "Anni,Bertl,Sepp,Vroni"
 BAV = ("--rules", "bavarian", "--players", FOUR)
 
 
-def deltas(check_json, *args) -> dict:
-    return check_json(*BAV, *args)["deltas"]
+def deltas(check_json: CheckJson, *args: object) -> dict[str, int]:
+    got: dict[str, int] = check_json(*BAV, *args)["deltas"]
+    return got
 
 
-def each(amount: int, declarer: str = "Anni") -> dict:
+def each(amount: int, declarer: str = "Anni") -> dict[str, int]:
     """A solo game paying `amount` from each of three opponents."""
     return {p: (3 * amount if p == declarer else -amount) for p in FOUR.split(",")}
 
@@ -38,14 +40,14 @@ def each(amount: int, declarer: str = "Anni") -> dict:
 # --- tariffs ------------------------------------------------------------------------------------
 
 
-def test_the_partner_game_with_runs_at_10_each(check_json):
+def test_the_partner_game_with_runs_at_10_each(check_json: CheckJson) -> None:
     # 10 for the game + 3 runs x 10 = 40 from each opponent; 2 v 2.
     got = deltas(check_json, "--picker", "Anni", "--partner", "Bertl", "--points", "70",
                  "--runs", "3")  # fmt: skip
     assert got == {"Anni": 40, "Bertl": 40, "Sepp": -40, "Vroni": -40}
 
 
-def test_runs_below_the_minimum_count_nothing_and_a_cap_stops_them(check_json):
+def test_runs_below_the_minimum_count_nothing_and_a_cap_stops_them(check_json: CheckJson) -> None:
     # A wenz needs 2 runs: 1 counts nothing, 50 each.
     assert deltas(check_json, "--picker", "Anni", "--game", "wenz", "--points", "70",
                   "--runs", "1") == each(50)  # fmt: skip
@@ -56,7 +58,7 @@ def test_runs_below_the_minimum_count_nothing_and_a_cap_stops_them(check_json):
     assert "Runs are capped at 3 (runs_max.solo)." in got["explanation"]
 
 
-def test_a_solo_schneider_and_schwarz_as_the_verein_prices_them(check_json):
+def test_a_solo_schneider_and_schwarz_as_the_verein_prices_them(check_json: CheckJson) -> None:
     # 50 + schneider 10 = 60; won schwarz: 50 + 10 + 10 = 70 from each.
     assert deltas(check_json, "--picker", "Anni", "--game", "solo", "--points", "95") == each(60)
     assert deltas(check_json, "--picker", "Anni", "--game", "solo", "--points", "120",
@@ -65,7 +67,7 @@ def test_a_solo_schneider_and_schwarz_as_the_verein_prices_them(check_json):
     assert deltas(check_json, "--picker", "Anni", "--game", "solo", "--points", "50") == each(-50)
 
 
-def test_a_tout_doubled_with_its_runs(check_json):
+def test_a_tout_doubled_with_its_runs(check_json: CheckJson) -> None:
     # (50 + 2 runs x 10) x 2 = 140 from each opponent (the issue's figure).
     got = deltas(check_json, "--picker", "Anni", "--game", "wenz-tout", "--points", "120",
                  "--tricks", "8", "--runs", "2")  # fmt: skip
@@ -76,14 +78,14 @@ def test_a_tout_doubled_with_its_runs(check_json):
     assert got == each(-140)
 
 
-def test_tout_scoring_fixed_is_todays_schafkopf(check_json):
+def test_tout_scoring_fixed_is_todays_schafkopf(check_json: CheckJson) -> None:
     # The schafkopf preset: solo-tout 10 + 3 runs = 13 from each.
     got = check_json("--rules", "schafkopf", "--players", FOUR, "--picker", "Anni", "--game",
                      "solo-tout", "--points", "120", "--tricks", "8", "--runs", "3")  # fmt: skip
     assert got["deltas"] == each(13)
 
 
-def test_a_sie_is_twice_a_tout(check_json):
+def test_a_sie_is_twice_a_tout(check_json: CheckJson) -> None:
     # bavarian: a solo-tout with 8 runs is (50 + 80) x 2 = 260; a sie twice that, 520.
     got = deltas(check_json, "--picker", "Anni", "--game", "sie", "--points", "120",
                  "--tricks", "8", "--runs", "8")  # fmt: skip
@@ -94,7 +96,7 @@ def test_a_sie_is_twice_a_tout(check_json):
     assert got["deltas"] == each(36)
 
 
-def test_a_bettel_is_won_by_taking_no_trick(check_json, fails):
+def test_a_bettel_is_won_by_taking_no_trick(check_json: CheckJson, fails: Fails) -> None:
     assert deltas(check_json, "--picker", "Anni", "--game", "bettel", "--tricks", "0") == each(30)
     assert deltas(check_json, "--picker", "Anni", "--game", "bettel", "--tricks", "1") == each(-30)
     assert "--tricks is needed for a bettel" in fails(
@@ -105,7 +107,7 @@ def test_a_bettel_is_won_by_taking_no_trick(check_json, fails):
     )
 
 
-def test_farbwenz_and_farbgeier(check_json):
+def test_farbwenz_and_farbgeier(check_json: CheckJson) -> None:
     # 50 + 3 runs x 10 = 80 (a farbwenz counts runs as a wenz: from 2).
     got = deltas(check_json, "--picker", "Anni", "--game", "farbwenz", "--points", "70",
                  "--runs", "3")  # fmt: skip
@@ -116,7 +118,7 @@ def test_farbwenz_and_farbgeier(check_json):
     assert got == each(100)
 
 
-def test_a_hochzeit_is_a_partner_game(check_json, fails):
+def test_a_hochzeit_is_a_partner_game(check_json: CheckJson, fails: Fails) -> None:
     got = deltas(check_json, "--picker", "Anni", "--partner", "Sepp", "--game", "hochzeit",
                  "--points", "95")  # fmt: skip
     # 10 + schneider 10 = 20 each, 2 v 2.
@@ -126,7 +128,7 @@ def test_a_hochzeit_is_a_partner_game(check_json, fails):
     )
 
 
-def test_a_game_the_table_gives_no_value_is_refused(fails):
+def test_a_game_the_table_gives_no_value_is_refused(fails: Fails) -> None:
     line = fails("check", "--rules", "schafkopf", "--players", FOUR, "--picker", "Anni",
                  "--game", "bettel", "--tricks", "0")  # fmt: skip
     assert "give a bettel no value (set game_values.bettel" in line
@@ -135,14 +137,14 @@ def test_a_game_the_table_gives_no_value_is_refused(fails):
 # --- knocks and Stoss ---------------------------------------------------------------------------
 
 
-def test_the_knock_factor_is_a_setting(check_json):
+def test_the_knock_factor_is_a_setting(check_json: CheckJson) -> None:
     # knock_factor = 3: a solo of 50 with two knocks is 50 x 3 x 3 = 450 from each.
     got = check_json(*BAV, "--set", "knock_factor=3", "--picker", "Anni", "--game", "solo",
                      "--points", "70", "--knocks", "2")  # fmt: skip
     assert got["deltas"] == each(450)
 
 
-def test_knocks_and_stoss_double(check_json, fails):
+def test_knocks_and_stoss_double(check_json: CheckJson, fails: Fails) -> None:
     # partner game 10, two knocks and one Stoss: 10 x 2 x 2 x 2 = 80 each.
     got = deltas(check_json, "--picker", "Anni", "--partner", "Bertl", "--points", "70",
                  "--knocks", "2", "--stoss", "1")  # fmt: skip
@@ -165,7 +167,7 @@ def test_knocks_and_stoss_double(check_json, fails):
 RAMSCH = (*BAV, "--ramsch")
 
 
-def test_ramsch_the_most_points_loses_and_a_jungfrau_is_paid_twice(check_json):
+def test_ramsch_the_most_points_loses_and_a_jungfrau_is_paid_twice(check_json: CheckJson) -> None:
     # Anni took the most (50): she pays 20 to Bertl and Sepp, and 40 to Vroni (a jungfrau).
     got = check_json(*RAMSCH, "--ramsch-points", "Anni=50,Bertl=40,Sepp=30,Vroni=0",
                      "--jungfrau", "Vroni")  # fmt: skip
@@ -176,14 +178,14 @@ def test_ramsch_the_most_points_loses_and_a_jungfrau_is_paid_twice(check_json):
     assert got == {"Anni": -60, "Bertl": 20, "Sepp": 20, "Vroni": 20}
 
 
-def test_ramsch_double_all_doubles_the_whole_hand(check_json):
+def test_ramsch_double_all_doubles_the_whole_hand(check_json: CheckJson) -> None:
     # jungfrau = double-all, one jungfrau: 20 x 2 = 40 to each of three: -120.
     got = check_json(*RAMSCH, "--set", "jungfrau=double-all", "--ramsch-points",
                      "Anni=50,Bertl=40,Sepp=30,Vroni=0", "--jungfrau", "Vroni")  # fmt: skip
     assert got["deltas"] == {"Anni": -120, "Bertl": 40, "Sepp": 40, "Vroni": 40}
 
 
-def test_a_durchmarsch_is_a_solo_won_schwarz(check_json):
+def test_a_durchmarsch_is_a_solo_won_schwarz(check_json: CheckJson) -> None:
     # 50 + schneider 10 + schwarz 10 = 70 from each; with a knock, 140.
     assert deltas(check_json, "--ramsch", "--durchmarsch", "Sepp") == each(70, "Sepp")
     assert deltas(check_json, "--ramsch", "--durchmarsch", "Sepp", "--knocks", "1") == each(
@@ -213,17 +215,19 @@ def test_a_durchmarsch_is_a_solo_won_schwarz(check_json):
         ),
     ],
 )
-def test_impossible_ramsch_hands_are_refused(fails, args, message):
+def test_impossible_ramsch_hands_are_refused(
+    fails: Fails, args: tuple[str, ...], message: str
+) -> None:
     assert message in fails("check", *RAMSCH, *args)
 
 
-def test_a_tie_is_settled_by_naming_the_loser(check_json):
+def test_a_tie_is_settled_by_naming_the_loser(check_json: CheckJson) -> None:
     got = deltas(check_json, "--ramsch", "--ramsch-points", "Anni=50,Bertl=50,Sepp=20,Vroni=0",
                  "--loser", "Bertl")  # fmt: skip
     assert got == {"Anni": 20, "Bertl": -60, "Sepp": 20, "Vroni": 20}
 
 
-def test_ramsch_needs_the_rule(fails):
+def test_ramsch_needs_the_rule(fails: Fails) -> None:
     line = fails("check", "--rules", "schafkopf", "--players", FOUR, "--ramsch", "--loser", "Anni")
     assert "all_pass = ramsch" in line
     line = fails("rules", "schafkopf", "--set", "all_pass=ramsch")
@@ -233,7 +237,7 @@ def test_ramsch_needs_the_rule(fails):
 # --- the preset ---------------------------------------------------------------------------------
 
 
-def test_the_bavarian_preset_is_the_vereins_tariff(run):
+def test_the_bavarian_preset_is_the_vereins_tariff(run: Run) -> None:
     rules = load_rules("bavarian")
     values = rules.game_values
     assert (values["partner"], values["hochzeit"], values["bettel"], values["ramsch"]) == (
@@ -252,7 +256,7 @@ def test_the_bavarian_preset_is_the_vereins_tariff(run):
     assert "game_values.partner=20" in shown  # how to switch to 10/20/50
 
 
-def test_the_schafkopf_preset_still_scores_as_seed_004(check_json):
+def test_the_schafkopf_preset_still_scores_as_seed_004(check_json: CheckJson) -> None:
     # partner game won 70, 3 runs: 1 + 3 = 4; a solo won schwarz: 5 + 1 + 1 = 7.
     sk = ("--rules", "schafkopf", "--players", FOUR)
     got = check_json(*sk, "--picker", "Anni", "--partner", "Bertl", "--points", "70", "--runs",
@@ -265,11 +269,12 @@ def test_the_schafkopf_preset_still_scores_as_seed_004(check_json):
 # --- a session ----------------------------------------------------------------------------------
 
 
-def totals(sp) -> dict:
-    return json.loads(sp("standings", "--format", "json").stdout)["totals"]
+def totals(sp: Night) -> dict[str, int]:
+    got: dict[str, int] = json.loads(sp("standings", "--format", "json").stdout)["totals"]
+    return got
 
 
-def test_a_bavarian_night_records_amends_and_verifies(night):
+def test_a_bavarian_night_records_amends_and_verifies(night: Night) -> None:
     assert night("new", "--rules", "bavarian", "--players", FOUR).exit_code == 0
     for args in (
         ("--ramsch", "--ramsch-points", "Anni=50,Bertl=40,Sepp=30,Vroni=0", "--jungfrau", "Vroni"),
@@ -308,7 +313,7 @@ def test_a_bavarian_night_records_amends_and_verifies(night):
     assert night("verify").stdout == ""
 
 
-def test_an_older_schafkopf_file_takes_a_ramsch_after_a_change_of_rules(night):
+def test_an_older_schafkopf_file_takes_a_ramsch_after_a_change_of_rules(night: Night) -> None:
     shutil.copy(ROOT / "tests" / "fixtures" / "v3" / "schafkopf-evening.csv", night.path)
     before = totals(night)
     result = night("set", "game_values.ramsch=2", "all_pass=ramsch")
@@ -322,7 +327,7 @@ def test_an_older_schafkopf_file_takes_a_ramsch_after_a_change_of_rules(night):
     assert night("verify").stdout == ""
 
 
-def test_play_records_a_ramsch_and_a_bettel(night):
+def test_play_records_a_ramsch_and_a_bettel(night: Night) -> None:
     assert night("new", "--rules", "bavarian", "--players", FOUR).exit_code == 0
     answers = [
         "ramsch", "Anni", "1", "Vroni", "",  # Anni lost, one knock, Vroni a jungfrau; record
@@ -335,7 +340,7 @@ def test_play_records_a_ramsch_and_a_bettel(night):
     assert totals(night) == {"Anni": -190, "Bertl": 130, "Sepp": 10, "Vroni": 50}
 
 
-def test_play_counts_the_stoss_calls(night):
+def test_play_counts_the_stoss_calls(night: Night) -> None:
     assert night("new", "--rules", "bavarian", "--players", FOUR).exit_code == 0
     # Sepp's solo won with 70, three Stoss calls, no runs, no knock: 50 x 2 x 2 x 2 = 400 each
     answers = ["Sepp", "solo", "70", "", "3", "", "", "", ""]
@@ -345,7 +350,7 @@ def test_play_counts_the_stoss_calls(night):
     assert totals(night)["Sepp"] == 3 * 400
 
 
-def test_the_bavarian_sample_evening_has_every_kind_of_hand(run):
+def test_the_bavarian_sample_evening_has_every_kind_of_hand(run: Run) -> None:
     path = ROOT / "sample_sessions" / "bavarian-evening.csv"
     assert run("-f", path, "verify").stdout == ""
     hands = json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"]
@@ -369,14 +374,14 @@ def test_the_bavarian_sample_evening_has_every_kind_of_hand(run):
         ("bavarian-sie.txt", {"Anni": 1560, "Bertl": -520, "Sepp": -520, "Vroni": -520}),
     ],
 )
-def test_every_bavarian_sample_hand_replays(run, name, expected):
+def test_every_bavarian_sample_hand_replays(run: Run, name: str, expected: dict[str, int]) -> None:
     result = run("replay", HANDS / name, "--format", "json")
     assert result.exit_code == 0, result.stdout
     data = json.loads(result.stdout)
     assert data["problems"] == [] and data["score"]["deltas"] == expected
 
 
-def test_the_sample_hands_are_what_the_script_writes(tmp_path):
+def test_the_sample_hands_are_what_the_script_writes(tmp_path: Path) -> None:
     import subprocess
     import sys
 
@@ -389,7 +394,7 @@ def test_the_sample_hands_are_what_the_script_writes(tmp_path):
         assert made.read_text() == (HANDS / made.name).read_text(), made.name
 
 
-def test_a_bettel_ranks_the_ten_below_the_unter():
+def test_a_bettel_ranks_the_ten_below_the_unter() -> None:
     from scorepad.cards import Card, Game
 
     bettel = Game.schafkopf("bettel")
@@ -397,7 +402,7 @@ def test_a_bettel_ranks_the_ten_below_the_unter():
     assert bettel.winner(trick) == 1  # the Unter beats the ten; the Ober of hearts is no trump
 
 
-def test_a_sie_without_every_ober_and_unter_is_found_wrong():
+def test_a_sie_without_every_ober_and_unter_is_found_wrong() -> None:
     rules = load_rules("bavarian")
     text = (HANDS / "bavarian-sie.txt").read_text().replace("picker: Anni", "picker: Bertl")
     outcome = replay(parse_hand_file(text), rules)  # the same play, but Bertl's sie
@@ -405,7 +410,7 @@ def test_a_sie_without_every_ober_and_unter_is_found_wrong():
 
 
 @pytest.mark.parametrize("game", ["hochzeit", "bettel", "farbwenz", "farbgeier-tout", "ramsch"])
-def test_random_legal_hands_of_every_game_replay_clean(game):
+def test_random_legal_hands_of_every_game_replay_clean(game: str) -> None:
     rules = load_rules("bavarian")
     for seed in range(30):
         text = random_hand(random.Random(seed), rules, FOUR.split(","), game=game)
@@ -416,7 +421,7 @@ def test_random_legal_hands_of_every_game_replay_clean(game):
             assert sum(outcome.score.deltas.values()) == 0
 
 
-def test_short_deck_runs_count_only_the_cards_dealt():
+def test_short_deck_runs_count_only_the_cards_dealt() -> None:
     # Six cards each (24): the heart 8 and 7 are not dealt, and must not count as a run.
     rules = load_rules("schafkopf", ["deal.4.cards=6"])
     for seed in range(150):
@@ -426,7 +431,7 @@ def test_short_deck_runs_count_only_the_cards_dealt():
         assert outcome.runs is None or outcome.runs <= 12
 
 
-def test_keep_called_suit_is_a_setting():
+def test_keep_called_suit_is_a_setting() -> None:
     sk = load_rules("schafkopf")
     assert sk.keep_called_suit is False
     assert load_rules("schafkopf", ["keep_called_suit=true"]).keep_called_suit is True
@@ -447,8 +452,8 @@ PLAYERS = tuple(FOUR.split(","))
     st.sampled_from(["fixed", "double"]),
 )
 def test_every_bavarian_game_is_zero_sum_or_refused(
-    game, points, tricks, runs, knocks, stoss, touts
-):
+    game: str, points: int, tricks: int | None, runs: int, knocks: int, stoss: int, touts: str
+) -> None:
     rules = load_rules("bavarian", [f"tout_scoring={touts}"])
     partners = ("Bertl",) if game in ("partner", "hochzeit") else ()
     hand = PickerHand(
@@ -470,7 +475,9 @@ def test_every_bavarian_game_is_zero_sum_or_refused(
     st.sampled_from(["double-own", "double-all"]),
     st.integers(0, 4),
 )
-def test_every_ramsch_is_zero_sum_and_the_most_loses(shares, jungfrau, rule, knocks):
+def test_every_ramsch_is_zero_sum_and_the_most_loses(
+    shares: list[int], jungfrau: set[str], rule: str, knocks: int
+) -> None:
     rules = load_rules("bavarian", [f"jungfrau={rule}"])
     points = dict(zip(PLAYERS, [120 - min(sum(shares), 120), *shares]))
     if sum(points.values()) != 120:

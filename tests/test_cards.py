@@ -1,8 +1,10 @@
 """Cards: notation both ways, card points, trump orders, and who wins a trick (docs/rules.md §1)."""
 
 import json
+from typing import Any
 
 import pytest
+from _types import Fails, Run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,7 +22,7 @@ from scorepad.errors import CardError
 
 
 @given(st.sampled_from(DECK))
-def test_parse_and_print_are_inverse(card):
+def test_parse_and_print_are_inverse(card: Card) -> None:
     assert Card.parse(str(card)) == card
     assert Card.parse(card.german) == card
 
@@ -51,29 +53,29 @@ def test_parse_and_print_are_inverse(card):
         ("herz sieben", "7H"),
     ],
 )
-def test_notations(text, card):
+def test_notations(text: str, card: str) -> None:
     assert str(Card.parse(text)) == card
 
 
 @pytest.mark.parametrize("text", ["", "Z", "1C", "QX", "11H", "Eichel-Dame", "QCC"])
-def test_unknown_cards_are_clear_errors(text):
+def test_unknown_cards_are_clear_errors(text: str) -> None:
     with pytest.raises(CardError, match="card"):
         Card.parse(text)
 
 
-def test_duplicates_are_refused():
+def test_duplicates_are_refused() -> None:
     with pytest.raises(CardError, match="QC is given twice"):
         parse_cards(["QC", "10D", "Eichel-Ober"])
 
 
-def test_the_scoring_constants_agree_with_the_cards():
+def test_the_scoring_constants_agree_with_the_cards() -> None:
     from scorepad import scoring
 
     assert scoring.ACE_POINTS == Card.parse("AS").points == max(c.points for c in DECK)
     assert card_points(DECK) == scoring.TOTAL_POINTS and scoring.MAKE == 120 // 2 + 1
 
 
-def test_every_preset_named_is_a_bundled_file_and_loads():
+def test_every_preset_named_is_a_bundled_file_and_loads() -> None:
     from importlib import resources
 
     from scorepad.names import PRESETS
@@ -88,7 +90,7 @@ def test_every_preset_named_is_a_bundled_file_and_loads():
     assert [load_rules(name).name for name in PRESETS] == list(PRESETS)
 
 
-def test_card_points_and_the_deck():
+def test_card_points_and_the_deck() -> None:
     assert card_points(DECK) == 120 and len(DECK) == 32
     assert [Card.parse(c).points for c in ("AS", "10S", "KS", "QS", "JS", "9S", "8S", "7S")] == [
         11,
@@ -102,7 +104,7 @@ def test_card_points_and_the_deck():
     ]
 
 
-def test_sheepshead_trump_order():
+def test_sheepshead_trump_order() -> None:
     assert [str(c) for c in SHEEPSHEAD_TRUMPS] == [
         "QC",
         "QS",
@@ -121,7 +123,7 @@ def test_sheepshead_trump_order():
     ]
 
 
-def test_a_queen_or_jack_never_follows_its_printed_suit():
+def test_a_queen_or_jack_never_follows_its_printed_suit() -> None:
     game = Game.sheepshead()
     assert (
         game.suit_of(Card.parse("QC")) == "trump" and game.suit_of(Card.parse("7C")) == Suit.CLUBS
@@ -141,24 +143,24 @@ def test_a_queen_or_jack_never_follows_its_printed_suit():
         ("wenz-tout", None, "JC JS JH JD"),
     ],
 )
-def test_schafkopf_trump_orders(game, trump, order):
+def test_schafkopf_trump_orders(game: str, trump: Suit | None, order: str) -> None:
     assert " ".join(map(str, Game.schafkopf(game, trump).trumps)) == order
 
 
-def test_in_a_wenz_the_ober_ranks_in_its_suit_between_king_and_nine():
+def test_in_a_wenz_the_ober_ranks_in_its_suit_between_king_and_nine() -> None:
     wenz = Game.schafkopf("wenz")
     cards = [Card.parse(c) for c in ("9H", "QH", "KH")]
     assert wenz.winner(cards) == 2  # the king beats the Ober, the Ober beats the 9
     assert wenz.winner(cards[:2]) == 1
 
 
-def test_a_fail_suit_ranks_a_10_k_9_8_7():
+def test_a_fail_suit_ranks_a_10_k_9_8_7() -> None:
     game = Game.sheepshead()
     cards = [Card.parse(c) for c in ("KS", "9S", "10S")]
     assert game.winner(cards) == 2
 
 
-def test_parse_suit():
+def test_parse_suit() -> None:
     assert parse_suit("Eichel") == Suit.CLUBS and parse_suit("♦") == Suit.DIAMONDS
     with pytest.raises(CardError):
         parse_suit("X")
@@ -167,7 +169,7 @@ def test_parse_suit():
 # --- count and trick ----------------------------------------------------------------------------
 
 
-def test_count(run):
+def test_count(run: Run) -> None:
     result = run("count", "10C", "AC", "7D", "KC", "9H")
     assert result.stdout.splitlines()[-1].split() == ["Total", "25"]
     data = json.loads(run("count", "QC,JD", "A♥", "--format", "json").stdout)
@@ -175,12 +177,12 @@ def test_count(run):
     assert data["cards"][2] == {"card": "AH", "points": 11}
 
 
-def test_count_refusals(fails):
+def test_count_refusals(fails: Fails) -> None:
     assert "given twice" in fails("count", "QC", "QC")
     assert "unknown card 'ZZ'" in fails("count", "ZZ")
 
 
-def test_the_seeds_worked_trick(run):
+def test_the_seeds_worked_trick(run: Run) -> None:
     # 10 of clubs led, ace of clubs, 7 of diamonds, king of clubs, 9 of hearts
     out = run("trick", "10C", "AC", "7D", "KC", "9H").stdout
     assert out.rstrip().endswith("7D wins: the only trump. The trick is worth 25 card points.")
@@ -201,13 +203,13 @@ def test_the_seeds_worked_trick(run):
     assert (data["card"], data["points"], data["winner"]) == ("7D", 25, "Cy")
 
 
-def test_trick_without_trump_goes_to_the_highest_of_the_suit_led(run):
+def test_trick_without_trump_goes_to_the_highest_of_the_suit_led(run: Run) -> None:
     data = json.loads(run("trick", "KS", "AH", "10S", "9S", "--format", "json").stdout)
     assert data["card"] == "10S" and "the suit led" in data["why"]
 
 
-def test_trick_schafkopf_games(run):
-    def winner(*args):
+def test_trick_schafkopf_games(run: Run) -> None:
+    def winner(*args: object) -> Any:
         return json.loads(run("trick", "--rules", "schafkopf", *args, "--format", "json").stdout)[
             "card"
         ]
@@ -219,7 +221,7 @@ def test_trick_schafkopf_games(run):
     assert winner("EO", "Herz-Unter", "Gras-Sau") == "QC"
 
 
-def test_trick_refusals(fails):
+def test_trick_refusals(fails: Fails) -> None:
     assert "--game belongs to Schafkopf" in fails("trick", "--game", "solo", "QC", "JD")
     assert "names 2 players for 3 cards" in fails("trick", "--players", "A,B", "QC", "JD", "AD")
     assert "only a solo, sie, farbwenz or farbgeier names its trump" in fails(

@@ -7,6 +7,7 @@ import textwrap
 
 import click
 import pytest
+from _types import CheckJson, Fails, Run
 from conftest import FIVE
 
 from scorepad import __version__
@@ -15,24 +16,29 @@ from scorepad.cli import cli
 COMMANDS = cli.list_commands(click.Context(cli))
 
 
-def lookup(name):
+def lookup(name: str) -> click.Command | None:
     """A command by name (the group loads its commands when asked)."""
     return cli.get_command(click.Context(cli), name)
 
 
-def test_version(run):
+def test_version(run: Run) -> None:
     result = run("--version")
     assert result.exit_code == 0 and result.stdout == f"scorepad {__version__}\n"
 
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 @pytest.mark.parametrize("command", [None, *COMMANDS])
-def test_every_command_has_help_ending_in_an_example(run, command, flag):
+def test_every_command_has_help_ending_in_an_example(
+    run: Run, command: str | None, flag: str
+) -> None:
     args = [command, flag] if command else [flag]
     result = run(*args)
     assert result.exit_code == 0
     assert result.stdout.startswith("Usage: scorepad")
-    help_text = (lookup(command) if command else cli).help
+    shown = lookup(command) if command else cli
+    assert shown is not None
+    help_text = shown.help
+    assert help_text is not None
     _, heading, examples = help_text.partition("Example")
     assert heading, "the help has no example"
     first = examples.split("\b", 1)[1].strip().splitlines()[0]
@@ -42,27 +48,29 @@ def test_every_command_has_help_ending_in_an_example(run, command, flag):
     assert first in description and description.endswith(last)
 
 
-def test_every_command_loads_and_seat_has_its_own_commands():
+def test_every_command_loads_and_seat_has_its_own_commands() -> None:
     assert all(lookup(name) is not None for name in COMMANDS)
-    assert sorted(lookup("seat").commands) == ["add", "remove"]
+    seat = lookup("seat")
+    assert isinstance(seat, click.Group)
+    assert sorted(seat.commands) == ["add", "remove"]
     assert lookup("nope") is None
 
 
 @pytest.mark.parametrize("sub", ["add", "remove"])
-def test_seat_subcommands_have_help_with_an_example(run, sub):
+def test_seat_subcommands_have_help_with_an_example(run: Run, sub: str) -> None:
     result = run("seat", sub, "--help")
     assert result.exit_code == 0 and f"scorepad seat {sub}" in result.stdout
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_is_in_the_readme(command):
+def test_every_command_is_in_the_readme(command: str) -> None:
     from pathlib import Path
 
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert f"scorepad {command}" in readme
 
 
-def test_check_text_output(run):
+def test_check_text_output(run: Run) -> None:
     result = run(
         "check",
         "--players",
@@ -92,7 +100,7 @@ def test_check_text_output(run):
     assert lines[-1] == "The hand sums to 0."
 
 
-def test_check_text_shows_who_sits_out(run):
+def test_check_text_shows_who_sits_out(run: Run) -> None:
     result = run(
         "check",
         "--set",
@@ -111,7 +119,7 @@ def test_check_text_shows_who_sits_out(run):
     assert "Sitting out: Flo (0 points)." in result.stdout
 
 
-def test_check_json_has_the_promised_keys(check_json):
+def test_check_json_has_the_promised_keys(check_json: CheckJson) -> None:
     out = check_json(
         "--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", 64, "--tricks", 4
     )
@@ -120,12 +128,12 @@ def test_check_json_has_the_promised_keys(check_json):
     assert all(isinstance(line, str) for line in out["explanation"])
 
 
-def test_names_are_matched_without_regard_to_case(check_json):
+def test_names_are_matched_without_regard_to_case(check_json: CheckJson) -> None:
     out = check_json("--players", FIVE, "--picker", "ann", "--partner", "BOB", "--points", 64)
     assert out["deltas"]["Ann"] == 2 and out["roles"]["Bob"] == "partner"
 
 
-def test_names_with_spaces_and_accents(check_json):
+def test_names_with_spaces_and_accents(check_json: CheckJson) -> None:
     out = check_json(
         "--players",
         "Zoë, Jean Luc ,Ana,Bo,Cy",
@@ -139,7 +147,7 @@ def test_names_with_spaces_and_accents(check_json):
     assert out["deltas"] == {"Zoë": 1, "Jean Luc": 2, "Ana": -1, "Bo": -1, "Cy": -1}
 
 
-def test_dealer_changes_the_picking_order(check_json, fails):
+def test_dealer_changes_the_picking_order(check_json: CheckJson, fails: Fails) -> None:
     # Cy dealt, so Dee picks first and Cy last: Bob sits after Ed and may crack Ed's pick.
     out = check_json(
         "--players",
@@ -173,7 +181,7 @@ def test_dealer_changes_the_picking_order(check_json, fails):
     )
 
 
-def test_python_dash_m_runs_the_same_cli():
+def test_python_dash_m_runs_the_same_cli() -> None:
     result = subprocess.run(
         [
             sys.executable,
@@ -199,7 +207,7 @@ def test_python_dash_m_runs_the_same_cli():
     assert json.loads(result.stdout)["deltas"]["Ann"] == 2
 
 
-def test_domain_error_in_a_real_process_is_one_line_without_traceback():
+def test_domain_error_in_a_real_process_is_one_line_without_traceback() -> None:
     result = subprocess.run(
         [
             sys.executable,
@@ -223,19 +231,20 @@ def test_domain_error_in_a_real_process_is_one_line_without_traceback():
     assert result.stderr == "Error: --points 130: card points run from 0 to 120\n"
 
 
-def test_closed_pipe_is_not_a_traceback():
+def test_closed_pipe_is_not_a_traceback() -> None:
     reader = subprocess.Popen(
         [sys.executable, "-m", "scorepad", "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+    assert reader.stdout is not None
     reader.stdout.close()  # nobody reads: the write fails with EPIPE
     _, err = reader.communicate()
     assert b"Traceback" not in err
 
 
-def test_shell_completion_offers_presets_and_players():
+def test_shell_completion_offers_presets_and_players() -> None:
     from click.shell_completion import ShellComplete
 
-    def complete(args, incomplete):
+    def complete(args: list[str], incomplete: str) -> list[str]:
         return [
             c.value
             for c in ShellComplete(cli, {}, "scorepad", "_SCOREPAD_COMPLETE").get_completions(
@@ -260,6 +269,6 @@ def test_shell_completion_offers_presets_and_players():
     ]
 
 
-def test_group_without_command_lists_the_commands(run):
+def test_group_without_command_lists_the_commands(run: Run) -> None:
     result = run()
     assert "Commands:" in result.stdout and "check" in result.stdout

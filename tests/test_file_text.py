@@ -5,11 +5,14 @@ slow one, and nothing from the file reaches a terminal."""
 
 import csv
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from _types import Run
 
 from scorepad.ledger import Ledger
+from scorepad.schema import Problem
 from scorepad.session import Session
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
@@ -35,13 +38,13 @@ def _cells(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
-def _write(path: Path, rows) -> None:
+def _write(path: Path, rows: list[list[str]]) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         csv.writer(f, lineterminator="\r\n").writerows(rows)
 
 
 @pytest.fixture
-def clean(run, tmp_path) -> Path:
+def clean(run: Run, tmp_path: Path) -> Path:
     """Seven hands alike but for the dealer, five players: hand 6 (line 9) is dealt by Ed
     again, so its inputs repeat hand 1's (line 4), a kind the fast path remembers."""
     path = tmp_path / "clean.csv"
@@ -51,12 +54,12 @@ def clean(run, tmp_path) -> Path:
     return path
 
 
-def _slow_lines(path: Path, monkeypatch) -> set[int]:
+def _slow_lines(path: Path, monkeypatch: pytest.MonkeyPatch) -> set[int]:
     """The lines the one pass decodes (the slow path), the fast path taking the others."""
     seen: set[int] = set()
     real = Ledger._feed_slow
 
-    def spy(self, cells, line):
+    def spy(self: Ledger, cells: Sequence[str], line: int) -> list[Problem]:
         seen.add(line)
         return real(self, cells, line)
 
@@ -66,7 +69,9 @@ def _slow_lines(path: Path, monkeypatch) -> set[int]:
     return seen
 
 
-def test_the_repeated_hand_is_checked_on_the_fast_path(clean, monkeypatch):
+def test_the_repeated_hand_is_checked_on_the_fast_path(
+    clean: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What the tests below rely on: hand 6 (line 9) is applied without being decoded."""
     slow = _slow_lines(clean, monkeypatch)
     assert 4 in slow and 9 not in slow
@@ -80,7 +85,7 @@ def _edited(clean: Path, tmp_path: Path, line: int, column: str, text: str) -> P
     return path
 
 
-def _assert_refused_everywhere(run, path: Path, line: int, says: str) -> None:
+def _assert_refused_everywhere(run: Run, path: Path, line: int, says: str) -> None:
     before = path.read_bytes()
     for fast in (True, False):  # the pass as every command makes it, and re-scoring every row
         _, problems = Session(path).check(fast=fast)
@@ -102,8 +107,8 @@ def _assert_refused_everywhere(run, path: Path, line: int, says: str) -> None:
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS, ids=[b[0] for b in BAD_TEXTS])
 def test_a_control_character_in_a_note_is_reported_on_either_path(
-    run, clean, tmp_path, line, what, text, code
-):
+    run: Run, clean: Path, tmp_path: Path, line: int, what: str, text: str, code: str
+) -> None:
     path = _edited(clean, tmp_path, line, "note", text)
     _assert_refused_everywhere(run, path, line, f"note: {text[:40]!r} holds a control character")
     assert code in run("-f", path, "verify").stdout
@@ -111,7 +116,9 @@ def test_a_control_character_in_a_note_is_reported_on_either_path(
 
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize("formula", FORMULAS)
-def test_a_formula_in_a_note_is_reported_on_either_path(run, clean, tmp_path, line, formula):
+def test_a_formula_in_a_note_is_reported_on_either_path(
+    run: Run, clean: Path, tmp_path: Path, line: int, formula: str
+) -> None:
     path = _edited(clean, tmp_path, line, "note", formula)
     _assert_refused_everywhere(run, path, line, "would run as a formula in a spreadsheet")
 
@@ -119,19 +126,23 @@ def test_a_formula_in_a_note_is_reported_on_either_path(run, clean, tmp_path, li
 @pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
 @pytest.mark.parametrize("text", ["2026-01-01\x1b]0;pwned\x07", "=NOW()"])
 def test_a_control_character_or_a_formula_in_a_time_is_reported_on_either_path(
-    run, clean, tmp_path, line, text
-):
+    run: Run, clean: Path, tmp_path: Path, line: int, text: str
+) -> None:
     path = _edited(clean, tmp_path, line, "time", text)
     _assert_refused_everywhere(run, path, line, f"time: {text[:40]!r}")
 
 
-def test_a_tab_inside_a_note_typed_by_hand_is_no_control_character(run, clean, tmp_path):
+def test_a_tab_inside_a_note_typed_by_hand_is_no_control_character(
+    run: Run, clean: Path, tmp_path: Path
+) -> None:
     for line in (FIRST_OF_ITS_KIND, 9):
         path = _edited(clean, tmp_path, line, "note", "counted\ttwice")
         assert run("-f", path, "verify").stdout == ""
 
 
-def test_a_clean_note_on_the_repeated_hand_still_verifies(run, clean, tmp_path):
+def test_a_clean_note_on_the_repeated_hand_still_verifies(
+    run: Run, clean: Path, tmp_path: Path
+) -> None:
     path = _edited(clean, tmp_path, 9, "note", "Ed's deal again, ümlaut and all")
     assert run("-f", path, "verify").stdout == ""
     assert "Ed's deal again" in run("-f", path, "sheet").stdout
@@ -139,8 +150,8 @@ def test_a_clean_note_on_the_repeated_hand_still_verifies(run, clean, tmp_path):
 
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS[:6], ids=[b[0] for b in BAD_TEXTS[:6]])
 def test_a_control_character_in_a_correction_note_is_reported(
-    run, clean, tmp_path, what, text, code
-):
+    run: Run, clean: Path, tmp_path: Path, what: str, text: str, code: str
+) -> None:
     assert run("-f", clean, "void", "2", "--reason", "misdeal").exit_code == 0
     assert run("-f", clean, "amend", "3", "--points", "80").exit_code == 0
     for line in (11, 12):  # the void, the amendment
@@ -148,7 +159,9 @@ def test_a_control_character_in_a_correction_note_is_reported(
         _assert_refused_everywhere(run, path, line, "holds a control character")
 
 
-def test_a_control_character_in_a_player_name_is_reported_at_the_header(run, clean, tmp_path):
+def test_a_control_character_in_a_player_name_is_reported_at_the_header(
+    run: Run, clean: Path, tmp_path: Path
+) -> None:
     for name in ("Ann\x1b[2J", "Ann\u202e", "Ann\x00"):
         data = clean.read_bytes().replace(b"Ann", name.encode())
         path = tmp_path / "named.csv"
@@ -164,7 +177,9 @@ def test_a_control_character_in_a_player_name_is_reported_at_the_header(run, cle
 
 
 @pytest.mark.parametrize("key", ["note", "changes"])
-def test_a_control_character_in_a_change_of_the_rules_is_reported(run, clean, tmp_path, key):
+def test_a_control_character_in_a_change_of_the_rules_is_reported(
+    run: Run, clean: Path, tmp_path: Path, key: str
+) -> None:
     assert run("-f", clean, "set", "double_on_the_bump=true", "--note", "Ed's house").exit_code == 0
     rows = _cells(clean)
     at = rows[0].index("note")
@@ -184,8 +199,8 @@ def test_a_control_character_in_a_change_of_the_rules_is_reported(run, clean, tm
 
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS[:6], ids=[b[0] for b in BAD_TEXTS[:6]])
 def test_a_control_character_in_a_hand_file_for_replay_is_reported_at_its_line(
-    run, tmp_path, what, text, code
-):
+    run: Run, tmp_path: Path, what: str, text: str, code: str
+) -> None:
     sample = Path(__file__).parent.parent / "sample_sessions" / "hands" / "bavarian-bettel.txt"
     lines = sample.read_text(encoding="utf-8").splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("players:"))

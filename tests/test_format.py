@@ -7,8 +7,10 @@ import json
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from _types import Run
 
 from scorepad.schema import FORMAT_VERSION
 
@@ -39,12 +41,12 @@ def _cells(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
-def _write(path: Path, rows, **options) -> None:
+def _write(path: Path, rows: list[list[str]], **options: Any) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         csv.writer(f, lineterminator="\r\n", **options).writerows(rows)
 
 
-def test_the_v1_fixtures_are_todays_samples_as_they_were():
+def test_the_v1_fixtures_are_todays_samples_as_they_were() -> None:
     # Written by scorepad before the format had a version: no `format` column.
     assert {p.name for p in V1_FILES} >= {
         "standard-friday.csv",
@@ -57,7 +59,7 @@ def test_the_v1_fixtures_are_todays_samples_as_they_were():
         assert "format" not in header and header[:3] == ["hand", "kind", "ref"]
 
 
-def test_the_v3_fixtures_are_in_format_3():
+def test_the_v3_fixtures_are_in_format_3() -> None:
     assert len(V3_FILES) >= 7
     for path in V3_FILES:
         header, rules_row = _cells(path)[:2]
@@ -65,7 +67,7 @@ def test_the_v3_fixtures_are_in_format_3():
 
 
 @pytest.mark.parametrize("path", OLD_FILES, ids=[f"{p.parent.name}/{p.name}" for p in OLD_FILES])
-def test_every_report_reads_an_older_file(run, path):
+def test_every_report_reads_an_older_file(run: Run, path: Path) -> None:
     for args in READERS:
         result = run("-f", path, *args)
         assert result.exit_code == 0, (args, result.stderr)
@@ -77,7 +79,7 @@ def test_every_report_reads_an_older_file(run, path):
         assert old.replace(str(path), "F") == new.replace(str(today), "F")
 
 
-def test_writing_commands_keep_a_version_1_file_in_version_1(run, tmp_path):
+def test_writing_commands_keep_a_version_1_file_in_version_1(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "friday.csv"
     shutil.copy(V1 / "standard-friday.csv", path)
     header = _cells(path)[0]
@@ -96,7 +98,7 @@ def test_writing_commands_keep_a_version_1_file_in_version_1(run, tmp_path):
     assert run("-f", path, "verify").stdout == ""
 
 
-def test_a_new_session_states_its_format(run, tmp_path):
+def test_a_new_session_states_its_format(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     header, rules_row = _cells(path)[:2]
@@ -104,7 +106,7 @@ def test_a_new_session_states_its_format(run, tmp_path):
     assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "5"
 
 
-def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
+def test_a_file_from_a_newer_scorepad_is_refused_clearly(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     shutil.copy(ROOT / "sample_sessions" / "standard-friday.csv", path)
     rows = _cells(path)
@@ -133,7 +135,9 @@ def test_a_file_from_a_newer_scorepad_is_refused_clearly(run, tmp_path):
         "schafkopf-evening.csv",
     ],
 )
-def test_a_file_resaved_with_every_cell_quoted_reads_the_same(run, tmp_path, name):
+def test_a_file_resaved_with_every_cell_quoted_reads_the_same(
+    run: Run, tmp_path: Path, name: str
+) -> None:
     original = ROOT / "sample_sessions" / name
     quoted = tmp_path / name
     _write(quoted, _cells(original), quoting=csv.QUOTE_ALL)
@@ -147,7 +151,7 @@ def test_a_file_resaved_with_every_cell_quoted_reads_the_same(run, tmp_path, nam
     assert run("-f", quoted, "verify").stdout == ""
 
 
-def test_only_the_correction_rows_quoted_read_the_same(run, tmp_path):
+def test_only_the_correction_rows_quoted_read_the_same(run: Run, tmp_path: Path) -> None:
     """Corrections are found before the pass by the lines that begin with a comma (no hand
     number); a line that begins with a quote sends its part of the file to the slower search by
     the kinds' names. Both find the same corrections."""
@@ -158,8 +162,11 @@ def test_only_the_correction_rows_quoted_read_the_same(run, tmp_path):
     lines = []
     for row in rows:
         buffer = io.StringIO()
-        quoting = csv.QUOTE_ALL if row[kind] in ("amend", "void") else csv.QUOTE_MINIMAL
-        csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(row)
+        csv.writer(
+            buffer,
+            lineterminator="\n",
+            quoting=csv.QUOTE_ALL if row[kind] in ("amend", "void") else csv.QUOTE_MINIMAL,
+        ).writerow(row)
         lines.append(buffer.getvalue())
     edited.write_text("".join(lines), encoding="utf-8")
     assert '\n"","amend"' in edited.read_text(encoding="utf-8")
@@ -169,7 +176,7 @@ def test_only_the_correction_rows_quoted_read_the_same(run, tmp_path):
         assert b.stdout.replace(str(edited), "F") == a.stdout.replace(str(original), "F")
 
 
-def test_column_order_does_not_matter(run, tmp_path):
+def test_column_order_does_not_matter(run: Run, tmp_path: Path) -> None:
     original = ROOT / "sample_sessions" / "standard-friday.csv"
     rows = _cells(original)
     order = list(range(len(rows[0])))
@@ -212,7 +219,9 @@ def _edited_last_hand(tmp_path: Path) -> Path:
     return path
 
 
-def test_an_edited_last_hand_is_refused_by_every_report_as_by_verify(run, tmp_path):
+def test_an_edited_last_hand_is_refused_by_every_report_as_by_verify(
+    run: Run, tmp_path: Path
+) -> None:
     path = _edited_last_hand(tmp_path)
     line = len(_cells(path))
     verify = run("-f", path, "verify")
@@ -227,7 +236,7 @@ def test_an_edited_last_hand_is_refused_by_every_report_as_by_verify(run, tmp_pa
     assert result.exit_code == 1 and f"{path}:{line}: points differ" in result.stderr
 
 
-def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run, tmp_path):
+def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "race.csv"
     rows = _cells(ROOT / "sample_sessions" / "first-night-race.csv")
     header = rows[0]
@@ -247,14 +256,14 @@ def test_a_blanked_cell_is_refused_by_every_report_as_by_verify(run, tmp_path):
         )
 
 
-def test_reports_and_verify_agree_on_every_sample(run):
+def test_reports_and_verify_agree_on_every_sample(run: Run) -> None:
     for path in sorted((ROOT / "sample_sessions").glob("**/*.csv")):
         assert run("-f", path, "verify").exit_code == 0
         for args in REPORTS[:-1]:
             assert run("-f", path, *args).exit_code == 0, (path, args)
 
 
-def test_a_line_break_inside_a_cell_is_reported_not_misread(run, tmp_path):
+def test_a_line_break_inside_a_cell_is_reported_not_misread(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "friday.csv"
     rows = _cells(ROOT / "sample_sessions" / "standard-friday.csv")
     rows[5][rows[0].index("note")] = "two\nlines"
@@ -264,7 +273,7 @@ def test_a_line_break_inside_a_cell_is_reported_not_misread(run, tmp_path):
     assert run("-f", path, "standings").exit_code == 1
 
 
-def test_the_sheet_streams_and_refuses_before_printing(run, tmp_path):
+def test_the_sheet_streams_and_refuses_before_printing(run: Run, tmp_path: Path) -> None:
     path = _edited_last_hand(tmp_path)
     result = run("-f", path, "sheet", "--format", "csv")
     assert result.stdout == ""  # nothing printed from a file that fails
@@ -273,7 +282,9 @@ def test_the_sheet_streams_and_refuses_before_printing(run, tmp_path):
     assert rows[0][:3] == ["Hand", "Dealer", "Played"] and rows[-1][2] == "Total"
 
 
-def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(run, tmp_path):
+def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(
+    run: Run, tmp_path: Path
+) -> None:
     from scorepad.render import FORMULA_STARTS as shown
     from scorepad.schema import FORMULA_STARTS
 
@@ -289,7 +300,7 @@ def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(run,
     assert result.exit_code == 1 and result.stdout == ""
 
 
-def test_verify_says_how_to_mend_a_row_changed_by_hand(run, tmp_path):
+def test_verify_says_how_to_mend_a_row_changed_by_hand(run: Run, tmp_path: Path) -> None:
     path = _edited_last_hand(tmp_path)
     result = run("-f", path, "verify")
     assert result.exit_code == 1
@@ -297,7 +308,9 @@ def test_verify_says_how_to_mend_a_row_changed_by_hand(run, tmp_path):
     assert "`scorepad amend N ...`" in result.stderr
 
 
-def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(run, tmp_path):
+def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(
+    run: Run, tmp_path: Path
+) -> None:
     path = tmp_path / "friday.csv"
     shutil.copy(V1 / "standard-friday.csv", path)
     assert run("-f", path, "void", "3").exit_code == 0
@@ -311,8 +324,8 @@ def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(ru
 
 
 def test_an_older_file_whose_player_is_named_like_a_newer_column_reads_as_that_player(
-    run, tmp_path
-):
+    run: Run, tmp_path: Path
+) -> None:
     """A format-3 file knows no `last` column (format 4 brought it): a player called `last` in
     its header is a player, for every command, and a new hand keeps the file readable."""
     fixture = Path(__file__).parent / "fixtures" / "v3" / "standard-friday.csv"

@@ -2,27 +2,29 @@
 errors name an input, each interface in its own words."""
 
 import json
+from pathlib import Path
 
 import pytest
+from _types import Run
 
 from scorepad import hands, schema
 from scorepad.errors import HandError, field, worded
 from scorepad.hands import BY_NAME, INPUTS, KINDS, OPTIONS, Type, amend_changes, build_hand
-from scorepad.scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
+from scorepad.scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
 
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Ed")
-RECORDS = {"picker": PickerHand, "leaster": LeasterHand, "schwanzer": SchwanzerHand,
-           "ramsch": RamschHand}  # fmt: skip
+RECORDS: dict[str, type[Hand]] = {"picker": PickerHand, "leaster": LeasterHand,
+                                  "schwanzer": SchwanzerHand, "ramsch": RamschHand}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind):
+def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind: str) -> None:
     fields = set(RECORDS[kind]._fields) - {"players"}
     of_kind = {i.name for i in INPUTS if kind in i.kinds and i.type is not Type.KIND}
     assert fields == of_kind
 
 
-def test_the_session_files_input_columns_are_the_tables():
+def test_the_session_files_input_columns_are_the_tables() -> None:
     columns = {c.name: c for c in schema.COLUMNS if c.part is schema.Part.INPUT}
     assert set(columns) == {i.name for i in INPUTS if i.since}
     for name, column in columns.items():
@@ -31,18 +33,20 @@ def test_the_session_files_input_columns_are_the_tables():
     assert set(columns) <= set(schema.Row._fields)
 
 
-def test_the_boards_fields_are_the_tables():
+def test_the_boards_fields_are_the_tables() -> None:
     from scorepad.serve import FIELDS
 
     assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "note"}
 
 
-def test_a_hand_is_built_from_inputs_by_name():
+def test_a_hand_is_built_from_inputs_by_name() -> None:
     hand = build_hand(FIVE, {"picker": "Ann", "partners": ["Bob"], "points": 70})
     assert hand == PickerHand(FIVE, "Ann", 70, partners=("Bob",))
     leaster = build_hand(FIVE, {"leaster": True, "leaster_points": {"Ann": 10}}, out=["Ed"])
     assert leaster == LeasterHand(FIVE, leaster_points={"Ann": 10}, out=("Ed",))
-    assert build_hand(FIVE, {"picker": "Ann", "game": "bettel"}).points == 0
+    bettel = build_hand(FIVE, {"picker": "Ann", "game": "bettel"})
+    assert isinstance(bettel, PickerHand)
+    assert bettel.points == 0
 
 
 @pytest.mark.parametrize(
@@ -61,14 +65,16 @@ def test_a_hand_is_built_from_inputs_by_name():
         ({"points": 70}, "Missing option '⟨picker⟩' (or give ⟨leaster⟩)", "picker"),
     ],
 )  # fmt: skip
-def test_inputs_that_do_not_go_together_are_named(values, says, names):
+def test_inputs_that_do_not_go_together_are_named(
+    values: dict[str, object], says: str, names: str
+) -> None:
     with pytest.raises(HandError) as caught:
         build_hand(FIVE, values)
     assert caught.value.raw.startswith(says)
     assert caught.value.field == names
 
 
-def test_an_amendment_clears_the_inputs_of_the_other_kinds():
+def test_an_amendment_clears_the_inputs_of_the_other_kinds() -> None:
     changes = amend_changes({"leaster": True, "winner": "Cy"})
     assert changes["winner"] == "Cy"
     assert changes["picker"] is None and changes["partners"] == () and changes["blitz"] == 0
@@ -81,7 +87,7 @@ def test_an_amendment_clears_the_inputs_of_the_other_kinds():
     assert caught.value.raw == "⟨winner⟩ does not belong with ⟨picker⟩"
 
 
-def test_a_message_is_worded_by_each_interface():
+def test_a_message_is_worded_by_each_interface() -> None:
     text = f"{field('partners')} Zed: unknown player"
     assert worded(text, lambda name: "--partner") == "--partner Zed: unknown player"
     assert worded(text, str) == "partners Zed: unknown player"
@@ -93,8 +99,8 @@ def test_a_message_is_worded_by_each_interface():
 
 
 def test_the_same_mistake_names_the_option_on_the_command_line_and_the_key_on_the_board(
-    run, tmp_path
-):
+    run: Run, tmp_path: Path
+) -> None:
     from starlette.testclient import TestClient
 
     from scorepad.serve import Board, create_app
@@ -115,7 +121,7 @@ def test_the_same_mistake_names_the_option_on_the_command_line_and_the_key_on_th
     assert "--" not in reply.json()["error"]
 
 
-def test_no_module_below_the_interfaces_spells_an_option():
+def test_no_module_below_the_interfaces_spells_an_option() -> None:
     """Messages and explanations name inputs (`errors.field`); only cli/ spells them as options.
     (Docstrings may say what a command line does; no text a user is shown may.)"""
     import ast

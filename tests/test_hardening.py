@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _types import Fails, Run
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 
@@ -35,7 +36,7 @@ WRITER = textwrap.dedent("""\
 """)
 
 
-def new_session(run, path: Path) -> None:
+def new_session(run: Run, path: Path) -> None:
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
 
 
@@ -47,7 +48,7 @@ def hand_numbers(path: Path) -> list[int]:
     return [int(r[0]) for r in rows if r and r[0].isdigit()]
 
 
-def test_sigkill_while_recording_loses_no_hand_that_was_reported(run, tmp_path):
+def test_sigkill_while_recording_loses_no_hand_that_was_reported(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     rng = random.Random(7)
@@ -87,7 +88,7 @@ LOADER = textwrap.dedent("""\
 """)
 
 
-def test_eight_processes_record_two_hundred_hands_at_once(run, tmp_path):
+def test_eight_processes_record_two_hundred_hands_at_once(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     start = time.time() + 1.5
@@ -161,7 +162,7 @@ READER = textwrap.dedent("""\
 """)
 
 
-def test_readers_see_no_false_alarm_beside_a_busy_writer(run, tmp_path):
+def test_readers_see_no_false_alarm_beside_a_busy_writer(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     until = time.time() + 6
@@ -200,24 +201,24 @@ def test_readers_see_no_false_alarm_beside_a_busy_writer(run, tmp_path):
 
 
 @pytest.fixture
-def night(run, tmp_path):
+def night(run: Run, tmp_path: Path) -> Path:
     path = tmp_path / "night.csv"
     new_session(run, path)
     run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 70)
     return path
 
 
-def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(run, night, monkeypatch):
-    import scorepad.session as session
-
+def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(
+    run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = night.read_bytes()
     real_write = os.write
 
-    def full(fd, data):
+    def full(fd: int, data: bytes) -> None:
         real_write(fd, bytes(data)[:20])  # some of the line lands, then the disk is full
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session.os, "write", full)
+    monkeypatch.setattr("scorepad.session.os.write", full)
     result = run("-f", night, "hand", "--leaster", "--winner", "Cy")
     assert result.exit_code == 1
     assert result.stderr == (
@@ -226,18 +227,18 @@ def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(run, night, monk
     assert night.read_bytes() == before
 
 
-def test_a_read_only_session_file_is_a_clear_error(run, night, monkeypatch):
-    import scorepad.session as session
-
+def test_a_read_only_session_file_is_a_clear_error(
+    run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = night.read_bytes()
     real_open = os.open
 
-    def read_only(path, flags, *args):
+    def read_only(path: str | os.PathLike[str], flags: int, *args: int) -> int:
         if flags & (os.O_WRONLY | os.O_RDWR):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr(session.os, "open", read_only)
+    monkeypatch.setattr("scorepad.session.os.open", read_only)
     for args in (
         ["hand", "--leaster", "--winner", "Cy"],
         ["undo"],
@@ -253,35 +254,35 @@ def test_a_read_only_session_file_is_a_clear_error(run, night, monkeypatch):
     assert night.read_bytes() == before
 
 
-def test_a_full_disk_while_creating_leaves_no_file(run, tmp_path, monkeypatch):
-    import scorepad.session as session
-
-    def full(fd, data):
+def test_a_full_disk_while_creating_leaves_no_file(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session.os, "write", full)
+    monkeypatch.setattr("scorepad.session.os.write", full)
     path = tmp_path / "new.csv"
     result = run("-f", path, "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "No space left on device" in result.stderr
     assert not path.exists()
 
 
-def test_a_failing_rewrite_leaves_the_file_and_no_temp_file(run, night, monkeypatch):
-    import scorepad.session as session
-
+def test_a_failing_rewrite_leaves_the_file_and_no_temp_file(
+    run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = night.read_bytes()
 
-    def broken(*args, **kwargs):
+    def broken(*args: object, **kwargs: object) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "replace", broken)
+    monkeypatch.setattr("scorepad.session.os.replace", broken)
     result = run("-f", night, "seat", "add", "Flo")  # a newcomer's column means a rewrite
     assert result.exit_code == 1 and "the file is as it was" in result.stderr
     assert night.read_bytes() == before
     assert [p.name for p in night.parent.iterdir()] == [night.name]
 
 
-def test_a_huge_file_of_garbage_is_refused_quickly(run, tmp_path):
+def test_a_huge_file_of_garbage_is_refused_quickly(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "garbage.csv"
     rng = random.Random(3)
     with open(path, "wb") as out:
@@ -317,15 +318,16 @@ HOLDER = textwrap.dedent("""\
 """)
 
 
-def _hold_lock(path: Path, seconds: float) -> subprocess.Popen:
+def _hold_lock(path: Path, seconds: float) -> subprocess.Popen[str]:
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(path), str(seconds)], stdout=subprocess.PIPE, text=True
     )
+    assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "holding"
     return holder
 
 
-def _scorepad(*args, env=None):
+def _scorepad(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "scorepad", *map(str, args)],
         capture_output=True,
@@ -335,7 +337,7 @@ def _scorepad(*args, env=None):
     )
 
 
-def test_a_held_lock_is_waited_for_out_loud_then_given_up(run, tmp_path):
+def test_a_held_lock_is_waited_for_out_loud_then_given_up(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     before = path.read_bytes()
@@ -358,7 +360,7 @@ def test_a_held_lock_is_waited_for_out_loud_then_given_up(run, tmp_path):
     assert path.read_bytes() == before
 
 
-def test_a_lock_that_is_let_go_in_time_is_waited_for(run, tmp_path):
+def test_a_lock_that_is_let_go_in_time_is_waited_for(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     holder = _hold_lock(path, 1.0)
@@ -375,7 +377,7 @@ def test_a_lock_that_is_let_go_in_time_is_waited_for(run, tmp_path):
     assert json.loads(reader.stdout)["hands"] == 1
 
 
-def test_a_reader_gives_up_on_a_held_lock_too(run, tmp_path):
+def test_a_reader_gives_up_on_a_held_lock_too(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     holder = _hold_lock(path, 30)
@@ -390,7 +392,7 @@ def test_a_reader_gives_up_on_a_held_lock_too(run, tmp_path):
 # --- names in two Unicode forms, and what a crash leaves --------------------------------------
 
 
-def test_names_are_kept_composed_and_match_in_either_form(run, tmp_path):
+def test_names_are_kept_composed_and_match_in_either_form(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     decomposed, composed = "Zoe\u0308", "Zo\u00eb"
     assert run("-f", path, "new", "--players", f"{decomposed},Bob,Cy,Dee,Ed").exit_code == 0
@@ -420,19 +422,19 @@ def test_names_are_kept_composed_and_match_in_either_form(run, tmp_path):
     assert result.exit_code == 1 and "is listed twice" in result.stderr and not other.exists()
 
 
-def test_a_failed_new_leaves_neither_a_session_nor_a_temp_file(run, tmp_path, monkeypatch):
-    import scorepad.session as session
-
-    def broken(source, target):
+def test_a_failed_new_leaves_neither_a_session_nor_a_temp_file(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "link", broken)
+    monkeypatch.setattr("scorepad.session.os.link", broken)
     result = run("-f", tmp_path / "night.csv", "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "cannot create" in result.stderr
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_next_writer_removes_what_a_killed_rewrite_left(run, tmp_path):
+def test_the_next_writer_removes_what_a_killed_rewrite_left(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     leftover = tmp_path / ".night.csv.k1ll3d.tmp"
@@ -461,7 +463,9 @@ def test_the_next_writer_removes_what_a_killed_rewrite_left(run, tmp_path):
         ("[deal.5.more]\ncards = 6\n", "nest at most three deep"),
     ],
 )
-def test_a_hostile_rules_file_is_one_clear_error(run, tmp_path, toml, says):
+def test_a_hostile_rules_file_is_one_clear_error(
+    run: Run, tmp_path: Path, toml: str, says: str
+) -> None:
     rules = tmp_path / "table.toml"
     rules.write_text(toml)
     path = tmp_path / "night.csv"
@@ -470,7 +474,9 @@ def test_a_hostile_rules_file_is_one_clear_error(run, tmp_path, toml, says):
     assert result.stderr.count("\n") == 1 and not path.exists()
 
 
-def test_a_rules_file_whose_name_is_a_formula_gives_the_table_no_such_name(run, tmp_path):
+def test_a_rules_file_whose_name_is_a_formula_gives_the_table_no_such_name(
+    run: Run, tmp_path: Path
+) -> None:
     rules = tmp_path / "=1+1.toml"
     rules.write_text("base = 2\n")
     path = tmp_path / "night.csv"
@@ -479,13 +485,13 @@ def test_a_rules_file_whose_name_is_a_formula_gives_the_table_no_such_name(run, 
     assert not any(c.startswith("=") for c in cells)
 
 
-def test_rules_from_a_device_or_a_folder_are_refused(fails, tmp_path):
+def test_rules_from_a_device_or_a_folder_are_refused(fails: Fails, tmp_path: Path) -> None:
     assert "not a rules file" in fails("rules", "/dev/zero")
     assert "not a rules file" in fails("rules", str(tmp_path) + "/")
 
 
 @pytest.mark.parametrize("override", ["base=" + "9" * 4400, "base=10000000000", "crack_factor=17"])
-def test_huge_numbers_are_refused_where_they_enter(fails, override):
+def test_huge_numbers_are_refused_where_they_enter(fails: Fails, override: str) -> None:
     error = fails(
         "check",
         "--set",
@@ -502,14 +508,14 @@ def test_huge_numbers_are_refused_where_they_enter(fails, override):
     assert "is not valid" in error
 
 
-def test_a_line_break_in_a_list_of_names_is_a_usage_error(fails):
+def test_a_line_break_in_a_list_of_names_is_a_usage_error(fails: Fails) -> None:
     error = fails(
         "check", "--players", "Ann\r\nBob,Cy,Dee,Ed", "--picker", "Ann", "--points", "70", code=2
     )
     assert "cannot hold a line break" in error
 
 
-def test_huge_stakes_settle_exactly(run, tmp_path):
+def test_huge_stakes_settle_exactly(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert (
         run(
@@ -561,7 +567,7 @@ def _friday(tmp_path: Path) -> Path:
     return path
 
 
-def test_repair_removes_blank_lines_at_the_end(run, tmp_path):
+def test_repair_removes_blank_lines_at_the_end(run: Run, tmp_path: Path) -> None:
     path = _friday(tmp_path)
     good = path.read_bytes()
     path.write_bytes(good + b"\r\n\r\n")  # an editor's habit
@@ -574,7 +580,9 @@ def test_repair_removes_blank_lines_at_the_end(run, tmp_path):
     assert "nothing to repair" in run("-f", path, "repair").stdout  # idempotent
 
 
-def test_repair_writes_whole_numbers_a_spreadsheet_saved_as_decimals(run, tmp_path):
+def test_repair_writes_whole_numbers_a_spreadsheet_saved_as_decimals(
+    run: Run, tmp_path: Path
+) -> None:
     import csv
 
     path = _friday(tmp_path)
@@ -597,7 +605,7 @@ def test_repair_writes_whole_numbers_a_spreadsheet_saved_as_decimals(run, tmp_pa
     assert "nothing to repair" in run("-f", path, "repair").stdout
 
 
-def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
+def test_repair_removes_the_empty_file_a_killed_new_left(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     path.write_bytes(b"")
     assert "the file is empty" in run("-f", path, "standings").stderr
@@ -606,7 +614,7 @@ def test_repair_removes_the_empty_file_a_killed_new_left(run, tmp_path):
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
 
 
-def _torn_night(run, tmp_path: Path) -> tuple[Path, bytes]:
+def _torn_night(run: Run, tmp_path: Path) -> tuple[Path, bytes]:
     """A night whose last line was cut short mid-write, with a blank line before it for good
     measure; returns the file and the night as it was before the torn line."""
     path = tmp_path / "night.csv"
@@ -620,13 +628,13 @@ def _torn_night(run, tmp_path: Path) -> tuple[Path, bytes]:
     return path, good
 
 
-def _free(monkeypatch, free: int) -> list[str]:
+def _free(monkeypatch: pytest.MonkeyPatch, free: int) -> list[str]:
     """Make shutil.disk_usage say `free` bytes are free; returns the folders it was asked of."""
     import shutil
 
     asked: list[str] = []
 
-    def disk_usage(folder):
+    def disk_usage(folder: str | os.PathLike[str]) -> shutil._ntuple_diskusage:
         asked.append(str(folder))
         return shutil._ntuple_diskusage(1 << 40, (1 << 40) - free, free)
 
@@ -635,8 +643,8 @@ def _free(monkeypatch, free: int) -> list[str]:
 
 
 def test_repair_without_room_for_two_copies_says_what_it_needs_and_writes_nothing(
-    run, tmp_path, monkeypatch
-):
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import scorepad.session as session
 
     path, _ = _torn_night(run, tmp_path)
@@ -660,8 +668,8 @@ def test_repair_without_room_for_two_copies_says_what_it_needs_and_writes_nothin
 
 
 def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
-    run, tmp_path, monkeypatch
-):
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The room was there when it looked, and is gone when the copy is kept: the torn line is
     kept in FILE.rejected only once the new file and the copy are written."""
     import scorepad.session as session
@@ -669,7 +677,7 @@ def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
     path, _ = _torn_night(run, tmp_path)
     before = path.read_bytes()
 
-    def full(snapshot, backup):
+    def full(snapshot: object, backup: Path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(session, "_keep_copy", full)
@@ -682,7 +690,9 @@ def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
 
 
-def test_repair_with_nothing_to_mend_needs_no_room(run, tmp_path, monkeypatch):
+def test_repair_with_nothing_to_mend_needs_no_room(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, good = _torn_night(run, tmp_path)
     path.write_bytes(good)
     _free(monkeypatch, 0)
@@ -691,7 +701,7 @@ def test_repair_with_nothing_to_mend_needs_no_room(run, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
 
 
-def test_the_room_a_repair_needs_is_the_sizes_people_read(run):
+def test_the_room_a_repair_needs_is_the_sizes_people_read(run: Run) -> None:
     from scorepad.session import _size_text
 
     assert [_size_text(n) for n in (512, 2048, 1536 * 1024, 50 << 20, 3 << 30)] == [
@@ -703,7 +713,9 @@ def test_the_room_a_repair_needs_is_the_sizes_people_read(run):
     ]
 
 
-def test_a_line_torn_anywhere_in_it_quoted_or_not_is_one_for_repair(run, tmp_path):
+def test_a_line_torn_anywhere_in_it_quoted_or_not_is_one_for_repair(
+    run: Run, tmp_path: Path
+) -> None:
     path, good = _torn_night(run, tmp_path)
     last = good.rstrip(b"\r\n").rsplit(b"\n", 1)[1] + b"\r\n"  # a whole row, quoted cells too
     head = good[: -len(last)]
@@ -720,7 +732,7 @@ def test_a_line_torn_anywhere_in_it_quoted_or_not_is_one_for_repair(run, tmp_pat
     assert path.read_bytes() == head and run("-f", path, "verify").stdout == ""
 
 
-def test_a_head_torn_inside_its_quoted_rules_is_one_for_repair(run, tmp_path):
+def test_a_head_torn_inside_its_quoted_rules_is_one_for_repair(run: Run, tmp_path: Path) -> None:
     path, good = _torn_night(run, tmp_path)
     path.write_bytes(good[: good.index(b"preset")])  # the rules row, cut inside its JSON
     verify = run("-f", path, "verify")
@@ -753,7 +765,7 @@ WITHOUT_POSIX = textwrap.dedent("""\
 """)
 
 
-def test_every_command_runs_without_the_posix_only_modules(tmp_path):
+def test_every_command_runs_without_the_posix_only_modules(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", WITHOUT_POSIX, str(tmp_path / "night.csv")],
         capture_output=True,
@@ -766,7 +778,7 @@ def test_every_command_runs_without_the_posix_only_modules(tmp_path):
     assert lines[9].endswith("2 hands, 2 corrections, 1 seat change: all consistent.")
 
 
-def test_json_nested_deep_in_a_cell_is_a_problem_not_a_crash(run, tmp_path):
+def test_json_nested_deep_in_a_cell_is_a_problem_not_a_crash(run: Run, tmp_path: Path) -> None:
     import csv
 
     path = _friday(tmp_path)
@@ -785,31 +797,31 @@ def test_json_nested_deep_in_a_cell_is_a_problem_not_a_crash(run, tmp_path):
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/full", "/dev/null"])
-def test_a_session_that_is_a_device_is_refused(fails, device):
+def test_a_session_that_is_a_device_is_refused(fails: Fails, device: str) -> None:
     for command in ("standings", "verify", "status"):
         assert "is not a regular file" in fails("-f", device, command)
 
 
-def test_a_failed_repair_keeps_the_torn_line_once(run, tmp_path, monkeypatch):
-    import scorepad.session as session
-
+def test_a_failed_repair_keeps_the_torn_line_once(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     with open(path, "ab") as out:
         out.write(b"1,picker,,2,")
     real = os.replace
 
-    def broken(source, target):
+    def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(session.os, "replace", broken)
+    monkeypatch.setattr("scorepad.session.os.replace", broken)
     assert run("-f", path, "repair").exit_code == 1
-    monkeypatch.setattr(session.os, "replace", real)
+    monkeypatch.setattr("scorepad.session.os.replace", real)
     assert run("-f", path, "repair").exit_code == 0
     assert (tmp_path / "night.csv.rejected").read_bytes() == b"1,picker,,2,\n"
 
 
-def test_a_huge_first_line_is_refused_before_it_is_read(fails, tmp_path):
+def test_a_huge_first_line_is_refused_before_it_is_read(fails: Fails, tmp_path: Path) -> None:
     path = tmp_path / "huge.csv"
     with open(path, "wb") as f:
         f.write(b"hand,kind," + b"x" * (3 << 20))  # 3 MiB and no line end
@@ -818,7 +830,9 @@ def test_a_huge_first_line_is_refused_before_it_is_read(fails, tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="measures with Linux's /proc")
 @pytest.mark.parametrize("where", ["middle", "end", "torn"])
-def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(run, tmp_path, where):
+def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(
+    run: Run, tmp_path: Path, where: str
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert (
@@ -861,7 +875,9 @@ def test_a_huge_line_below_the_head_is_refused_in_bounded_memory(run, tmp_path, 
 # --- digits that are not decimal digits ("²" passes str.isdigit, and int() refuses it) -------
 
 
-def test_a_superscript_in_a_correction_refs_cell_is_a_problem_not_a_crash(run, tmp_path):
+def test_a_superscript_in_a_correction_refs_cell_is_a_problem_not_a_crash(
+    run: Run, tmp_path: Path
+) -> None:
     path = _friday(tmp_path)
     lines = path.read_bytes().split(b"\r\n")
     void_at = next(i for i, line in enumerate(lines) if b",void," in line)
@@ -877,7 +893,7 @@ def test_a_superscript_in_a_correction_refs_cell_is_a_problem_not_a_crash(run, t
     assert path.read_bytes() == before
 
 
-def test_a_superscript_format_number_is_a_problem_not_a_crash(run, tmp_path):
+def test_a_superscript_format_number_is_a_problem_not_a_crash(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     import csv
@@ -892,12 +908,14 @@ def test_a_superscript_format_number_is_a_problem_not_a_crash(run, tmp_path):
 
 
 @pytest.mark.parametrize("value", ["Ann=²", "Ann=" + "9" * 5000])
-def test_a_number_of_points_no_int_can_hold_is_refused(fails, value):
+def test_a_number_of_points_no_int_can_hold_is_refused(fails: Fails, value: str) -> None:
     message = fails("check", "--players", PLAYERS, "--leaster", "--leaster-points", value, code=2)
     assert "--leaster-points" in message
 
 
-def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(run, tmp_path):
+def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(
+    run: Run, tmp_path: Path
+) -> None:
     import csv
 
     path = tmp_path / "night.csv"
@@ -920,7 +938,9 @@ def test_repair_leaves_a_number_too_long_to_be_a_hands_and_says_what_is_wrong(ru
 
 
 @pytest.mark.parametrize("wait", ["nan", "NaN", "-nan"])
-def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(fails, tmp_path, wait):
+def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(
+    fails: Fails, tmp_path: Path, wait: str
+) -> None:
     """NaN passes every range check (each comparison is false): it would wait forever."""
     message = fails("-f", tmp_path / "night.csv", "--wait", wait, "status", code=2)
     assert "--wait" in message and "not a number of seconds" in message
@@ -934,7 +954,9 @@ def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(fails, tmp_p
         ("€" * 500, "up to 5 printable characters"),
     ],
 )
-def test_a_currency_symbol_is_short_printable_and_no_formula(fails, tmp_path, symbol, says):
+def test_a_currency_symbol_is_short_printable_and_no_formula(
+    fails: Fails, tmp_path: Path, symbol: str, says: str
+) -> None:
     path = tmp_path / "night.csv"
     message = fails("-f", path, "settle", "--rate", "1", "--currency", symbol, code=2)
     assert "--currency" in message and says in message

@@ -10,6 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _types import CheckJson, Fails, Night, Run
+from click.testing import Result
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,19 +43,21 @@ call = "jack-of-diamonds"
 """
 
 
-def totals(sp) -> dict:
+def totals(sp: Night) -> dict[str, int]:
     result = sp("standings", "--format", "json")
     assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)["totals"]
+    got: dict[str, int] = json.loads(result.stdout)["totals"]
+    return got
 
 
-def ok(result):
+def ok(result: Result) -> Result:
     assert result.exit_code == 0, (result.stdout, result.stderr)
     return result
 
 
-def deltas(check_json, *args) -> dict:
-    return check_json(*args)["deltas"]
+def deltas(check_json: CheckJson, *args: object) -> dict[str, int]:
+    got: dict[str, int] = check_json(*args)["deltas"]
+    return got
 
 
 # --- schwanzer ----------------------------------------------------------------------------------
@@ -61,14 +65,14 @@ def deltas(check_json, *args) -> dict:
 SCHWANZER = ("--set", "all_pass=schwanzer", "--players", FIVE, "--schwanzer")
 
 
-def test_schwanzer_one_loser_pays_base_to_each_other_player(check_json):
+def test_schwanzer_one_loser_pays_base_to_each_other_player(check_json: CheckJson) -> None:
     # Ann has the most (9): she pays 1 to each of four: -4; each other +1.
     got = deltas(check_json, *SCHWANZER, "--schwanzer-points", "Ann=9,Bob=3,Cy=2,Dee=4,Ed=1")
     assert got == {"Ann": -4, "Bob": 1, "Cy": 1, "Dee": 1, "Ed": 1}
     assert deltas(check_json, *SCHWANZER, "--loser", "Ann") == got
 
 
-def test_schwanzer_a_tie_makes_every_tied_player_a_loser(check_json):
+def test_schwanzer_a_tie_makes_every_tied_player_a_loser(check_json: CheckJson) -> None:
     # Ann and Bob tie: each pays 1 to each of three (-3); each of three gets 1 from two (+2).
     expected = {"Ann": -3, "Bob": -3, "Cy": 2, "Dee": 2, "Ed": 2}
     points = "Ann=8,Bob=8,Cy=2,Dee=4,Ed=1"
@@ -79,12 +83,12 @@ def test_schwanzer_a_tie_makes_every_tied_player_a_loser(check_json):
     ] == ["Ann", "Bob"]
 
 
-def test_schwanzer_when_everyone_ties_nobody_pays(check_json):
+def test_schwanzer_when_everyone_ties_nobody_pays(check_json: CheckJson) -> None:
     got = deltas(check_json, *SCHWANZER, "--schwanzer-points", "Ann=4,Bob=4,Cy=4,Dee=4,Ed=4")
     assert got == dict.fromkeys(P5, 0)
 
 
-def test_schwanzer_with_base_2_and_a_race():
+def test_schwanzer_with_base_2_and_a_race() -> None:
     rules = load_rules("standard", ["all_pass=schwanzer", "base=2"])
     got = score(rules, SchwanzerHand(P5, losers=("Cy",)))
     assert dict(got.deltas) == {"Ann": 2, "Bob": 2, "Cy": -8, "Dee": 2, "Ed": 2}  # 4 x 2
@@ -105,11 +109,13 @@ def test_schwanzer_with_base_2_and_a_race():
         ((), "needs --schwanzer-points"),
     ],
 )
-def test_impossible_schwanzers_are_refused(fails, args, message):
+def test_impossible_schwanzers_are_refused(
+    fails: Fails, args: tuple[str, ...], message: str
+) -> None:
     assert message in fails("check", *SCHWANZER, *args)
 
 
-def test_schwanzer_needs_the_rule_and_its_own_options(fails):
+def test_schwanzer_needs_the_rule_and_its_own_options(fails: Fails) -> None:
     line = fails("check", "--players", FIVE, "--schwanzer", "--loser", "Ann")
     assert "all_pass = leaster" in line and "--set all_pass=schwanzer" in line
     assert "does not belong with --schwanzer" in fails(
@@ -122,7 +128,7 @@ def test_schwanzer_needs_the_rule_and_its_own_options(fails):
 
 
 @given(st.lists(st.integers(0, 5), min_size=5, max_size=5))
-def test_schwanzer_is_zero_sum_and_the_most_lose(points):
+def test_schwanzer_is_zero_sum_and_the_most_lose(points: list[int]) -> None:
     rules = load_rules("standard", ["all_pass=schwanzer"])
     got = score(rules, SchwanzerHand(P5, schwanzer_points=dict(zip(P5, points))))
     assert sum(got.deltas.values()) == 0
@@ -139,13 +145,13 @@ def test_schwanzer_is_zero_sum_and_the_most_lose(points):
 SIXTY = ("--players", FIVE, "--picker", "Ann", "--partner", "Bob", "--points", "60")
 
 
-def test_sixty_sixty_is_a_loss_by_default(check_json):
+def test_sixty_sixty_is_a_loss_by_default(check_json: CheckJson) -> None:
     got = check_json(*SIXTY)
     assert got["outcome"] == "loss" and not got["doubles_next"]
     assert got["deltas"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1}
 
 
-def test_sixty_sixty_loss_double_next_in_a_session(night):
+def test_sixty_sixty_loss_double_next_in_a_session(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "sixty_sixty=loss-double-next"))
     hand = json.loads(ok(night("hand", *SIXTY[2:], "--format", "json")).stdout)
     assert hand["deltas"] == {"Ann": -2, "Bob": -1, "Cy": 1, "Dee": 1, "Ed": 1}  # a loss
@@ -159,7 +165,7 @@ def test_sixty_sixty_loss_double_next_in_a_session(night):
     assert night("verify").stdout == ""
 
 
-def test_sixty_sixty_doubler_scores_nothing_and_doubles_the_next(night):
+def test_sixty_sixty_doubler_scores_nothing_and_doubles_the_next(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "sixty_sixty=doubler"))
     out = ok(night("hand", *SIXTY[2:])).stdout
     assert "a 60-60 tie, not scored; the next hand is doubled" in out
@@ -169,7 +175,7 @@ def test_sixty_sixty_doubler_scores_nothing_and_doubles_the_next(night):
     assert night("verify").stdout == ""
 
 
-def test_voiding_a_sixty_sixty_takes_its_doubling_back(night):
+def test_voiding_a_sixty_sixty_takes_its_doubling_back(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "sixty_sixty=loss-double-next"))
     ok(night("hand", *SIXTY[2:]))
     ok(night("void", "1"))
@@ -179,7 +185,9 @@ def test_voiding_a_sixty_sixty_takes_its_doubling_back(night):
     assert night("verify").stdout == ""
 
 
-def test_an_amendment_cannot_change_whether_a_hand_doubles_the_next(night, fails):
+def test_an_amendment_cannot_change_whether_a_hand_doubles_the_next(
+    night: Night, fails: Fails
+) -> None:
     ok(night("new", "--players", FIVE, "--set", "sixty_sixty=loss-double-next"))
     ok(night("hand", *SIXTY[2:]))
     ok(night("hand", "--picker", "Cy", "--partner", "Dee", "--points", "70"))
@@ -195,7 +203,7 @@ def test_an_amendment_cannot_change_whether_a_hand_doubles_the_next(night, fails
 # --- equal shares -------------------------------------------------------------------------------
 
 
-def test_equal_shares_six_players_ann_picks_with_bob_70(check_json):
+def test_equal_shares_six_players_ann_picks_with_bob_70(check_json: CheckJson) -> None:
     got = deltas(
         check_json, "--rules", "pagat", "--set", "partner_split=equal",
         "--players", "Ann,Bob,Cy,Dee,Ed,Flo", "--picker", "Ann", "--partner", "Bob",
@@ -205,7 +213,7 @@ def test_equal_shares_six_players_ann_picks_with_bob_70(check_json):
     assert got == {"Ann": 2, "Bob": 2, "Cy": -1, "Dee": -1, "Ed": -1, "Flo": -1}
 
 
-def test_equal_shares_the_picker_takes_the_remainder(check_json, tmp_path):
+def test_equal_shares_the_picker_takes_the_remainder(check_json: CheckJson, tmp_path: Path) -> None:
     rules = tmp_path / "big.toml"
     rules.write_text(BIG_TABLE.replace("seats = 8", 'seats = 8\npartner_split = "equal"'))
     got = deltas(
@@ -217,7 +225,7 @@ def test_equal_shares_the_picker_takes_the_remainder(check_json, tmp_path):
 
 
 @given(st.integers(0, 120), st.sampled_from(["picker-rest", "equal"]))
-def test_every_split_sums_to_zero(points, split):
+def test_every_split_sums_to_zero(points: int, split: str) -> None:
     rules = load_rules("pagat", [f"partner_split={split}"])
     players = ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo")
     hand = PickerHand(players, "Ann", points, partners=("Bob",), tricks=2)
@@ -229,7 +237,7 @@ def test_every_split_sums_to_zero(points, split):
 # --- no bump on a no-trick loss -----------------------------------------------------------------
 
 
-def test_no_trick_loss_without_the_bump(check_json):
+def test_no_trick_loss_without_the_bump(check_json: CheckJson) -> None:
     args = ("--rules", "pagat", "--set", "partner_free_on_no_trick=true", "--players", FIVE)
     hand = ("--picker", "Ann", "--partner", "Bob", "--points", "0", "--tricks", "0")
     # Level 3 (3 x base 1), not doubled: three defenders receive 3 each; Ann pays all 9.
@@ -250,7 +258,7 @@ def test_no_trick_loss_without_the_bump(check_json):
 LEASTER = ("--players", FIVE, "--leaster")
 
 
-def test_leaster_points_add_up_to_120_less_the_blind(check_json, fails):
+def test_leaster_points_add_up_to_120_less_the_blind(check_json: CheckJson, fails: Fails) -> None:
     aside = ("--set", "leaster_blind=set-aside", *LEASTER)
     got = check_json(*aside, "--leaster-points", "Ann=10,Bob=20,Cy=30,Dee=40,Ed=5",
                      "--blind-points", "15")  # fmt: skip
@@ -270,7 +278,7 @@ def test_leaster_points_add_up_to_120_less_the_blind(check_json, fails):
     )
 
 
-def test_a_set_aside_leaster_in_a_session_is_amended_and_verified(night):
+def test_a_set_aside_leaster_in_a_session_is_amended_and_verified(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "leaster_blind=set-aside"))
     ok(night("hand", "--leaster", "--leaster-points", "Ann=10,Bob=20,Cy=30,Dee=40,Ed=5",
              "--blind-points", "15"))  # fmt: skip
@@ -283,7 +291,7 @@ def test_a_set_aside_leaster_in_a_session_is_amended_and_verified(night):
 # --- penalties ----------------------------------------------------------------------------------
 
 
-def test_a_penalty_pays_each_other_seated_player(night):
+def test_a_penalty_pays_each_other_seated_player(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "all_pass=doubler"))
     ok(night("hand", "--doubler"))
     before = json.loads(night("status", "--format", "json").stdout)
@@ -305,7 +313,7 @@ def test_a_penalty_pays_each_other_seated_player(night):
     assert night("verify").stdout == ""
 
 
-def test_a_penalty_to_one_player_voided_and_undone(night, fails):
+def test_a_penalty_to_one_player_voided_and_undone(night: Night, fails: Fails) -> None:
     ok(night("new", "--players", FIVE))
     ok(night("penalty", "Cy", "--points", "3", "--to", "Ann"))
     assert totals(night) == {"Ann": 3, "Bob": 0, "Cy": -3, "Dee": 0, "Ed": 0}
@@ -325,14 +333,14 @@ def test_a_penalty_to_one_player_voided_and_undone(night, fails):
     assert night("verify").stdout == ""
 
 
-def test_a_penalty_in_a_race_moves_the_offender_down(night):
+def test_a_penalty_in_a_race_moves_the_offender_down(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--rules", "first-night"))
     ok(night("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"))
     ok(night("penalty", "Ann", "--points", "1"))
     assert totals(night) == {"Ann": 0, "Bob": 1, "Cy": 0, "Dee": 0, "Ed": 0}
 
 
-def test_verify_finds_a_penalty_changed_by_hand(night, run):
+def test_verify_finds_a_penalty_changed_by_hand(night: Night, run: Run) -> None:
     ok(night("new", "--players", FIVE))
     ok(night("penalty", "Ed", "--points", "1"))
     rows = list(csv.reader(night.path.open(newline="")))
@@ -345,7 +353,7 @@ def test_verify_finds_a_penalty_changed_by_hand(night, run):
     assert night("standings").exit_code == 1
 
 
-def test_a_penalty_row_with_a_hand_input_is_refused_by_verify(night):
+def test_a_penalty_row_with_a_hand_input_is_refused_by_verify(night: Night) -> None:
     ok(night("new", "--players", FIVE))
     ok(night("penalty", "Ed", "--points", "1"))
     rows = list(csv.reader(night.path.open(newline="")))
@@ -356,7 +364,7 @@ def test_a_penalty_row_with_a_hand_input_is_refused_by_verify(night):
     assert result.exit_code == 1 and "a penalty row has no points" in result.stdout
 
 
-def test_score_penalty_is_zero_sum():
+def test_score_penalty_is_zero_sum() -> None:
     rules = load_rules()
     got = score_penalty(rules, Penalty(P5, "Ed", 5))
     assert dict(got.deltas) == {"Ann": 5, "Bob": 5, "Cy": 5, "Dee": 5, "Ed": -20}
@@ -367,7 +375,7 @@ def test_score_penalty_is_zero_sum():
 # --- the last hand doubled ----------------------------------------------------------------------
 
 
-def test_the_last_hand_is_doubled_only_when_the_table_says_so(night, fails):
+def test_the_last_hand_is_doubled_only_when_the_table_says_so(night: Night, fails: Fails) -> None:
     ok(night("new", "--players", FIVE))
     before = night.path.read_bytes()
     line = fails("-f", night.path, "hand", "--picker", "Ann", "--alone", "--points", "70", "--last")
@@ -392,7 +400,7 @@ def test_the_last_hand_is_doubled_only_when_the_table_says_so(night, fails):
     assert night("verify").stdout == ""
 
 
-def test_a_last_leaster_and_schwanzer_are_doubled(check_json):
+def test_a_last_leaster_and_schwanzer_are_doubled(check_json: CheckJson) -> None:
     got = check_json("--set", "last_hand_doubled=true", *LEASTER, "--winner", "Ann", "--last")
     assert got["deltas"]["Ann"] == 8  # payout 1 x 2 from four
     got = check_json("--set", "last_hand_doubled=true", *SCHWANZER, "--loser", "Ann", "--last")
@@ -403,13 +411,13 @@ def test_a_last_leaster_and_schwanzer_are_doubled(check_json):
 
 
 @pytest.fixture
-def big(tmp_path):
+def big(tmp_path: Path) -> Path:
     path = tmp_path / "big.toml"
     path.write_text(BIG_TABLE)
     return path
 
 
-def test_seven_and_eight_handed_hands_score(check_json, big):
+def test_seven_and_eight_handed_hands_score(check_json: CheckJson, big: Path) -> None:
     # Seven: A + B win 70 at stake 1; five defenders pay 1: B +1, A the rest +4.
     got = deltas(check_json, "--rules", big, "--players", "A,B,C,D,E,F,G",
                  "--picker", "A", "--partner", "B", "--points", "70")  # fmt: skip
@@ -420,13 +428,13 @@ def test_seven_and_eight_handed_hands_score(check_json, big):
     assert got["A"] == -15 and got["B"] == -3 and got["H"] == 3
 
 
-def test_a_bad_seven_handed_deal_is_refused(fails, tmp_path):
+def test_a_bad_seven_handed_deal_is_refused(fails: Fails, tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text('[deal.7]\ncards = 4\nblind = 3\npartners = 1\ncall = "jack-of-diamonds"\n')
     assert "31 cards, not a 32- or 24-card pack" in fails("rules", path)
 
 
-def test_a_night_of_eight_with_seven_dealt_in(night, big, tmp_path):
+def test_a_night_of_eight_with_seven_dealt_in(night: Night, big: Path, tmp_path: Path) -> None:
     rules = tmp_path / "seven.toml"
     rules.write_text(BIG_TABLE.replace("seats = 8", 'seats = 7\nsit_out = "dealer"'))
     ok(night("new", "--rules", rules, "--players", "A,B,C,D,E,F,G,H"))
@@ -441,13 +449,16 @@ def test_a_night_of_eight_with_seven_dealt_in(night, big, tmp_path):
 
 
 @pytest.mark.parametrize("count", [7, 8])
-def test_replay_deals_and_plays_seven_and_eight(count, big, run, tmp_path):
+def test_replay_deals_and_plays_seven_and_eight(
+    count: int, big: Path, run: Run, tmp_path: Path
+) -> None:
     rules = load_rules(str(big))
     players = [chr(ord("A") + i) for i in range(count)]
     for seed in range(25):
         text = random_hand(random.Random(seed), rules, players)
         hand = replay(parse_hand_file(text.replace("rules: big-table", f"rules: {big}")), rules)
         assert hand.ok, hand.problems
+        assert hand.score is not None
         assert sum(hand.score.deltas.values()) == 0
     path = tmp_path / "hand.txt"
     path.write_text(text.replace("rules: big-table", f"rules: {big}"))
@@ -458,7 +469,7 @@ def test_replay_deals_and_plays_seven_and_eight(count, big, run, tmp_path):
 # --- in a session: format 4, and play ------------------------------------------------------------
 
 
-def test_a_format_3_file_is_rewritten_when_a_hand_needs_format_4(night):
+def test_a_format_3_file_is_rewritten_when_a_hand_needs_format_4(night: Night) -> None:
     shutil.copy(ROOT / "tests" / "fixtures" / "v3" / "standard-friday.csv", night.path)
     before = totals(night)
     ok(night("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"))  # a plain hand
@@ -472,7 +483,7 @@ def test_a_format_3_file_is_rewritten_when_a_hand_needs_format_4(night):
     assert night("verify").stdout == ""
 
 
-def test_play_records_a_schwanzer_a_penalty_and_the_last_hand(night):
+def test_play_records_a_schwanzer_a_penalty_and_the_last_hand(night: Night) -> None:
     ok(night("new", "--players", FIVE, "--set", "all_pass=schwanzer",
              "--set", "last_hand_doubled=true"))  # fmt: skip
     answers = [
@@ -490,7 +501,7 @@ def test_play_records_a_schwanzer_a_penalty_and_the_last_hand(night):
     assert night("verify").stdout == ""
 
 
-def test_older_rules_tables_take_todays_rule_for_the_new_settings(run):
+def test_older_rules_tables_take_todays_rule_for_the_new_settings(run: Run) -> None:
     rules = json.loads(run("rules", "pagat", "--format", "json").stdout)
     assert rules["sixty_sixty"] == "loss" and rules["partner_split"] == "picker-rest"
     assert rules["bump_on_no_trick"] is True and rules["last_hand_doubled"] is False
@@ -500,7 +511,7 @@ def test_older_rules_tables_take_todays_rule_for_the_new_settings(run):
         assert key in text
 
 
-def test_play_after_the_night_s_last_hand_says_so(night, fails):
+def test_play_after_the_night_s_last_hand_says_so(night: Night, fails: Fails) -> None:
     ok(night("new", "--players", FIVE, "--set", "last_hand_doubled=true"))
     ok(night("hand", "--picker", "Ann", "--alone", "--points", "70", "--last"))
     assert "marked the night's last" in fails("-f", night.path, "play")

@@ -2,6 +2,8 @@
 
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -9,7 +11,7 @@ CORE = ("scorepad.cards", "scorepad.rules", "scorepad.scoring", "scorepad.errors
 
 
 @pytest.mark.parametrize("module", CORE)
-def test_domain_core_imports_neither_click_nor_tabulate(module):
+def test_domain_core_imports_neither_click_nor_tabulate(module: str) -> None:
     code = (
         f"import sys, {module}; "
         "bad = [m for m in ('click', 'tabulate') if m in sys.modules]; "
@@ -22,7 +24,7 @@ def test_domain_core_imports_neither_click_nor_tabulate(module):
 
 
 @pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["--version"]])
-def test_help_does_not_import_tabulate_or_the_domain(args):
+def test_help_does_not_import_tabulate_or_the_domain(args: list[str]) -> None:
     code = (
         "import sys\n"
         "from scorepad.cli import cli\n"
@@ -39,7 +41,7 @@ def test_help_does_not_import_tabulate_or_the_domain(args):
     assert "Usage: scorepad" in result.stdout or "scorepad" in result.stdout
 
 
-def test_recording_a_hand_does_not_load_the_live_board(tmp_path):
+def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
     # `serve` (and its web stack) is imported only by `scorepad serve`
     path = tmp_path / "night.csv"
     code = (
@@ -63,7 +65,6 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path):
 # --- layers that go one way ---------------------------------------------------------------------
 
 import ast  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 PACKAGE = Path(__file__).parent.parent / "scorepad"
 # Each module's layer: a module imports only from its own layer and the ones below it.
@@ -101,7 +102,7 @@ LAYERS = {
 }
 
 
-def _imports():
+def _imports() -> Iterator[tuple[str, str, tuple[str, ...], int]]:
     """(module, the module it imports, the names it takes, line) for every import in the package,
     those inside functions too."""
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -123,12 +124,12 @@ def _imports():
                 yield module, target, tuple(a.name for a in node.names), node.lineno
 
 
-def test_every_module_has_a_layer():
+def test_every_module_has_a_layer() -> None:
     modules = {m.split(".")[0] for m, *_ in _imports()} - {"__init__"}
     assert modules <= set(LAYERS), modules - set(LAYERS)
 
 
-def test_imports_go_one_way_and_take_no_private_names():
+def test_imports_go_one_way_and_take_no_private_names() -> None:
     wrong = []
     for module, target, names, line in _imports():
         top = module.split(".")[0]

@@ -7,6 +7,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from _types import CheckJson, Run
 from conftest import FIVE
 
 from scorepad.rules import MAX_DOUBLED
@@ -35,7 +36,7 @@ NOT_A_NUMBER = (
 
 
 @pytest.fixture
-def session(run, tmp_path) -> Path:
+def session(run: Run, tmp_path: Path) -> Path:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE).exit_code == 0
     for _ in range(3):
@@ -44,7 +45,7 @@ def session(run, tmp_path) -> Path:
     return path
 
 
-def _refused(run, path: Path, *args: str, code: int = 2) -> str:
+def _refused(run: Run, path: Path, *args: str, code: int = 2) -> str:
     """Run a command that must be refused; the file is as it was. Returns stderr."""
     before = path.read_bytes()
     result = run("-f", path, *args)
@@ -73,7 +74,9 @@ def _refused(run, path: Path, *args: str, code: int = 2) -> str:
     ],
     ids=lambda a: " ".join(a[:1] + a[-2:-1]),
 )
-def test_a_whole_number_in_an_option_is_ascii_digits_only(run, session, args, what, text):
+def test_a_whole_number_in_an_option_is_ascii_digits_only(
+    run: Run, session: Path, args: tuple[str, ...], what: str, text: str
+) -> None:
     args = tuple(a.replace("{}", text) for a in args)
     if args[0] == "--wait" and what == "decimal point":  # (seconds may have a fraction)
         assert run("-f", session, *args).exit_code == 0
@@ -86,14 +89,18 @@ def test_a_whole_number_in_an_option_is_ascii_digits_only(run, session, args, wh
 
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
 @pytest.mark.parametrize("option", ["--blitz", "--runs", "--knocks", "--stoss", "--blind-points"])
-def test_every_hand_option_takes_ascii_digits_only(run, session, option, what, text):
+def test_every_hand_option_takes_ascii_digits_only(
+    run: Run, session: Path, option: str, what: str, text: str
+) -> None:
     line = _refused(run, session, "check", *ANN_BOB, "--points", "70", option, text)
     assert f"Invalid value for '{option}'" in line
     assert any(says in line for says in NOT_A_NUMBER), line
 
 
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
-def test_a_name_n_list_takes_ascii_digits_only(run, session, what, text):
+def test_a_name_n_list_takes_ascii_digits_only(
+    run: Run, session: Path, what: str, text: str
+) -> None:
     line = _refused(
         run, session, "check", "--players", FIVE, "--leaster",
         "--leaster-points", f"Ann={text},Bob=20,Cy=20,Dee=20,Ed={text}",
@@ -102,7 +109,7 @@ def test_a_name_n_list_takes_ascii_digits_only(run, session, what, text):
 
 
 @pytest.mark.parametrize(("what", "text"), SPELLINGS[:6], ids=IDS[:6])
-def test_a_setting_takes_ascii_digits_only(run, session, what, text):
+def test_a_setting_takes_ascii_digits_only(run: Run, session: Path, what: str, text: str) -> None:
     for setting in (f"base={text}", f"level_multipliers=1,{text},3"):
         line = _refused(run, session, "check", "--set", setting, *ANN_BOB, "--points", "70", code=1)
         assert "is not valid" in line
@@ -111,25 +118,29 @@ def test_a_setting_takes_ascii_digits_only(run, session, what, text):
 @pytest.mark.parametrize(
     "rate", ["0_25", "٠.٢٥", "0.2_5", "1e-2", "Infinity", "NaN", "0x10", "0.25.1", ".", "١"]
 )
-def test_a_rate_is_ascii_digits_and_one_point(run, session, rate):
+def test_a_rate_is_ascii_digits_and_one_point(run: Run, session: Path, rate: str) -> None:
     line = _refused(run, session, "settle", "--rate", rate, code=1)
     assert line == f"Error: --rate {rate}: not an amount; write e.g. 0.25"
 
 
 @pytest.mark.parametrize(("rate", "shown"), [("0.25", "$0.25"), (".5", "$0.50"), ("2", "$2")])
-def test_a_rate_as_people_write_it_still_settles(run, session, rate, shown):
+def test_a_rate_as_people_write_it_still_settles(
+    run: Run, session: Path, rate: str, shown: str
+) -> None:
     result = run("-f", session, "settle", "--rate", rate)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(f"Settlement at {shown}")
 
 
-def test_a_number_with_spaces_around_it_or_a_sign_is_still_a_number(run, session):
+def test_a_number_with_spaces_around_it_or_a_sign_is_still_a_number(
+    run: Run, session: Path
+) -> None:
     for points in (" 70", "70 ", "+70"):
         result = run("check", *ANN_BOB, "--points", points)
         assert result.exit_code == 0 and "Ann       picker          +2" in result.stdout
 
 
-def test_play_asks_again_for_points_not_in_ascii_digits(run, session):
+def test_play_asks_again_for_points_not_in_ascii_digits(run: Run, session: Path) -> None:
     answers = ["Ann", "Bob", "7_0", "٧٠", "70", "", "", "y", ""]
     result = run("-f", session, "play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
@@ -189,7 +200,9 @@ CELL_SPELLINGS = ["underscore", *_SCRIPTS, "inner space", "decimal point"]
     ],
     ids=["points", "points-of-a-repeated-hand", "player", "hand", "pending", "doubled"],
 )
-def test_a_number_in_a_cell_is_ascii_digits_only(run, tmp_path, line, column, what, how):
+def test_a_number_in_a_cell_is_ascii_digits_only(
+    run: Run, tmp_path: Path, line: int, column: str, what: str, how: str
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE).exit_code == 0
     for _ in range(6):
@@ -206,14 +219,14 @@ def test_a_number_in_a_cell_is_ascii_digits_only(run, tmp_path, line, column, wh
 
 
 @pytest.mark.parametrize("text", ["٥", "5_0", "５"])
-def test_the_format_version_is_ascii_digits_only(run, session, text):
+def test_the_format_version_is_ascii_digits_only(run: Run, session: Path, text: str) -> None:
     _edit(session, 2, "format", text)
     result = run("-f", session, "verify")
     assert result.exit_code == 1
     assert result.stdout == f"{session}:2: format: {text!r} is not a format version\n"
 
 
-def test_a_correction_naming_its_hand_in_other_digits_is_reported(run, session):
+def test_a_correction_naming_its_hand_in_other_digits_is_reported(run: Run, session: Path) -> None:
     assert run("-f", session, "void", "2").exit_code == 0
     _edit(session, 7, "ref", "٢")
     result = run("-f", session, "verify")
@@ -224,7 +237,7 @@ def test_a_correction_naming_its_hand_in_other_digits_is_reported(run, session):
 # --- doublings ----------------------------------------------------------------------------------
 
 
-def test_a_hand_is_doubled_by_thirty_doublers_at_most(run, check_json):
+def test_a_hand_is_doubled_by_thirty_doublers_at_most(run: Run, check_json: CheckJson) -> None:
     assert MAX_DOUBLED == 30
     most = check_json(*ANN_BOB, "--points", "70", *["--doubled"] * MAX_DOUBLED)
     assert most["deltas"]["Ann"] == 2 * 2**MAX_DOUBLED
@@ -236,14 +249,14 @@ def test_a_hand_is_doubled_by_thirty_doublers_at_most(run, check_json):
         )
 
 
-def test_a_doubled_cell_past_any_bound_is_reported_not_a_traceback(run, session):
+def test_a_doubled_cell_past_any_bound_is_reported_not_a_traceback(run: Run, session: Path) -> None:
     _edit(session, 5, "doubled", "14300")
     result = run("-f", session, "verify")
     assert result.exit_code == 1
     assert result.stdout.startswith(f"{session}:5: doubled: recorded 14300")
 
 
-def test_doublers_multiplying_stop_at_the_bound(run, tmp_path):
+def test_doublers_multiplying_stop_at_the_bound(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "doublers.csv"
     new = ("new", "--players", FIVE, "--set", "all_pass=doubler")
     assert run("-f", path, *new, "--set", "doubler_stacking=multiply").exit_code == 0

@@ -17,10 +17,15 @@ run), see outputs_cases.bench_session.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import outputs_cases as oc
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 CASES = oc.all_cases()
 FROZEN = {group: oc.read_group(group) for group in {c.group for c in CASES} | {"bench-files"}}
@@ -31,7 +36,8 @@ def _versions_note() -> str:
     """Say so when the libraries that shape the output are not those the fixtures saw."""
     sys.path.insert(0, str(oc.ROOT / "scripts"))
     try:
-        from freeze_outputs import versions
+        # (scripts/ is on the path only here, at run time: mypy does not look there)
+        from freeze_outputs import versions  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(oc.ROOT / "scripts"))
     frozen = VERSIONS.read_text(encoding="utf-8") if VERSIONS.exists() else ""
@@ -63,12 +69,12 @@ def _compare(case: oc.Case, transcript: str, artifacts: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def bench_dir(tmp_path_factory):
+def bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("bench")
 
 
 @pytest.fixture(scope="session")
-def bench(bench_dir):
+def bench(bench_dir: Path) -> Callable[[int], Path]:
     """The folder of the bench's sessions, each as bench/generate.py writes it (see
     outputs_cases.bench_session), checked against the fixture's length and sha256."""
     made: set[int] = set()
@@ -91,7 +97,7 @@ def bench(bench_dir):
 # --- the cases --------------------------------------------------------------------------------
 
 
-def _params():
+def _params() -> Iterator[ParameterSet]:
     for case in CASES:
         marks = []
         if case.slow and not oc.full():
@@ -100,7 +106,7 @@ def _params():
 
 
 @pytest.mark.parametrize("case", list(_params()))
-def test_output_unchanged(case, tmp_path, request):
+def test_output_unchanged(case: oc.Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     bench_dir = request.getfixturevalue("bench")(case.bench) if case.bench else None
     work = tmp_path / "work"
     work.mkdir()
@@ -110,7 +116,7 @@ def test_output_unchanged(case, tmp_path, request):
         assert (work / "night.csv").read_bytes() == (oc.WRITTEN / case.keep).read_bytes()
 
 
-def test_every_fixture_has_its_case():
+def test_every_fixture_has_its_case() -> None:
     names = {(c.group, c.name) for c in CASES}
     stale = [
         f"{group}: {name}"
@@ -124,7 +130,7 @@ def test_every_fixture_has_its_case():
     assert groups == set(FROZEN), groups ^ set(FROZEN)
 
 
-def test_the_written_files_have_a_row_of_every_kind():
+def test_the_written_files_have_a_row_of_every_kind() -> None:
     import csv
 
     from scorepad.schema import RowKind

@@ -10,8 +10,10 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
+from _types import Run
 
 from scorepad import files, session
 from scorepad.scoring import PickerHand
@@ -21,14 +23,15 @@ PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 
 
 @pytest.fixture(params=["posix", "windows"])
-def protocol(request, monkeypatch):
+def protocol(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test runs under both protocols (in this process)."""
-    monkeypatch.setattr(files, "WINDOWS_LOCKS", request.param == "windows")
-    return request.param
+    param: str = request.param
+    monkeypatch.setattr(files, "WINDOWS_LOCKS", param == "windows")
+    return param
 
 
 @pytest.fixture
-def night(run, tmp_path, protocol):
+def night(run: Run, tmp_path: Path, protocol: str) -> Path:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
     for args in (
@@ -52,18 +55,22 @@ def _can_lock(path: Path) -> bool:
         os.close(fd)
 
 
-def test_a_reader_holds_the_lock_while_it_reads_only_under_windows_locks(night, protocol):
+def test_a_reader_holds_the_lock_while_it_reads_only_under_windows_locks(
+    night: Path, protocol: str
+) -> None:
     with Snapshot(night):
         assert _can_lock(night) == (protocol == "posix")  # POSIX: it noted the size, let go
     assert _can_lock(night)
 
 
-def test_a_writer_reads_through_the_descriptor_it_locked(night, protocol, monkeypatch):
+def test_a_writer_reads_through_the_descriptor_it_locked(
+    night: Path, protocol: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Under a mandatory lock no other handle may read the file: a change opens it once."""
     opened: list[str] = []
     real_open = os.open
 
-    def counting_open(path, *args, **kwargs):
+    def counting_open(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:
         if str(path) == str(night):
             opened.append(str(path))
         return real_open(path, *args, **kwargs)
@@ -82,7 +89,9 @@ def test_a_writer_reads_through_the_descriptor_it_locked(night, protocol, monkey
         ("repair",),
     ],
 )
-def test_a_rewrite_keeps_the_file_itself_under_windows_locks(run, night, protocol, change):
+def test_a_rewrite_keeps_the_file_itself_under_windows_locks(
+    run: Run, night: Path, protocol: str, change: tuple[str, ...]
+) -> None:
     if change == ("repair",):
         with open(night, "ab") as f:
             f.write(b"\r\n\r\n")  # blank lines at the end: repair rewrites the file
@@ -94,12 +103,14 @@ def test_a_rewrite_keeps_the_file_itself_under_windows_locks(run, night, protoco
     assert not list(night.parent.glob(".night.csv.*"))  # no journal, no temp file left
 
 
-def test_a_rewrite_cut_short_is_finished_by_the_next_command(run, night, protocol, monkeypatch):
+def test_a_rewrite_cut_short_is_finished_by_the_next_command(
+    run: Run, night: Path, protocol: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = json.loads(run("-f", night, "standings", "--format", "json").stdout)
     calls = {"n": 0}
     real_write_all = session._write_all
 
-    def dies_midway(fd, data):
+    def dies_midway(fd: int, data: bytes) -> None:
         calls["n"] += 1
         real_write_all(fd, data[: len(data) // 2])
         raise OSError(28, "No space left on device")
@@ -125,7 +136,7 @@ def test_a_rewrite_cut_short_is_finished_by_the_next_command(run, night, protoco
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _linked(run, tmp_path: Path, older: str = "") -> tuple[Path, Path]:
+def _linked(run: Run, tmp_path: Path, older: str = "") -> tuple[Path, Path]:
     """A session file in one folder and a symbolic link to it (of another name) in another:
     (the link, the file). `older`: the file is that fixture's night, of an older format."""
     (tmp_path / "real").mkdir()
@@ -142,7 +153,7 @@ def _linked(run, tmp_path: Path, older: str = "") -> tuple[Path, Path]:
     return link, target
 
 
-def _hands(run, path: Path) -> int:
+def _hands(run: Run, path: Path) -> int:
     return len(json.loads(run("-f", path, "sheet", "--format", "json").stdout)["hands"])
 
 
@@ -157,8 +168,8 @@ def _hands(run, path: Path) -> int:
     ],
 )
 def test_a_rewrite_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(
-    run, tmp_path, protocol, change
-):
+    run: Run, tmp_path: Path, protocol: str, change: tuple[str, ...]
+) -> None:
     older = {"penalty": "v3", "set": "v1"}.get(change[0], "")
     link, target = _linked(run, tmp_path, older)
     hands = _hands(run, target)
@@ -189,13 +200,15 @@ def test_a_rewrite_through_a_symbolic_link_replaces_its_target_and_keeps_the_lin
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
 def test_the_journal_of_a_rewrite_through_a_link_is_beside_the_file_itself(
-    run, tmp_path, monkeypatch
-):
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Under the Windows protocol a rewrite cut short through a link is finished by a command
     given the file itself (or any other link to it): the journal is the file's, not the link's."""
     link, target = _linked(run, tmp_path)
 
-    def crash(path, fd, journal):  # (the machine stops once the journal has its name)
+    def crash(
+        path: Path, fd: int, journal: Path
+    ) -> None:  # (the machine stops once the journal has its name)
         raise session.SessionError(path, "the machine stopped")
 
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
@@ -213,7 +226,7 @@ def _journals(path: Path) -> list[Path]:
     return list(path.parent.glob(f".{path.name}.*.journal"))
 
 
-def _interrupted_rewrite(run, night, monkeypatch) -> bytes:
+def _interrupted_rewrite(run: Run, night: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     """Seat a newcomer (a rewrite) under the Windows protocol, stopped right after the journal
     took its name, before the copy began; returns the file as the rewrite would leave it."""
     expected_dir = night.parent / "expected"
@@ -222,7 +235,9 @@ def _interrupted_rewrite(run, night, monkeypatch) -> bytes:
     expected.write_bytes(night.read_bytes())
     assert run("-f", expected, "seat", "add", "Flo").exit_code == 0
 
-    def crash(path, fd, journal):  # (the machine stops once the journal has its name)
+    def crash(
+        path: Path, fd: int, journal: Path
+    ) -> None:  # (the machine stops once the journal has its name)
         assert journal.exists()
         raise session.SessionError(path, "the machine stopped")
 
@@ -233,7 +248,9 @@ def _interrupted_rewrite(run, night, monkeypatch) -> bytes:
     return expected.read_bytes()
 
 
-def test_a_rewrite_stopped_before_its_copy_began_is_finished(run, night, monkeypatch):
+def test_a_rewrite_stopped_before_its_copy_began_is_finished(
+    run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = night.read_bytes()
     expected = _interrupted_rewrite(run, night, monkeypatch)
     assert night.read_bytes() == before and len(_journals(night)) == 1
@@ -244,7 +261,9 @@ def test_a_rewrite_stopped_before_its_copy_began_is_finished(run, night, monkeyp
     assert run("-f", night, "verify").exit_code == 0
 
 
-def test_a_journal_of_another_version_of_the_file_is_not_applied(run, night, monkeypatch):
+def test_a_journal_of_another_version_of_the_file_is_not_applied(
+    run: Run, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rows = night.read_bytes().split(b"\r\n")
     _interrupted_rewrite(run, night, monkeypatch)
     (journal,) = _journals(night)
@@ -272,7 +291,7 @@ HOLD_AND_ASK = textwrap.dedent("""\
 
 
 @pytest.mark.skipif(os.name == "nt", reason="flock is POSIX's")
-def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night):
+def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night: Path) -> None:
     """Compatible both ways on POSIX: a plain `flock` holder makes scorepad wait (tested in
     test_hardening), and scorepad's lock is an `flock` that another process sees."""
 
@@ -292,7 +311,7 @@ def test_the_lock_scorepad_holds_is_the_flock_other_programs_see(night):
     assert ask() == "free"
 
 
-def test_scorepad_itself_never_imports_a_platform_module():
+def test_scorepad_itself_never_imports_a_platform_module() -> None:
     """Only scorepad/files.py names the platform's lock (fcntl on POSIX, portalocker else)."""
     package = Path(session.__file__).parent
     for source in package.rglob("*.py"):

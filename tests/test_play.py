@@ -1,26 +1,31 @@
 """Guided entry: `scorepad play` asks for each hand, checks every answer, records on yes."""
 
 import json
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from _types import Night, Run
+from click.testing import Result
 
 
 @pytest.fixture
-def table(run, tmp_path):
+def table(run: Run, tmp_path: Path) -> Night:
     path = tmp_path / "night.csv"
 
-    def sp(*args, input=None):
+    def invoke(*args: object, input: str | None = None) -> Result:
         return run("-f", path, *args, input=input)
 
+    sp = cast(Night, invoke)  # a function with an attribute: mypy types it by the protocol
     sp.path = path
     return sp
 
 
-def totals(sp):
+def totals(sp: Night) -> Any:
     return json.loads(sp("standings", "--format", "json").stdout)["totals"]
 
 
-def test_a_hand_a_leaster_and_a_clean_end(table):
+def test_a_hand_a_leaster_and_a_clean_end(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     answers = [
         "ann",
@@ -43,7 +48,7 @@ def test_a_hand_a_leaster_and_a_clean_end(table):
     assert table("verify").stdout == ""
 
 
-def test_wrong_answers_are_asked_again(table):
+def test_wrong_answers_are_asked_again(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     answers = [
         "Zed",
@@ -74,7 +79,7 @@ def test_wrong_answers_are_asked_again(table):
     assert totals(table)["Ann"] == 2 * 4  # cracked and re-cracked: a stake of 4
 
 
-def test_saying_no_records_nothing(table):
+def test_saying_no_records_nothing(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     before = table.path.read_bytes()
     result = table("play", input="Ann\nBob\n70\n\n\nn\n\n")
@@ -82,7 +87,7 @@ def test_saying_no_records_nothing(table):
     assert table.path.read_bytes() == before
 
 
-def test_ctrl_d_mid_hand_records_nothing(table):
+def test_ctrl_d_mid_hand_records_nothing(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     before = table.path.read_bytes()
     result = table("play", input="Ann\nBob\n")  # the input ends half way through a hand
@@ -90,7 +95,7 @@ def test_ctrl_d_mid_hand_records_nothing(table):
     assert table.path.read_bytes() == before
 
 
-def test_an_impossible_hand_is_taken_again(table):
+def test_an_impossible_hand_is_taken_again(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     answers = [
         "Ann",
@@ -111,7 +116,7 @@ def test_an_impossible_hand_is_taken_again(table):
     assert totals(table)["Ann"] == 6
 
 
-def test_doublers_and_schafkopf_games(table, run, tmp_path):
+def test_doublers_and_schafkopf_games(table: Night, run: Run, tmp_path: Path) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "all_pass=doubler")
     table("play", input="doubler\n\nAnn\nalone\n70\n\n\n\n\n")
     assert totals(table)["Ann"] == 8  # alone x4, doubled
@@ -123,12 +128,12 @@ def test_doublers_and_schafkopf_games(table, run, tmp_path):
     assert data["totals"]["Bob"] == 3 * (5 + 1 + 3)
 
 
-def test_play_on_a_missing_file_is_one_clear_error(table):
+def test_play_on_a_missing_file_is_one_clear_error(table: Night) -> None:
     result = table("play", input="")
     assert result.exit_code == 1 and "no such session file" in result.stderr
 
 
-def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table):
+def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     # 120 points: Enter is not an answer to the tricks; 6 is (every trick: no-trick, level 3)
     answers = ["Ann", "Bob", "120", "", "6", "", "", ""]
@@ -139,7 +144,7 @@ def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table):
     assert "a win, level 3 (no-trick), stake 3" in result.stdout
 
 
-def test_play_takes_notes_undo_seat_changes_and_help(table):
+def test_play_takes_notes_undo_seat_changes_and_help(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     answers = [
         "?",  # the help
@@ -167,21 +172,23 @@ def test_play_takes_notes_undo_seat_changes_and_help(table):
     assert table("verify").stdout == ""
 
 
-def test_play_offers_to_start_a_session(table):
+def test_play_offers_to_start_a_session(table: Night) -> None:
     result = table("play", input="\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n")
     assert result.exit_code == 0, result.stderr
     assert f"There is no session at {table.path}" in result.stdout
     assert "Started " in result.stdout and totals(table)["Ann"] == 2
 
 
-def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(table, monkeypatch):
+def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(
+    table: Night, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import click
 
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     before = table.path.read_bytes()
     answers = iter(["Ann", "Bob"])
 
-    def prompt(*args, **kwargs):
+    def prompt(*args: object, **kwargs: object) -> str:
         try:
             return next(answers)
         except StopIteration:

@@ -1,6 +1,7 @@
 """Invariants over generated hands and generated command lines (hypothesis)."""
 
 import string
+from collections.abc import Sequence
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 
 from scorepad.cards import ACE_POINTS
 from scorepad.cli import cli
-from scorepad.rules import load_rules
+from scorepad.rules import Rules, load_rules
 from scorepad.scoring import LeasterHand, PickerHand, score, seat
 
 ZERO_SUM = ("standard", "pagat", "schafkopf")
@@ -28,7 +29,7 @@ OVERRIDES = {
 
 
 @st.composite
-def picker_hands(draw, presets=ZERO_SUM):
+def picker_hands(draw: st.DrawFn, presets: Sequence[str] = ZERO_SUM) -> tuple[Rules, PickerHand]:
     preset = draw(st.sampled_from(presets))
     overrides = draw(st.lists(st.sampled_from(OVERRIDES.get(preset, [""])), unique=True))
     rules = load_rules(preset, [o for o in overrides if o])
@@ -89,7 +90,9 @@ def picker_hands(draw, presets=ZERO_SUM):
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(picker_hands())
-def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case):
+def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(
+    case: tuple[Rules, PickerHand],
+) -> None:
     rules, hand = case
     result = score(rules, hand)
     assert sum(result.deltas.values()) == 0
@@ -102,7 +105,9 @@ def test_every_valid_picker_hand_under_zero_sum_rules_sums_to_zero(case):
 
 @settings(max_examples=200)
 @given(picker_hands(presets=("first-night",)))
-def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case):
+def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(
+    case: tuple[Rules, PickerHand],
+) -> None:
     rules, hand = case
     result = score(rules, hand)
     side = {hand.picker, *hand.partners}
@@ -111,7 +116,7 @@ def test_race_hands_move_only_the_pickers_side_by_level_times_doublings(case):
 
 
 @st.composite
-def leasters(draw):
+def leasters(draw: st.DrawFn) -> tuple[Rules, LeasterHand]:
     preset = draw(st.sampled_from(("standard", "pagat")))
     tie = draw(st.sampled_from(("none", "share")))
     rules = load_rules(preset, [f"leaster_tie={tie}"])
@@ -139,8 +144,9 @@ def leasters(draw):
 
 @settings(max_examples=300)
 @given(leasters())
-def test_every_leaster_sums_to_zero_and_pays_the_fewest(case):
+def test_every_leaster_sums_to_zero_and_pays_the_fewest(case: tuple[Rules, LeasterHand]) -> None:
     rules, hand = case
+    assert hand.leaster_tricks is not None and hand.leaster_points is not None  # (as drawn)
     result = score(rules, hand)
     assert sum(result.deltas.values()) == 0
     for winner in result.winners:
@@ -249,7 +255,7 @@ WORD = TEXT.map(lambda text: [text])
 
 
 @st.composite
-def argument_lists(draw):
+def argument_lists(draw: st.DrawFn) -> list[str]:
     command = list(
         draw(
             st.sampled_from(
@@ -283,7 +289,7 @@ def argument_lists(draw):
 
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(argument_lists())
-def test_no_argument_list_produces_a_traceback(args):
+def test_no_argument_list_produces_a_traceback(args: list[str]) -> None:
     result = CliRunner().invoke(cli, args, prog_name="scorepad")
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"{args!r} raised {result.exception!r}"
@@ -297,7 +303,7 @@ def test_no_argument_list_produces_a_traceback(args):
         )
 
 
-def _scored(rules, hand):
+def _scored(rules: Rules, hand: PickerHand) -> tuple[object, ...]:
     """What a score means for the ledger (its explanation aside), or the refusal's text."""
     from scorepad.errors import ScorepadError
 
@@ -319,7 +325,9 @@ def _scored(rules, hand):
 
 @settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
 @given(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), st.data())
-def test_points_of_one_class_score_alike(case, data):
+def test_points_of_one_class_score_alike(
+    case: tuple[Rules, PickerHand], data: st.DataObject
+) -> None:
     # The ledger scores a hand once per class of card points (scoring.points_class): any two
     # point values of one class must give the same outcome, stake and points for everyone.
 
@@ -342,7 +350,9 @@ def test_points_of_one_class_score_alike(case, data):
         max_size=40,
     )
 )
-def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(corrections):
+def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
+    corrections: list[tuple[bool, int]],
+) -> None:
     """A hand's fate (ledger.Fate) is one int: how many rows correct it, and where its last
     amendment and its last void or restore begin (-1: none, or not asked for)."""
     from scorepad.ledger import Fate

@@ -5,6 +5,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from _types import Run
 
 README = Path(__file__).parent.parent / "README.md"
 
@@ -12,10 +13,12 @@ README = Path(__file__).parent.parent / "README.md"
 def night_block() -> str:
     text = README.read_text()
     section = text.split("## A night at the table", 1)[1]
-    return re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```console\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
 
 
-def replay(block: str, run, folder: Path) -> str:
+def replay(block: str, run: Run, folder: Path) -> str:
     """Run every `$ scorepad ...` line of a transcript in `folder`; return the new transcript."""
     out = []
     for line in block.splitlines():
@@ -32,7 +35,7 @@ def replay(block: str, run, folder: Path) -> str:
     return "".join(out)
 
 
-def test_the_night_in_the_readme_is_what_scorepad_prints(run, tmp_path):
+def test_the_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path: Path) -> None:
     block = night_block()
     assert block.startswith("$ scorepad new ")
     assert replay(block, run, tmp_path) == block
@@ -55,7 +58,9 @@ def _matches(expected: str, actual: str) -> bool:
 
 
 @pytest.mark.parametrize("block", _console_blocks(), ids=lambda b: b.splitlines()[0][:50])
-def test_every_console_block_in_the_readme_is_what_scorepad_prints(run, block, monkeypatch):
+def test_every_console_block_in_the_readme_is_what_scorepad_prints(
+    run: Run, block: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(README.parent)
     monkeypatch.setenv("NO_COLOR", "1")
     parts = re.split(r"^\$ scorepad (.*)\n", block, flags=re.M)[1:]

@@ -1,11 +1,14 @@
 """One look for every table: the streamed renderer draws exactly what `render` draws."""
 
+from pathlib import Path
+
 import pytest
+from _types import Run
 
 from scorepad.render import render, render_stream, signed
 
-HEADERS = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
-ROWS = [
+HEADERS: list[str] = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
+ROWS: list[list[int | str]] = [
     [1, "Ed", "Ann + Bob 64", "+2", "-1", ""],
     [12, "Ann", "leaster: Zoë", "-10", "+40", "a long note, with a comma"],
     ["", "", "Total", "-8", "+39", ""],
@@ -13,24 +16,24 @@ ROWS = [
 ALIGN = ("right", "left", "left", "right", "right", "left")
 
 
-def test_streamed_text_matches_render():
+def test_streamed_text_matches_render() -> None:
     streamed = "\n".join(render_stream(HEADERS, lambda: iter(ROWS), "text", ALIGN))
     assert streamed == render(HEADERS, [[str(c) for c in r] for r in ROWS], "text", ALIGN)
 
 
-def test_streamed_csv_matches_render():
+def test_streamed_csv_matches_render() -> None:
     streamed = "\n".join(render_stream(HEADERS, lambda: iter(ROWS), "csv"))
     assert streamed == render(HEADERS, ROWS, "csv")
     assert '"a long note, with a comma"' in streamed
 
 
-def test_stream_hands_other_formats_to_render():
+def test_stream_hands_other_formats_to_render() -> None:
     streamed = "\n".join(render_stream(HEADERS, lambda: iter(ROWS), "grid", ALIGN))
     assert streamed == render(HEADERS, ROWS, "grid", ALIGN)
     assert streamed.startswith("+--")
 
 
-def test_points_and_money_cells():
+def test_points_and_money_cells() -> None:
     from decimal import Decimal
 
     from scorepad.render import Money, Points
@@ -47,17 +50,17 @@ def test_points_and_money_cells():
 
 
 @pytest.mark.parametrize("points, shown", [(2, "+2"), (-3, "-3"), (0, "0")])
-def test_signed(points, shown):
+def test_signed(points: int, shown: str) -> None:
     assert signed(points) == shown
 
 
-def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     from scorepad.cli import use_color
 
     class Terminal:
-        def isatty(self):
+        def isatty(self) -> bool:
             return True
 
     monkeypatch.delenv("NO_COLOR", raising=False)
@@ -73,7 +76,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     assert not use_color("text")
 
 
-def test_markdown_is_a_format(run, tmp_path):
+def test_markdown_is_a_format(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     run("-f", path, "new", "--players", "Ann,Bob,Cy")
     out = run("-f", path, "standings", "--format", "markdown").stdout

@@ -5,6 +5,7 @@ import random
 from pathlib import Path
 
 import pytest
+from _types import Fails, Run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ HANDS = Path(__file__).parent.parent / "sample_sessions" / "hands"
 WALKTHROUGH = (HANDS / "first-night-walkthrough.txt").read_text()
 
 
-def variant(**tricks):
+def variant(**tricks: str) -> str:
     """The walkthrough with some tricks replaced (t4="AS 7C 7S 9H 7H") and other changes."""
     lines = WALKTHROUGH.splitlines()
     out, number = [], 0
@@ -31,24 +32,25 @@ def variant(**tricks):
     return "\n".join(out) + "\n"
 
 
-def problems(text, preset=None):
+def problems(text: str, preset: str | None = None) -> list[str]:
     hand = parse_hand_file(text)
     return [str(p) for p in replay(hand, load_rules(preset or hand.rules)).problems]
 
 
-def test_the_walkthrough_replays_cleanly(run):
+def test_the_walkthrough_replays_cleanly(run: Run) -> None:
     result = replay(parse_hand_file(WALKTHROUGH), load_rules("first-night"))
     assert result.ok and result.partners == ("North",)
     assert [t.winner for t in result.tricks] == ["West", "West", "South", "West", "West", "North"]
     assert [t.points for t in result.tricks] == [9, 11, 19, 21, 31, 25]
     assert (result.points, result.side_tricks) == (101, 5)  # with the bury's 4
+    assert result.score is not None
     assert dict(result.score.deltas) == {"West": 2, "North": 2, "East": 0, "Pat": 0, "South": 0}
     cli = run("replay", HANDS / "first-night-walkthrough.txt")
     assert cli.exit_code == 0
     assert "Nothing found wrong: every card was played by the rules." in cli.stdout
 
 
-def test_a_renege_is_reported_with_the_card_that_should_have_followed(run):
+def test_a_renege_is_reported_with_the_card_that_should_have_followed(run: Run) -> None:
     cli = run("replay", HANDS / "friday-disputed.txt")
     assert cli.exit_code == 1
     assert "- trick 5: South reneged: played 10S on a heart lead while holding 10H" in cli.stdout
@@ -63,17 +65,17 @@ def test_a_renege_is_reported_with_the_card_that_should_have_followed(run):
     assert data["score"]["deltas"]["West"] == 4  # standard rules: 101 is schneider
 
 
-def test_not_following_trump_is_a_renege():
+def test_not_following_trump_is_a_renege() -> None:
     found = problems(variant(t3="JD 8S KS 7H JC", t4="AS 10D 7S 9H AD", t5="8H 10H AH 10C 8C"))
     assert found == ["trick 3: Pat reneged: played 7H on a trump lead while holding AD"]
 
 
-def test_the_partner_may_not_play_the_called_ace_before_its_suit_is_led():
+def test_the_partner_may_not_play_the_called_ace_before_its_suit_is_led() -> None:
     found = problems(variant(t5="AH AC 8C 8H 10H", t6="7C 10C 9C KC 10S"))
     assert found == ["trick 5: North played the called AC before its suit was led"]
 
 
-def test_the_partner_must_play_the_called_ace_when_its_suit_is_first_led():
+def test_the_partner_must_play_the_called_ace_when_its_suit_is_first_led() -> None:
     found = problems(variant(t5="7C 10C 9C KC 10S", t6="AC 8C 8H 10H AH"))
     assert found == [
         "trick 5: North held the called AC and played 10C: the called card must "
@@ -81,7 +83,7 @@ def test_the_partner_must_play_the_called_ace_when_its_suit_is_first_led():
     ]
 
 
-def test_the_picker_must_keep_a_card_of_the_called_suit():
+def test_the_picker_must_keep_a_card_of_the_called_suit() -> None:
     found = problems(variant(t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S"))
     assert found == [
         "trick 4: West played 7C, the last club, before the called suit was led: "
@@ -89,7 +91,7 @@ def test_the_picker_must_keep_a_card_of_the_called_suit():
     ]
 
 
-def test_keeping_a_card_of_the_called_suit_is_the_keep_called_suit_setting():
+def test_keeping_a_card_of_the_called_suit_is_the_keep_called_suit_setting() -> None:
     text = variant(t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S")
     hand = parse_hand_file(text)
     assert load_rules(hand.rules).keep_called_suit  # Sheepshead: the picker keeps one
@@ -97,7 +99,7 @@ def test_keeping_a_card_of_the_called_suit_is_the_keep_called_suit_setting():
     assert [str(p) for p in replay(hand, off).problems] == []
 
 
-def test_the_unknown_card_follows_the_called_suit_and_cannot_win():
+def test_the_unknown_card_follows_the_called_suit_and_cannot_win() -> None:
     text = variant(
         call="AS unknown 7C", t4="AS 7C 7S 9H 7H", t5="10H AH 10C 8C 8H", t6="10D AC 9C KC 10S"
     )
@@ -110,7 +112,7 @@ def test_the_unknown_card_follows_the_called_suit_and_cannot_win():
     ]
 
 
-def test_a_bad_call_is_reported():
+def test_a_bad_call_is_reported() -> None:
     assert problems(variant(call="AH")) == ["West called AH, which West holds"]
 
 
@@ -137,14 +139,16 @@ def test_a_bad_call_is_reported():
         (("rules: first-night", "rules: first-nite"), "did you mean 'first-night'?"),
     ],
 )
-def test_hand_file_errors_name_the_line(fails, tmp_path, change, message):
+def test_hand_file_errors_name_the_line(
+    fails: Fails, tmp_path: Path, change: tuple[str, str], message: str
+) -> None:
     path = tmp_path / "hand.txt"
     path.write_text(WALKTHROUGH.replace(*change))
     line = fails("replay", path)
     assert line.startswith(f"Error: {path}:") and message in line, line
 
 
-def test_record_appends_the_replayed_hand(run, tmp_path):
+def test_record_appends_the_replayed_hand(run: Run, tmp_path: Path) -> None:
     session = tmp_path / "night.csv"
     run("-f", session, "new", "--players", "West,North,East,Pat,South", "--rules", "first-night")
     result = run("-f", session, "replay", HANDS / "first-night-walkthrough.txt", "--record")
@@ -155,7 +159,7 @@ def test_record_appends_the_replayed_hand(run, tmp_path):
     assert run("-f", session, "verify").stdout == ""
 
 
-def test_record_refuses_a_hand_with_problems(run, tmp_path):
+def test_record_refuses_a_hand_with_problems(run: Run, tmp_path: Path) -> None:
     session = tmp_path / "night.csv"
     run("-f", session, "new", "--players", "West,North,East,Pat,South")
     before = session.read_bytes()
@@ -178,14 +182,14 @@ def test_record_refuses_a_hand_with_problems(run, tmp_path):
         ("schafkopf", "ABCD"),
     ],
 )
-def test_a_random_legal_hand_of_each_preset_replays_cleanly(preset, players):
+def test_a_random_legal_hand_of_each_preset_replays_cleanly(preset: str, players: str) -> None:
     rules = load_rules(preset)
     result = replay(parse_hand_file(random_hand(random.Random(1), rules, list(players))), rules)
     assert result.ok, [str(p) for p in result.problems]
     assert result.score is not None
 
 
-def test_schafkopf_runs_are_counted_from_the_cards():
+def test_schafkopf_runs_are_counted_from_the_cards() -> None:
     rules = load_rules("schafkopf")
     text = random_hand(random.Random(3), rules, ["Anni", "Bertl", "Sepp", "Vroni"], game="solo")
     result = replay(parse_hand_file(text), rules)
@@ -211,7 +215,9 @@ def test_schafkopf_runs_are_counted_from_the_cards():
     ),
     st.integers(0, 2**32 - 1),
 )
-def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, seed):
+def test_any_legally_played_deal_replays_to_120_points_and_every_trick(
+    setup: tuple[str, int], seed: int
+) -> None:
     preset, count = setup
     rules = load_rules(preset)
     players = [f"P{i}" for i in range(count)]
@@ -220,14 +226,16 @@ def test_any_legally_played_deal_replays_to_120_points_and_every_trick(setup, se
     assert result.ok, [str(p) for p in result.problems]
     assert sum(t.points for t in result.tricks) + sum(c.points for c in result.bury) == 120
     won = {p: sum(1 for t in result.tricks if t.winner == p) for p in players}
-    assert sum(won.values()) == rules.deal_for(count).cards == len(result.tricks)
+    deal = rules.deal_for(count)
+    assert deal is not None
+    assert sum(won.values()) == deal.cards == len(result.tricks)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from([("standard", 5), ("standard", 3), ("schafkopf", 4)]), st.integers(0, 2**32 - 1)
 )
-def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
+def test_a_renege_made_by_swapping_two_plays_is_caught(setup: tuple[str, int], seed: int) -> None:
     """Take a legal hand; swap a follower's card with one they played later from another suit
     while they still held the led suit. That trick now has a renege, and replay must say so."""
     preset, count = setup
@@ -275,7 +283,7 @@ def test_a_renege_made_by_swapping_two_plays_is_caught(setup, seed):
             return
 
 
-def test_a_schafkopf_partner_game_replays_by_its_trump_order(run):
+def test_a_schafkopf_partner_game_replays_by_its_trump_order(run: Run) -> None:
     result = run("replay", HANDS / "schafkopf-sauspiel.txt", "--format", "json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
@@ -286,7 +294,7 @@ def test_a_schafkopf_partner_game_replays_by_its_trump_order(run):
     assert all("trump" in t["why"] for t in hearts)
 
 
-def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
+def test_the_same_deal_under_pagat_rules_pays_the_schneider(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "pagat.txt"
     path.write_text(WALKTHROUGH.replace("rules: first-night", "rules: pagat"))
     data = json.loads(run("replay", path, "--format", "json").stdout)
@@ -304,7 +312,9 @@ def test_the_same_deal_under_pagat_rules_pays_the_schneider(run, tmp_path):
         ("skat", "game: unknown game 'skat'"),
     ],
 )
-def test_a_bad_schafkopf_game_names_its_line(fails, tmp_path, game, message):
+def test_a_bad_schafkopf_game_names_its_line(
+    fails: Fails, tmp_path: Path, game: str, message: str
+) -> None:
     path = tmp_path / "hand.txt"
     text = (HANDS / "schafkopf-sauspiel.txt").read_text()
     path.write_text(text.replace("game: partner", f"game: {game}").replace("call: AD\n", ""))

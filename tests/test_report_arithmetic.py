@@ -1,11 +1,14 @@
 """Report arithmetic (scorepad.reports), tested as plain functions: no command line, no file."""
 
 from collections import Counter
+from collections.abc import Sequence
 from types import MappingProxyType
+from typing import Any
 
 from scorepad.ledger import HandView, Scored
 from scorepad.reports import (
     PlayerCounts,
+    PlayerStats,
     RunningSeries,
     SheetRows,
     played_text,
@@ -19,14 +22,14 @@ PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed")
 
 
 def _entry(
-    kind=RowKind.PICKER,
-    deltas=None,
-    outcome=Outcome.WIN,
-    schneider=False,
-    no_trick=False,
-    winners=(),
-    **inputs,
-):
+    kind: RowKind = RowKind.PICKER,
+    deltas: dict[str, int] | None = None,
+    outcome: Outcome = Outcome.WIN,
+    schneider: bool = False,
+    no_trick: bool = False,
+    winners: Sequence[str] = (),
+    **inputs: Any,
+) -> Scored:
     deltas = deltas or {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
     result = Score(
         outcome,
@@ -63,14 +66,14 @@ LEASTER = _entry(
 )
 
 
-def player_stats(players, counts):
+def player_stats(players: Sequence[str], counts: Counter[Scored]) -> dict[str, PlayerStats]:
     tally = PlayerCounts(players)
     for entry, times in counts.items():
         tally.add(entry, times)
     return tally.finish()
 
 
-def test_player_stats_count_each_hand_as_often_as_it_stands():
+def test_player_stats_count_each_hand_as_often_as_it_stands() -> None:
     stats = player_stats(PLAYERS, Counter({WIN: 3, LOSS: 1, LEASTER: 2}))
     ann, bob, cy, dee = stats["Ann"], stats["Bob"], stats["Cy"], stats["Dee"]
     assert (ann.played, ann.picks, ann.picker_wins, ann.picker_points) == (6, 4, 3, 3 * 64 + 25)
@@ -81,7 +84,7 @@ def test_player_stats_count_each_hand_as_often_as_it_stands():
     assert cy.results == Counter({-1: 5, 2: 1})
 
 
-def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up():
+def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up() -> None:
     """The ledger gives a hand alike to one scored before (card points of the same class) the
     same `base`: the reports count one kind for both, with both hands' card points."""
     alike = Scored(WIN.row, WIN.deltas, WIN.result, WIN.seated, points=70, base=WIN.base)
@@ -94,7 +97,7 @@ def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up():
     assert alike.card_points == 70 and alike.base is WIN and WIN.base is WIN
 
 
-def test_counting_more_kinds_than_the_limit_folds_them_in_and_loses_none():
+def test_counting_more_kinds_than_the_limit_folds_them_in_and_loses_none() -> None:
     tally = PlayerCounts(PLAYERS)
     limit = tally.LIMIT
     for points in range(limit + 5):  # each its own kind (no base shared)
@@ -105,7 +108,7 @@ def test_counting_more_kinds_than_the_limit_folds_them_in_and_loses_none():
     assert ann.picker_points == sum(p % 121 for p in range(limit + 5))
 
 
-def test_stats_records_give_rates_and_no_rate_without_picks():
+def test_stats_records_give_rates_and_no_rate_without_picks() -> None:
     stats = player_stats(PLAYERS, Counter({WIN: 1, LOSS: 1}))
     records = {
         r["player"]: r
@@ -116,7 +119,7 @@ def test_stats_records_give_rates_and_no_rate_without_picks():
     assert records["Cy"]["picker_win_rate"] is None and records["Cy"]["pick_rate"] == 0.0
 
 
-def test_a_bettel_counts_as_a_pick_but_not_in_the_average_card_points():
+def test_a_bettel_counts_as_a_pick_but_not_in_the_average_card_points() -> None:
     """A bettel is won by taking no trick: its card points (0) say nothing of picking."""
     bettel = _entry(dealer="Ed", picker="Ann", game="bettel", points=0)
     stats = player_stats(PLAYERS, Counter({WIN: 1, bettel: 1}))
@@ -132,7 +135,7 @@ def test_a_bettel_counts_as_a_pick_but_not_in_the_average_card_points():
     assert records["Ann"]["picks"] == 2 and records["Ann"]["average_picker_points"] is None
 
 
-def test_played_text_says_who_picked_with_whom_and_the_points():
+def test_played_text_says_who_picked_with_whom_and_the_points() -> None:
     assert played_text(HandView(1, WIN)) == "Ann + Bob 64"
     assert played_text(HandView(2, LEASTER)) == "leaster: Dee"
     alone = _entry(dealer="Ed", picker="Cy", alone=True, points=95)
@@ -141,7 +144,7 @@ def test_played_text_says_who_picked_with_whom_and_the_points():
     assert played_text(HandView(4, doubler)) == "doubler"
 
 
-def test_sheet_rows_show_points_running_totals_void_and_amended():
+def test_sheet_rows_show_points_running_totals_void_and_amended() -> None:
     views = [
         HandView(1, WIN, note="first"),
         HandView(2, LOSS, void=True),
@@ -161,7 +164,7 @@ def test_sheet_rows_show_points_running_totals_void_and_amended():
     assert line == '7,Ed,Ann + Bob 64,2,1,-1,-1,-1,"say ""hi"", Bob"\n'
 
 
-def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points():
+def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points() -> None:
     """The sheet makes the line of a kind of hand once, with a gap for the card points: each
     line still says its own points, and reads as the line made whole would."""
     import csv
@@ -186,7 +189,7 @@ def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points():
     assert plain.csv_line(views[2]).startswith('3,Ann,"Ann + Bob 29, schneider (void)",,,')
 
 
-def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table():
+def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table() -> None:
     four = _entry(
         deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1},
         dealer="Dee",
@@ -199,7 +202,7 @@ def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table():
     assert rows.row(HandView(2, WIN))[3:8] == [5, 0, -2, -2, -1]
 
 
-def test_running_series_skips_void_hands():
+def test_running_series_skips_void_hands() -> None:
     series = RunningSeries(PLAYERS)
     for view in (HandView(1, WIN), HandView(2, LOSS, void=True), HandView(3, LEASTER)):
         series.add(view)
@@ -207,7 +210,7 @@ def test_running_series_skips_void_hands():
     assert series.series["Dee"] == [0, -1, 3]
 
 
-def test_season_merges_names_case_blind_and_ranks_by_total():
+def test_season_merges_names_case_blind_and_ranks_by_total() -> None:
     names, records = season([("fri", {"Ann": 5, "bob": -5}), ("sat", {"ANN": -1, "Cy": 1})])
     assert names == ["fri", "sat"]
     assert [r["player"] for r in records] == ["Ann", "Cy", "bob"]

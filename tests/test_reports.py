@@ -2,21 +2,34 @@
 
 import json
 from pathlib import Path
+from typing import Protocol, cast
 
 import pytest
+from _types import Run
+from click.testing import Result
 
 SAMPLES = Path(__file__).parent.parent / "sample_sessions"
 
 
+class Sp(Protocol):
+    """The `night` fixture: `sp(*args)` runs `scorepad -f FILE ...` (asserting success);
+    `sp.path` is FILE."""
+
+    path: Path
+
+    def __call__(self, *args: object) -> Result: ...
+
+
 @pytest.fixture
-def night(run, tmp_path):
+def night(run: Run, tmp_path: Path) -> Sp:
     path = tmp_path / "night.csv"
 
-    def sp(*args):
+    def succeeds(*args: object) -> Result:
         result = run("-f", path, *args)
         assert result.exit_code == 0, result.stderr
         return result
 
+    sp = cast(Sp, succeeds)  # a function with an attribute: mypy types it by the protocol
     sp("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     sp("hand", "--picker", "Ann", "--partner", "Bob", "--points", 95)  # schneider
     sp("hand", "--picker", "Cy", "--alone", "--points", 0, "--tricks", 0)  # no-trick
@@ -28,7 +41,7 @@ def night(run, tmp_path):
     return sp
 
 
-def test_stats_counts_every_kind_of_hand(night):
+def test_stats_counts_every_kind_of_hand(night: Sp) -> None:
     data = json.loads(night("stats", "--format", "json").stdout)
     players = {p["player"]: p for p in data["players"]}
     ann, bob, cy, dee = players["Ann"], players["Bob"], players["Cy"], players["Dee"]
@@ -43,19 +56,19 @@ def test_stats_counts_every_kind_of_hand(night):
     assert (ann["best"], ann["worst"]) == (4, -1)
 
 
-def test_stats_text(night):
+def test_stats_text(night: Sp) -> None:
     lines = night("stats").stdout.splitlines()
     assert lines[0].split()[:4] == ["Player", "Hands", "Picks", "Pick"]
     ann = next(line for line in lines if line.startswith("Ann")).split()
     assert ann[:5] == ["Ann", "4", "2", "50%", "100%"]
 
 
-def test_stats_on_every_sample(run):
+def test_stats_on_every_sample(run: Run) -> None:
     for path in SAMPLES.glob("*.csv"):
         assert run("-f", path, "stats").exit_code == 0
 
 
-def test_season_over_a_folder(run, night, tmp_path):
+def test_season_over_a_folder(run: Run, night: Sp, tmp_path: Path) -> None:
     other = tmp_path / "second.csv"
     run("-f", other, "new", "--players", "ann,Bob,Cy,Zed")
     run("-f", other, "hand", "--picker", "Zed", "--points", 80)
@@ -67,7 +80,7 @@ def test_season_over_a_folder(run, night, tmp_path):
     assert rows["Ann"]["average"] == (rows["Ann"]["total"]) / 2
 
 
-def test_season_text_has_a_column_per_night_and_totals(run):
+def test_season_text_has_a_column_per_night_and_totals(run: Run) -> None:
     out = run("season", SAMPLES / "standard-friday.csv", SAMPLES / "pagat-bump-and-cracks.csv")
     header = out.stdout.splitlines()[0].split()
     assert header == [
@@ -80,7 +93,7 @@ def test_season_text_has_a_column_per_night_and_totals(run):
     ]
 
 
-def test_season_refuses_a_bad_night_unless_skipped(run, night, tmp_path):
+def test_season_refuses_a_bad_night_unless_skipped(run: Run, night: Sp, tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("hand,kind\r\n")
     result = run("season", tmp_path)
@@ -91,7 +104,7 @@ def test_season_refuses_a_bad_night_unless_skipped(run, night, tmp_path):
     assert json.loads(skipped.stdout)["nights"] == ["night"]
 
 
-def test_chart_in_the_terminal(night):
+def test_chart_in_the_terminal(night: Sp) -> None:
     out = night("chart", "--width", 60, "--height", 12).stdout
     assert "Running totals: night.csv" in out and "hand" in out
     for player in ("Ann", "Bob", "Cy", "Dee", "Ed"):
@@ -100,13 +113,15 @@ def test_chart_in_the_terminal(night):
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
-def test_chart_as_an_image(night, tmp_path, suffix, magic):
+def test_chart_as_an_image(night: Sp, tmp_path: Path, suffix: str, magic: bytes) -> None:
     image = tmp_path / f"chart{suffix}"
     assert night("chart", "--output", image).stdout == f"Wrote {image}.\n"
     assert image.read_bytes().startswith(magic)
 
 
-def test_chart_image_without_matplotlib_says_how_to_get_it(night, monkeypatch, tmp_path, run):
+def test_chart_image_without_matplotlib_says_how_to_get_it(
+    night: Sp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
@@ -117,12 +132,12 @@ def test_chart_image_without_matplotlib_says_how_to_get_it(night, monkeypatch, t
     )
 
 
-def test_chart_refuses_other_image_types(run, night, tmp_path):
+def test_chart_refuses_other_image_types(run: Run, night: Sp, tmp_path: Path) -> None:
     result = run("-f", night.path, "chart", "--output", tmp_path / "c.jpg")
     assert result.exit_code == 2 and ".png or .svg" in result.stderr
 
 
-def test_the_chart_legend_stands_below_the_chart_at_any_height(night):
+def test_the_chart_legend_stands_below_the_chart_at_any_height(night: Sp) -> None:
     out = night("chart", "--width", 60, "--height", 8).stdout.splitlines()
     assert out[-1].split() == ["oo", "Ann", "xx", "Bob", "++", "Cy", "**", "Dee", "##", "Ed"]
     assert not any("Ann" in line for line in out[:-1])  # nothing drawn over the hands

@@ -3,21 +3,24 @@
 import json
 import textwrap
 import tomllib
+from pathlib import Path
 
 import pytest
+from _types import Fails, Run
 
 from scorepad.errors import RulesError
-from scorepad.rules import PRESETS, load_rules, rules_from_dict
+from scorepad.names import PRESETS
+from scorepad.rules import load_rules, rules_from_dict
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_every_preset_loads_and_round_trips(name):
+def test_every_preset_loads_and_round_trips(name: str) -> None:
     rules = load_rules(name)
     assert rules.name == name
     assert rules_from_dict(rules.to_dict(), name) == rules
 
 
-def test_presets_differ_as_rules_md_section_4_says():
+def test_presets_differ_as_rules_md_section_4_says() -> None:
     standard, pagat, first, sk = (load_rules(n) for n in PRESETS[:4])
     assert (standard.double_on_the_bump, pagat.double_on_the_bump) == (False, True)
     assert standard.deals[6].partners == 1 and pagat.deals[6].partners == 2
@@ -41,7 +44,7 @@ def test_presets_differ_as_rules_md_section_4_says():
         ("level_multipliers=[1, 2, 4]", "level_multipliers", (1, 2, 4)),
     ],
 )
-def test_set_values_are_typed(text, key, value):
+def test_set_values_are_typed(text: str, key: str, value: object) -> None:
     rules = load_rules("standard", [text])
     assert getattr(rules, key) == value
     assert rules.overrides == (
@@ -49,11 +52,11 @@ def test_set_values_are_typed(text, key, value):
     )
 
 
-def test_set_a_deal_field():
+def test_set_a_deal_field() -> None:
     assert load_rules("pagat", ["deal.6.partners=1"]).deals[6].partners == 1
 
 
-def test_short_deck_schafkopf():
+def test_short_deck_schafkopf() -> None:
     rules = load_rules("schafkopf", ["deal.4.cards=6"])
     assert rules.deals[4].cards == 6
 
@@ -75,13 +78,13 @@ def test_short_deck_schafkopf():
         ("double_on_bump=true", "did you mean 'double_on_the_bump'?"),
     ],
 )
-def test_bad_overrides_are_refused(override, message):
+def test_bad_overrides_are_refused(override: str, message: str) -> None:
     with pytest.raises(RulesError, match=None) as info:
         load_rules("standard", [override])
     assert message in str(info.value)
 
 
-def test_users_file_starts_from_a_preset(tmp_path):
+def test_users_file_starts_from_a_preset(tmp_path: Path) -> None:
     path = tmp_path / "friday.toml"
     path.write_text(
         textwrap.dedent("""\
@@ -97,7 +100,7 @@ def test_users_file_starts_from_a_preset(tmp_path):
     assert rules.deals[5].cards == 6  # the rest of the deal comes from the preset
 
 
-def test_users_file_defaults_to_standard(tmp_path):
+def test_users_file_defaults_to_standard(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text('name = "House"\nall_pass = "doubler"\n')
     rules = load_rules(str(path), ["doubler_stacking=multiply"])
@@ -116,7 +119,7 @@ def test_users_file_defaults_to_standard(tmp_path):
         ('family = "schafkopf"\n', "start from a schafkopf preset"),
     ],
 )
-def test_bad_rules_files_name_the_file(tmp_path, content, message):
+def test_bad_rules_files_name_the_file(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(content)
     with pytest.raises(RulesError) as info:
@@ -124,7 +127,7 @@ def test_bad_rules_files_name_the_file(tmp_path, content, message):
     assert str(path) in str(info.value) and message in str(info.value)
 
 
-def test_rules_file_that_is_not_text(tmp_path):
+def test_rules_file_that_is_not_text(tmp_path: Path) -> None:
     path = tmp_path / "bin.toml"
     path.write_bytes(b"\xff\xfe\x00junk")
     with pytest.raises(RulesError, match="not a UTF-8 text file"):
@@ -134,7 +137,7 @@ def test_rules_file_that_is_not_text(tmp_path):
 # --- the `rules` command ------------------------------------------------------------------------
 
 
-def test_rules_command_shows_every_setting_with_its_meaning(run):
+def test_rules_command_shows_every_setting_with_its_meaning(run: Run) -> None:
     result = run("rules", "pagat")
     assert result.exit_code == 0
     assert result.stdout.startswith("Rules: pagat. Sheepshead as Pagat scores it")
@@ -143,13 +146,15 @@ def test_rules_command_shows_every_setting_with_its_meaning(run):
     assert "deal.6.partners" in result.stdout
 
 
-def test_rules_command_defaults_to_standard_and_shows_overrides(run):
+def test_rules_command_defaults_to_standard_and_shows_overrides(run: Run) -> None:
     result = run("rules", "--set", "all_pass=doubler")
     assert result.stdout.startswith("Rules: standard, with all_pass=doubler.")
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_rules_toml_output_loads_back_as_the_same_table(run, tmp_path, name):
+def test_rules_toml_output_loads_back_as_the_same_table(
+    run: Run, tmp_path: Path, name: str
+) -> None:
     result = run("rules", name, "--set", "base=3", "--format", "toml")
     assert result.exit_code == 0
     path = tmp_path / "mine.toml"
@@ -160,18 +165,18 @@ def test_rules_toml_output_loads_back_as_the_same_table(run, tmp_path, name):
     assert reloaded.flat() == original.flat()
 
 
-def test_rules_json_output(run):
+def test_rules_json_output(run: Run) -> None:
     data = json.loads(run("rules", "schafkopf", "--format", "json").stdout)
     assert data["family"] == "schafkopf" and data["deal"]["4"]["cards"] == 8
     assert data["game_values"]["solo-tout"] == 10
 
 
-def test_rules_command_unknown_preset_lists_presets(fails):
+def test_rules_command_unknown_preset_lists_presets(fails: Fails) -> None:
     line = fails("rules", "sheepshead")
     assert "presets: standard, pagat, first-night, schafkopf" in line
 
 
-def test_rules_from_a_file_via_check(run, tmp_path):
+def test_rules_from_a_file_via_check(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "bump.toml"
     path.write_text("double_on_the_bump = true\n")
     result = run(
@@ -190,7 +195,7 @@ def test_rules_from_a_file_via_check(run, tmp_path):
     assert json.loads(result.stdout)["deltas"] == {"A": -4, "B": 2, "C": 2}
 
 
-def test_each_setting_is_declared_once_and_rules_holds_each():
+def test_each_setting_is_declared_once_and_rules_holds_each() -> None:
     import ast
     import inspect
 

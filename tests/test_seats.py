@@ -1,28 +1,41 @@
 """Seats that change during a night: joining late, leaving early, coming back."""
 
 import json
+from pathlib import Path
+from typing import Any, Protocol, cast
 
 import pytest
+from _types import Run
+from click.testing import Result
+
+
+class Sp(Protocol):
+    """The `sp` fixture: `sp(*args)` runs `scorepad -f FILE ...`; `sp.path` is FILE."""
+
+    path: Path
+
+    def __call__(self, *args: object) -> Result: ...
 
 
 @pytest.fixture
-def sp(run, tmp_path):
+def sp(run: Run, tmp_path: Path) -> Sp:
     path = tmp_path / "night.csv"
 
-    def invoke(*args):
+    def run_here(*args: object) -> Result:
         return run("-f", path, *args)
 
+    invoke = cast(Sp, run_here)  # a function with an attribute: mypy types it by the protocol
     invoke.path = path
     assert invoke("new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert invoke("hand", "--picker", "Ann", "--partner", "Bob", "--points", 64).exit_code == 0
     return invoke
 
 
-def status(sp):
+def status(sp: Sp) -> Any:
     return json.loads(sp("status", "--format", "json").stdout)
 
 
-def test_a_newcomer_gets_a_column_and_is_dealt_in(sp):
+def test_a_newcomer_gets_a_column_and_is_dealt_in(sp: Sp) -> None:
     out = sp("seat", "add", "Flo", "--after", "Bob")
     assert out.exit_code == 0, out.stderr
     assert out.stdout.startswith(
@@ -40,7 +53,7 @@ def test_a_newcomer_gets_a_column_and_is_dealt_in(sp):
     assert sheet[2].split()[7] == "+1" and len(sheet[2].split()) == 11  # Flo blank in hand 1
 
 
-def test_someone_who_leaves_keeps_their_total_and_is_not_dealt_in(sp):
+def test_someone_who_leaves_keeps_their_total_and_is_not_dealt_in(sp: Sp) -> None:
     assert sp("seat", "remove", "ann").stdout.startswith("Ann leaves the table with +2.")
     assert status(sp)["players"] == ["Bob", "Cy", "Dee", "Ed"]
     assert "Ann sits out" not in sp("status").stdout
@@ -57,7 +70,7 @@ def test_someone_who_leaves_keeps_their_total_and_is_not_dealt_in(sp):
     assert sp("verify").stdout == ""
 
 
-def test_the_deal_follows_the_seats_in_force(sp):
+def test_the_deal_follows_the_seats_in_force(sp: Sp) -> None:
     assert status(sp)["dealer"] == "Ann"
     sp("seat", "remove", "Ann")  # the next dealer leaves: the deal moves on to Bob
     assert status(sp)["dealer"] == "Bob"
@@ -70,7 +83,7 @@ def test_the_deal_follows_the_seats_in_force(sp):
     assert sp("verify").stdout == ""
 
 
-def test_sitting_out_follows_the_seats(run, tmp_path):
+def test_sitting_out_follows_the_seats(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "six.csv"
     run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "sit_out=dealer")
     assert json.loads(run("-f", path, "status", "--format", "json").stdout)["sits_out"] == []
@@ -88,14 +101,16 @@ def test_sitting_out_follows_the_seats(run, tmp_path):
         (("seat", "remove", "Zed"), "unknown player"),
     ],
 )
-def test_seat_refusals_leave_the_file_unchanged(sp, args, message):
+def test_seat_refusals_leave_the_file_unchanged(
+    sp: Sp, args: tuple[str, ...], message: str
+) -> None:
     before = sp.path.read_bytes()
     result = sp(*args)
     assert result.exit_code == 1 and message in result.stderr
     assert sp.path.read_bytes() == before
 
 
-def test_a_table_too_small_to_deal_is_refused(sp):
+def test_a_table_too_small_to_deal_is_refused(sp: Sp) -> None:
     sp("seat", "remove", "Ann")
     sp("seat", "remove", "Bob")
     before = sp.path.read_bytes()
@@ -104,7 +119,7 @@ def test_a_table_too_small_to_deal_is_refused(sp):
     assert sp.path.read_bytes() == before
 
 
-def test_corrections_of_hands_before_a_seat_change(sp):
+def test_corrections_of_hands_before_a_seat_change(sp: Sp) -> None:
     sp("seat", "add", "Flo")
     assert sp("amend", "1", "--points", "58").exit_code == 0
     standings = json.loads(sp("standings", "--format", "json").stdout)
@@ -113,7 +128,9 @@ def test_corrections_of_hands_before_a_seat_change(sp):
     assert sp("verify").stdout == ""
 
 
-def test_a_sixth_player_warns_that_the_deal_changes_unless_the_dealer_sits_out(run, tmp_path):
+def test_a_sixth_player_warns_that_the_deal_changes_unless_the_dealer_sits_out(
+    run: Run, tmp_path: Path
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     result = run("-f", path, "seat", "add", "Flo")

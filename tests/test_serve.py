@@ -12,10 +12,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypedDict, Unpack
 
 import pytest
+from _types import Fails, Run
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
@@ -34,14 +37,14 @@ ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent / "a
 
 
 @pytest.fixture
-def board_file(run, tmp_path):
+def board_file(run: Run, tmp_path: Path) -> Path:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", FIVE, "--set", "all_pass=doubler").exit_code == 0
     return path
 
 
 @pytest.fixture
-def client(board_file):
+def client(board_file: Path) -> Iterator[TestClient]:
     board = Board(board_file, allow_entry=True, token=TOKEN, poll=0.05)
     with TestClient(create_app(board), base_url=LOCAL) as c:
         yield c
@@ -50,7 +53,9 @@ def client(board_file):
 # --- in process ---------------------------------------------------------------------------------
 
 
-def test_the_state_has_the_standings_keys_and_more(client, board_file, run):
+def test_the_state_has_the_standings_keys_and_more(
+    client: TestClient, board_file: Path, run: Run
+) -> None:
     run("-f", board_file, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
     state = client.get("/api/state").json()
     standings = json.loads(run("-f", board_file, "standings", "--format", "json").stdout)
@@ -67,7 +72,7 @@ def test_the_state_has_the_standings_keys_and_more(client, board_file, run):
     assert state["series"]["totals"]["Ann"] == [0, 2]
 
 
-def test_the_page_needs_nothing_from_elsewhere(client):
+def test_the_page_needs_nothing_from_elsewhere(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "http://" not in page.text.replace("http://www.w3.org/2000/svg", "")
@@ -75,7 +80,9 @@ def test_the_page_needs_nothing_from_elsewhere(client):
     assert '"entry": true' in page.text
 
 
-def test_entry_records_a_hand_with_the_token(client, board_file, run):
+def test_entry_records_a_hand_with_the_token(
+    client: TestClient, board_file: Path, run: Run
+) -> None:
     reply = client.post(
         "/api/hands", json={"picker": "Ann", "partners": ["Bob"], "points": 70}, headers=AUTH
     )
@@ -100,7 +107,9 @@ def test_entry_records_a_hand_with_the_token(client, board_file, run):
 @pytest.mark.parametrize(
     "headers", [{}, {"authorization": "Bearer wrong"}, {"authorization": TOKEN}]
 )
-def test_entry_without_the_token_is_forbidden(client, board_file, headers):
+def test_entry_without_the_token_is_forbidden(
+    client: TestClient, board_file: Path, headers: dict[str, str]
+) -> None:
     before = board_file.read_bytes()
     reply = client.post(
         "/api/hands", json={"picker": "Ann", "alone": True, "points": 70}, headers=headers
@@ -109,7 +118,7 @@ def test_entry_without_the_token_is_forbidden(client, board_file, headers):
     assert board_file.read_bytes() == before
 
 
-def test_entry_is_off_without_allow_entry(board_file):
+def test_entry_is_off_without_allow_entry(board_file: Path) -> None:
     with TestClient(create_app(Board(board_file, token=TOKEN)), base_url=LOCAL) as c:
         reply = c.post("/api/hands", json={"picker": "Ann", "points": 70}, headers=AUTH)
         assert reply.status_code == 403 and "--allow-entry" in reply.json()["error"]
@@ -133,7 +142,9 @@ def test_entry_is_off_without_allow_entry(board_file):
         ([1, 2], 400, "not a JSON object"),
     ],
 )
-def test_bad_entries_get_a_json_error_and_change_nothing(client, board_file, body, status, message):
+def test_bad_entries_get_a_json_error_and_change_nothing(
+    client: TestClient, board_file: Path, body: Any, status: int, message: str
+) -> None:
     before = board_file.read_bytes()
     reply = client.post("/api/hands", json=body, headers=AUTH)
     assert reply.status_code == status and message in reply.json()["error"], reply.text
@@ -141,7 +152,9 @@ def test_bad_entries_get_a_json_error_and_change_nothing(client, board_file, bod
     assert client.get("/api/state").status_code == 200  # it keeps serving
 
 
-def test_a_body_that_is_not_json_or_too_large_is_refused(client, board_file):
+def test_a_body_that_is_not_json_or_too_large_is_refused(
+    client: TestClient, board_file: Path
+) -> None:
     before = board_file.read_bytes()
     reply = client.post("/api/hands", content=b"{not json", headers=AUTH)
     assert reply.status_code == 400
@@ -155,7 +168,9 @@ def test_a_body_that_is_not_json_or_too_large_is_refused(client, board_file):
     assert client.put("/api/hands").status_code == 405
 
 
-def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(client, board_file):
+def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(
+    client: TestClient, board_file: Path
+) -> None:
     good = board_file.read_bytes()
     board_file.write_bytes(good + b"1,picker,,9,9,9,9,9\r\n")
     time.sleep(0.1)
@@ -165,10 +180,12 @@ def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(client, 
     assert client.get("/api/state").status_code == 200
 
 
-def test_entry_from_the_page_and_the_terminal_at_once_both_land(client, board_file, run):
+def test_entry_from_the_page_and_the_terminal_at_once_both_land(
+    client: TestClient, board_file: Path, run: Run
+) -> None:
     results = []
 
-    def terminal():
+    def terminal() -> None:
         for _ in range(10):
             results.append(
                 run(
@@ -193,12 +210,16 @@ def test_entry_from_the_page_and_the_terminal_at_once_both_land(client, board_fi
     assert run("-f", board_file, "verify").stdout == ""
 
 
-def test_serve_without_the_extra_says_which_to_install(fails, board_file, monkeypatch):
+def test_serve_without_the_extra_says_which_to_install(
+    fails: Fails, board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # (an import of it fails)
     assert "pip install 'scorepad[serve]'" in fails("-f", board_file, "serve")
 
 
-def test_serve_refuses_a_missing_file_and_a_bad_token(fails, tmp_path, board_file):
+def test_serve_refuses_a_missing_file_and_a_bad_token(
+    fails: Fails, tmp_path: Path, board_file: Path
+) -> None:
     assert "no such" in fails("-f", tmp_path / "none.csv", "serve").lower()
     assert "--token" in fails("-f", board_file, "serve", "--token", "short", code=2)
 
@@ -209,11 +230,20 @@ def test_serve_refuses_a_missing_file_and_a_bad_token(fails, tmp_path, board_fil
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
+
+
+class BoardOptions(TypedDict, total=False):
+    """What `served` passes on to the Board besides its file and poll."""
+
+    allow_entry: bool
+    token: str | None
+    hosts: Sequence[str]
 
 
 @contextmanager
-def served(path, **options):
+def served(path: Path, **options: Unpack[BoardOptions]) -> Iterator[str]:
     """The board on a free loopback port, in a thread; yields its base URL."""
     board = Board(path, poll=0.05, **options)
     port = _free_port()
@@ -231,7 +261,9 @@ def served(path, **options):
         thread.join(timeout=10)
 
 
-async def _listen(url, seen, ready, want, stop):
+async def _listen(
+    url: str, seen: list[Any], ready: asyncio.Semaphore, want: int, stop: asyncio.Event
+) -> None:
     """Hold the event stream; collect every change until `want` hands are in the state."""
     async with (
         httpx.AsyncClient(timeout=None) as client,
@@ -249,11 +281,11 @@ async def _listen(url, seen, ready, want, stop):
                     return
 
 
-def test_every_change_reaches_every_client_as_an_event(board_file):
+def test_every_change_reaches_every_client_as_an_event(board_file: Path) -> None:
     with served(board_file) as url:
-        seen = []
+        seen: list[Any] = []
 
-        async def main():
+        async def main() -> None:
             ready = asyncio.Semaphore(0)
             stop = asyncio.Event()
             task = asyncio.create_task(_listen(url, seen, ready, 1, stop))
@@ -271,15 +303,15 @@ def test_every_change_reaches_every_client_as_an_event(board_file):
     assert seen[-1]["changes"] == ["hand 1: Ann + Bob 70"]
 
 
-def test_load_200_clients_see_every_one_of_100_hands(board_file):
+def test_load_200_clients_see_every_one_of_100_hands(board_file: Path) -> None:
     clients, hands = 200, 100
     session = Session(board_file)
     from scorepad.scoring import PickerHand
 
     with served(board_file) as url:
-        seen = [[] for _ in range(clients)]
+        seen: list[list[Any]] = [[] for _ in range(clients)]
 
-        async def main():
+        async def main() -> None:
             ready = asyncio.Semaphore(0)
             stop = asyncio.Event()
             tasks = [
@@ -289,7 +321,7 @@ def test_load_200_clients_see_every_one_of_100_hands(board_file):
             for _ in range(clients):
                 await asyncio.wait_for(ready.acquire(), 30)
 
-            def record():
+            def record() -> None:
                 for n in range(hands):
                     session.record(PickerHand((), "Ann", 70 if n % 2 else 40, partners=("Bob",)))
 
@@ -322,7 +354,7 @@ def _chromium() -> str | None:
     return None
 
 
-def test_the_page_updates_itself_in_headless_chromium(board_file):
+def test_the_page_updates_itself_in_headless_chromium(board_file: Path) -> None:
     playwright = pytest.importorskip(
         "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
     )
@@ -374,7 +406,9 @@ def test_the_page_updates_itself_in_headless_chromium(board_file):
     assert totals["Cy"] == 8 - 1 and totals["Ann"] == -2 + 2
 
 
-def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(client, board_file):
+def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
+    client: TestClient, board_file: Path
+) -> None:
     saved = board_file.read_bytes()
     board_file.unlink()
     reply = client.get("/api/state")
@@ -386,26 +420,34 @@ def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(client, boar
 # --- under load and attack ----------------------------------------------------------------------
 
 
-def _post(url, body, key=None, headers=AUTH, timeout=30):
+def _post(
+    url: str,
+    body: object,
+    key: str | None = None,
+    headers: dict[str, str] = AUTH,
+    timeout: float = 30,
+) -> httpx.Response:
     extra = {"idempotency-key": key} if key else {}
     return httpx.post(url + "/api/hands", json=body, headers={**headers, **extra}, timeout=timeout)
 
 
-def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(board_file):
+def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(
+    board_file: Path,
+) -> None:
     """Requests used to share one Session, whose descriptor one thread closed under another's
     read: 500s for hands that were recorded, which the table then entered again."""
     posters, each = 6, 12
     with served(board_file, allow_entry=True, token=TOKEN) as url:
         answers, reads = [], []
 
-        def poster(n):
+        def poster(n: int) -> None:
             for i in range(each):
                 points = 40 + (n * each + i) % 50
                 body = {"picker": "Ann", "partners": ["Bob"], "points": points, "note": f"{n}-{i}"}
                 reply = _post(url, body, key=f"k-{n}-{i}")
                 answers.append((reply.status_code, reply.json()))
 
-        def reader():
+        def reader() -> None:
             for _ in range(each * 2):
                 reads.append(httpx.get(url + "/api/state", timeout=30).status_code)
 
@@ -423,7 +465,7 @@ def test_concurrent_posts_and_reads_get_no_5xx_and_each_201_is_in_the_file_once(
     assert numbers == list(range(1, posters * each + 1))  # each answer names its own hand
 
 
-def _hands_json(path):
+def _hands_json(path: Path) -> list[Any]:
     from click.testing import CliRunner
 
     from scorepad.cli import cli
@@ -432,7 +474,7 @@ def _hands_json(path):
     return [h for h in json.loads(out)["hands"] if not h.get("void")]
 
 
-def test_a_repeated_idempotency_key_records_once(client, board_file):
+def test_a_repeated_idempotency_key_records_once(client: TestClient, board_file: Path) -> None:
     body = {"picker": "Ann", "partners": ["Bob"], "points": 70}
     key = {"idempotency-key": "entry-1"}
     first = client.post("/api/hands", json=body, headers={**AUTH, **key})
@@ -455,7 +497,7 @@ def test_a_repeated_idempotency_key_records_once(client, board_file):
     assert client.get("/api/state").json()["hands"] == 2
 
 
-def test_copies_of_one_entry_sent_at_once_record_once(board_file):
+def test_copies_of_one_entry_sent_at_once_record_once(board_file: Path) -> None:
     body = {"picker": "Cy", "alone": True, "points": 95}
     with served(board_file, allow_entry=True, token=TOKEN) as url:
         answers = []
@@ -472,7 +514,9 @@ def test_copies_of_one_entry_sent_at_once_record_once(board_file):
     assert len(_hands_json(board_file)) == 1
 
 
-def test_a_token_that_is_not_ascii_is_forbidden_not_a_crash(client, board_file):
+def test_a_token_that_is_not_ascii_is_forbidden_not_a_crash(
+    client: TestClient, board_file: Path
+) -> None:
     before = board_file.read_bytes()
     for token in ("tok-é".encode(), "tok-é".encode("latin-1"), b"\xff" * 20):
         reply = client.post(
@@ -483,7 +527,7 @@ def test_a_token_that_is_not_ascii_is_forbidden_not_a_crash(client, board_file):
     assert board_file.read_bytes() == before
 
 
-def test_the_board_answers_only_to_its_own_host_names(board_file):
+def test_the_board_answers_only_to_its_own_host_names(board_file: Path) -> None:
     board = Board(board_file, allow_entry=True, token=TOKEN, hosts=["scorepad.lan"])
     with TestClient(create_app(board), base_url="http://evil.example") as evil:
         for method, where in (("GET", "/"), ("GET", "/api/state"), ("GET", "/events")):
@@ -499,12 +543,12 @@ def test_the_board_answers_only_to_its_own_host_names(board_file):
             assert good.get("/api/state").status_code == 200, name
 
 
-def test_serve_checks_its_host_names(fails, board_file):
+def test_serve_checks_its_host_names(fails: Fails, board_file: Path) -> None:
     assert "--allow-host" in fails("-f", board_file, "serve", "--allow-host", "a b", code=2)
     assert "--allow-host" in fails("-f", board_file, "serve", "--allow-host", "x/y", code=2)
 
 
-def _slow(url, count, first=b"GET / HTTP/1.1\r\nHo"):
+def _slow(url: str, count: int, first: bytes = b"GET / HTTP/1.1\r\nHo") -> list[socket.socket]:
     """Open `count` connections that each send the start of a request and nothing more."""
     host, port = url.removeprefix("http://").split(":")
     socks = []
@@ -515,7 +559,9 @@ def _slow(url, count, first=b"GET / HTTP/1.1\r\nHo"):
     return socks
 
 
-def test_slow_clients_cannot_keep_the_board_from_answering(board_file, monkeypatch):
+def test_slow_clients_cannot_keep_the_board_from_answering(
+    board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import scorepad.serve as serve
 
     monkeypatch.setattr(serve, "MAX_CONNECTIONS", 24)
@@ -541,13 +587,13 @@ def test_slow_clients_cannot_keep_the_board_from_answering(board_file, monkeypat
                 s.close()
 
 
-def test_an_aborted_upload_is_not_an_error_in_the_log(board_file):
+def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
     import logging
 
     seen = []
 
     class Keep(logging.Handler):
-        def emit(self, record):
+        def emit(self, record: logging.LogRecord) -> None:
             seen.append(record)
 
     keep = Keep(level=logging.WARNING)
@@ -571,7 +617,7 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file):
     assert [r.getMessage() for r in seen if r.levelno >= logging.ERROR] == []
 
 
-def test_the_log_is_bounded():
+def test_the_log_is_bounded() -> None:
     import logging
 
     from scorepad.serve import LOG_REPEATS, _FewRepeats
@@ -584,7 +630,9 @@ def test_the_log_is_bounded():
     assert flood.filter(other)
 
 
-def test_eight_processes_and_the_board_posting_lose_and_double_nothing(run, tmp_path):
+def test_eight_processes_and_the_board_posting_lose_and_double_nothing(
+    run: Run, tmp_path: Path
+) -> None:
     """Round two's concurrency test (eight processes recording at once) with the board taking
     entries from two clients at the same time, one of them retrying each entry once."""
     from test_hardening import LOADER, new_session
@@ -605,7 +653,7 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(run, tmp_
         ]
         answers = []
 
-        def poster(n):
+        def poster(n: int) -> None:
             while time.time() < start:
                 time.sleep(0.01)
             for i in range(20):
@@ -631,7 +679,9 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(run, tmp_
     assert Session(board_file).check(fast=False)[1] == []
 
 
-def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(run, tmp_path):
+def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(
+    run: Run, tmp_path: Path
+) -> None:
     """Round two's kill test with the board taking entries all along: every hand either
     reported (an `ok` line, a 201) is in the file once; the board never answers 5xx."""
     import random
@@ -645,7 +695,7 @@ def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(run,
     with served(path, allow_entry=True, token=TOKEN) as url:
         answers, stop = [], threading.Event()
 
-        def poster():
+        def poster() -> None:
             i = 0
             while not stop.is_set():
                 i += 1

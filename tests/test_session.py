@@ -5,37 +5,52 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol, cast
 
 import pytest
+from _types import CheckJson, Run
+from click.testing import Result
 from conftest import FIVE
 
 HAND = ("--picker", "Ann", "--partner", "Bob", "--points", 64, "--tricks", 4)
 
 
+class Sp(Protocol):
+    """The `session` fixture: `sp(*args, input=...)` runs `scorepad -f FILE ...`; `sp.path` is
+    FILE; `sp.new(*args)` starts the five-handed session there (asserting it did)."""
+
+    path: Path
+    new: Callable[..., Result]
+
+    def __call__(self, *args: object, input: str | None = None) -> Result: ...
+
+
 @pytest.fixture
-def session(run, tmp_path):
+def session(run: Run, tmp_path: Path) -> Sp:
     """A new five-handed session; returns a function running `scorepad -f FILE ...`."""
     path = tmp_path / "night.csv"
 
-    def sp(*args, input=None):
+    def invoke(*args: object, input: str | None = None) -> Result:
         return run("-f", path, *args, input=input)
 
+    sp = cast(Sp, invoke)  # a function with attributes: mypy types it by the protocol
     sp.path = path
     sp.new = lambda *args: _ok(sp("new", "--players", FIVE, *args))
     return sp
 
 
-def _ok(result):
+def _ok(result: Result) -> Result:
     assert result.exit_code == 0, result.stderr
     return result
 
 
-def _json(result):
+def _json(result: Result) -> Any:
     return json.loads(_ok(result).stdout)
 
 
-def refused(sp, *args, code=1):
+def refused(sp: Sp, *args: object, code: int = 1) -> str:
     """Run a command that must fail and leave the session file byte-for-byte unchanged."""
     before = sp.path.read_bytes() if sp.path.exists() else None
     result = sp(*args)
@@ -48,7 +63,7 @@ def refused(sp, *args, code=1):
 # --- the file -----------------------------------------------------------------------------------
 
 
-def test_new_writes_a_self_contained_csv(session):
+def test_new_writes_a_self_contained_csv(session: Sp) -> None:
     result = session.new()
     assert "Next: hand 1, Ed deals, Ann leads." in result.stdout
     lines = session.path.read_text().splitlines()
@@ -58,7 +73,7 @@ def test_new_writes_a_self_contained_csv(session):
     assert session.path.read_bytes().count(b"\r\n") == 3  # RFC 4180 line ends
 
 
-def test_new_refuses_to_overwrite(session):
+def test_new_refuses_to_overwrite(session: Sp) -> None:
     session.new()
     message = refused(session, "new", "--players", "X,Y,Z")
     assert "already exists" in message
@@ -75,12 +90,14 @@ def test_new_refuses_to_overwrite(session):
         ("A,B,C,D,E,F,G", "deal for 3, 4, 5, 6 players"),
     ],
 )
-def test_new_refuses_bad_tables_and_writes_nothing(session, players, message):
+def test_new_refuses_bad_tables_and_writes_nothing(session: Sp, players: str, message: str) -> None:
     assert message in refused(session, "new", "--players", players)
     assert not session.path.exists()
 
 
-def test_file_option_environment_variable_and_default(run, tmp_path, monkeypatch):
+def test_file_option_environment_variable_and_default(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     _ok(run("new", "--players", "A,B,C"))
     assert (tmp_path / "scorepad.csv").exists()
@@ -91,11 +108,11 @@ def test_file_option_environment_variable_and_default(run, tmp_path, monkeypatch
     assert (tmp_path / "flag.csv").exists()
 
 
-def test_missing_session_file_says_how_to_start(session):
+def test_missing_session_file_says_how_to_start(session: Sp) -> None:
     assert "start one with `scorepad new" in refused(session, "standings")
 
 
-def test_rules_are_recorded_in_the_file(session, run, tmp_path):
+def test_rules_are_recorded_in_the_file(session: Sp, run: Run, tmp_path: Path) -> None:
     rules = tmp_path / "house.toml"
     rules.write_text('preset = "pagat"\nleaster_payout = 3\n')
     _ok(session("new", "--players", FIVE, "--rules", rules, "--set", "base=2"))
@@ -113,7 +130,7 @@ def test_rules_are_recorded_in_the_file(session, run, tmp_path):
 # --- recording hands ----------------------------------------------------------------------------
 
 
-def test_hand_scores_exactly_as_check_does(session, check_json):
+def test_hand_scores_exactly_as_check_does(session: Sp, check_json: CheckJson) -> None:
     session.new()
     recorded = _json(session("hand", *HAND, "--format", "json"))
     checked = check_json("--players", FIVE, *HAND)
@@ -125,7 +142,7 @@ def test_hand_scores_exactly_as_check_does(session, check_json):
     assert recorded["hand"] == 1 and recorded["totals"] == recorded["deltas"]
 
 
-def test_hand_prints_points_and_standings(session):
+def test_hand_prints_points_and_standings(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     out = _ok(session("hand", "--picker", "Cy", "--alone", "--points", 95)).stdout
@@ -151,7 +168,7 @@ def test_hand_prints_points_and_standings(session):
     ]
 
 
-def test_the_deal_passes_to_the_left(session):
+def test_the_deal_passes_to_the_left(session: Sp) -> None:
     session.new("--dealer", "Cy")
     dealers = []
     for _ in range(6):
@@ -160,7 +177,7 @@ def test_the_deal_passes_to_the_left(session):
     assert dealers == ["Dee", "Ed", "Ann", "Bob", "Cy", "Dee"]
 
 
-def test_crack_eligibility_follows_the_sessions_dealer(session):
+def test_crack_eligibility_follows_the_sessions_dealer(session: Sp) -> None:
     session.new("--dealer", "Cy")  # Dee picks first, Cy last
     assert "had the chance to pick" in refused(
         session, "hand", "--picker", "Ed", "--partner", "Ann", "--points", 70, "--crack", "Dee"
@@ -168,7 +185,7 @@ def test_crack_eligibility_follows_the_sessions_dealer(session):
     _ok(session("hand", "--picker", "Ed", "--partner", "Ann", "--points", 70, "--crack", "Bob"))
 
 
-def test_six_people_with_the_dealer_sitting_out(session, run):
+def test_six_people_with_the_dealer_sitting_out(session: Sp, run: Run) -> None:
     _ok(session("new", "--players", FIVE + ",Flo", "--set", "sit_out=dealer"))
     status = _json(session("status", "--format", "json"))
     assert status["dealer"] == "Flo" and status["sits_out"] == ["Flo"]
@@ -181,7 +198,7 @@ def test_six_people_with_the_dealer_sitting_out(session, run):
     assert _json(session("status", "--format", "json"))["sits_out"] == ["Ann"]
 
 
-def test_out_sits_someone_out_for_one_hand(session):
+def test_out_sits_someone_out_for_one_hand(session: Sp) -> None:
     _ok(session("new", "--players", FIVE + ",Flo"))
     out = _json(session("hand", *HAND, "--out", "Dee", "--format", "json"))
     assert out["deltas"]["Dee"] == 0 and out["score"]["roles"]["Dee"] == "sits out"
@@ -189,7 +206,7 @@ def test_out_sits_someone_out_for_one_hand(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_doubler_queue_doubles_each_of_the_next_hands(session):
+def test_doubler_queue_doubles_each_of_the_next_hands(session: Sp) -> None:
     session.new("--set", "all_pass=doubler")
     _ok(session("hand", "--doubler"))
     _ok(session("hand", "--doubler"))
@@ -203,7 +220,7 @@ def test_doubler_queue_doubles_each_of_the_next_hands(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_doubler_multiply_doubles_the_next_hand_twice(session):
+def test_doubler_multiply_doubles_the_next_hand_twice(session: Sp) -> None:
     session.new("--set", "all_pass=doubler", "--set", "doubler_stacking=multiply")
     session("hand", "--doubler")
     session("hand", "--doubler")
@@ -212,7 +229,7 @@ def test_doubler_multiply_doubles_the_next_hand_twice(session):
     assert out["deltas"]["Ann"] == 8 and out["pending"] == 0
 
 
-def test_doubler_cap(session):
+def test_doubler_cap(session: Sp) -> None:
     session.new(
         "--set", "all_pass=doubler", "--set", "doubler_stacking=cap", "--set", "max_doubled_hands=1"
     )
@@ -221,7 +238,7 @@ def test_doubler_cap(session):
     assert _json(session("status", "--format", "json"))["doublers_pending"] == 1
 
 
-def test_doubler_needs_doubler_rules_and_nothing_else(session):
+def test_doubler_needs_doubler_rules_and_nothing_else(session: Sp) -> None:
     session.new()
     assert "all_pass = doubler" in refused(session, "hand", "--doubler")
     session.path.unlink()
@@ -234,7 +251,7 @@ def test_doubler_needs_doubler_rules_and_nothing_else(session):
     )
 
 
-def test_race_night_announces_the_winner_and_then_stops(session):
+def test_race_night_announces_the_winner_and_then_stops(session: Sp) -> None:
     _ok(session("new", "--players", FIVE, "--rules", "first-night"))
     for points in (95, 75):
         session("hand", "--picker", "Ann", "--partner", "Bob", "--points", points)
@@ -245,7 +262,7 @@ def test_race_night_announces_the_winner_and_then_stops(session):
     assert standings["race_winners"] == ["Ann"] and standings["totals"]["Ann"] == 6
 
 
-def test_names_with_quotes_spaces_and_accents_round_trip(session):
+def test_names_with_quotes_spaces_and_accents_round_trip(session: Sp) -> None:
     players = '"Smith John","Ann ""the Ace""",Zoë,Jean Luc,Ed'
     _ok(session("new", "--players", players))
     _ok(session("hand", "--picker", "Smith John", "--partner", 'Ann "the Ace"', "--points", 70))
@@ -264,14 +281,14 @@ def test_names_with_quotes_spaces_and_accents_round_trip(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_a_name_with_a_comma_is_refused_where_players_sit_down(session):
+def test_a_name_with_a_comma_is_refused_where_players_sit_down(session: Sp) -> None:
     error = refused(session, "new", "--players", '"Smith, John",Bob,Cy,Dee,Ed')
     assert "a name cannot hold a comma" in error and "'Smith John'" in error
     session.new()
     assert "a name cannot hold a comma" in refused(session, "seat", "add", "Doe, Jane")
 
 
-def test_a_file_that_has_a_name_with_a_comma_keeps_loading(session):
+def test_a_file_that_has_a_name_with_a_comma_keeps_loading(session: Sp) -> None:
     import csv
 
     _ok(session("new", "--players", "Smith John,Bob,Cy,Dee,Ed"))
@@ -284,7 +301,7 @@ def test_a_file_that_has_a_name_with_a_comma_keeps_loading(session):
     assert _json(session("standings", "--format", "json"))["totals"]["Smith, John"] == 2
 
 
-def test_a_file_saved_by_a_spreadsheet_still_loads(session):
+def test_a_file_saved_by_a_spreadsheet_still_loads(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     data = session.path.read_bytes()
@@ -296,7 +313,7 @@ def test_a_file_saved_by_a_spreadsheet_still_loads(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_recording_reads_only_the_head_and_the_tail(session):
+def test_recording_reads_only_the_head_and_the_tail(session: Sp) -> None:
     session.new()
     for _ in range(3):
         session("hand", *HAND)
@@ -310,7 +327,7 @@ def test_recording_reads_only_the_head_and_the_tail(session):
 # --- reports ------------------------------------------------------------------------------------
 
 
-def test_status(session):
+def test_status(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     out = _ok(session("status")).stdout
@@ -318,7 +335,7 @@ def test_status(session):
     assert "Leader:    Ann +2" in out and "Doublers:  none pending" in out
 
 
-def test_standings_text_and_json(session):
+def test_standings_text_and_json(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     session("hand", "--picker", "Cy", "--alone", "--points", 40)
@@ -338,7 +355,7 @@ def test_standings_text_and_json(session):
     assert data["totals"] == {"Ann": 3, "Bob": 2, "Cy": -5, "Dee": 0, "Ed": 0}
 
 
-def test_sheet_and_running_sheet(session):
+def test_sheet_and_running_sheet(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     session("hand", "--leaster", "--winner", "Dee")
@@ -355,7 +372,7 @@ def test_sheet_and_running_sheet(session):
 # --- corrections --------------------------------------------------------------------------------
 
 
-def test_undo_voids_the_last_hand_and_gives_the_deal_back(session):
+def test_undo_voids_the_last_hand_and_gives_the_deal_back(session: Sp) -> None:
     session.new()
     assert "there is nothing to undo" in refused(session, "undo")
     session("hand", *HAND)
@@ -375,7 +392,7 @@ def test_undo_voids_the_last_hand_and_gives_the_deal_back(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_undo_takes_back_an_amendment_and_a_seat_change(session):
+def test_undo_takes_back_an_amendment_and_a_seat_change(session: Sp) -> None:
     session.new()
     session("hand", *HAND, "--note", "first")
     _ok(session("amend", "1", "--points", "58"))
@@ -401,7 +418,7 @@ def test_undo_takes_back_an_amendment_and_a_seat_change(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_undo_of_a_doubler_and_of_a_doubled_hand(session):
+def test_undo_of_a_doubler_and_of_a_doubled_hand(session: Sp) -> None:
     session.new("--set", "all_pass=doubler")
     session("hand", "--doubler")
     session("hand", *HAND)  # doubled
@@ -413,7 +430,7 @@ def test_undo_of_a_doubler_and_of_a_doubled_hand(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_void_any_hand(session):
+def test_void_any_hand(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     session("hand", "--picker", "Cy", "--alone", "--points", 95)
@@ -427,7 +444,7 @@ def test_void_any_hand(session):
     assert _json(session("standings", "--format", "json"))["hands"] == 1
 
 
-def test_amend_rescores_a_hand(session):
+def test_amend_rescores_a_hand(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     session("hand", "--leaster", "--winner", "Dee")
@@ -444,7 +461,7 @@ def test_amend_rescores_a_hand(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_amend_can_turn_a_hand_into_a_leaster_and_back(session):
+def test_amend_can_turn_a_hand_into_a_leaster_and_back(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     _ok(session("amend", 1, "--leaster", "--winner", "Cy"))
@@ -454,7 +471,7 @@ def test_amend_can_turn_a_hand_into_a_leaster_and_back(session):
     assert _ok(session("verify")).stdout == ""
 
 
-def test_amend_refusals_leave_the_file_unchanged(session):
+def test_amend_refusals_leave_the_file_unchanged(session: Sp) -> None:
     session.new()
     session("hand", *HAND)
     assert "card points run from 0 to 120" in refused(session, "amend", 1, "--points", 130)
@@ -478,7 +495,9 @@ def test_amend_refusals_leave_the_file_unchanged(session):
         (("--picker", "Ann", "--partner", "Bob", "--points", 70, "--out", "Zed"), 1),
     ],
 )
-def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(session, args, code):
+def test_a_refused_hand_leaves_the_file_byte_for_byte_unchanged(
+    session: Sp, args: tuple[object, ...], code: int
+) -> None:
     session.new()
     session("hand", *HAND)
     refused(session, "hand", *args, code=code)
@@ -494,14 +513,14 @@ def _tamper(path: Path, line: int, old: str, new: str) -> None:
     path.write_bytes("\r\n".join(lines).encode("utf-8"))
 
 
-def _night(session):
+def _night(session: Sp) -> None:
     session.new()
     session("hand", *HAND)  # line 4
     session("hand", "--picker", "Cy", "--alone", "--points", 95)  # line 5
     session("hand", "--leaster", "--winner", "Dee")  # line 6
 
 
-def test_verify_is_silent_on_a_good_file(session):
+def test_verify_is_silent_on_a_good_file(session: Sp) -> None:
     _night(session)
     result = session("verify")
     assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
@@ -524,7 +543,9 @@ def test_verify_is_silent_on_a_good_file(session):
         (5, ",95,", ",195,", "card points run from 0 to 120"),
     ],
 )
-def test_verify_reports_hand_edits_as_file_line_message(session, line, old, new, message):
+def test_verify_reports_hand_edits_as_file_line_message(
+    session: Sp, line: int, old: str, new: str, message: str
+) -> None:
     _night(session)
     _tamper(session.path, line, old, new)
     result = session("verify")
@@ -535,7 +556,7 @@ def test_verify_reports_hand_edits_as_file_line_message(session, line, old, new,
     assert f"{session.path}:{line}: " in refusal and "run `scorepad verify`" in refusal
 
 
-def test_verify_reports_every_problem(session):
+def test_verify_reports_every_problem(session: Sp) -> None:
     _night(session)
     _tamper(session.path, 4, "1,picker,,2,1,", "1,picker,,5,1,")
     _tamper(session.path, 6, ",Dee,", ",Zed,")
@@ -544,7 +565,7 @@ def test_verify_reports_every_problem(session):
     assert any(l.startswith(f"{session.path}:6: winner: unknown player") for l in lines)
 
 
-def test_verify_reports_a_hand_that_does_not_sum_to_zero(session):
+def test_verify_reports_a_hand_that_does_not_sum_to_zero(session: Sp) -> None:
     _night(session)
     _tamper(session.path, 5, "2,picker,,-2,-2,8,", "2,picker,,-2,-2,9,")
     out = session("verify").stdout
@@ -552,14 +573,14 @@ def test_verify_reports_a_hand_that_does_not_sum_to_zero(session):
     assert "Cy recorded 9, the rules give 8" in out
 
 
-def test_verify_reports_running_totals_that_disagree(session):
+def test_verify_reports_running_totals_that_disagree(session: Sp) -> None:
     _night(session)
     _tamper(session.path, 6, '""Cy"":6', '""Cy"":7')
     out = session("verify").stdout
     assert out.startswith(f"{session.path}:6: totals: recorded") and "Cy +6" in out
 
 
-def test_standings_catches_an_edit_that_still_sums_to_zero(session):
+def test_standings_catches_an_edit_that_still_sums_to_zero(session: Sp) -> None:
     _night(session)
     _tamper(session.path, 4, "1,picker,,2,1,-1,-1,-1", "1,picker,,1,2,-1,-1,-1")
     refusal = refused(session, "standings")
@@ -568,7 +589,7 @@ def test_standings_catches_an_edit_that_still_sums_to_zero(session):
     assert session("verify").stdout.startswith(f"{session.path}:4: points differ")
 
 
-def test_verify_reports_rules_changed_by_hand(session):
+def test_verify_reports_rules_changed_by_hand(session: Sp) -> None:
     _night(session)
     _tamper(session.path, 2, '""base"":1', '""base"":2')
     lines = session("verify").stdout.splitlines()
@@ -582,7 +603,9 @@ def test_verify_reports_rules_changed_by_hand(session):
         ("name,score\r\nAnn,3\r\n", 1, "not a scorepad session"),
     ],
 )
-def test_verify_rejects_files_that_are_not_sessions(session, content, line, message):
+def test_verify_rejects_files_that_are_not_sessions(
+    session: Sp, content: str, line: int, message: str
+) -> None:
     session.path.write_text(content)
     result = session("verify")
     assert result.exit_code == 1
@@ -592,7 +615,7 @@ def test_verify_rejects_files_that_are_not_sessions(session, content, line, mess
 # --- never lose a hand --------------------------------------------------------------------------
 
 
-def test_torn_last_line_is_reported_and_repaired(session):
+def test_torn_last_line_is_reported_and_repaired(session: Sp) -> None:
     _night(session)
     good = session.path.read_bytes()
     with open(session.path, "ab") as out:
@@ -602,15 +625,15 @@ def test_torn_last_line_is_reported_and_repaired(session):
     assert (
         verify.exit_code == 1 and f"{session.path}:7: the last line is incomplete" in verify.stdout
     )
-    out = _ok(session("repair")).stdout
-    assert "moved the incomplete line 7" in out
+    repaired = _ok(session("repair")).stdout
+    assert "moved the incomplete line 7" in repaired
     assert session.path.read_bytes() == good
     assert Path(str(session.path) + ".rejected").read_bytes() == b"4,picker,,2,1,-1,-1,\n"
     assert _ok(session("verify")).stdout == ""
     assert "nothing to repair" in _ok(session("repair")).stdout
 
 
-def test_two_processes_recording_at_once_both_land(session):
+def test_two_processes_recording_at_once_both_land(session: Sp) -> None:
     session.new()
     env = {**os.environ, "SCOREPAD_FILE": str(session.path)}
     code = textwrap.dedent("""\

@@ -5,8 +5,9 @@ import random
 import tempfile
 import unicodedata
 from pathlib import Path
+from typing import Any
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,7 @@ from scorepad.schema import check_new_name
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Ed"]
 
 
-def invoke(path, *args):
+def invoke(path: Path, *args: object) -> Result:
     return CliRunner().invoke(cli, ["-f", str(path), *map(str, args)], prog_name="scorepad")
 
 
@@ -40,7 +41,9 @@ OPERATIONS = st.one_of(
     st.sampled_from(["queue", "multiply"]),
     st.lists(OPERATIONS, min_size=1, max_size=12),
 )
-def test_any_night_verifies_and_its_columns_sum_to_the_standings(preset, stacking, operations):
+def test_any_night_verifies_and_its_columns_sum_to_the_standings(
+    preset: str, stacking: str, operations: list[tuple[Any, ...]]
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         assert (
@@ -86,7 +89,9 @@ HOUSE_OPERATIONS = st.one_of(
     st.booleans(),
     st.lists(HOUSE_OPERATIONS, min_size=4, max_size=12),
 )
-def test_any_night_of_house_rules_verifies(preset, sixty, split, bump, operations):
+def test_any_night_of_house_rules_verifies(
+    preset: str, sixty: str, split: str, bump: bool, operations: list[tuple[Any, ...]]
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         settings = (
@@ -134,7 +139,7 @@ BAVARIAN_OPERATIONS = st.one_of(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(BAVARIAN_OPERATIONS, min_size=4, max_size=12))
-def test_any_bavarian_night_verifies(operations):
+def test_any_bavarian_night_verifies(operations: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         new = invoke(path, "new", "--rules", "bavarian", "--players", ",".join(FOUR))
@@ -142,7 +147,9 @@ def test_any_bavarian_night_verifies(operations):
         _play_and_check(path, operations, FOUR)
 
 
-def _play_and_check(path, operations, players=PLAYERS):
+def _play_and_check(
+    path: Path, operations: list[tuple[Any, ...]], players: list[str] = PLAYERS
+) -> None:
     """Run the operations on the session at `path`; after each, the file verifies (a refused
     one changed nothing); at the end the fast and full passes agree, and so do the columns."""
     for op in operations:
@@ -195,6 +202,7 @@ def _play_and_check(path, operations, players=PLAYERS):
     # the fast path (rows matched to remembered scores by their raw cells) agrees with
     # decoding and re-scoring every row
 
+    from scorepad.ledger import HandView
     from scorepad.reports import PlayerCounts
     from scorepad.session import Session
 
@@ -212,10 +220,11 @@ def _play_and_check(path, operations, players=PLAYERS):
     # and every hand a listener is shown (as amended, voided, alike with others) is the same
     # when every row is decoded and re-scored (its row may be another hand's of its kind, with
     # card points of the same class: `card_points` are the hand's own)
-    shown: list[list] = [[], []]
+    shown: list[list[tuple[object, ...]]] = [[], []]
     for fast, views in zip((True, False), shown):
-        Session(path).check(
-            on_hand=lambda v, views=views: views.append(
+
+        def listen(v: HandView, views: list[tuple[object, ...]] = views) -> None:
+            views.append(
                 (
                     v.number,
                     v.void,
@@ -226,9 +235,9 @@ def _play_and_check(path, operations, players=PLAYERS):
                     v.entry.result,
                     v.card_points,
                 )
-            ),
-            fast=fast,
-        )
+            )
+
+        Session(path).check(on_hand=listen, fast=fast)
     assert shown[0] == shown[1]
     assert results[0][0] == standings["totals"]
     rows = path.read_text().splitlines()[3:]
@@ -241,7 +250,7 @@ def _play_and_check(path, operations, players=PLAYERS):
     assert columns == standings["totals"]
 
 
-def _valid(name):
+def _valid(name: str) -> bool:
     try:
         check_new_name(name)
     except ScorepadError:
@@ -249,12 +258,12 @@ def _valid(name):
     return name == name.strip()
 
 
-NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(_valid)
+NAMES = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=12).filter(_valid)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(NAMES, min_size=3, max_size=5, unique_by=str.casefold))
-def test_any_acceptable_names_round_trip(names):
+def test_any_acceptable_names_round_trip(names: list[str]) -> None:
     import csv
     import io
 
@@ -291,7 +300,9 @@ def test_any_acceptable_names_round_trip(names):
         ]
     ),
 )
-def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(seed, damage):
+def test_a_damaged_file_never_gives_a_traceback_nor_changes_on_failure(
+    seed: int, damage: str
+) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
@@ -444,7 +455,9 @@ COMMANDS = st.sampled_from(
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(COMMANDS, HOSTILE)
-def test_hostile_options_to_every_command_never_crash_or_damage(command, value):
+def test_hostile_options_to_every_command_never_crash_or_damage(
+    command: list[str], value: str
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         assert invoke(path, "new", "--players", ",".join(PLAYERS)).exit_code == 0

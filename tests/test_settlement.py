@@ -1,14 +1,23 @@
 """Settling up: money to the cent, and provably the fewest payments."""
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from _types import Fails, Run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.errors import ScorepadError
-from scorepad.settlement import EXACT_LIMIT, fewest_payments, money_balances, parse_rate
+from scorepad.settlement import (
+    EXACT_LIMIT,
+    Payment,
+    fewest_payments,
+    money_balances,
+    parse_rate,
+)
 
 
 def brute_force_fewest(values: list[int]) -> int:
@@ -32,7 +41,7 @@ def brute_force_fewest(values: list[int]) -> int:
     return search(values, 0)
 
 
-def clears(balances, payments) -> bool:
+def clears(balances: Mapping[str, Decimal], payments: list[Payment]) -> bool:
     left = dict(balances)
     for pay in payments:
         assert pay.amount > 0 and pay.payer != pay.payee
@@ -42,7 +51,7 @@ def clears(balances, payments) -> bool:
 
 
 @st.composite
-def balance_sets(draw, most=8):
+def balance_sets(draw: st.DrawFn, most: int = 8) -> dict[str, Decimal]:
     n = draw(st.integers(2, most))
     values = draw(st.lists(st.integers(-30, 30), min_size=n - 1, max_size=n - 1))
     values.append(-sum(values))
@@ -51,7 +60,7 @@ def balance_sets(draw, most=8):
 
 @settings(max_examples=300, deadline=None)
 @given(balance_sets())
-def test_fewest_payments_matches_a_brute_force_search(balances):
+def test_fewest_payments_matches_a_brute_force_search(balances: dict[str, Decimal]) -> None:
     payments = fewest_payments(balances)
     assert clears(balances, payments)
     assert len(payments) == brute_force_fewest([int(v * 4) for v in balances.values()])
@@ -59,14 +68,14 @@ def test_fewest_payments_matches_a_brute_force_search(balances):
 
 @settings(max_examples=40, deadline=None)
 @given(balance_sets(most=EXACT_LIMIT))
-def test_twelve_players_are_still_exact(balances):
+def test_twelve_players_are_still_exact(balances: dict[str, Decimal]) -> None:
     payments = fewest_payments(balances)
     assert clears(balances, payments)
     nonzero = sum(1 for v in balances.values() if v)
     assert len(payments) <= max(0, nonzero - 1)
 
 
-def test_groups_that_cancel_settle_apart():
+def test_groups_that_cancel_settle_apart() -> None:
     balances = {
         "A": Decimal(5),
         "B": Decimal(-5),
@@ -81,7 +90,7 @@ def test_groups_that_cancel_settle_apart():
 
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=13, max_size=20))
-def test_beyond_twelve_a_greedy_plan_still_clears_everything(values):
+def test_beyond_twelve_a_greedy_plan_still_clears_everything(values: list[int]) -> None:
     values.append(-sum(values))
     balances = {f"P{i}": Decimal(v) for i, v in enumerate(values)}
     payments = fewest_payments(balances)
@@ -94,7 +103,7 @@ def test_beyond_twelve_a_greedy_plan_still_clears_everything(values):
     st.lists(st.integers(-200, 200), min_size=1, max_size=8),
     st.decimals(min_value=Decimal("0.001"), max_value=Decimal("100"), places=3),
 )
-def test_money_balances_are_cents_that_still_sum_to_zero(values, rate):
+def test_money_balances_are_cents_that_still_sum_to_zero(values: list[int], rate: Decimal) -> None:
     values.append(-sum(values))
     points = {f"P{i}": v for i, v in enumerate(values)}
     money = money_balances(points, rate)
@@ -104,7 +113,7 @@ def test_money_balances_are_cents_that_still_sum_to_zero(values, rate):
         assert abs(amount - points[player] * rate) <= Decimal("0.02")
 
 
-def test_rate_in_whole_cents_is_exact():
+def test_rate_in_whole_cents_is_exact() -> None:
     assert money_balances({"A": 12, "B": -7, "C": -5}, Decimal("0.25")) == {
         "A": Decimal("3.00"),
         "B": Decimal("-1.75"),
@@ -113,7 +122,7 @@ def test_rate_in_whole_cents_is_exact():
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "abc", "NaN", "Infinity", "1e9"])
-def test_bad_rates_are_refused(text):
+def test_bad_rates_are_refused(text: str) -> None:
     with pytest.raises(ScorepadError):
         parse_rate(text)
 
@@ -122,7 +131,7 @@ def test_bad_rates_are_refused(text):
 
 
 @pytest.fixture
-def night(run, tmp_path):
+def night(run: Run, tmp_path: Path) -> Path:
     path = tmp_path / "night.csv"
     run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
     run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 95)
@@ -130,7 +139,7 @@ def night(run, tmp_path):
     return path
 
 
-def test_settle_text(run, night):
+def test_settle_text(run: Run, night: Path) -> None:
     out = run("-f", night, "settle", "--rate", "0.25").stdout
     assert out.startswith("Settlement at $0.25 a point (2 hands, standard rules):")
     ann = next(line for line in out.splitlines() if line.startswith("Ann"))
@@ -138,7 +147,7 @@ def test_settle_text(run, night):
     assert "payments settle it:" in out
 
 
-def test_settle_json(run, night):
+def test_settle_json(run: Run, night: Path) -> None:
     data = json.loads(
         run("-f", night, "settle", "--rate", "0.10", "--currency", "€", "--format", "json").stdout
     )
@@ -158,11 +167,11 @@ def test_settle_json(run, night):
     assert set(left.values()) == {0} and len(data["payments"]) == 4
 
 
-def test_settle_refuses_a_bad_rate(fails, night):
+def test_settle_refuses_a_bad_rate(fails: Fails, night: Path) -> None:
     assert "above zero" in fails("-f", night, "settle", "--rate", "-2")
 
 
-def test_settle_race_night_names_the_winner(run):
+def test_settle_race_night_names_the_winner(run: Run) -> None:
     from pathlib import Path
 
     sample = Path(__file__).parent.parent / "sample_sessions" / "first-night-race.csv"

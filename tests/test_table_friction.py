@@ -5,9 +5,11 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
+from _types import Fails, Run
 
 from scorepad.cli import COMMANDS, cli
 
@@ -15,46 +17,48 @@ ROOT = Path(__file__).parent.parent
 FRIDAY = ROOT / "sample_sessions" / "standard-friday.csv"
 
 
-def _helps():
+def _helps() -> Iterator[str]:
     """The help text of every command and subcommand."""
     ctx = click.Context(cli, info_name="scorepad")
     yield cli.get_help(ctx)
     for name in COMMANDS:
         command = cli.get_command(ctx, name)
+        assert command is not None
         sub = click.Context(command, info_name=name, parent=ctx)
         yield command.get_help(sub)
         for inner in getattr(command, "commands", {}).values():
             yield inner.get_help(click.Context(inner, info_name=inner.name, parent=sub))
 
 
-def test_every_path_named_in_help_exists():
+def test_every_path_named_in_help_exists() -> None:
     named = {m for text in _helps() for m in re.findall(r"sample_sessions/[\w./-]+", text)}
     assert named, "the help names the bundled samples"
     for path in named:
         assert (ROOT / path.rstrip(".")).exists(), path
 
 
-def _pipe_into_head(*args):
+def _pipe_into_head(*args: object) -> tuple[int, bytes, bytes]:
     """Run scorepad with its output read by `head -1`; returns scorepad's exit and stderr."""
     scorepad = subprocess.Popen(
         [sys.executable, "-m", "scorepad", *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert scorepad.stdout is not None and scorepad.stderr is not None
     first = scorepad.stdout.readline()
     scorepad.stdout.close()  # the reader goes away
     scorepad.wait(timeout=60)
     return scorepad.returncode, first, scorepad.stderr.read()
 
 
-def test_a_reader_that_goes_away_is_no_error(tmp_path):
+def test_a_reader_that_goes_away_is_no_error(tmp_path: Path) -> None:
     big = tmp_path / "friday.csv"
     shutil.copy(FRIDAY, big)
     code, first, err = _pipe_into_head("-f", big, "sheet", "--running")
     assert code == 0 and first.strip() and err == b""
 
 
-def test_a_hand_piped_into_head_is_recorded_and_exits_zero(tmp_path, run):
+def test_a_hand_piped_into_head_is_recorded_and_exits_zero(tmp_path: Path, run: Run) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     code, _, err = _pipe_into_head(
@@ -65,7 +69,7 @@ def test_a_hand_piped_into_head_is_recorded_and_exits_zero(tmp_path, run):
     assert standings["hands"] == 1 and standings["totals"]["Ann"] == 2
 
 
-def test_verify_says_what_it_checked_when_asked(run, tmp_path):
+def test_verify_says_what_it_checked_when_asked(run: Run, tmp_path: Path) -> None:
     assert run("-f", FRIDAY, "verify").stdout == ""
     out = run("-f", FRIDAY, "verify", "-v").stdout
     assert out == f"{FRIDAY}: 40 hands, 2 corrections: all consistent.\n"
@@ -75,7 +79,9 @@ def test_verify_says_what_it_checked_when_asked(run, tmp_path):
     assert "1 seat change: all consistent" in run("-f", path, "verify", "--verbose").stdout
 
 
-def test_settle_shows_the_rate_as_given_and_refuses_one_that_pays_nothing(run, fails):
+def test_settle_shows_the_rate_as_given_and_refuses_one_that_pays_nothing(
+    run: Run, fails: Fails
+) -> None:
     out = run("-f", FRIDAY, "settle", "--rate", "0.125").stdout
     assert out.startswith("Settlement at $0.125 a point")
     assert run("-f", FRIDAY, "settle", "--rate", "1").stdout.startswith("Settlement at $1.00")
@@ -83,7 +89,7 @@ def test_settle_shows_the_rate_as_given_and_refuses_one_that_pays_nothing(run, f
     assert "every balance rounds to nothing" in error and "12 points" in error
 
 
-def test_an_amend_that_changes_nothing_is_refused(run, tmp_path):
+def test_an_amend_that_changes_nothing_is_refused(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert run("-f", path, "hand", "--leaster", "--winner", "Cy").exit_code == 0
@@ -112,13 +118,13 @@ def test_an_amend_that_changes_nothing_is_refused(run, tmp_path):
     assert run("-f", path, "amend", "2", "--points", "71").exit_code == 0  # a real change
 
 
-def _night(run, path, winner):
+def _night(run: Run, path: Path, winner: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert run("-f", path, "hand", "--leaster", "--winner", winner).exit_code == 0
 
 
-def test_season_over_folders_of_scorepad_csv_keeps_every_night(run, tmp_path):
+def test_season_over_folders_of_scorepad_csv_keeps_every_night(run: Run, tmp_path: Path) -> None:
     _night(run, tmp_path / "2026-11-06" / "scorepad.csv", "Ann")
     _night(run, tmp_path / "2026-11-13" / "scorepad.csv", "Bob")
     files = sorted(tmp_path.glob("*/scorepad.csv"))
@@ -135,20 +141,22 @@ def test_season_over_folders_of_scorepad_csv_keeps_every_night(run, tmp_path):
     ]
 
 
-def test_season_refuses_a_night_given_twice(run, fails, tmp_path):
+def test_season_refuses_a_night_given_twice(run: Run, fails: Fails, tmp_path: Path) -> None:
     _night(run, tmp_path / "fri.csv", "Ann")
     error = fails("season", tmp_path / "fri.csv", tmp_path)
     assert "fri.csv: this night is given twice" in error
 
 
-def test_season_refuses_to_add_a_race_to_game_points(run, fails, tmp_path):
+def test_season_refuses_to_add_a_race_to_game_points(
+    run: Run, fails: Fails, tmp_path: Path
+) -> None:
     shutil.copy(ROOT / "sample_sessions" / "first-night-race.csv", tmp_path)
     shutil.copy(FRIDAY, tmp_path)
     error = fails("season", tmp_path)
     assert "first-night-race.csv: a race night" in error
 
 
-def test_the_session_file_may_follow_the_command(run, tmp_path):
+def test_the_session_file_may_follow_the_command(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("new", "--players", "Ann,Bob,Cy,Dee,Ed", "-f", path).exit_code == 0
     assert run("hand", "--leaster", "--winner", "Cy", "--file", path).exit_code == 0
@@ -168,7 +176,9 @@ def test_the_session_file_may_follow_the_command(run, tmp_path):
     assert result.exit_code == 1 and "(or give -f FILE)" in result.stderr
 
 
-def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(run, tmp_path):
+def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(
+    run: Run, tmp_path: Path
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     for note in ("Ann's big one", "misdeal?", "third"):
@@ -201,7 +211,7 @@ def test_notes_carry_over_and_the_sheet_shows_why_a_hand_was_voided(run, tmp_pat
     assert hands[0]["note"] == "Ann's big one"
 
 
-def test_the_list_of_commands_cuts_no_sentence_short():
+def test_the_list_of_commands_cuts_no_sentence_short() -> None:
     for text in _helps():
         if "Commands:" not in text:
             continue
@@ -209,7 +219,7 @@ def test_the_list_of_commands_cuts_no_sentence_short():
         assert "..." not in listing, listing
 
 
-def test_blitz_is_a_number_in_hand_and_amend_alike(run, tmp_path):
+def test_blitz_is_a_number_in_hand_and_amend_alike(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert (
         run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "blitz=true").exit_code
@@ -235,7 +245,9 @@ def test_blitz_is_a_number_in_hand_and_amend_alike(run, tmp_path):
     assert json.loads(amended.stdout)["score"]["stake"] == 1
 
 
-def test_a_correction_that_changes_a_departed_players_total_says_so(run, tmp_path):
+def test_a_correction_that_changes_a_departed_players_total_says_so(
+    run: Run, tmp_path: Path
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     assert (
@@ -255,7 +267,7 @@ def test_a_correction_that_changes_a_departed_players_total_says_so(run, tmp_pat
     )
 
 
-def test_json_gives_each_hand_as_data_with_the_same_keys(run):
+def test_json_gives_each_hand_as_data_with_the_same_keys(run: Run) -> None:
     keys = {
         "hand",
         "kind",
@@ -298,7 +310,7 @@ def test_json_gives_each_hand_as_data_with_the_same_keys(run):
     assert check["winners"] == ["Ann", "Bob"]
 
 
-def _complete(run, line):
+def _complete(run: Run, line: str) -> list[str]:
     """What bash completion offers for a command line (its last word being completed)."""
     from click.testing import CliRunner
 
@@ -316,7 +328,9 @@ def _complete(run, line):
     return [item.split(",", 1)[1] for item in result.stdout.splitlines()]
 
 
-def test_completion_offers_the_players_seated_now_quoted_when_needed(run, tmp_path):
+def test_completion_offers_the_players_seated_now_quoted_when_needed(
+    run: Run, tmp_path: Path
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Jean Luc,Ed").exit_code == 0
     assert run("-f", path, "seat", "remove", "Cy").exit_code == 0
@@ -330,7 +344,7 @@ def test_completion_offers_the_players_seated_now_quoted_when_needed(run, tmp_pa
     assert _complete(run, f"scorepad -f {path} hand --picker j") == ["'Jean Luc'"]
 
 
-def test_log_lists_every_change_with_its_line_time_and_note(run, tmp_path):
+def test_log_lists_every_change_with_its_line_time_and_note(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     steps = [
@@ -357,7 +371,7 @@ def test_log_lists_every_change_with_its_line_time_and_note(run, tmp_path):
     assert all(r["Time"] for r in rows)
 
 
-def test_set_changes_the_rules_from_the_next_hand_on(run, tmp_path):
+def test_set_changes_the_rules_from_the_next_hand_on(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     loss = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "40")
@@ -386,7 +400,9 @@ def test_set_changes_the_rules_from_the_next_hand_on(run, tmp_path):
     assert run("-f", path, "verify").stdout == ""
 
 
-def test_set_refuses_a_bad_change_and_changes_nothing(run, fails, tmp_path):
+def test_set_refuses_a_bad_change_and_changes_nothing(
+    run: Run, fails: Fails, tmp_path: Path
+) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     before = path.read_bytes()
@@ -396,7 +412,7 @@ def test_set_refuses_a_bad_change_and_changes_nothing(run, fails, tmp_path):
     assert path.read_bytes() == before
 
 
-def test_set_rewrites_an_older_file_in_the_current_format_first(run, tmp_path):
+def test_set_rewrites_an_older_file_in_the_current_format_first(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "friday.csv"
     path.write_bytes((ROOT / "tests" / "fixtures" / "v1" / "standard-friday.csv").read_bytes())
     before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
@@ -410,7 +426,7 @@ def test_set_rewrites_an_older_file_in_the_current_format_first(run, tmp_path):
     assert run("-f", path, "verify").stdout == ""
 
 
-def test_a_hand_has_the_same_keys_in_hand_amend_and_sheet(run, tmp_path):
+def test_a_hand_has_the_same_keys_in_hand_amend_and_sheet(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     recorded = json.loads(
@@ -436,7 +452,7 @@ def test_a_hand_has_the_same_keys_in_hand_amend_and_sheet(run, tmp_path):
     assert recorded["winners"] == ["Ann", "Bob"] and recorded["stake"] == 1
 
 
-def test_the_sheet_notes_a_seat_change_at_the_next_hand(run, tmp_path):
+def test_the_sheet_notes_a_seat_change_at_the_next_hand(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     hand = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
@@ -450,7 +466,7 @@ def test_the_sheet_notes_a_seat_change_at_the_next_hand(run, tmp_path):
     assert notes == ["", "Flo joins after Bob; Flo's first", ""]
 
 
-def test_a_note_that_starts_with_a_dash_is_one_clear_error(run, tmp_path):
+def test_a_note_that_starts_with_a_dash_is_one_clear_error(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     before = path.read_bytes()
@@ -463,7 +479,7 @@ def test_a_note_that_starts_with_a_dash_is_one_clear_error(run, tmp_path):
     assert path.read_bytes() == before
 
 
-def test_rules_shows_the_rules_in_force_in_the_session(run, tmp_path):
+def test_rules_shows_the_rules_in_force_in_the_session(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     assert (
         run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--rules", "pagat").exit_code == 0
@@ -481,7 +497,7 @@ def test_rules_shows_the_rules_in_force_in_the_session(run, tmp_path):
     assert status["sits_out"] == [status["dealer"]]
 
 
-def test_a_refused_set_leaves_an_older_file_byte_for_byte(run, tmp_path):
+def test_a_refused_set_leaves_an_older_file_byte_for_byte(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "friday.csv"
     path.write_bytes((ROOT / "tests" / "fixtures" / "v1" / "standard-friday.csv").read_bytes())
     before = path.read_bytes()

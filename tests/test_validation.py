@@ -2,6 +2,7 @@
 exit 1 (a bad hand or rules) or 2 (bad usage), nothing on stdout."""
 
 import pytest
+from _types import Fails
 from conftest import FIVE, FOUR
 
 P5 = ("--players", FIVE)
@@ -292,7 +293,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize("args, message", [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
-def test_refused_with_one_clear_line(fails, args, message):
+def test_refused_with_one_clear_line(fails: Fails, args: tuple[object, ...], message: str) -> None:
     line = fails("check", *args)
     assert message in line
 
@@ -323,6 +324,8 @@ USAGE = [
 
 
 @pytest.mark.parametrize("args, message", [u[1:] for u in USAGE], ids=[u[0] for u in USAGE])
-def test_usage_errors_exit_2_on_one_line(fails, args, message):
+def test_usage_errors_exit_2_on_one_line(
+    fails: Fails, args: tuple[object, ...], message: str
+) -> None:
     line = fails("check", *args, code=2)
     assert message in line
