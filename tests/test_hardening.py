@@ -48,25 +48,31 @@ def hand_numbers(path: Path) -> list[int]:
     return [int(r[0]) for r in rows if r and r[0].isdigit()]
 
 
+def kill_a_writer(run: Run, path: Path, after: float) -> set[int]:
+    """Start a WRITER on the session, SIGKILL it `after` seconds in, and mend a torn last line;
+    the hands it reported recorded."""
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), "10000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(after)
+    writer.send_signal(signal.SIGKILL)
+    out, _ = writer.communicate(timeout=30)
+    if run("-f", path, "verify").exit_code:
+        assert run("-f", path, "repair").exit_code == 0  # a torn last line, moved aside
+    # only whole lines count: the kill may cut the last one short
+    return {int(m[1]) for m in re.finditer(r"^ok (\d+)\n", out, re.MULTILINE)}
+
+
 def test_sigkill_while_recording_loses_no_hand_that_was_reported(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_session(run, path)
     rng = random.Random(7)
     confirmed: set[int] = set()
     for _ in range(6):
-        writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path), "10000"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        time.sleep(rng.uniform(0.3, 1.2))
-        writer.send_signal(signal.SIGKILL)
-        out, _ = writer.communicate(timeout=30)
-        # only whole lines count: the kill may cut the last one short
-        confirmed |= {int(m[1]) for m in re.finditer(r"^ok (\d+)\n", out, re.MULTILINE)}
-        if run("-f", path, "verify").exit_code:
-            assert run("-f", path, "repair").exit_code == 0  # a torn last line, moved aside
+        confirmed |= kill_a_writer(run, path, rng.uniform(0.3, 1.2))
         result = run("-f", path, "verify")
         assert result.exit_code == 0 and result.stdout == "", result.stdout
         numbers = hand_numbers(path)

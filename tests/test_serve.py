@@ -4,9 +4,7 @@ address (with a bounded load test), and the page in a real headless Chromium."""
 import asyncio
 import json
 import os
-import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -686,7 +684,7 @@ def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(
     reported (an `ok` line, a 201) is in the file once; the board never answers 5xx."""
     import random
 
-    from test_hardening import WRITER, hand_numbers, new_session
+    from test_hardening import hand_numbers, kill_a_writer, new_session
 
     path = tmp_path / "night.csv"
     new_session(run, path)
@@ -707,18 +705,7 @@ def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(
         thread.start()
         try:
             for _ in range(4):
-                writer = subprocess.Popen(
-                    [sys.executable, "-c", WRITER, str(path), "10000"],
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
-                time.sleep(rng.uniform(0.4, 1.0))
-                writer.send_signal(signal.SIGKILL)
-                out, _ = writer.communicate(timeout=30)
-                confirmed |= {int(m[1]) for m in re.finditer(r"^ok (\d+)\n", out, re.M)}
-                if run("-f", path, "verify").exit_code:
-                    assert run("-f", path, "repair").exit_code == 0
+                confirmed |= kill_a_writer(run, path, rng.uniform(0.4, 1.0))
         finally:
             stop.set()
             thread.join()
