@@ -240,9 +240,12 @@ class Counts(Counter["Scored"]):
 
     def add(self, entry: Scored, times: int = 1) -> None:
         """Count a hand `times` times."""
-        base = entry.base
+        self.count(entry.base, times, times * entry.card)
+
+    def count(self, base: Scored, times: int, card_points: int) -> None:
+        """Count `times` hands of the kind `base`, holding `card_points` in all."""
         self[base] += times
-        self.card_points[base] += times * entry.card
+        self.card_points[base] += card_points
         if len(self) > self.LIMIT:
             self.fold()
 
@@ -541,9 +544,7 @@ class Ledger:
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
         slow = self._feed_slow
-        counts = self.counts
-        counts_limit = Counts.LIMIT
-        card_points = counts.card_points if counts is not None else Counter()
+        count = self.counts.count if self.counts is not None else None
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
 
@@ -598,12 +599,8 @@ class Ledger:
                 )
                 self._emit(number, entry, cells[k_note])
             else:
-                if counts is not None:  # (`Counts.add`, inline: once a row)
-                    base = entry.base
-                    counts[base] += 1
-                    card_points[base] += points
-                    if len(counts) > counts_limit:
-                        counts.fold()
+                if count is not None:  # (the row's own card points: its kind's may differ)
+                    count(entry.base, 1, points)
                 if on_hand is not None:
                     own = None if entry.card == points else points
                     # (made as `HandView._make` makes one: without a call of its __new__)
