@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import CardError
-from .scoring import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
+from .names import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
 
 class Suit(enum.Enum):

@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 from .errors import HandError, ScorepadError, field
 from .hands import BY_NAME as BY_INPUT
 from .hands import Type
+from .names import TOTAL_POINTS
 from .rules import MAX_DOUBLED, Rules
 from .schema import (
     CORRECTIONS,
@@ -43,7 +44,6 @@ from .schema import (
     check_note,
 )
 from .scoring import (
-    TOTAL_POINTS,
     Hand,
     LeasterHand,
     Outcome,

@@ -37,3 +37,12 @@ class Role(StrEnum):
 PRESETS = ("standard", "pagat", "first-night", "schafkopf", "bavarian")
 """The bundled rules presets (scorepad/presets/NAME.toml)."""
 FAMILIES = tuple(f.value for f in Family)
+
+# The pack's card points: here, not in cards, so that scoring a hand (which needs them) does
+# not import the card tables: recording a hand starts faster.
+TOTAL_POINTS = 120
+"""The card points in the pack."""
+MAKE = 61
+"""What the picker's (declarer's) side needs to win."""
+ACE_POINTS = 11
+"""The richest card (cards.CARD_POINTS): a blind of n cards holds at most n x 11."""

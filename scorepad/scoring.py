@@ -15,15 +15,8 @@ from typing import NamedTuple
 from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
-from .names import Role
+from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
 from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules
-
-# Defined here, not in cards (which imports them from here), so that scoring a hand does not
-# import the card tables: recording a hand starts faster.
-TOTAL_POINTS = 120  # the card points in the pack
-MAKE = 61  # what the picker's side needs
-ACE_POINTS = 11  # the richest card (cards.CARD_POINTS): a blind of n holds at most n x 11
-
 
 # --- inputs -------------------------------------------------------------------------------------
 

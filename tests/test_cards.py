@@ -68,11 +68,11 @@ def test_duplicates_are_refused() -> None:
         parse_cards(["QC", "10D", "Eichel-Ober"])
 
 
-def test_the_scoring_constants_agree_with_the_cards() -> None:
-    from scorepad import scoring
+def test_the_packs_constants_agree_with_the_cards() -> None:
+    from scorepad import names
 
-    assert scoring.ACE_POINTS == Card.parse("AS").points == max(c.points for c in DECK)
-    assert card_points(DECK) == scoring.TOTAL_POINTS and scoring.MAKE == 120 // 2 + 1
+    assert names.ACE_POINTS == Card.parse("AS").points == max(c.points for c in DECK)
+    assert card_points(DECK) == names.TOTAL_POINTS and names.MAKE == 120 // 2 + 1
 
 
 def test_every_preset_named_is_a_bundled_file_and_loads() -> None:
