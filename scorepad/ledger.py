@@ -543,7 +543,7 @@ class Ledger:
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
-        slow = self._feed_slow
+        slow, played = self._feed_slow, self._played
         count = self.counts.count if self.counts is not None else None
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
@@ -584,11 +584,7 @@ class Ledger:
             # The row's inputs are those of a hand checked before, its card points of the same
             # class: it scores the same. Apply it.
             points = card[1]
-            self.last_hand = number
-            for player, value in entry.deltas.items():
-                totals[player] += value
-            self.hands += 1
-            self.next_dealer = entry.next_dealer
+            played(number, entry.deltas, entry.next_dealer)  # (as `_apply_hand` applies it)
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
@@ -860,6 +856,19 @@ class Ledger:
 
     # -- applying decoded rows --------------------------------------------------------------
 
+    def _played(
+        self, number: int, deltas: Mapping[str, int], next_dealer: str, counts: bool = True
+    ) -> None:
+        """What hand `number` does to the night once it is dealt, on every path (the fast one
+        of `_reset_fast_state` knows the next dealer of its kind of hand already): its points,
+        the next dealer, and one more hand played (a doubler: `counts` false)."""
+        self.last_hand = number
+        totals = self.totals
+        for player, value in deltas.items():
+            totals[player] += value
+        self.hands += counts
+        self.next_dealer = next_dealer
+
     def _add(self, deltas: Mapping[str, int]) -> None:
         totals = self.totals
         for player, value in deltas.items():
@@ -915,17 +924,13 @@ class Ledger:
         """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
         assert row.hand is not None and row.dealer is not None
         kind = row.kind
-        self.last_hand = row.hand
         thrown_in = kind is RowKind.DOUBLER or (
             result is not None and result.outcome is Outcome.TIE
         )
         consumed = [] if thrown_in else self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(row.hand)
-        if kind is not RowKind.DOUBLER:
-            self.hands += 1
-        self._add(deltas)
-        self.next_dealer = self.left_of(row.dealer)
+        self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
         if row.hand in self.refs:
             self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
 
