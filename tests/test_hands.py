@@ -34,7 +34,7 @@ def test_the_session_files_input_columns_are_the_tables() -> None:
 
 
 def test_the_boards_fields_are_the_tables() -> None:
-    from scorepad.serve import FIELDS
+    from scorepad.web.serve import FIELDS
 
     assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "note"}
 
@@ -103,7 +103,7 @@ def test_the_same_mistake_names_the_option_on_the_command_line_and_the_key_on_th
 ) -> None:
     from starlette.testclient import TestClient
 
-    from scorepad.serve import Board, create_app
+    from scorepad.web.serve import Board, create_app
 
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", ",".join(FIVE)).exit_code == 0
@@ -129,7 +129,7 @@ def test_no_module_below_the_interfaces_spells_an_option() -> None:
     from pathlib import Path
 
     package = Path(hands.__file__).parent
-    below = [p for p in package.glob("*.py") if p.stem not in ("serve", "__main__")]
+    below = [p for p in package.glob("*.py") if p.stem != "__main__"]
     option = re.compile(r"(?<![\w-])--[a-z]")
     spelled = []
     for path in below:

@@ -53,7 +53,7 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
         "):\n"
         "    try:\n        cli.main(args, prog_name='scorepad')\n"
         "    except SystemExit:\n        pass\n"
-        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.serve')\n"
+        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.web.serve')\n"
         "print(','.join(m for m in web if m in sys.modules), file=sys.stderr)\n"
     )
     result = subprocess.run(
@@ -96,7 +96,6 @@ LAYERS = {
     "render": 4,
     # the interfaces
     "cli": 5,
-    "serve": 5,
     "web": 5,
     "__main__": 5,
 }
@@ -140,7 +139,7 @@ def test_imports_go_one_way_and_take_no_private_names() -> None:
         other = target.split(".")[1]
         if top in LAYERS and other in LAYERS and LAYERS[other] > LAYERS[top]:
             wrong.append(f"{module}:{line}: imports {target}, a layer above it")
-        if top == "serve" and other == "cli":
+        if top == "web" and other == "cli":
             wrong.append(f"{module}:{line}: the board imports the command line")
         for name in names:
             if name.startswith("_") and not name.startswith("__"):

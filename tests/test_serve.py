@@ -24,8 +24,8 @@ import httpx
 import uvicorn
 from starlette.testclient import TestClient
 
-from scorepad.serve import MAX_BODY, Board, create_app, server_config
 from scorepad.session import Session
+from scorepad.web.serve import MAX_BODY, Board, create_app, server_config
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
@@ -560,7 +560,7 @@ def _slow(url: str, count: int, first: bytes = b"GET / HTTP/1.1\r\nHo") -> list[
 def test_slow_clients_cannot_keep_the_board_from_answering(
     board_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.serve as serve
+    import scorepad.web.serve as serve
 
     monkeypatch.setattr(serve, "MAX_CONNECTIONS", 24)
     monkeypatch.setattr(serve, "HEAD_TIMEOUT", 1.0)
@@ -618,7 +618,7 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
 def test_the_log_is_bounded() -> None:
     import logging
 
-    from scorepad.serve import LOG_REPEATS, _FewRepeats
+    from scorepad.web.serve import LOG_REPEATS, _FewRepeats
 
     flood = _FewRepeats()
     record = logging.LogRecord("asyncio", logging.ERROR, "", 0, "accept failed", (), None)

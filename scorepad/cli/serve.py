@@ -76,7 +76,7 @@ def serve(
     try:
         import uvicorn
 
-        from ..serve import Board, server_config
+        from ..web.serve import Board, server_config
     except ImportError:
         raise ScorepadError("serve needs the serve extra: pip install 'scorepad[serve]'") from None
     if token is not None and (

@@ -1,1 +1,2 @@
-"""The live board's page (`scorepad serve`): one HTML file, everything in it."""
+"""The live board (`scorepad serve`): the ASGI app (`serve.py`, the extra `scorepad[serve]`) and
+its one page (`board.html`, everything in it). Never imports the command line or click."""
