@@ -74,8 +74,9 @@ class Input(NamedTuple):
 
     def given(self, value: Any) -> bool:
         """Whether `value` says something (not left out, a flag not set, a count not 0)."""
-        return not (value is None or value is False or value == () or (value == 0 and
-                    self.type == Type.COUNT))  # fmt: skip
+        if isinstance(value, (tuple, list)):  # (names: none given is not given)
+            return bool(value)
+        return not (value is None or value is False or (value == 0 and self.type == Type.COUNT))
 
 
 def _k(*kinds: str) -> frozenset[str]:
@@ -312,6 +313,14 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
     stray = given(values, foreign)
     if stray:
         raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
+
+
+def check_doubler(values: Mapping[str, Any]) -> None:
+    """A thrown-in hand (all_pass = doubler) has no inputs but its dealer: a HandError names the
+    first other input given."""
+    stray = given(values, [i.name for i in OPTIONS if i.name != "dealer"])
+    if stray:
+        raise HandError(f"{field(stray[0])} does not belong with {field('doubler')}")
 
 
 def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[str] = ()) -> Hand:

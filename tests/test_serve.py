@@ -136,7 +136,7 @@ def test_entry_is_off_without_allow_entry(board_file: Path) -> None:
         ({"leaster_points": {"Ann": "x"}}, 400, "an object of name to whole number"),
         ({"points": 10**12}, 400, "out of range"),
         ({"picker": "Ann", "alone": True, "points": 70, "note": "=1+1"}, 422, "formula"),
-        ({"doubler": True, "picker": "Ann"}, 422, "a doubler has no other inputs"),
+        ({"doubler": True, "picker": "Ann"}, 422, "picker does not belong with doubler"),
         ([1, 2], 400, "not a JSON object"),
     ],
 )
@@ -148,6 +148,13 @@ def test_bad_entries_get_a_json_error_and_change_nothing(
     assert reply.status_code == status and message in reply.json()["error"], reply.text
     assert board_file.read_bytes() == before
     assert client.get("/api/state").status_code == 200  # it keeps serving
+
+
+def test_an_empty_list_is_an_input_not_given(client: TestClient, board_file: Path) -> None:
+    body = {"picker": "Ann", "partners": ["Bob"], "points": 70, "losers": [], "jungfrau": []}
+    reply = client.post("/api/hands", json=body, headers=AUTH)
+    assert reply.status_code == 201, reply.text
+    assert reply.json()["hand"] == 1
 
 
 def test_a_body_that_is_not_json_or_too_large_is_refused(

@@ -15,7 +15,6 @@ from ._common import (
     echo_recorded,
     hand_options,
     open_session,
-    option_word,
     session_file_option,
     table_format_option,
 )
@@ -68,11 +67,13 @@ def hand(
     """
 
     if doubler:
-        from ..hands import OPTIONS, given
+        from ..errors import HandError
+        from ..hands import check_doubler
 
-        stray = given(params, [i.name for i in OPTIONS if i.name != "dealer"])
-        if stray:
-            raise click.UsageError(f"{option_word(stray[0])} does not belong with --doubler")
+        try:
+            check_doubler(params)
+        except HandError as exc:
+            raise click.UsageError(str(exc)) from None
     session = open_session(path)
     if doubler:
         row, state = session.record_doubler(params["dealer"], note)

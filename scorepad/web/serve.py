@@ -49,8 +49,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..errors import HandError, ScorepadError, wording
-from ..hands import OPTIONS, Type, build_hand, given
+from ..errors import ScorepadError, wording
+from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..ledger import HandView
 from ..session import Session, Waiting
 
@@ -589,8 +589,7 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
         try:
             check_note(note)
             if params.pop("doubler", False):
-                if given(params, [i.name for i in OPTIONS if i.name != "dealer"]):
-                    raise HandError("a doubler has no other inputs (but the dealer)")
+                check_doubler(params)
                 row, state = session.record_doubler(params.get("dealer"), note)
                 return recorded_record(path, row, None, state)
             row, result, state = session.record(build_hand((), params, out), note)
