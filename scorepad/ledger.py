@@ -543,7 +543,7 @@ class Ledger:
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
-        slow, played = self._feed_slow, self._played
+        slow, played, keep = self._feed_slow, self._played, self._keep
         count = self.counts.count if self.counts is not None else None
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
@@ -584,14 +584,19 @@ class Ledger:
             # The row's inputs are those of a hand checked before, its card points of the same
             # class: it scores the same. Apply it.
             points = card[1]
-            played(number, entry.deltas, entry.next_dealer)  # (as `_apply_hand` applies it)
+            # (as `_apply` applies a hand whose row takes no doubling and doubles no other)
+            played(number, entry.deltas, entry.next_dealer)
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then
                 if entry.card != points:
                     entry = entry.with_points(points)
-                self.kept[number] = _Version(
-                    entry.inputs._replace(note=cells[k_note]), dict(entry.deltas), [], entry.result
+                keep(
+                    number,
+                    entry.inputs._replace(note=cells[k_note]),
+                    entry.deltas,
+                    [],
+                    entry.result,
                 )
                 self._emit(number, entry, cells[k_note])
             else:
@@ -616,13 +621,10 @@ class Ledger:
     def _feed_slow(self, cells: Sequence[str], line: int) -> list[Problem]:
         """Decode a row, check it against the state so far and apply it."""
         self._last_scored = None
-        row = self._feed_lite(cells, line) if self.fast else None
-        problems: list[Problem] = []
-        if row is None and self.fast:
-            found = self._feed_correction(cells, line)
-            if found is not None:
-                row, problems = found
-        if row is None:
+        found = self._feed_inputs(cells, line) if self.fast else None
+        if found is not None:
+            row, problems = found
+        else:
             try:
                 row = self.codec.decode(cells, line)
             except LedgerError as exc:
@@ -639,13 +641,20 @@ class Ledger:
             self._emit(row.hand, entry or self._entry_of(row), row.note)
         return problems
 
-    def _feed_correction(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
-        """Check and apply a correction (void, restore, amend) without decoding its state
-        cells, which are compared as text and decoded only to report a problem with them. None
-        (having changed nothing) for any other row, or one whose other cells do not decode."""
+    def _feed_inputs(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
+        """`feed_row` for a new hand or a correction, decoding only its inputs: its state cells
+        are compared as text, and decoded only to report a problem with them. None (having
+        changed nothing) for any other row, or one whose inputs do not decode (the caller
+        decodes it whole, and says why).
+
+        A hand's state after it is foreseen (the next dealer, the totals), so a hand whose
+        state cells do not hold it is not applied here: `feed_row` reports it (a state cell
+        that does not decode before the hand is applied). A correction's is not: it is
+        applied, then its cells compared."""
         codec = self.codec
-        at = codec.index
-        if len(cells) != codec.width or cells[at["kind"]] not in _CORRECTION_TEXTS:
+        kind = cells[codec.index["kind"]] if len(cells) == codec.width else ""
+        hand = kind in _FAST_KIND_TEXTS
+        if not (hand and not self.pending) and kind not in _CORRECTION_TEXTS:
             return None
         try:
             row = codec.decode(cells, line, state=False)
@@ -654,52 +663,38 @@ class Ledger:
         try:
             deltas, result = self._expected(row, cells)
         except LedgerError as exc:
+            if hand:
+                return None
             try:  # (as `feed_row` does, with the whole row; or the whole row's own problem)
                 self._resync(codec.decode(cells, line))
             except LedgerError as bad:
                 return row, [Problem(bad.line, bad.message)]
             return row, [Problem(exc.line, exc.message)]
         problems = self._points_problems(row, deltas)
+        if hand:
+            assert row.dealer is not None
+            after = dict(self.totals)
+            for player, value in deltas.items():
+                after[player] += value
+            if problems or not self._state_cells_hold(cells, self.left_of(row.dealer), after):
+                return None
         self._apply(row, result, deltas)
-        if problems or not self._state_cells_hold(cells, self.next_dealer, self.totals):
+        if problems or not (hand or self._state_cells_hold(cells)):
             problems += self._after_fast(cells, line)
         return row, problems
 
-    def _feed_lite(self, cells: Sequence[str], line: int) -> Row | None:
-        """Check and apply a new hand without decoding its state cells, which are compared as
-        text; None (having changed nothing) when anything is off, for the full path to report.
-        """
-        codec = self.codec
-        if (
-            len(cells) != codec.width
-            or self.pending
-            or cells[codec.index["kind"]] not in _FAST_KIND_TEXTS
-        ):
-            return None
-        try:
-            row = codec.decode(cells, line, state=False)
-            deltas, result = self._expected(row)
-        except LedgerError:
-            return None
-        if deltas != row.deltas:
-            return None
-        totals = dict(self.totals)
-        for player, value in deltas.items():
-            totals[player] += value
-        assert row.dealer is not None
-        if not self._state_cells_hold(cells, self.left_of(row.dealer), totals):
-            return None
-        self._apply(row, result, deltas)
-        return row
-
     def _state_cells_hold(
-        self, cells: Sequence[str], next_dealer: str, totals: Mapping[str, int]
+        self,
+        cells: Sequence[str],
+        next_dealer: str | None = None,
+        totals: Mapping[str, int] | None = None,
     ) -> bool:
-        """Whether a row's state cells hold, as the file writes them, this next dealer and
-        these totals, the seats and the rules in force and the doublers pending."""
+        """Whether a row's state cells hold, as the file writes them, the state of the night
+        (or this next dealer and these totals, foreseen)."""
         at = self.codec.index
+        totals = self.totals if totals is None else totals
         return (
-            cells[at["next_dealer"]] == next_dealer
+            cells[at["next_dealer"]] == (next_dealer or self.next_dealer)
             and cells[at["seated"]] == self._seated_cell
             and cells[at["pending"]] == str(len(self.pending))
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
@@ -917,8 +912,7 @@ class Ledger:
         self.last_hand = row.hand
         self.penalties.add(row.hand)
         self._add(deltas)
-        if row.hand in self.refs:
-            self.kept[row.hand] = _Version(row, dict(deltas), [], result)
+        self._keep(row.hand, row, deltas, [], result)
 
     def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
@@ -931,8 +925,19 @@ class Ledger:
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(row.hand)
         self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
-        if row.hand in self.refs:
-            self.kept[row.hand] = _Version(row, dict(deltas), consumed, result)
+        self._keep(row.hand, row, deltas, consumed, result)
+
+    def _keep(
+        self,
+        number: int,
+        row: Row,
+        deltas: Mapping[str, int],
+        consumed: list[int],
+        result: Score | None,
+    ) -> None:
+        """Remember hand `number` as dealt, if a later row corrects it (till the last does)."""
+        if number in self.refs:
+            self.kept[number] = _Version(row, dict(deltas), consumed, result)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""
