@@ -1,0 +1,740 @@
+"""The check: every row of a file, re-scored and compared with what the rows above give.
+
+`Checker.feed(cells, line)` checks one row (its raw cells) against the state so far, applies it
+(`Night._apply`) and returns its problems; `feed_row(row)` does the same for a decoded row.
+A row of a kind of hand checked before is matched by its raw cells (the fast path: no decoding),
+and a new hand or a correction is decoded but for its state cells, which are compared as text;
+each calls the same apply code.
+
+Speed and memory: scoring is memoized on a hand's raw input cells and the seats in force, with
+its card points by their class (`scoring.points_class`: hands alike but for card points of one
+class score alike), so a night that repeats the same few situations scores each once, and a row
+whose cells match a remembered score is checked without being decoded. What is remembered is
+bounded (two generations of kinds of hand, caches of scores), and a hand is kept whole only
+while a later correction still refers to it (the session module finds those first): memory
+grows with the variety of a night up to those bounds, and with its corrections, not with its
+length.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from typing import Any
+
+from ..errors import ScorepadError
+from ..names import TOTAL_POINTS
+from ..rules import Rules
+from ..schema import (
+    CORRECTIONS,
+    FORMULA_STARTS,
+    HAND_KINDS,
+    INPUTS,
+    Codec,
+    LedgerError,
+    Problem,
+    Row,
+    RowKind,
+)
+from ..scoring import Penalty, Score, points_class, score, score_penalty
+from .entries import Counts, Fate, HandView, Scored, check_throw_in, lean, shown
+from .night import Night
+from .records import hand_of, kind_of
+
+_FAST_GENERATION = 8_192  # kinds of hand remembered by their raw cells, in each of two generations
+
+
+_POINTS_AT = INPUTS.index("points")
+
+# A remembered hand's key is the class of its card points (`_point_classes`), then its other
+# input cells, each followed by this. No cell of a remembered hand holds it (names are
+# printable, JSON escapes it, and a hand with any other text does not score), so a key names
+# one class and one list of cells.
+_KEY_SEPARATOR = "\x1f"
+
+_CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins with it either)
+
+_SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
+
+_FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
+
+_FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
+
+_CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
+
+_FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
+
+
+class Checker(Night):
+    """The night, checked row by row as a file is read (see the module's text).
+
+    `on_hand`, if given, is called with every hand's final version (`HandView`) as the pass
+    reaches it; `counts`, if given, counts the hands that are not void by their final version (a
+    `Counter` of `Scored`, which the reports fold into each player's numbers: far cheaper than a
+    call a hand). `cells_at` reads the row at a byte of the file (see `Fate`).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        first_dealer: str,
+        seated: Sequence[str] | None = None,
+        codec: Codec | None = None,
+        corrections: Mapping[int, int] | None = None,
+        on_hand: Callable[[HandView], None] | None = None,
+        fast: bool = True,
+        counts: Counts | None = None,
+        cells_at: Callable[[int], Sequence[str] | None] | None = None,
+    ):
+        super().__init__(rules, players, first_dealer, seated, codec, corrections, on_hand, counts)
+        self.fast = fast
+        self.feed: Callable[[Sequence[str], int], list[Problem]]
+        """feed(cells, line): check a row's raw cells, apply it; returns its problems."""
+        self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
+        self._scores: dict[tuple[object, ...], Scored | str] = {}
+        self._scores_alike: dict[tuple[object, ...], Scored] = {}
+        self._fast: dict[str, Scored] = {}  # the young generation
+        self._fast_old: dict[str, Scored] = {}
+        self._interned: dict[Any, Any] = {}
+        self._last_scored: Scored | None = None
+        self._classes: dict[str, tuple[str, int]] = {}
+        self._classes_of: Rules | None = None  # the rules `_classes` are for
+        self._totals_form = ""
+        self._reset_fast_state()
+
+    def _changed(self, rules: bool) -> None:
+        if rules:  # (scores remembered were under the rules before)
+            self._scores.clear()
+            self._scores_alike.clear()
+        self._reset_fast_state()
+
+    # -- the fast path: a row whose cells match a remembered score --------------------------
+
+    def _reset_fast_state(self) -> None:
+        """Make `feed` anew for the seats in force (after they change).
+
+        `feed` is a closure over locals, which Python reads faster than attributes: it is called
+        once a row, and on a night of a million hands its few microseconds are the pass."""
+        # what was remembered is for the seats that were in force
+        for memo in (self._fast, self._fast_old, self._interned):
+            memo.clear()
+        dump = json.dumps
+        seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
+        totals_form = (
+            "{"
+            + ",".join(dump(p, ensure_ascii=False).replace("%", "%%") + ":%d" for p in self.totals)
+            + "}"
+        )
+        self._seated_cell, self._totals_form = seated_cell, totals_form
+        codec = self.codec
+        index = codec.index
+        others = operator.itemgetter(
+            *(index[n] for n in INPUTS if n in codec.columns and n != "points")
+        )
+        k_points = index["points"]
+        if self._classes_of is not self.rules:  # (worked out again only for other rules)
+            self._classes, self._classes_of = _point_classes(self.rules), self.rules
+        classes = self._classes
+        self._key_parts = (others, k_points, classes)
+        # (a table has two players at least, so this gives a tuple)
+        player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
+        k_hand, k_kind, k_ref, k_note, k_time = (
+            index[n] for n in ("hand", "kind", "ref", "note", "time")
+        )
+        formula_first = _FORMULA_FIRST
+        recall, store = self._fast_old.get, self._store
+        join = _KEY_SEPARATOR.join
+        k_next, k_seated, k_pending, k_totals = (
+            index[n] for n in ("next_dealer", "seated", "pending", "totals")
+        )
+        k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
+        rules_text = str(self.rules_line) if self.rules_line else ""
+        self._rules_text = rules_text
+        width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
+        race = self.rules.settlement == "race"
+        slow, played, keep = self._feed_slow, self._played, self._keep
+        count = self.counts.count if self.counts is not None else None
+        fast_kinds = _FAST_KIND_TEXTS
+        on_hand, new_view = self.on_hand, tuple.__new__
+
+        def feed(cells: Sequence[str], line: int) -> list[Problem]:
+            """Check a row's raw cells against the state so far, then apply it."""
+            if (
+                len(cells) != width
+                or self.pending
+                or cells[k_ref]
+                or cells[k_kind] not in fast_kinds
+            ):
+                return slow(cells, line)
+            number = self.last_hand + 1
+            if cells[k_hand] != str(number):
+                return slow(cells, line)
+            # The note and time are no inputs (a kind of hand does not vouch for them): a
+            # control character or a formula in either is for the slow path to report.
+            note, when = cells[k_note], cells[k_time]
+            if (
+                (note and (note[0] in formula_first or not note.isprintable()))
+                or not when.isprintable()
+                or when[:1] in formula_first
+            ):
+                return slow(cells, line)
+            card = classes.get(cells[k_points])
+            if card is None:
+                return slow(cells, line)
+            key = card[0] + join(others(cells))
+            entry = fast_get(key)
+            if entry is None:
+                entry = recall(key)
+                if entry is None:
+                    return slow(cells, line)
+                store(key, entry)  # (from the old generation: it recurs)
+            if player_cells(cells) != entry.cells:
+                return slow(cells, line)
+            # The row's inputs are those of a hand checked before, its card points of the same
+            # class: it scores the same. Apply it.
+            points = card[1]
+            # (as `_apply` applies a hand whose row takes no doubling and doubles no other)
+            played(number, entry.deltas, entry.next_dealer)
+            if race:
+                self._check_race()
+            if number in refs:  # a later row corrects this hand: remember it till then
+                if entry.card != points:
+                    entry = entry.with_points(points)
+                keep(
+                    number,
+                    entry.inputs._replace(note=cells[k_note]),
+                    entry.deltas,
+                    [],
+                    entry.result,
+                )
+                self._emit(number, entry, cells[k_note])
+            else:
+                if count is not None:  # (the row's own card points: its kind's may differ)
+                    count(entry.base, 1, points)
+                if on_hand is not None:
+                    own = None if entry.card == points else points
+                    # (made as `HandView._make` makes one: without a call of its __new__)
+                    on_hand(new_view(HandView, (number, entry, False, False, cells[k_note], own)))
+            if (
+                cells[k_next] == entry.next_dealer
+                and cells[k_seated] == seated_cell
+                and cells[k_pending] == "0"
+                and cells[k_totals] == totals_form % tuple(totals.values())
+                and (k_rules is None or cells[k_rules] == rules_text)
+            ):
+                return []
+            return self._after_fast(cells, line)
+
+        self.feed = feed if self.fast else slow
+
+    def _feed_slow(self, cells: Sequence[str], line: int) -> list[Problem]:
+        """Decode a row, check it against the state so far and apply it."""
+        self._last_scored = None
+        found = self._feed_inputs(cells, line) if self.fast else None
+        if found is not None:
+            row, problems = found
+        else:
+            try:
+                row = self.codec.decode(cells, line)
+            except LedgerError as exc:
+                return [Problem(exc.line, exc.message)]
+            problems = self.feed_row(row, cells if self.fast else None)
+        entry = None
+        if self.fast and not problems and row.kind in _FAST_KINDS:
+            entry = self._remember(cells, row)
+        if (
+            row.kind in HAND_KINDS
+            and row.hand == self.last_hand
+            and (self.counts is not None or self.on_hand is not None)
+        ):
+            self._emit(row.hand, entry or self._entry_of(row), row.note)
+        return problems
+
+    def _feed_inputs(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
+        """`feed_row` for a new hand or a correction, decoding only its inputs: its state cells
+        are compared as text, and decoded only to report a problem with them. None (having
+        changed nothing) for any other row, or one whose inputs do not decode (the caller
+        decodes it whole, and says why).
+
+        A hand's state after it is foreseen (the next dealer, the totals), so a hand whose
+        state cells do not hold it is not applied here: `feed_row` reports it (a state cell
+        that does not decode before the hand is applied). A correction's is not: it is
+        applied, then its cells compared."""
+        codec = self.codec
+        kind = cells[codec.index["kind"]] if len(cells) == codec.width else ""
+        hand = kind in _FAST_KIND_TEXTS
+        if not (hand and not self.pending) and kind not in _CORRECTION_TEXTS:
+            return None
+        try:
+            row = codec.decode(cells, line, state=False)
+        except LedgerError:
+            return None
+        try:
+            deltas, result = self._expected(row, cells)
+        except LedgerError as exc:
+            if hand:
+                return None
+            try:  # (as `feed_row` does, with the whole row; or the whole row's own problem)
+                self._resync(codec.decode(cells, line))
+            except LedgerError as bad:
+                return row, [Problem(bad.line, bad.message)]
+            return row, [Problem(exc.line, exc.message)]
+        problems = self._points_problems(row, deltas)
+        if hand:
+            assert row.dealer is not None
+            after = dict(self.totals)
+            for player, value in deltas.items():
+                after[player] += value
+            if problems or not self._state_cells_hold(cells, self.left_of(row.dealer), after):
+                return None
+        self._apply(row, result, deltas)
+        if problems or not (hand or self._state_cells_hold(cells)):
+            problems += self._after_fast(cells, line)
+        return row, problems
+
+    def _state_cells_hold(
+        self,
+        cells: Sequence[str],
+        next_dealer: str | None = None,
+        totals: Mapping[str, int] | None = None,
+    ) -> bool:
+        """Whether a row's state cells hold, as the file writes them, the state of the night
+        (or this next dealer and these totals, foreseen)."""
+        at = self.codec.index
+        totals = self.totals if totals is None else totals
+        return (
+            cells[at["next_dealer"]] == (next_dealer or self.next_dealer)
+            and cells[at["seated"]] == self._seated_cell
+            and cells[at["pending"]] == str(len(self.pending))
+            and cells[at["totals"]] == self._totals_form % tuple(totals.values())
+            and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
+        )
+
+    def _entry_of(self, row: Row) -> Scored:
+        """What the reports see of a hand row the slow path just applied."""
+        seated = tuple(p for p in self.players if p in row.deltas)
+        found = self._last_scored
+        if row.kind is RowKind.DOUBLER or found is None:
+            return Scored(row.inputs_only(row.kind), dict.fromkeys(seated, 0), None, seated)
+        return found
+
+    def _emit(self, number: int, entry: Scored, note: str) -> None:
+        """Count a hand just applied in its final version (as the rows below it leave it),
+        and tell `on_hand` about it."""
+        if self.on_hand is None:  # (counting only, or nobody to tell: verify, settle)
+            self._seat_notes.clear()
+            # A hand that rows below correct is counted as the last of them leaves it: `_forget`.
+            counts = self.counts
+            if counts is not None and entry.result is not None and number not in self.corrections:
+                counts.add(entry)
+            return
+        void = amended = False
+        fate = self.corrections.get(number)
+        cells_at = self._cells_at
+        if fate is not None and cells_at is not None:
+            at = self.codec.index
+            amended_at, voided_at = Fate.amended_at(fate), Fate.voided_at(fate)
+            final = self._amended(cells_at(amended_at), entry) if amended_at >= 0 else None
+            if final is not None:
+                amended = True
+                entry, amendment_note = final
+                note = amendment_note or note
+            cells = cells_at(voided_at) if voided_at >= 0 else None
+            if cells and len(cells) == self.codec.width and cells[at["kind"]] == RowKind.VOID:
+                void = True
+                if cells[at["note"]]:
+                    void_note = f"void: {cells[at['note']]}"
+                    note = f"{note}; {void_note}" if note else void_note
+        if self._seat_notes:  # (the first hand after a seat change always comes this way)
+            seats = "; ".join(self._seat_notes)
+            note = f"{seats}; {note}" if note else seats
+            self._seat_notes.clear()
+        if self.counts is not None and not void and entry.result is not None:
+            self.counts.add(entry)
+        if self.on_hand is not None:
+            self.on_hand(HandView(number, entry, void, amended, note))
+
+    def _amended(self, cells: Sequence[str] | None, entry: Scored) -> tuple[Scored, str] | None:
+        """Hand `entry` as the amendment in `cells` leaves it, and the amendment's note; None
+        if the cells are not an amendment this can read (the pass reports that row when it
+        reaches it, and checks it then)."""
+        codec = self.codec
+        at = codec.index
+        if cells is None or len(cells) != codec.width or cells[at["kind"]] != RowKind.AMEND:
+            return None
+        note = cells[at["note"]]
+        seated = tuple(p for p in self.players if p in entry.deltas)
+        known = self._remembered(cells, seated)
+        if known is not None:  # inputs of a kind remembered, at the same seats: it scores so
+            points = int(cells[at["points"]]) if cells[at["points"]] else None
+            found = Scored(known.row, known.deltas, known.result, seated, points=points)
+            return found, note
+        try:
+            row = codec.decode(cells, 0, state=False)
+        except LedgerError:
+            return None
+        with suppress(LedgerError):
+            entry = self._rescore(row.inputs_only(RowKind.AMEND), seated)
+        return entry, note
+
+    def _remembered(self, cells: Sequence[str], seated: tuple[str, ...]) -> Scored | None:
+        """The kind of hand remembered for a row's input cells (their card points by class),
+        if it was scored at these seats; else None."""
+        key = self._kind_key(cells)
+        known = None if key is None else self._fast.get(key) or self._fast_old.get(key)
+        return known if known is not None and known.seated == seated else None
+
+    def _kind_key(self, cells: Sequence[str]) -> str | None:
+        """The key a kind of hand is remembered by (`feed` makes it inline): the class of its
+        card points, then its other input cells; None for a points cell that has no class."""
+        others, k_points, classes = self._key_parts
+        card = classes.get(cells[k_points])
+        return None if card is None else card[0] + _KEY_SEPARATOR.join(others(cells))
+
+    def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
+        """The state problems of a row applied by the fast path (a rare, slow path)."""
+        try:
+            row = self.codec.decode(cells, line)
+        except LedgerError as exc:
+            return [Problem(exc.line, exc.message)]
+        problems = self._state_problems(row)
+        if problems:
+            self._resync(row)
+        return problems
+
+    def _store(self, key: str, entry: Scored) -> None:
+        """Remember an entry in the young generation; when it is full, it becomes the old one
+        (memory stays bounded, and what recurs is promoted back)."""
+        if len(self._fast) >= _FAST_GENERATION:
+            self._fast_old.clear()
+            self._fast_old.update(self._fast)
+            self._fast.clear()
+            self._interned.clear()
+        self._fast[key] = entry
+
+    def _remember(self, cells: Sequence[str], row: Row) -> Scored | None:
+        """Remember the checked score of a hand row for the fast path (by its raw cells).
+
+        What is remembered is lean and shared: the cell texts, the lists of cells and the
+        scores (without their explanation) are interned, so a remembered hand costs a few
+        hundred bytes."""
+        found = self._last_scored
+        if row.doubled or found is None or found.result is None or found.result.doubles_next:
+            return None
+        intern = self._interned.setdefault
+        slim = lean(found.result)
+        assert slim is not None
+        slim = intern(
+            (
+                "score",
+                slim.outcome,
+                slim.stake,
+                tuple(slim.deltas.items()),
+                slim.level,
+                slim.winners,
+                slim.schneider,
+                slim.no_trick,
+                slim.sitting_out,
+            ),
+            slim,
+        )
+        player_cells = self._player_cells(cells)
+        player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
+        deltas = intern(("deltas", player_cells, found.seated), found.deltas)
+        entry = Scored(
+            found.row,
+            deltas,
+            slim,
+            found.seated,
+            player_cells,
+            intern(self.next_dealer, self.next_dealer),
+            found.points,
+            None if found.base is found else found.base,
+        )
+        # (a hand with card points is remembered by their class only if it has a picker, whose
+        # score `points_class` is about)
+        key = self._kind_key(cells)
+        if key is not None and (row.picker is not None or row.points is None):
+            self._store(key, entry)
+        return entry
+
+    # -- checking decoded rows --------------------------------------------------------------
+
+    def feed_row(self, row: Row, cells: Sequence[str] | None = None) -> list[Problem]:
+        """Check a decoded row against the state so far, then apply it (`cells`: its raw
+        cells, if at hand: an amendment of a kind remembered is checked against that score)."""
+        try:
+            deltas, result = self._expected(row, cells)
+        except LedgerError as exc:
+            self._resync(row)
+            return [Problem(exc.line, exc.message)]
+        problems = self._points_problems(row, deltas)
+        self._apply(row, result, deltas)
+        problems += self._state_problems(row)
+        if problems:
+            self._resync(row)
+        return problems
+
+    def _points_problems(self, row: Row, deltas: Mapping[str, int]) -> list[Problem]:
+        """The problem with a row's points, if they are not what its hand scores."""
+        if deltas == row.deltas:
+            return []
+        message = _differs("points", row.deltas, deltas)
+        unbalanced = sum(row.deltas.values())
+        if self.rules.zero_sum and unbalanced:
+            message = f"the hand does not sum to zero ({unbalanced:+d}); {message}"
+        return [Problem(row.line, message, edited=True)]
+
+    def _state_problems(self, row: Row) -> list[Problem]:
+        state: dict[str, Any] = {
+            "next_dealer": self.next_dealer,
+            "seated": self.seated,
+            "pending": len(self.pending),
+            "totals": self.totals,
+        }
+        if "rules_line" in self.codec.columns:
+            state["rules_line"] = self.rules_line
+        problems = []
+        for name, value in state.items():
+            recorded = getattr(row, name)
+            if value != recorded:
+                problems.append(
+                    Problem(
+                        row.line,
+                        f"{name}: recorded {shown(recorded)}, but "
+                        f"the rows above give {shown(value)}",
+                        edited=True,
+                    )
+                )
+        return problems
+
+    def _resync(self, row: Row) -> None:
+        """Take a row's recorded state as given (after reporting a problem with it), so one bad
+        row is reported once and not again on every row below it."""
+        if row.next_dealer is not None:
+            self.next_dealer = row.next_dealer
+        if row.seated and all(p in self.players for p in row.seated):
+            self.order = list(row.seated)
+        if row.totals:
+            self.totals.update(row.totals)
+        self.pending = self.pending[: row.pending] + [0] * max(0, row.pending - len(self.pending))
+        if "rules_line" in self.codec.columns:
+            self.rules_line = row.rules_line
+        self._reset_fast_state()
+
+    def _expected(
+        self, row: Row, cells: Sequence[str] | None = None
+    ) -> tuple[dict[str, int], Score | None]:
+        """The points the row should hold (re-scored) and its score, or a LedgerError."""
+        line = row.line
+        kind = row.kind
+        if kind in (RowKind.RULES, RowKind.SESSION):
+            raise LedgerError(line, f"a {kind} row belongs at the top of the file")
+        if kind is RowKind.SEAT:
+            if row.hand is not None or row.ref is not None or row.deltas:
+                raise LedgerError(line, "a seat row has no hand number, ref or points")
+            self._check_seats(row.seated, line)
+            return {}, None
+        if kind is RowKind.SET:
+            if row.hand is not None or row.ref is not None or row.deltas:
+                raise LedgerError(line, "a set row has no hand number, ref or points")
+            self._rules_of(row)
+            return {}, None
+        if kind is RowKind.PENALTY:
+            return self._expected_penalty(row)
+        if kind in HAND_KINDS:
+            return self._expected_hand(row)
+        return self._expected_correction(row, cells)
+
+    def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        line = row.line
+        if row.hand != self.last_hand + 1:
+            raise LedgerError(
+                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
+            )
+        if row.ref is not None:
+            raise LedgerError(line, "a penalty row has no ref")
+        if set(row.deltas) != set(self.seated):
+            raise LedgerError(line, "every player at the table needs a number of points")
+        stray = [
+            name
+            for name in ("dealer", "picker", "winner", "points", "tricks", "crack", "game")
+            if getattr(row, name) is not None
+        ]
+        if stray:
+            raise LedgerError(line, f"{stray[0]}: a penalty row has no {stray[0]}")
+        if row.offender is None or row.penalty is None:
+            raise LedgerError(line, "a penalty row needs its offender and penalty")
+        try:
+            result = score_penalty(
+                self.rules, Penalty(self.seated, row.offender, row.penalty, row.paid_to)
+            )
+        except ScorepadError as exc:
+            raise LedgerError(line, f"this penalty cannot be: {exc}") from None
+        seated = self.seated
+        self._last_scored = Scored(
+            row.inputs_only(RowKind.PENALTY), dict(result.deltas), lean(result), seated
+        )
+        return dict(result.deltas), result
+
+    def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        line = row.line
+        if row.hand != self.last_hand + 1:
+            raise LedgerError(
+                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
+            )
+        if row.ref is not None:
+            raise LedgerError(line, "a hand row has no ref")
+        if row.dealer is None:
+            raise LedgerError(line, "dealer: missing")
+        if set(row.deltas) != set(self.seated):
+            raise LedgerError(line, "every player at the table needs a number of points")
+        if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
+            raise LedgerError(
+                line, f"kind: a {row.kind} row, but its inputs are those of a {kind_of(row)}"
+            )
+        if row.kind is RowKind.DOUBLER:
+            if self.rules.all_pass != "doubler":
+                raise LedgerError(
+                    line, f"a doubler under rules with all_pass = {self.rules.all_pass}"
+                )
+            return dict.fromkeys(self.seated, 0), None
+        if row.doubled != self.doubled_next():
+            raise LedgerError(
+                line,
+                f"doubled: recorded {row.doubled}, but the doublers "
+                f"before it give {self.doubled_next()}",
+            )
+        entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
+        return dict(entry.deltas), entry.result
+
+    def _expected_correction(
+        self, row: Row, cells: Sequence[str] | None = None
+    ) -> tuple[dict[str, int], Score | None]:
+        line = row.line
+        if row.hand is not None:
+            raise LedgerError(line, f"a {row.kind} row has no hand number")
+        if row.ref is None or not 1 <= row.ref <= self.last_hand:
+            raise LedgerError(line, f"ref: {row.ref} is not a hand recorded above")
+        if row.kind is RowKind.RESTORE:
+            if row.ref not in self.voided:
+                raise LedgerError(
+                    line, f"ref: hand {row.ref} is not void: there is nothing to restore"
+                )
+        elif row.ref in self.voided:
+            raise LedgerError(line, f"ref: hand {row.ref} is already void")
+        version = self.kept.get(row.ref)
+        if version is None:
+            raise LedgerError(
+                line,
+                f"ref: hand {row.ref} cannot be checked (it was not read "
+                f"as a hand this correction refers to)",
+            )
+        if row.kind is RowKind.VOID:
+            return {p: -v for p, v in version.deltas.items()}, None
+        if row.kind is RowKind.RESTORE:
+            return dict(version.deltas), None
+        if version.row.kind is RowKind.DOUBLER:
+            raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
+        if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
+            raise LedgerError(line, f"hand {row.ref}: a penalty is voided, not amended")
+        if row.doubled != version.row.doubled:
+            raise LedgerError(
+                line,
+                f"doubled: an amendment keeps the doubling of hand "
+                f"{row.ref} ({version.row.doubled})",
+            )
+        seats = self._seats_of(version)
+        known = self._remembered(cells, seats) if cells is not None else None
+        entry = known if known is not None else self._rescore(row, seats)
+        check_throw_in(version, entry.result, row.ref, line)
+        return (
+            {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
+            entry.result,
+        )
+
+    @staticmethod
+    def _score_key(row: Row, seated: tuple[str, ...]) -> tuple[object, ...]:
+        return (seated, *(_frozen(getattr(row, name)) for name in INPUTS))
+
+    def _rescore(self, row: Row, seated: tuple[str, ...], remember: bool = True) -> Scored:
+        """Score the hand a row records. Scoring is pure, and a night repeats the same few
+        hands over and over, so results are remembered (a bounded number of them; a hand row
+        is remembered by its raw cells instead, on the fast path)."""
+        found: Scored | str | None
+        if not remember:
+            found = self._score_row(row, seated)
+        else:
+            key = self._score_key(row, seated)
+            found = self._scores.get(key)
+            if found is None:
+                found = self._score_alike(row, seated, key)
+                if len(self._scores) >= _SCORE_CACHE:
+                    self._scores.clear()
+                self._scores[key] = found
+        if isinstance(found, str):
+            raise LedgerError(row.line, found)
+        return found
+
+    def _score_alike(
+        self, row: Row, seated: tuple[str, ...], key: tuple[object, ...]
+    ) -> Scored | str:
+        """Score a row's hand, unless a hand alike but for card points of the same class was
+        scored already (`scoring.points_class`)."""
+        points = row.points
+        if row.picker is None or points is None or not 0 <= points <= TOTAL_POINTS:
+            return self._score_row(row, seated)
+        at = 1 + _POINTS_AT  # the key is (seated, *inputs)
+        alike = (*key[:at], points_class(self.rules, points), *key[at + 1 :])
+        near = self._scores_alike.get(alike)
+        if near is not None:
+            return Scored(near.row, near.deltas, near.result, seated, points=points, base=near.base)
+        found = self._score_row(row, seated)
+        if isinstance(found, Scored):
+            if len(self._scores_alike) >= _SCORE_CACHE:
+                self._scores_alike.clear()
+            self._scores_alike[alike] = found
+        return found
+
+    def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:
+        """The score of a row's hand, or the message saying why it has none."""
+        try:
+            hand = hand_of(row, seated)
+            result = score(self.rules, hand)
+        except ScorepadError as exc:
+            return f"this hand cannot be scored: {exc}"
+        if set(result.sitting_out) != set(row.out):
+            return (
+                f"out: recorded {shown(row.out)}, but the rules seat out "
+                f"{shown(result.sitting_out)}"
+            )
+        inputs = row.inputs_only(kind_of(row))
+        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+
+
+def _point_classes(rules: Rules) -> dict[str, tuple[str, int]]:
+    """For each points cell a hand row may hold as scorepad writes it (none, or 0 to 120):
+    the start of a remembered hand's key, naming the class of those card points under these
+    rules (`scoring.points_class`: hands of one class score alike), and the card points."""
+    names: dict[tuple[int | bool, ...], str] = {}
+    classes = {"": (_CLASS_MARK + _KEY_SEPARATOR, 0)}
+    for points in range(TOTAL_POINTS + 1):
+        name = names.setdefault(points_class(rules, points), f"{_CLASS_MARK}{len(names)}")
+        classes[str(points)] = (name + _KEY_SEPARATOR, points)
+    return classes
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(sorted(value.items())) if isinstance(value, Mapping) else value
+
+
+def _differs(what: str, recorded: Mapping[str, int], expected: Mapping[str, int]) -> str:
+    wrong = [p for p in {**expected, **recorded} if recorded.get(p) != expected.get(p)]
+    shown = "; ".join(
+        f"{p} recorded {recorded.get(p, 'nothing')}, the rules give {expected.get(p, 'nothing')}"
+        for p in wrong
+    )
+    return f"{what} differ from the re-scoring: {shown}"

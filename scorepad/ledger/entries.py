@@ -1,0 +1,247 @@
+"""What the ledger keeps of a hand, and what the reports see of it: a scored hand (`Scored`),
+counted by kind (`Counts`) and shown in its final version (`HandView`); what the rows below a
+hand do to it (`Fate`), and the version a later correction refers to (`Version`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple
+
+from ..schema import LedgerError, Row, RowKind
+from ..scoring import Score
+
+
+class Scored:
+    """A hand's inputs, scored: what a row of those inputs must hold, and what it means.
+
+    Shared by every hand of the night with the same inputs and seats (compared by identity).
+    Not changed once made (`Final`). The records that are made at import (this,
+    `Version`, `reports.PlayerStats`) are plain classes: a dataclass's generated methods cost
+    every command about 0.4 ms each to compile as it starts.
+    """
+
+    __slots__ = (
+        "base",
+        "card",
+        "cells",
+        "deltas",
+        "next_dealer",
+        "points",
+        "result",
+        "row",
+        "seated",
+    )
+
+    def __init__(
+        self,
+        row: Row,
+        deltas: Mapping[str, int],
+        result: Score | None,
+        seated: tuple[str, ...],
+        cells: tuple[str, ...] = (),
+        next_dealer: str = "",
+        points: int | None = None,
+        base: Scored | None = None,
+    ) -> None:
+        self.row: Final = row  # the inputs (hand number, line and state are not part of it)
+        self.deltas: Final = deltas  # each seated player's points, in seat order
+        self.result: Final = result  # None for a doubler
+        self.seated: Final = seated
+        self.cells: Final = cells  # the player cells a row must hold, in the file's order
+        self.next_dealer: Final = next_dealer
+        # The hand's own card points, where `row` stands for every hand alike but for its
+        # points (of one class, `scoring.points_class`): None when they are the row's.
+        self.points: Final = points
+        # The card points to add up for this hand (0 where a hand has none: a leaster).
+        self.card: Final = (row.points if points is None else points) or 0
+        # The hand this one is alike to but for its card points (of one class): the reports
+        # count hands by it (`Counts`). Itself when it is the first of its kind.
+        self.base: Final[Scored] = self if base is None else base
+
+    def with_points(self, points: int) -> Scored:
+        """This hand with other card points of the same class (which score alike)."""
+        return Scored(
+            self.row,
+            self.deltas,
+            self.result,
+            self.seated,
+            self.cells,
+            self.next_dealer,
+            points,
+            self.base,
+        )
+
+    @property
+    def card_points(self) -> int | None:
+        """The card points of the picker's side in this hand."""
+        return self.row.points if self.points is None else self.points
+
+    @property
+    def inputs(self) -> Row:
+        """The hand's inputs, with its own card points."""
+        if self.points is None or self.points == self.row.points:
+            return self.row
+        return self.row._replace(points=self.points)
+
+
+class Counts(Counter["Scored"]):
+    """How often each kind of scored hand stands in the night in its final version, and the
+    card points of those hands added up (`card_points`).
+
+    A night repeats the same few hands, so the reports add them up by kind: hands alike but
+    for card points of one class share a kind (`Scored.base`). When more than `LIMIT` kinds are
+    counted the ledger calls `fold`: a subclass adds the counts into what it keeps and clears
+    them, so memory stays flat; this one keeps counting."""
+
+    LIMIT = 8_192
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.card_points: Counter[Scored] = Counter()
+
+    def add(self, entry: Scored, times: int = 1) -> None:
+        """Count a hand `times` times."""
+        self.count(entry.base, times, times * entry.card)
+
+    def count(self, base: Scored, times: int, card_points: int) -> None:
+        """Count `times` hands of the kind `base`, holding `card_points` in all."""
+        self[base] += times
+        self.card_points[base] += card_points
+        if len(self) > self.LIMIT:
+            self.fold()
+
+    def add_alone(self, entry: Scored) -> None:
+        """Count a hand that is a kind of its own (a corrected hand as its last correction
+        leaves it): a subclass may count it at once instead of keeping it."""
+        self.add(entry)
+
+    def fold(self) -> None:
+        """Make room (see the class)."""
+
+
+class HandView(NamedTuple):
+    """A hand as the reports show it: its final version (as last amended) and whether it is void.
+
+    `entry.deltas` are the final version's points; a void hand counts for nothing. `points`:
+    the hand's card points where `entry` is a hand alike with others (of the same class;
+    `card_points` gives either).
+    """
+
+    number: int
+    entry: Scored
+    void: bool = False
+    amended: bool = False
+    note: str = ""
+    points: int | None = None
+
+    @property
+    def card_points(self) -> int | None:
+        """The card points of the picker's side in this hand."""
+        return self.entry.card_points if self.points is None else self.points
+
+    @property
+    def row(self) -> Row:
+        return self.entry.row
+
+    @property
+    def deltas(self) -> Mapping[str, int]:
+        return self.entry.deltas
+
+
+class Fate:
+    """What the rows below a hand do to it (found before the pass): how many correct it, and
+    where (at which byte of the file) its last amendment and its last void or restore begin,
+    read again only when the pass reaches the hand (so a long night holds a few bytes a
+    correction, not the rows).
+
+    A fate is one int (no object a corrected hand, of which a night may have many): the count
+    in its low 32 bits, then each place plus one (0: none) in 48 bits."""
+
+    NONE = 0  # no row corrects the hand
+
+    @staticmethod
+    def count(fate: int) -> int:
+        return fate & _FATE_COUNT
+
+    @staticmethod
+    def amended_at(fate: int) -> int:
+        """Where the last amendment's row begins (-1: none)."""
+        return ((fate >> 32) & _FATE_PLACE) - 1
+
+    @staticmethod
+    def voided_at(fate: int) -> int:
+        """Where the last void or restore row begins (-1: none)."""
+        return (fate >> 80) - 1
+
+    @staticmethod
+    def corrected(fate: int, amended_at: int = -1, voided_at: int = -1) -> int:
+        """The fate after one more correction (at a place, if given)."""
+        if amended_at >= 0:
+            fate = fate & ~(_FATE_PLACE << 32) | (amended_at + 1) << 32
+        if voided_at >= 0:
+            fate = fate & ((1 << 80) - 1) | (voided_at + 1) << 80
+        return fate + 1
+
+
+_FATE_COUNT = (1 << 32) - 1
+
+
+_FATE_PLACE = (1 << 48) - 1  # (a place in a file of up to 256 TiB)
+
+
+class Version:
+    """What the ledger remembers of a hand that a later correction refers to."""
+
+    __slots__ = ("before", "consumed", "deltas", "result", "row")
+
+    def __init__(
+        self,
+        row: Row,
+        deltas: dict[str, int],
+        consumed: list[int],
+        result: Score | None = None,
+        before: Version | None = None,  # the version an amendment replaced (for `undo`)
+    ) -> None:
+        self.row = row
+        self.deltas = deltas
+        self.consumed = consumed
+        self.result = result
+        self.before = before
+
+
+def throws_in(version: Version) -> bool:
+    """Whether a recorded hand put a doubling in the queue (a doubler, or a 60-60 hand under
+    sixty_sixty)."""
+    if version.row.kind is RowKind.DOUBLER:
+        return True
+    return version.result is not None and version.result.doubles_next
+
+
+def check_throw_in(version: Version, result: Score | None, ref: int | None, line: int) -> None:
+    """An amendment may not change whether a hand doubles the next (the hands after it were
+    dealt with that doubling, or without it)."""
+    before = throws_in(version)
+    after = result is not None and result.doubles_next
+    if before != after:
+        raise LedgerError(
+            line,
+            f"hand {ref} {'doubled' if before else 'did not double'} the next hand (a 60-60 "
+            f"under sixty_sixty); an amendment cannot change that: void it and record it again",
+        )
+
+
+def lean(result: Score | None) -> Score | None:
+    """A score without its explanation and roles (what the reports keep of it)."""
+    return None if result is None else result._replace(explanation=(), roles={})
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return (
+            ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}" for k, v in value.items())
+            or "nothing"
+        )
+    if isinstance(value, (tuple, list, set)):
+        return ", ".join(sorted(value)) or "nobody"
+    return str(value)

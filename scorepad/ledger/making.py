@@ -1,0 +1,228 @@
+"""The making of new rows: a hand, a doubler, a penalty, a correction, a change of the seats or
+the rules, each checked against the night and applied (`Night._apply`) as it is made, so what
+is written is what the check reads back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import HandError, ScorepadError
+from ..rules import MAX_DOUBLED, Rules
+from ..schema import LedgerError, Row, RowKind, check_note
+from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
+from .entries import check_throw_in
+from .night import Night
+from .records import canonical, hand_of, row_for_hand, set_row_note
+
+
+class NewRows(Night):
+    """The rows of what happens next at the table, made from the night's state."""
+
+    def record(self, hand: Hand, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """Score a new hand at the next number and return its row (with state) and score."""
+        self._check_race_open()
+        self.check_night_open()
+        hand = self.prepare(hand)
+        result = score(self.rules, hand)
+        row = row_for_hand(hand, result, self.seated)._replace(
+            hand=self.last_hand + 1,
+            note=check_note(note),
+            time=time,
+        )
+        self._apply(row, result)
+        return self._state(row), result
+
+    def prepare(self, hand: Hand) -> Hand:
+        """The hand as this session scores it: its names as the session spells them, the
+        dealer whoever is next unless given, and the doublings pending."""
+        hand = canonical(hand._replace(players=self.seated), self.seated)
+        if hand.dealer is None:
+            hand = hand._replace(dealer=self.next_dealer)
+        if hand.doubled:
+            raise HandError(
+                "⟨doubled⟩: a session doubles the hands after a recorded doubler by "
+                "itself; record the doubler with `scorepad hand ⟨doubler⟩`"
+            )
+        why = tricks_needed(self.rules, hand)
+        if why:
+            raise HandError(why)
+        return hand._replace(doubled=self.doubled_next())
+
+    def record_doubler(self, dealer: str | None = None, note: str = "", time: str = "") -> Row:
+        """The row of a thrown-in hand under all_pass = doubler."""
+        if self.rules.all_pass != "doubler":
+            raise HandError(
+                f"⟨doubler⟩: {self.rules.name} rules have all_pass = "
+                f"{self.rules.all_pass}; a doubler needs all_pass = doubler"
+            )
+        self._check_race_open()
+        self.check_night_open()
+        if self.rules.doubler_stacking == "multiply" and self.doubled_next() >= MAX_DOUBLED:
+            raise HandError(
+                f"⟨doubler⟩: {self.doubled_next()} doublers are pending, and a hand is doubled "
+                f"by {MAX_DOUBLED} at most (doubler_stacking = multiply): score a hand first"
+            )
+        dealer = find_player(dealer, self.seated, "⟨dealer⟩") if dealer else self.next_dealer
+        row = Row(
+            RowKind.DOUBLER,
+            hand=self.last_hand + 1,
+            dealer=dealer,
+            deltas=dict.fromkeys(self.seated, 0),
+            note=check_note(note),
+            time=time,
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def void_row(self, ref: int, reason: str = "", time: str = "") -> Row:
+        """The row that voids hand `ref` (which must be remembered: a hand corrections name)."""
+        self._check_ref(ref)
+        version = self.kept[ref]
+        row = Row(
+            RowKind.VOID,
+            ref=ref,
+            deltas={p: -v for p, v in version.deltas.items()},
+            note=check_note(reason),
+            time=time,
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def restore_row(self, ref: int, note: str = "", time: str = "") -> Row:
+        """The row that makes voided hand `ref` count again (`undo` of its void)."""
+        if ref not in self.voided:
+            raise HandError(f"hand {ref} is not void: there is nothing to restore")
+        version = self.kept[ref]
+        row = Row(
+            RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def unamend_row(self, ref: int, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """The row that puts hand `ref` back as it was before its last amendment."""
+        version = self.kept[ref]
+        if version.before is None:
+            raise HandError(f"hand {ref} has no amendment to take back")
+        before = version.before.row
+        changes = before.hand_inputs()
+        return self.amend_row(ref, changes, note or before.note, time)
+
+    def amend_row(
+        self, ref: int, changes: Mapping[str, Any], note: str = "", time: str = ""
+    ) -> tuple[Row, Score]:
+        """The row that replaces some inputs of hand `ref` and re-scores it."""
+        self._check_ref(ref)
+        version = self.kept[ref]
+        if version.row.kind is RowKind.DOUBLER:
+            raise HandError(
+                f"hand {ref} is a doubler: there is nothing to amend (void it with "
+                f"`scorepad void {ref}` and record the hand)"
+            )
+        if version.row.kind is RowKind.PENALTY:
+            raise HandError(
+                f"hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
+                f"the penalty again"
+            )
+        inputs = {**version.row.hand_inputs(), **changes}
+        if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
+            inputs["game"] = None  # (a Ramsch amended into a game: a partner game unless given)
+        seated = self._seats_of(version)
+        hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
+        why = tricks_needed(self.rules, hand._replace(dealer=hand.dealer or version.row.dealer))
+        if why:
+            raise HandError(why)
+        result = score(self.rules, hand)
+        try:
+            check_throw_in(version, result, ref, 0)
+        except LedgerError as exc:
+            raise HandError(exc.message) from None
+        new = row_for_hand(hand, result, seated)
+        if new.hand_inputs() == version.row.hand_inputs():
+            raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
+        row = new._replace(
+            kind=RowKind.AMEND,
+            ref=ref,
+            deltas={p: new.deltas.get(p, 0) - version.deltas.get(p, 0) for p in seated},
+            note=check_note(note) if note else version.row.note,  # the note carries over
+            time=time,
+        )
+        self._apply(row, result)
+        return self._state(row), result
+
+    def penalty_row(self, penalty: Penalty, note: str = "", time: str = "") -> tuple[Row, Score]:
+        """The row of a penalty: it takes the next number, moves no deal and no doubling."""
+        self._check_race_open()
+        result = score_penalty(self.rules, penalty._replace(players=self.seated))
+        offender = find_player(penalty.offender, self.seated, "penalty")
+        to = find_player(penalty.to, self.seated, "⟨paid_to⟩") if penalty.to else None
+        row = Row(
+            RowKind.PENALTY,
+            hand=self.last_hand + 1,
+            deltas=dict(result.deltas),
+            offender=offender,
+            penalty=penalty.points,
+            paid_to=to,
+            note=check_note(note),
+            time=time,
+        )
+        self._apply(row, result)
+        return self._state(row), result
+
+    def seat_row(self, seated: Sequence[str], note: str, time: str = "") -> Row:
+        """The row that changes the seats in force (someone joined or left)."""
+        try:
+            self._check_seats(seated, 0)
+        except LedgerError as exc:
+            raise HandError(exc.message.removeprefix("seated: ")) from None
+        row = Row(RowKind.SEAT, seated=tuple(seated), note=note, time=time)
+        self._apply(row)
+        return self._state(row)
+
+    def set_row(
+        self, rules: Rules, changes: Sequence[str], line: int, note: str = "", time: str = ""
+    ) -> Row:
+        """The row that puts `rules` in force from the next hand on (`scorepad set`, and its
+        undo); `line` is the line the row will stand on in the file."""
+        if rules.family != self.rules.family:
+            raise HandError("a change of the rules keeps the family of the game")
+        try:
+            seat(rules, self.seated, self.next_dealer)
+        except ScorepadError as exc:
+            raise HandError(f"with these rules the table cannot be dealt: {exc}") from None
+        self._check_race_open()
+        row = Row(
+            RowKind.SET, line=line, note=set_row_note(rules, changes, check_note(note)), time=time
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def keep(self, ref: int) -> None:
+        """Remember hand `ref` when the pass reaches it (a correction is about to be made)."""
+        self.refs[ref] = self.refs.get(ref, 0) + 1
+
+    def _check_race_open(self) -> None:
+        if self.race_winners:
+            raise HandError(
+                f"the race is over: {' and '.join(self.race_winners)} reached "
+                f"{self.rules.target}; start a new session for another night"
+            )
+
+    def check_night_open(self) -> None:
+        """A HandError when the night's last hand (⟨last⟩) was played."""
+        if self.night_over:
+            raise HandError(
+                f"hand {self.night_over} was marked the night's last (⟨last⟩); to play on, take "
+                f"the mark off: scorepad amend {self.night_over} ⟨no_last⟩"
+            )
+
+    def _check_ref(self, ref: int) -> None:
+        if not 1 <= ref <= self.last_hand:
+            raise HandError(
+                f"there is no hand {ref}: hands run from 1 to {self.last_hand}"
+                if self.last_hand
+                else f"there is no hand {ref}: no hand recorded"
+            )
+        if ref in self.voided:
+            raise HandError(f"hand {ref} is already void")
