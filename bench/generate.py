@@ -18,7 +18,8 @@ from pathlib import Path
 from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
 from scorepad.scoring import LeasterHand, PickerHand, seat
-from scorepad.session import NEWLINE, create
+from scorepad.store.base import NEWLINE
+from scorepad.store.write import create
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed", "Flo")
 TIME = "2026-11-06T19:00:00-06:00"

@@ -4,7 +4,7 @@ inputs as a table gives them, and working out what an amendment changes.
 `INPUTS` is the one table. Each `Input` has its name (the same as its column in the session
 file, its key in JSON and its field in the hand records of `scoring`), its type, the format
 version that brought its column, the kinds of hand it belongs to, and the word and help of its
-option. The session file's columns (`schema`), the options of `check`, `hand` and `amend`
+option. The session file's columns (`store.format`), the options of `check`, `hand` and `amend`
 (`cli`), the live board's entry fields (`serve`), which inputs go together and what an amendment
 clears all come from it.
 
@@ -84,7 +84,7 @@ def _k(*kinds: str) -> frozenset[str]:
 
 
 # In the order the command line lists the options (the session file's columns keep the order
-# of the format that brought them: see schema.COLUMNS).
+# of the format that brought them: see store.format.COLUMNS).
 INPUTS = (
     Input(
         "dealer",

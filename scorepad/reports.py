@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
 from .ledger import Counts, HandView, Ledger, Scored
-from .schema import FORMULA_STARTS, Row, RowKind
 from .scoring import Outcome, Score, same_name
+from .store.format import FORMULA_STARTS, Row, RowKind
 
 if TYPE_CHECKING:
     from pathlib import Path

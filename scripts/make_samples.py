@@ -25,7 +25,8 @@ from scorepad.scoring import (
     SchwanzerHand,
     seat,
 )
-from scorepad.session import append, create, locked
+from scorepad.store.lock import locked
+from scorepad.store.write import append, create
 
 OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
 CST = timezone(timedelta(hours=-6))

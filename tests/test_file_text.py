@@ -12,8 +12,8 @@ import pytest
 from _types import Run
 
 from scorepad.ledger import Ledger
-from scorepad.schema import Problem
 from scorepad.session import Session
+from scorepad.store.format import Problem
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 HAND = ("--picker", "Ann", "--partner", "Bob", "--points", "70")

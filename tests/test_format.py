@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from _types import Run
 
-from scorepad.schema import FORMAT_VERSION
+from scorepad.store.format import FORMAT_VERSION
 
 ROOT = Path(__file__).parent.parent
 V1 = ROOT / "tests" / "fixtures" / "v1"
@@ -286,7 +286,7 @@ def test_a_formula_typed_into_a_note_by_hand_is_reported_and_never_exported(
     run: Run, tmp_path: Path
 ) -> None:
     from scorepad.render import FORMULA_STARTS as shown
-    from scorepad.schema import FORMULA_STARTS
+    from scorepad.store.format import FORMULA_STARTS
 
     assert shown == FORMULA_STARTS
     path = tmp_path / "friday.csv"

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from _types import Run
 
-from scorepad import hands, schema
+from scorepad import hands
 from scorepad.errors import HandError, field, worded
 from scorepad.hands import BY_NAME, INPUTS, KINDS, OPTIONS, Type, amend_changes, build_hand
 from scorepad.scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
+from scorepad.store import format as schema
 
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Ed")
 RECORDS: dict[str, type[Hand]] = {"picker": PickerHand, "leaster": LeasterHand,

@@ -224,7 +224,7 @@ def test_a_full_disk_during_an_append_leaves_the_file_as_it_was(
         real_write(fd, bytes(data)[:20])  # some of the line lands, then the disk is full
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("scorepad.session.os.write", full)
+    monkeypatch.setattr("os.write", full)
     result = run("-f", night, "hand", "--leaster", "--winner", "Cy")
     assert result.exit_code == 1
     assert result.stderr == (
@@ -244,7 +244,7 @@ def test_a_read_only_session_file_is_a_clear_error(
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr("scorepad.session.os.open", read_only)
+    monkeypatch.setattr("os.open", read_only)
     for args in (
         ["hand", "--leaster", "--winner", "Cy"],
         ["undo"],
@@ -266,7 +266,7 @@ def test_a_full_disk_while_creating_leaves_no_file(
     def full(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("scorepad.session.os.write", full)
+    monkeypatch.setattr("os.write", full)
     path = tmp_path / "new.csv"
     result = run("-f", path, "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "No space left on device" in result.stderr
@@ -281,7 +281,7 @@ def test_a_failing_rewrite_leaves_the_file_and_no_temp_file(
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr("scorepad.session.os.replace", broken)
+    monkeypatch.setattr("os.replace", broken)
     result = run("-f", night, "seat", "add", "Flo")  # a newcomer's column means a rewrite
     assert result.exit_code == 1 and "the file is as it was" in result.stderr
     assert night.read_bytes() == before
@@ -434,7 +434,7 @@ def test_a_failed_new_leaves_neither_a_session_nor_a_temp_file(
     def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr("scorepad.session.os.link", broken)
+    monkeypatch.setattr("os.link", broken)
     result = run("-f", tmp_path / "night.csv", "new", "--players", PLAYERS)
     assert result.exit_code == 1 and "cannot create" in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -651,17 +651,17 @@ def _free(monkeypatch: pytest.MonkeyPatch, free: int) -> list[str]:
 def test_repair_without_room_for_two_copies_says_what_it_needs_and_writes_nothing(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.session as session
+    from scorepad.store import repair
 
     path, _ = _torn_night(run, tmp_path)
     before, names = path.read_bytes(), sorted(p.name for p in tmp_path.iterdir())
-    needed = 2 * len(before) + session._ROOM
+    needed = 2 * len(before) + repair.ROOM
     asked = _free(monkeypatch, needed - 1)
     result = run("-f", path, "repair")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (
-        f"Error: {path}: cannot repair: it needs {session._size_text(needed)} free beside the "
-        f"file (a new copy of it and night.csv.bak), and {session._size_text(needed - 1)} are "
+        f"Error: {path}: cannot repair: it needs {repair.size_text(needed)} free beside the "
+        f"file (a new copy of it and night.csv.bak), and {repair.size_text(needed - 1)} are "
         f"free; nothing was changed (make room, or copy the file where there is room and "
         f"repair it there)\n"
     )
@@ -678,7 +678,7 @@ def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
 ) -> None:
     """The room was there when it looked, and is gone when the copy is kept: the torn line is
     kept in FILE.rejected only once the new file and the copy are written."""
-    import scorepad.session as session
+    from scorepad.store import repair
 
     path, _ = _torn_night(run, tmp_path)
     before = path.read_bytes()
@@ -686,7 +686,7 @@ def test_a_repair_the_disk_fills_under_leaves_no_rejected_line_or_temp_file(
     def full(snapshot: object, backup: Path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session, "_keep_copy", full)
+    monkeypatch.setattr(repair, "_keep_copy", full)
     result = run("-f", path, "repair")
     assert result.exit_code == 1
     assert result.stderr == (
@@ -708,9 +708,9 @@ def test_repair_with_nothing_to_mend_needs_no_room(
 
 
 def test_the_room_a_repair_needs_is_the_sizes_people_read(run: Run) -> None:
-    from scorepad.session import _size_text
+    from scorepad.store.repair import size_text
 
-    assert [_size_text(n) for n in (512, 2048, 1536 * 1024, 50 << 20, 3 << 30)] == [
+    assert [size_text(n) for n in (512, 2048, 1536 * 1024, 50 << 20, 3 << 30)] == [
         "512 bytes",
         "2.0 KiB",
         "1.5 MiB",
@@ -820,9 +820,9 @@ def test_a_failed_repair_keeps_the_torn_line_once(
     def broken(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr("scorepad.session.os.replace", broken)
+    monkeypatch.setattr("os.replace", broken)
     assert run("-f", path, "repair").exit_code == 1
-    monkeypatch.setattr("scorepad.session.os.replace", real)
+    monkeypatch.setattr("os.replace", real)
     assert run("-f", path, "repair").exit_code == 0
     assert (tmp_path / "night.csv.rejected").read_bytes() == b"1,picker,,2,\n"
 

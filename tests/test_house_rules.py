@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from scorepad.errors import HandError
 from scorepad.replay import parse_hand_file, replay
 from scorepad.rules import load_rules
-from scorepad.schema import FORMAT_VERSION
 from scorepad.scoring import Penalty, PickerHand, SchwanzerHand, score, score_penalty
 from scorepad.simulate import random_hand
+from scorepad.store.format import FORMAT_VERSION
 
 ROOT = Path(__file__).parent.parent
 FIVE = "Ann,Bob,Cy,Dee,Ed"

@@ -87,9 +87,8 @@ LAYERS = {
         ),
         0,
     ),
-    # the store: the session file's format and the platform's calls
-    "schema": 1,
-    "files": 1,
+    # the store: the session file on disk (its format, the platform's calls, lock, rewrites)
+    "store": 1,
     "ledger": 2,
     "session": 3,
     "reports": 4,

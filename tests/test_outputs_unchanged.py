@@ -133,7 +133,7 @@ def test_every_fixture_has_its_case() -> None:
 def test_the_written_files_have_a_row_of_every_kind() -> None:
     import csv
 
-    from scorepad.schema import RowKind
+    from scorepad.store.format import RowKind
 
     kinds: set[str] = set()
     for name in oc.WRITTEN_FILES:

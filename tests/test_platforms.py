@@ -15,9 +15,12 @@ from typing import Any
 import pytest
 from _types import Run
 
-from scorepad import files, session
+from scorepad import session
 from scorepad.scoring import PickerHand
-from scorepad.session import Session, Snapshot, locked
+from scorepad.session import Session
+from scorepad.store import base, files, journal
+from scorepad.store.lock import locked
+from scorepad.store.snapshot import Snapshot
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 
@@ -108,21 +111,21 @@ def test_a_rewrite_cut_short_is_finished_by_the_next_command(
 ) -> None:
     before = json.loads(run("-f", night, "standings", "--format", "json").stdout)
     calls = {"n": 0}
-    real_write_all = session._write_all
+    real_write_all = base.write_all
 
     def dies_midway(fd: int, data: bytes) -> None:
         calls["n"] += 1
         real_write_all(fd, data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(session, "_BLOCK", 512)  # several blocks to copy
+    monkeypatch.setattr(journal, "BLOCK", 512)  # several blocks to copy
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
-    monkeypatch.setattr(session, "_write_all", dies_midway)
+    monkeypatch.setattr(journal, "write_all", dies_midway)
     result = run("-f", night, "seat", "add", "Flo")
     assert result.exit_code == 1
     assert "the next scorepad command finishes it (from .night.csv." in result.stderr
     assert len(_journals(night)) == 1  # the file itself is half copied
-    monkeypatch.setattr(session, "_write_all", real_write_all)
+    monkeypatch.setattr(journal, "write_all", real_write_all)
     monkeypatch.setattr(files, "WINDOWS_LOCKS", protocol == "windows")
     # A report (a reader) finds the journal, has a writer finish the copy, then reads.
     after = run("-f", night, "standings", "--format", "json")
@@ -209,10 +212,10 @@ def test_the_journal_of_a_rewrite_through_a_link_is_beside_the_file_itself(
     def crash(
         path: Path, fd: int, journal: Path
     ) -> None:  # (the machine stops once the journal has its name)
-        raise session.SessionError(path, "the machine stopped")
+        raise base.SessionError(path, "the machine stopped")
 
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
-    monkeypatch.setattr(session, "_finish_rewrite", crash)
+    monkeypatch.setattr(journal, "finish_rewrite", crash)
     assert run("-f", link, "seat", "add", "Flo").exit_code == 1
     monkeypatch.undo()
     assert len(_journals(target)) == 1 and not _journals(link)
@@ -239,10 +242,10 @@ def _interrupted_rewrite(run: Run, night: Path, monkeypatch: pytest.MonkeyPatch)
         path: Path, fd: int, journal: Path
     ) -> None:  # (the machine stops once the journal has its name)
         assert journal.exists()
-        raise session.SessionError(path, "the machine stopped")
+        raise base.SessionError(path, "the machine stopped")
 
     monkeypatch.setattr(files, "WINDOWS_LOCKS", True)
-    monkeypatch.setattr(session, "_finish_rewrite", crash)
+    monkeypatch.setattr(journal, "finish_rewrite", crash)
     assert run("-f", night, "seat", "add", "Flo").exit_code == 1
     monkeypatch.undo()
     return expected.read_bytes()

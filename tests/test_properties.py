@@ -353,19 +353,17 @@ def test_points_of_one_class_score_alike(
 def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
     corrections: list[tuple[bool, int]],
 ) -> None:
-    """A hand's fate (ledger.Fate) is one int: how many rows correct it, and where its last
-    amendment and its last void or restore begin (-1: none, or not asked for)."""
+    """A hand's fate (ledger.Fate): how many rows correct it, and where its last amendment and
+    its last void or restore begin (-1: none, or not asked for)."""
     from scorepad.ledger import Fate
 
-    fate = Fate.NONE
+    fate = Fate()
     amended = voided = -1
     for is_amendment, place in corrections:
         if is_amendment:
-            fate = Fate.corrected(fate, amended_at=place)
+            fate = fate.corrected(amended_at=place)
             amended = place if place >= 0 else amended
         else:
-            fate = Fate.corrected(fate, voided_at=place)
+            fate = fate.corrected(voided_at=place)
             voided = place if place >= 0 else voided
-    assert Fate.count(fate) == len(corrections)
-    assert Fate.amended_at(fate) == amended
-    assert Fate.voided_at(fate) == voided
+    assert fate == (len(corrections), amended, voided)

@@ -15,8 +15,8 @@ from scorepad.reports import (
     season,
     stats_records,
 )
-from scorepad.schema import Row, RowKind
 from scorepad.scoring import Outcome, Score
+from scorepad.store.format import Row, RowKind
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Ed")
 

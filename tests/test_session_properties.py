@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scorepad.cli import cli
 from scorepad.errors import ScorepadError
-from scorepad.schema import check_new_name
+from scorepad.store.format import check_new_name
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Ed"]
 

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from ..ledger import Ledger
     from ..reports import PlayerStats
     from ..rules import Rules
-    from ..schema import Row
     from ..scoring import Hand, Score
     from ..session import Head, Session
+    from ..store.format import Row
 
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -315,7 +315,7 @@ def _split_pairs(
     """Read `A=N,B=N,...` into a dict of name to whole number."""
     if value is None:
         return None
-    from ..schema import whole
+    from ..store.format import whole
 
     pairs = {}
     for item in _csv_items(value):

@@ -35,7 +35,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..ledger import HandView, Ledger
-    from ..schema import Row
+    from ..store.format import Row
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -73,9 +73,9 @@ def new(
         scorepad -f friday.csv new --players Ann,Bob,Cy,Dee,Ed --rules pagat --dealer Ed
     """
     from ..rules import load_rules
-    from ..schema import check_new_name
     from ..scoring import seat
     from ..session import Session
+    from ..store.format import check_new_name
 
     rules = load_rules(rules_spec, overrides)
     players = tuple(check_new_name(p) for p in players)
@@ -374,7 +374,7 @@ def undo(path: Path, reason: str, fmt: str) -> None:
     \b
         scorepad undo --reason "recorded twice"
     """
-    from ..schema import RowKind
+    from ..store.format import RowKind
 
     what, row, result, state = open_session(path).undo(reason)
     _warn_departed(row, state)
@@ -454,7 +454,7 @@ def log(path: Path, fmt: str) -> None:
     from ..ledger import set_row_text
     from ..render import render
     from ..reports import change_text
-    from ..schema import RowKind
+    from ..store.format import RowKind
 
     with open_session(path).reading() as reading:
         reading.night()  # a file that verify refuses is refused here too

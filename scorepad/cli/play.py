@@ -25,9 +25,9 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
-    from ..schema import Row
     from ..scoring import Hand, PickerHand, Score, Seating
     from ..session import Session
+    from ..store.format import Row
 
 
 class _Stop(Exception):
@@ -150,7 +150,7 @@ def _offer_new(session: Session) -> None:
         raise ScorepadError(f"{path}: no such session file; start one with `scorepad new`")
 
     def players(text: str) -> tuple[str, ...]:
-        from ..schema import check_new_name
+        from ..store.format import check_new_name
 
         names = tuple(check_new_name(n) for n in text.split(",") if n.strip())
         seat(load_rules(), names)  # can this table be dealt at all?
@@ -164,7 +164,7 @@ def _offer_new(session: Session) -> None:
 
 def _record_or_note(text: str) -> tuple[bool, str]:
     """Yes (Enter), no, or a note to record the hand with."""
-    from ..schema import check_note
+    from ..store.format import check_note
 
     if text.lower() in ("", "y", "yes", "n", "no"):
         return text.lower() in ("", "y", "yes"), ""

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def _currency(symbol: str) -> str:
     """A currency symbol as it may stand before every amount: short, on one line, and not
     the start of a spreadsheet formula (`--format tsv` is read by spreadsheets)."""
-    from ..schema import FORMULA_STARTS
+    from ..store.format import FORMULA_STARTS
 
     if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
         raise click.BadParameter("a symbol of up to 5 printable characters, e.g. $, €, EUR")

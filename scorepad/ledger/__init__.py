@@ -1,6 +1,6 @@
 """The ledger of a night: one pass over its rows that applies and checks every one.
 
-Pure: no I/O (`session.py` owns the file, `schema.py` its format). `Ledger` is the only engine:
+Pure: no I/O (`session` owns the file, `store.format` its format). `Ledger` is the only engine:
 it applies hands, corrections and seat changes in file order, re-scores every hand from its
 recorded inputs and the rules, and checks every row's points and recorded state (next dealer,
 seats, doublers pending, running totals). `verify` reports what it finds; every report refuses a
@@ -12,8 +12,9 @@ file's rows), `making` (new rows), `records` (rows as hands and rules), `entries
 of a hand and what the reports see).
 """
 
+from ..store.scan import Fate
 from .check import Checker
-from .entries import Counts, Fate, HandView, Scored
+from .entries import Counts, HandView, Scored
 from .making import NewRows
 from .records import (
     canonical,

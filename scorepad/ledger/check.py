@@ -27,7 +27,8 @@ from typing import Any
 from ..errors import ScorepadError
 from ..names import TOTAL_POINTS
 from ..rules import Rules
-from ..schema import (
+from ..scoring import Penalty, Score, points_class, score, score_penalty
+from ..store.format import (
     CORRECTIONS,
     FORMULA_STARTS,
     HAND_KINDS,
@@ -38,8 +39,8 @@ from ..schema import (
     Row,
     RowKind,
 )
-from ..scoring import Penalty, Score, points_class, score, score_penalty
-from .entries import Counts, Fate, HandView, Scored, check_throw_in, lean, shown
+from ..store.scan import Fate
+from .entries import Counts, HandView, Scored, check_throw_in, lean, shown
 from .night import Night
 from .records import hand_of, kind_of
 
@@ -83,7 +84,7 @@ class Checker(Night):
         first_dealer: str,
         seated: Sequence[str] | None = None,
         codec: Codec | None = None,
-        corrections: Mapping[int, int] | None = None,
+        corrections: Mapping[int, Fate] | None = None,
         on_hand: Callable[[HandView], None] | None = None,
         fast: bool = True,
         counts: Counts | None = None,
@@ -336,7 +337,7 @@ class Checker(Night):
         cells_at = self._cells_at
         if fate is not None and cells_at is not None:
             at = self.codec.index
-            amended_at, voided_at = Fate.amended_at(fate), Fate.voided_at(fate)
+            amended_at, voided_at = fate.amended_at, fate.voided_at
             final = self._amended(cells_at(amended_at), entry) if amended_at >= 0 else None
             if final is not None:
                 amended = True

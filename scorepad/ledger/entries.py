@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
-from ..schema import LedgerError, Row, RowKind
 from ..scoring import Score
+from ..store.format import LedgerError, Row, RowKind
 
 
 class Scored:
@@ -147,47 +147,6 @@ class HandView(NamedTuple):
     @property
     def deltas(self) -> Mapping[str, int]:
         return self.entry.deltas
-
-
-class Fate:
-    """What the rows below a hand do to it (found before the pass): how many correct it, and
-    where (at which byte of the file) its last amendment and its last void or restore begin,
-    read again only when the pass reaches the hand (so a long night holds a few bytes a
-    correction, not the rows).
-
-    A fate is one int (no object a corrected hand, of which a night may have many): the count
-    in its low 32 bits, then each place plus one (0: none) in 48 bits."""
-
-    NONE = 0  # no row corrects the hand
-
-    @staticmethod
-    def count(fate: int) -> int:
-        return fate & _FATE_COUNT
-
-    @staticmethod
-    def amended_at(fate: int) -> int:
-        """Where the last amendment's row begins (-1: none)."""
-        return ((fate >> 32) & _FATE_PLACE) - 1
-
-    @staticmethod
-    def voided_at(fate: int) -> int:
-        """Where the last void or restore row begins (-1: none)."""
-        return (fate >> 80) - 1
-
-    @staticmethod
-    def corrected(fate: int, amended_at: int = -1, voided_at: int = -1) -> int:
-        """The fate after one more correction (at a place, if given)."""
-        if amended_at >= 0:
-            fate = fate & ~(_FATE_PLACE << 32) | (amended_at + 1) << 32
-        if voided_at >= 0:
-            fate = fate & ((1 << 80) - 1) | (voided_at + 1) << 80
-        return fate + 1
-
-
-_FATE_COUNT = (1 << 32) - 1
-
-
-_FATE_PLACE = (1 << 48) - 1  # (a place in a file of up to 256 TiB)
 
 
 class Version:

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import HandError, ScorepadError
 from ..rules import MAX_DOUBLED, Rules
-from ..schema import LedgerError, Row, RowKind, check_note
 from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
+from ..store.format import LedgerError, Row, RowKind, check_note
 from .entries import check_throw_in
 from .night import Night
 from .records import canonical, hand_of, row_for_hand, set_row_note

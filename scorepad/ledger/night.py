@@ -11,9 +11,10 @@ from typing import Self
 
 from ..errors import ScorepadError
 from ..rules import Rules
-from ..schema import HAND_KINDS, Codec, LedgerError, Row, RowKind
 from ..scoring import Outcome, Score, seat
-from .entries import Counts, Fate, HandView, Scored, Version, shown, throws_in
+from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
+from ..store.scan import Fate
+from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .records import rules_of_set_row
 
 
@@ -33,7 +34,7 @@ class Night:
         first_dealer: str,
         seated: Sequence[str] | None = None,
         codec: Codec | None = None,
-        corrections: Mapping[int, int] | None = None,
+        corrections: Mapping[int, Fate] | None = None,
         on_hand: Callable[[HandView], None] | None = None,
         counts: Counts | None = None,
     ):
@@ -54,7 +55,7 @@ class Night:
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
         self.corrections = corrections if corrections is not None else {}  # (read only)
-        self.refs = {ref: Fate.count(fate) for ref, fate in self.corrections.items()}
+        self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
@@ -130,7 +131,7 @@ class Night:
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")
 
-        corrections = sum(Fate.count(fate) for fate in self.corrections.values())
+        corrections = sum(fate.rows for fate in self.corrections.values())
         parts = [count(self.last_hand, "hand"), count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))

@@ -12,8 +12,8 @@ from ..errors import HandError, ScorepadError, field
 from ..hands import BY_NAME as BY_INPUT
 from ..hands import Type
 from ..rules import Rules, rules_from_dict
-from ..schema import Row, RowKind
 from ..scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand, Score, find_player
+from ..store.format import Row, RowKind
 from ..text import unprintable, unprintable_problem
 
 

@@ -580,7 +580,7 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
     BadRequest (422) saying why not, naming inputs by their keys. Nothing is written when it
     fails."""
     from ..reports import recorded_record
-    from ..schema import check_note
+    from ..store.format import check_note
 
     params = _params(data)
     note = params.pop("note", "")

@@ -26,11 +26,11 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .errors import HandError, ScorepadError
-from .hands import BY_NAME as HAND_INPUTS
-from .hands import INPUTS as INPUT_TABLE
-from .hands import Type
-from .text import unprintable, unprintable_problem
+from ..errors import HandError, ScorepadError
+from ..hands import BY_NAME as HAND_INPUTS
+from ..hands import INPUTS as INPUT_TABLE
+from ..hands import Type
+from ..text import unprintable, unprintable_problem
 
 FORMAT_VERSION = 5
 """The newest format this scorepad reads, and the one it writes new sessions in."""

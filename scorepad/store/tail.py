@@ -1,0 +1,121 @@
+"""The end of a session file: its last rows, read without the rows above them."""
+
+from __future__ import annotations
+
+import csv
+
+from . import files
+from .base import ENCODING, MAX_LINE, TORN, VERIFY_HINT, SessionError
+from .format import (
+    LedgerError,
+    Row,
+)
+from .scan import line_at, line_count
+from .snapshot import TOO_LONG, Head, Snapshot
+
+_TAIL_CHUNK = 64 * 1024
+
+
+def tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
+    """The last row (or the session row) and the last hand number, reading only the tail."""
+    path, size = head.path, snapshot.size
+    if snapshot.torn():
+        raise SessionError(path, TORN, line_count(snapshot) + 1)
+    chunk = _TAIL_CHUNK
+    while True:
+        start = max(0, size - chunk)
+        data = files.pread(snapshot.fd, size - start, start)
+        lines = data.split(b"\n")[:-1]  # the file ends with a newline
+        if start > 0:
+            lines = lines[1:]  # the first piece may be part of a line
+        last, last_hand = _scan_back(snapshot, head, lines, start == 0)
+        if last is not None and last_hand is not None:
+            return last, last_hand
+        if start == 0:
+            raise SessionError(path, "no session row found", 3)
+        if not lines and chunk > MAX_LINE:  # not one whole line in the end of the file
+            raise SessionError(path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot))
+        chunk *= 4
+
+
+def last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
+    """The last row and the one before it (the session row standing for rows not there)."""
+    chunk = _TAIL_CHUNK
+    while True:
+        start = max(0, snapshot.size - chunk)
+        lines = files.pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
+        body = lines[3:] if start == 0 else lines[1:]
+        if len(body) < 2 and start > 0 and chunk > 2 * MAX_LINE:
+            raise SessionError(
+                snapshot.path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot) - len(body)
+            )
+        if len(body) >= 2 or start == 0:
+            rows = [
+                _tail_row(snapshot, head, raw, len(body) - at)
+                for at, raw in enumerate(body[-2:], len(body) - min(2, len(body)))
+            ]
+            rows = [head.start] * (2 - len(rows)) + rows
+            return rows[0], rows[1]
+        chunk *= 4
+
+
+def row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
+    """The row on a line of the file (a scan for its start: a rare thing to need)."""
+    seen, start = 1, 0
+    for_offset = 0
+    for block in snapshot.blocks():
+        at = 0
+        while seen < line:
+            found = block.find(b"\n", at)
+            if found < 0:
+                break
+            seen += 1
+            at = found + 1
+            start = for_offset + at
+        for_offset += len(block)
+        if seen >= line:
+            break
+    raw = line_at(snapshot, start)
+    try:
+        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
+        return head.codec.decode(cells, line)
+    except (UnicodeDecodeError, csv.Error, StopIteration, LedgerError) as exc:
+        raise SessionError(
+            head.path, f"cannot read this line: {exc}; {VERIFY_HINT}", line
+        ) from None
+
+
+def _scan_back(
+    snapshot: Snapshot, head: Head, lines: list[bytes], whole: bool
+) -> tuple[Row | None, int | None]:
+    """Walk lines from the end: the last row, and the number of the last hand row."""
+    last = None
+    body = lines[3:] if whole else lines
+    for index in range(len(body) - 1, -1, -1):
+        row = _tail_row(snapshot, head, body[index], len(body) - index)
+        if last is None:
+            last = row
+        if row.hand is not None:
+            return last, row.hand
+    if whole:
+        return last or head.start, 0
+    return last, None
+
+
+def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
+    def fail(message: str) -> SessionError:
+        line = line_count(snapshot) - from_end + 1
+        return SessionError(head.path, f"{message}; {VERIFY_HINT}", line)
+
+    try:
+        text = raw.decode(ENCODING).rstrip("\r")
+    except UnicodeDecodeError:
+        raise fail("not UTF-8 text") from None
+    try:
+        cells = next(csv.reader([text], strict=True), [])
+    except csv.Error as exc:
+        raise fail(f"cannot read this line as CSV: {exc}") from None
+    try:
+        return head.codec.decode(cells, 0)
+    except LedgerError as exc:
+        raise fail(exc.message) from None

@@ -1,0 +1,54 @@
+"""A session of an older format rewritten in the current one (atomically)."""
+
+from __future__ import annotations
+
+import csv
+import os
+from contextlib import suppress
+from pathlib import Path
+
+from .base import ENCODING, NEWLINE, SessionError
+from .format import (
+    BY_NAME,
+    FORMAT_VERSION,
+    Codec,
+    LedgerError,
+    header,
+)
+from .journal import commit, temp_beside
+from .snapshot import Head, Snapshot
+
+
+def upgrade(path: Path, locked_fd: int, head: Head) -> None:
+    """Rewrite a session of an older format in the current one: every row decoded by the
+    columns it has and written with the columns of now, atomically (see `commit`)."""
+    named = [p for p in head.players if p in BY_NAME]
+    if named:
+        raise SessionError(
+            path,
+            f"this change needs the file in format {FORMAT_VERSION}, which has a column named "
+            f"{named[0]!r}, the name of a player here: the file is as it was (what it records "
+            f"is read as before; a change that needs the newer format cannot be made in it)",
+        )
+    new = Codec(head.codec.players, header(head.codec.players), FORMAT_VERSION)
+    fd, temp = temp_beside(path, "cannot rewrite")
+    try:
+        with (
+            os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
+            Snapshot(path, fd=locked_fd) as snapshot,
+        ):
+            writer = csv.writer(out, lineterminator=NEWLINE)
+            writer.writerow(new.order)
+            reader = csv.reader(snapshot.text(), strict=True)
+            next(reader)
+            for cells in reader:
+                writer.writerow(new.encode(head.codec.decode(cells, reader.line_num)))
+            out.flush()
+            os.fsync(out.fileno())
+        commit(path, locked_fd, temp)
+    except (OSError, csv.Error, LedgerError) as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise SessionError(
+            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+        ) from None

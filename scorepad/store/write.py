@@ -1,0 +1,121 @@
+"""New session files and new rows: `create`, `append` (one write, fsynced), `add_column` (a
+new player's column: an atomic rewrite)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Sequence
+from contextlib import suppress
+from pathlib import Path
+
+from ..rules import Rules
+from . import files
+from .base import ENCODING, NEWLINE, SessionError, encode, fsync_dir, write_all
+from .format import (
+    Codec,
+    Row,
+    RowKind,
+    check_new_name,
+)
+from .journal import commit, temp_beside
+from .snapshot import Head, Snapshot
+
+
+def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, time: str) -> Head:
+    """Write a new session file; refuses to touch a file that exists."""
+    players = tuple(check_new_name(p) for p in players)
+    codec = Codec.new(players)
+    rules_row = Row(
+        RowKind.RULES,
+        note=json.dumps(rules.to_dict(), ensure_ascii=False, separators=(",", ":")),
+        time=time,
+    )
+    start = Row(
+        RowKind.SESSION,
+        dealer=first_dealer,
+        next_dealer=first_dealer,
+        seated=players,
+        pending=0,
+        totals=dict.fromkeys(players, 0),
+        note=rules.summary(),
+        time=time,
+    )
+    data = encode([codec.order, codec.encode(rules_row), codec.encode(start)])
+    exists = SessionError(
+        path, "already exists; scorepad never overwrites a session (choose another ⟨file⟩)"
+    )
+    if os.path.lexists(path):
+        raise exists
+    # Written whole to a temp file beside it, then linked into place, which fails if the path
+    # exists meanwhile: a crash leaves no half-made session, only a temp file the next writer
+    # removes.
+    fd, temp = temp_beside(path, "cannot create")
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+        files.fchmod(fd, 0o644)
+        os.close(fd)
+        fd = -1
+        files.create_exclusive(temp, path)
+    except FileExistsError:
+        raise exists from None
+    except OSError as exc:
+        raise SessionError(path, f"cannot create: {exc.strerror}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        with suppress(OSError):
+            os.unlink(temp)
+    fsync_dir(path)
+    return Head(path, players, rules, first_dealer, start, codec)
+
+
+def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
+    """Append rows with one write, then fsync; on failure the file is cut back as it was."""
+    data = encode([codec.encode(row) for row in new_rows])
+    size = os.fstat(fd).st_size
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError:
+            pass
+        raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
+
+
+def add_column(
+    path: Path, locked_fd: int, head: Head, codec: Codec, new_rows: Sequence[Row]
+) -> None:
+    """Rewrite the session with a column for a new player, then the rows that seat them.
+
+    `codec` is the new file's: the old one with one player inserted; that column is empty in
+    every row so far. One atomic rewrite (see `commit`) that streams the old file, so it needs
+    no more memory for a longer night. The caller holds the lock on `locked_fd`.
+    """
+    (name,) = [p for p in codec.players if p not in head.players]
+    at = codec.index[name]
+    fd, temp = temp_beside(path)
+    try:
+        with (
+            os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
+            Snapshot(path, fd=locked_fd) as snapshot,
+        ):
+            writer = csv.writer(out, lineterminator=NEWLINE)
+            for number, cells in enumerate(csv.reader(snapshot.text(), strict=True)):
+                cells.insert(at, name if number == 0 else "")
+                writer.writerow(cells)
+            writer.writerows(codec.encode(row) for row in new_rows)
+            out.flush()
+            os.fsync(out.fileno())
+        commit(path, locked_fd, temp)
+    except (OSError, csv.Error) as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise SessionError(
+            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+        ) from None
