@@ -5,9 +5,11 @@
 
 Run it with the Python of a regular install (`pip install .`, not `-e`: an editable install adds
 import cost of its own). Sessions are written once by bench/generate.py into bench/data/ and
-reused. Every figure is the median of several runs of a whole command in a fresh process
-(`--runs`), so start-up counts, as it does at the table. Peak memory is the child process's
-maximum resident set size.
+reused. Every figure is a whole command in a fresh process, so start-up counts, as it does at
+the table, run in turn with its baseline (A B A B ..., `--runs` pairs after one not counted):
+the ratio quoted is the median of the ratios pair by pair, which holds when the machine's
+speed drifts, with the lowest and highest. Peak memory is the child process's maximum resident
+set size.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -59,14 +62,41 @@ def run(command: list[str]) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
-def median(command_for_run: Callable[[int], list[str]], runs: int) -> tuple[float, float]:
-    """Median wall time and the highest peak memory over `runs` runs."""
-    times, memory = [], 0.0
+class Paired(NamedTuple):
+    """A command timed against its baseline, run by run in turn (A B A B ...)."""
+
+    measured: float  # median wall seconds of the command
+    baseline: float  # median wall seconds of the baseline
+    ratio: float  # median of the ratios pair by pair (holds when the machine's speed drifts)
+    spread: tuple[float, float]  # the lowest and highest ratio of a pair
+    memory: float  # the command's highest peak memory (MiB)
+
+
+def always(command: list[str]) -> Callable[[int], list[str]]:
+    """The same command for every run."""
+    return lambda number: command
+
+
+def paired(command_for_run: Callable[[int], list[str]], baseline: list[str], runs: int) -> Paired:
+    """Run the baseline and the command in turn, `runs` times each, after one of each not
+    counted (the files are in the page cache then)."""
+    run(baseline)
+    run(command_for_run(-1))
+    times, bases, ratios, memory = [], [], [], 0.0
     for number in range(runs):
+        base, _ = run(baseline)
         elapsed, peak = run(command_for_run(number))
         times.append(elapsed)
+        bases.append(base)
+        ratios.append(elapsed / base)
         memory = max(memory, peak)
-    return statistics.median(times), memory
+    return Paired(
+        statistics.median(times),
+        statistics.median(bases),
+        statistics.median(ratios),
+        (min(ratios), max(ratios)),
+        memory,
+    )
 
 
 def session(hands: int) -> Path:
@@ -97,23 +127,22 @@ class Figures:
     def __init__(self) -> None:
         self.rows: list[tuple[str, ...]] = []
 
-    def add(
-        self, name: str, measured: tuple[float, float], baseline: tuple[float, float], target: float
-    ) -> None:
-        ratio = measured[0] / baseline[0]
+    def add(self, name: str, figure: Paired, target: float) -> None:
+        low, high = figure.spread
         self.rows.append(
             (
                 name,
-                f"{measured[0] * 1000:.0f} ms",
-                f"{baseline[0] * 1000:.0f} ms",
-                f"{ratio:.2f}x",
+                f"{figure.measured * 1000:.0f} ms",
+                f"{figure.baseline * 1000:.0f} ms",
+                f"{figure.ratio:.2f}x",
+                f"{low:.2f}-{high:.2f}x",
                 f"<= {target}x",
-                "ok" if ratio <= target else "MISSED",
+                "ok" if figure.ratio <= target else "MISSED",
             )
         )
 
     def print(self) -> None:
-        header = ("figure", "measured", "baseline", "ratio", "target", "")
+        header = ("figure", "measured", "baseline", "ratio", "spread", "target", "")
         table = [header, *self.rows]
         widths = [max(len(row[i]) for row in table) for i in range(len(header))]
         for row in [header, tuple("-" * w for w in widths), *self.rows]:
@@ -136,9 +165,9 @@ def main() -> int:
     fifty = scratch / "fifty.csv"
     shutil.copy(session(10), fifty)
     quick_runs = runs * 3  # start-up figures are short and noisy: take more of them
-    floor = median(lambda n: [PYTHON, "-c", "import click, tabulate"], quick_runs)
-    recorded = median(lambda n: [*SCOREPAD, "-f", str(fifty), *hand_args(fifty)], quick_runs)
-    figures.add("record a hand", recorded, floor, 1.15)
+    floor = [PYTHON, "-c", "import click, tabulate"]
+    recorded = paired(lambda n: [*SCOREPAD, "-f", str(fifty), *hand_args(fifty)], floor, quick_runs)
+    figures.add("record a hand", recorded, 1.15)
     check = [
         *SCOREPAD,
         "check",
@@ -153,20 +182,21 @@ def main() -> int:
         "--tricks",
         "4",
     ]
-    figures.add("check a hand", median(lambda n: check, quick_runs), floor, 1.15)
+    figures.add("check a hand", paired(always(check), floor, quick_runs), 1.15)
     shutil.rmtree(scratch)
 
     # 2. every report that reads the whole file, against a bare csv.reader pass over it
     memory: dict[str, list[tuple[int, float]]] = {}
     for size in sizes:
         path = session(size)
-        bare = median(lambda n, p=path: [PYTHON, "-c", BARE_PASS, str(p), PLAYERS], runs)
+        bare = [PYTHON, "-c", BARE_PASS, str(path), PLAYERS]
         for report in REPORTS:
             name = " ".join(report)
-            result = median(lambda n, p=path, r=report: [*SCOREPAD, "-f", str(p), *r], runs)
-            memory.setdefault(name, []).append((size, result[1]))
+            command = [*SCOREPAD, "-f", str(path), *report]
+            result = paired(always(command), bare, runs)
+            memory.setdefault(name, []).append((size, result.memory))
             if size == largest:
-                figures.add(f"{name}, {largest:,} hands", result, bare, 2.5)
+                figures.add(f"{name}, {largest:,} hands", result, 2.5)
 
     figures.print()
     print()
@@ -183,7 +213,7 @@ def main() -> int:
             f"flat: {'ok' if flat else 'MISSED'}"
         )
     print(
-        f"median of {runs} runs ({quick_runs} for a hand); python {sys.version.split()[0]}; "
+        f"median of {runs} pairs ({quick_runs} for a hand); python {sys.version.split()[0]}; "
         f"{os.cpu_count()} cores"
     )
     return 0

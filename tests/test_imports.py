@@ -144,3 +144,24 @@ def test_imports_go_one_way_and_take_no_private_names() -> None:
             if name.startswith("_") and not name.startswith("__"):
                 wrong.append(f"{module}:{line}: takes the private name {name} from {target}")
     assert wrong == []
+
+
+def test_a_regular_install_has_every_package() -> None:
+    """`pip install .` installs the packages pyproject.toml names: every folder of the package
+    with an `__init__.py` is one of them (an editable install, or the checkout on the path,
+    would hide a missing one)."""
+    import fnmatch
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    setuptools = config["tool"]["setuptools"]
+    found = {
+        ".".join(init.parent.relative_to(PACKAGE.parent).parts)
+        for init in PACKAGE.rglob("__init__.py")
+    }
+    if "packages" in setuptools and isinstance(setuptools["packages"], list):
+        missing = found - set(setuptools["packages"])
+    else:
+        include = setuptools["packages"]["find"]["include"]
+        missing = {p for p in found if not any(fnmatch.fnmatch(p, pattern) for pattern in include)}
+    assert missing == set()
