@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import CardError
+from .games import BY_NAME as GAME_BY_NAME
+from .games import PLAYED, Tops, TrumpSuit
 from .names import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
 
@@ -250,12 +252,11 @@ class Game:
         """A Schafkopf game: partner, hochzeit and Ramsch (hearts trump), solo and sie (in
         `trump`), wenz and geier (unters, obers), farbwenz and farbgeier (unters or obers, then
         `trump`), bettel (no trumps, the ten below the Unter); a tout ranks as its game."""
-        from .games import BY_NAME, PLAYED, Tops, TrumpSuit
 
         base = game.removesuffix("-tout")
         if base not in PLAYED:
             raise CardError(f"unknown game {game!r}: choose {', '.join(PLAYED)}")
-        spec = BY_NAME[base]
+        spec = GAME_BY_NAME[base]
         if trump is not None and spec.suit != TrumpSuit.NAMED:
             raise CardError(
                 f"only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"

@@ -6,14 +6,16 @@ which calls `on_hand` with every hand's final version) and render what they retu
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
-from .ledger import Counts, HandView, Ledger, Scored
-from .scoring import Outcome, Score, same_name
+from .ledger import Counts, HandView, Ledger, Scored, kind_of, set_row_text
+from .scoring import Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
 if TYPE_CHECKING:
@@ -221,8 +223,6 @@ def change_text(row: Row) -> str:
     if kind is RowKind.SEAT:
         return f"seats: {', '.join(row.seated)}"
     if kind is RowKind.SET:
-        from .ledger import set_row_text
-
         return f"rules: {set_row_text(row.note)[0]}"
     if kind in (RowKind.VOID, RowKind.RESTORE):
         return f"{kind} of hand {row.ref}"
@@ -480,9 +480,6 @@ class SheetRows:
     def _csv(self, cells: Sequence[Any]) -> str:
         """Cells as a line of CSV, without its line end."""
         if self._writer is None:
-            import csv
-            import io
-
             self._buffer = io.StringIO()
             self._writer = csv.writer(self._buffer, lineterminator="")
         buffer = self._buffer
@@ -589,7 +586,6 @@ def rules_in_force(head: Head, ledger: Ledger) -> str:
 
 def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
     """A row just recorded, as data (`hand --format json`, and the live board's entry)."""
-    from .ledger import kind_of
 
     amended = row.kind is RowKind.AMEND
     seated = tuple(row.deltas)
@@ -634,7 +630,6 @@ class NextHand(NamedTuple):
 
 def next_hand(ledger: Ledger) -> NextHand:
     """The next hand of the night as its state leaves it (the one place it is worked out)."""
-    from .scoring import seat
 
     seating = seat(ledger.rules, ledger.seated, ledger.next_dealer)
     return NextHand(

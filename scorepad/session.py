@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
-from .rules import Rules
-from .scoring import Hand, Penalty, Score, find_player, same_name
+from .rules import Rules, changed
+from .scoring import Hand, Penalty, Score, find_player, same_name, score
 from .store import files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, TORN, VERIFY_HINT, SessionError
 from .store.format import (
@@ -288,7 +288,6 @@ class Session:
 
     def preview(self, hand: Hand) -> Score:
         """Score a hand as `record` would now, without writing anything."""
-        from .scoring import score
 
         ledger = self.state()
         return score(ledger.rules, ledger.prepare(hand))
@@ -492,7 +491,6 @@ class Session:
         """Change some rules from the next hand on: a row of its own holding the whole table
         then in force. A file of an older format is first rewritten in the current one (it
         needs the column that says which rules are in force)."""
-        from .rules import changed
 
         with self._locked() as fd:
             head = self.head()

@@ -52,7 +52,17 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ..errors import ScorepadError, wording
 from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..ledger import HandView
+from ..reports import (
+    PlayerCounts,
+    change_text,
+    hand_record,
+    next_hand,
+    recorded_record,
+    rules_in_force,
+    standings_record,
+)
 from ..session import Session, Waiting
+from ..store.format import check_note
 
 MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
 POLL = 0.2  # seconds between looks at the session file
@@ -133,7 +143,6 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
     running totals, and who is seated. One checking pass, like every report."""
-    from ..reports import PlayerCounts, hand_record, next_hand, rules_in_force, standings_record
 
     recent: deque[HandView] = deque(maxlen=RECENT)
     with session.reading() as reading:
@@ -174,7 +183,6 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
 def changes_since(session: Session, offset: int) -> tuple[list[str], int]:
     """The changes appended to the session since byte `offset` (as `log` words them), and the
     new end; none for a file that is new, shrank or was rewritten (the caller says so)."""
-    from ..reports import change_text
 
     try:
         rows, end = session.rows_since(offset, MAX_CHANGES)
@@ -579,8 +587,6 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
     """Record the hand a JSON object describes, as `scorepad hand` would; its JSON, or a
     BadRequest (422) saying why not, naming inputs by their keys. Nothing is written when it
     fails."""
-    from ..reports import recorded_record
-    from ..store.format import check_note
 
     params = _params(data)
     note = params.pop("note", "")
