@@ -353,15 +353,22 @@ def test_verify_finds_a_penalty_changed_by_hand(night: Night, run: Run) -> None:
     assert night("standings").exit_code == 1
 
 
-def test_a_penalty_row_with_a_hand_input_is_refused_by_verify(night: Night) -> None:
+@pytest.mark.parametrize(
+    ("column", "cell"),
+    [("points", "70"), ("partners", '["Bob"]'), ("alone", "yes"), ("knocks", "1")],
+)
+def test_a_penalty_row_with_a_hand_input_is_refused_by_verify(
+    night: Night, column: str, cell: str
+) -> None:
+    """Every input of a dealt hand (hands.INPUTS), not a list of some of them."""
     ok(night("new", "--players", FIVE))
     ok(night("penalty", "Ed", "--points", "1"))
     rows = list(csv.reader(night.path.open(newline="")))
-    rows[-1][rows[0].index("points")] = "70"
+    rows[-1][rows[0].index(column)] = cell
     with night.path.open("w", newline="") as f:
         csv.writer(f, lineterminator="\r\n").writerows(rows)
     result = night("verify")
-    assert result.exit_code == 1 and "a penalty row has no points" in result.stdout
+    assert result.exit_code == 1 and f"a penalty row has no {column}" in result.stdout
 
 
 def test_score_penalty_is_zero_sum() -> None:

@@ -25,6 +25,8 @@ from contextlib import suppress
 from typing import Any
 
 from ..errors import ScorepadError
+from ..hands import INPUTS as HAND_INPUTS
+from ..hands import PENALTY, Type, given
 from ..names import TOTAL_POINTS
 from ..rules import Rules
 from ..scoring import Penalty, Score, points_class, score, score_penalty
@@ -66,6 +68,10 @@ _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
+# the inputs a penalty row may not hold: those of the hands dealt
+_NOT_A_PENALTYS = tuple(
+    i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
+)
 
 
 class Checker(Night):
@@ -550,21 +556,22 @@ class Checker(Night):
             return self._expected_hand(row)
         return self._expected_correction(row, cells)
 
-    def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        line = row.line
+    def _check_number(self, row: Row) -> None:
+        """A hand or penalty row takes the next number."""
         if row.hand != self.last_hand + 1:
             raise LedgerError(
-                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
+                row.line,
+                f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next",
             )
+
+    def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        line = row.line
+        self._check_number(row)
         if row.ref is not None:
             raise LedgerError(line, "a penalty row has no ref")
         if set(row.deltas) != set(self.seated):
             raise LedgerError(line, "every player at the table needs a number of points")
-        stray = [
-            name
-            for name in ("dealer", "picker", "winner", "points", "tricks", "crack", "game")
-            if getattr(row, name) is not None
-        ]
+        stray = given(row._asdict(), _NOT_A_PENALTYS)
         if stray:
             raise LedgerError(line, f"{stray[0]}: a penalty row has no {stray[0]}")
         if row.offender is None or row.penalty is None:
@@ -583,10 +590,7 @@ class Checker(Night):
 
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
-        if row.hand != self.last_hand + 1:
-            raise LedgerError(
-                line, f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next"
-            )
+        self._check_number(row)
         if row.ref is not None:
             raise LedgerError(line, "a hand row has no ref")
         if row.dealer is None:
