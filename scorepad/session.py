@@ -136,7 +136,7 @@ class Reading:
     def __init__(self, path: Path, snapshot: Snapshot):
         self.path = path
         self._snapshot = snapshot
-        self.head, self._reader = snapshot.read_head()
+        self.head, _ = snapshot.read_head()  # (the pass reads on from line 3 itself)
 
     def state(self) -> Ledger:
         """The night as its last row records it (reads only the end of the file, and the row
