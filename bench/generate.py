@@ -17,7 +17,7 @@ from pathlib import Path
 
 from scorepad.ledger import Ledger
 from scorepad.rules import load_rules
-from scorepad.scoring import LeasterHand, PickerHand, seat
+from scorepad.scoring import LeasterHand, PickerHand, possible_points, seat
 from scorepad.store.base import NEWLINE
 from scorepad.store.write import create
 
@@ -50,7 +50,7 @@ def generate(hands: int, path: Path, seed: int = 1) -> Path:
                 # (points the bury alone could hold, or all 120, would need the tricks counted)
                 recorded_row = state.kept[number].row
                 changes = {
-                    "points": rng.choice([p for p in range(23, 120) if p != recorded_row.points]),
+                    "points": rng.choice([p for p in range(23, 119) if p != recorded_row.points]),
                     "tricks": None,
                 }
                 if recorded_row.picker is None:
@@ -79,11 +79,20 @@ def _random_hand(rng: random.Random, rules, state) -> PickerHand | LeasterHand:
         tricks = 6 if rng.random() < 0.6 else 5
     elif points <= 22:
         tricks = 0 if rng.random() < 0.5 else 1
+    points = _possible(points, tricks, len(order), seating.deal.blind)
     after = [p for p in order[order.index(picker) + 1 :] if p not in partners]
     crack = rng.choice(after) if after and rng.random() < 0.03 else None
     return PickerHand(
         state.seated, picker, points, partners=partners, alone=alone, tricks=tricks, crack=crack
     )
+
+
+def _possible(points: int, tricks: int | None, players: int, blind: int) -> int:
+    """The card points nearest to `points` that the picker's side's cards can hold (each side
+    a trick at least when its tricks are not given), as `points_check = "cards"` asks."""
+    counts = [tricks] if tricks is not None else range(1, 6)
+    held = set().union(*(possible_points(32, t * players + blind) for t in counts))
+    return min(held, key=lambda p: (abs(p - points), p))
 
 
 def main() -> int:

@@ -306,6 +306,14 @@ _SCALARS = (
         default=False,
     ),
     Setting(
+        "points_check",
+        "choice",
+        "card points: what the cards of the tricks can hold (cards), or 0 to 120 (range)",
+        ("cards", "range"),
+        default="range",
+        moves_points_class=True,
+    ),
+    Setting(
         "keep_called_suit",
         "bool",
         "replay: the caller keeps a card of the called suit until that suit is led",
@@ -482,6 +490,7 @@ class Rules(NamedTuple):
     keep_called_suit: bool
     bump_on_no_trick: bool
     last_hand_doubled: bool
+    points_check: str
     # Schafkopf only:
     schneider_bonus: int
     schwarz_bonus: int

@@ -7,6 +7,7 @@ ledger and the card-level tools call it the same way `scorepad check` does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
@@ -418,6 +419,66 @@ def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, s
         )
 
 
+# The cards that count, each four times in a pack (an ace, ten, king, queen or Ober, jack or
+# Unter): 120 card points; the other cards of a pack (sevens, eights, nines) count nothing.
+_COUNTING = (ACE_POINTS, 10, 4, 3, 2)
+
+
+@functools.cache
+def possible_points(deck: int, cards: int) -> frozenset[int]:
+    """The card points that `cards` cards of a pack of `deck` (32 or 24) can hold together."""
+    values = [v for v in _COUNTING for _ in range(4)] + [0] * (deck - 4 * len(_COUNTING))
+    held: list[set[int]] = [{0}] + [set() for _ in values]  # by the number of cards
+    for count, value in enumerate(values, 1):
+        for taken in range(min(count, cards), 0, -1):
+            held[taken] |= {s + value for s in held[taken - 1]}
+    return frozenset(held[cards]) if 0 <= cards <= len(values) else frozenset()
+
+
+def _cards_held(tricks: int | None, deal: Deal, players: int) -> tuple[int, ...]:
+    """How many cards the picker's side may have taken: its tricks' and the bury (each side at
+    least one trick when its tricks are not given)."""
+    counts = (tricks,) if tricks is not None else range(1, deal.cards)
+    return tuple(t * players + deal.blind for t in counts)
+
+
+def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
+    """The picker's side's card points are what its cards can hold: its tricks' and the bury's
+    cards hold at least some points and at most some, and no cards add up to some (1, 119)."""
+    deal, players, p = seating.deal, seating.size, hand.points
+    deck = players * deal.cards + deal.blind
+    counts = _cards_held(hand.tricks, deal, players)
+    if any(p in possible_points(deck, k) for k in counts):
+        return
+    if hand.tricks is None:
+        raise HandError(f"⟨points⟩ {p}: no cards add up to {_plural(p, 'card point')}")
+    (k,) = counts
+    t = hand.tricks
+    held = f"{_plural(t, 'trick')} of {players} cards" + (
+        f" and the bury ({deal.blind})" if deal.blind else ""
+    )
+    sums = possible_points(deck, k)
+    if p < min(sums):
+        why = f"{held} are {k} cards, which hold at least {min(sums)} card points"
+    elif p > max(sums):
+        why = f"{held} are {k} cards, which hold at most {max(sums)} card points"
+    else:
+        why = f"no {k} cards of the pack add up to {_plural(p, 'card point')}"
+    raise HandError(f"⟨points⟩ {p} with ⟨tricks⟩ {t}: {why}")
+
+
+def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
+    """For each deal of these rules and each count of the picker's side's tricks (or none
+    given), whether its cards can hold `points` (a part of `points_class`)."""
+    found = []
+    for players, deal in sorted(rules.deals.items()):
+        deck = players * deal.cards + deal.blind
+        for tricks in (None, *range(deal.cards + 1)):
+            counts = _cards_held(tricks, deal, players)
+            found.append(any(points in possible_points(deck, k) for k in counts))
+    return tuple(found)
+
+
 def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
     """The picker and partners, checked against the table and the deal."""
     picker = _active(seating, hand.picker, "⟨picker⟩")
@@ -581,6 +642,8 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         _check_bettel(hand, seating.deal)
     else:
         _check_points_and_tricks(hand, seating.deal, words)
+        if rules.points_check == "cards":
+            _check_cards_hold(hand, seating)
     p = hand.points
 
     lines = []
@@ -761,6 +824,7 @@ def points_class(rules: Rules, points: int) -> tuple[int | bool, ...]:
         points == 0,
         points == TOTAL_POINTS // 2,
         -(-points // ACE_POINTS),
+        *(possible_in(rules, points) if rules.points_check == "cards" else ()),
     )
 
 

@@ -34,7 +34,7 @@ from .scoring import Hand, Penalty, Score, find_player, same_name, score
 from .store import files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, TORN, VERIFY_HINT, SessionError
 from .store.format import (
-    FORMAT_VERSION,
+    CREATED_VERSION,
     HAND_KINDS,
     Codec,
     LedgerError,
@@ -47,7 +47,7 @@ from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.repair import repair_file
 from .store.scan import cells_at, find_corrections, line_count
 from .store.snapshot import TOO_LONG, Head, LineTooLong, Snapshot
-from .store.tail import last_rows, row_at_line, tail
+from .store.tail import row_at_line, rows_back, tail
 from .store.upgrade import upgrade
 from .store.write import add_column, append, create
 
@@ -120,6 +120,10 @@ def check_pass(
 
 class _Upgrade(Exception):
     """A change needs a newer format than the file's (raised before anything is written)."""
+
+    def __init__(self, version: int):
+        super().__init__(version)
+        self.version = version  # the format it needs
 
 
 class _Resumed(NamedTuple):
@@ -317,20 +321,22 @@ class Session:
         """Append rows; a row that needs a newer format than the file's raises `_Upgrade`
         (the caller's change is then made again once the file is rewritten in it)."""
         if not all(codec.holds(row) for row in rows):
-            raise _Upgrade
+            raise _Upgrade(max(Codec.needs(row) for row in rows))
         append(self.path, fd, codec, rows)
 
-    def _upgraded(self) -> None:
-        """Rewrite the file in the current format (only a file that verifies: a problem is an
-        error that says to run verify). A file that has every column of the current format
-        already cannot hold the row either: that is an error, not a loop."""
+    def _upgraded(self, needed: _Upgrade) -> None:
+        """Rewrite the file in the format a new row needs, or the one a new session is written
+        in if that is newer (only a file that verifies: a problem is an error that says to run
+        verify). A file that has every column of that format already cannot hold the row
+        either: that is an error, not a loop."""
         with self._locked() as fd:
             head = self.head()
-            current = Codec.new(head.players)
-            if head.codec.version >= FORMAT_VERSION and set(current.order) <= set(head.codec.order):
+            version = max(needed.version, CREATED_VERSION)
+            wanted = Codec.new(head.players, version)
+            if head.codec.version >= version and set(wanted.order) <= set(head.codec.order):
                 raise SessionError(self.path, "this file cannot hold the new row", 1)
             self.night()
-            upgrade(self.path, fd, head)
+            upgrade(self.path, fd, head, version)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
@@ -338,8 +344,8 @@ class Session:
             with self._resumed() as night:
                 row, result = night.ledger.record(hand, note, now())
                 self._append(night.fd, night.head.codec, [row])
-        except _Upgrade:
-            self._upgraded()
+        except _Upgrade as needed:
+            self._upgraded(needed)
             return self.record(hand, note)
         return row, result, night.ledger
 
@@ -349,8 +355,8 @@ class Session:
             with self._resumed() as night:
                 row, result = night.ledger.penalty_row(penalty, note, now())
                 self._append(night.fd, night.head.codec, [row])
-        except _Upgrade:
-            self._upgraded()
+        except _Upgrade as needed:
+            self._upgraded(needed)
             return self.penalty(penalty, note)
         return row, result, night.ledger
 
@@ -368,8 +374,8 @@ class Session:
         try:
             with self._locked() as fd:
                 return self._correct_held(fd, ref, make)
-        except _Upgrade:
-            self._upgraded()
+        except _Upgrade as needed:
+            self._upgraded(needed)
             return self._correct(ref, make)
 
     def _correct_held(
@@ -387,68 +393,103 @@ class Session:
         return row, ledger
 
     def undo(self, reason: str = "") -> tuple[str, Row, Score | None, Ledger]:
-        """Reverse the last change of the ledger, whatever it was, with a row of its own: a hand
-        (or doubler) is voided, a void restored, an amendment taken back, a seat change
-        reversed. Returns what was undone (in words), the new row, its score if it has one,
-        and the night after it."""
-        with self._locked() as fd:
-            head = self.head()
-            if "rules_line" in head.codec.columns:
-                return self._undo_held(fd, reason or "undo")
-            with self._snapshot() as snapshot:
-                last = last_rows(snapshot, head)[1]
-            if last.kind is not RowKind.VOID:
-                return self._undo_held(fd, reason or "undo")
-            # Undoing a void writes a `restore` row, which a file of an older format does not
-            # know: the file is rewritten in the current format first.
-            self.night()
-            upgrade(self.path, fd, head)
-        return self.undo(reason)  # the file is a new one now: lock it afresh
+        """Take back the last change not taken back yet, whatever it was, with a row of its own
+        that names it (`undoes`): a hand (or doubler, or penalty) is voided, a void restored, an
+        amendment taken back (the hand as it was before it), a seat change or a change of the
+        rules reversed. Called again, it takes back the change before that. Returns what was
+        undone (in words), the new row, its score if it has one, and the night after it."""
+        return self._step(reason, back=True)
 
-    def _undo_held(self, fd: int, note: str) -> tuple[str, Row, Score | None, Ledger]:
+    def redo(self, reason: str = "") -> tuple[str, Row, Score | None, Ledger]:
+        """Make again the change the last `undo` took back (a row of its own, `redoes`), until a
+        new change is made. Returns as `undo` does."""
+        return self._step(reason, back=False)
+
+    def _step(self, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
+        try:
+            with self._locked() as fd:
+                return self._step_held(fd, reason, back)
+        except (
+            _Upgrade
+        ) as needed:  # (a file of an older format has no column to name the change in)
+            self._upgraded(needed)
+            return self._step(reason, back)
+
+    def _step_held(self, fd: int, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
+        word = "undo" if back else "redo"
         with self._snapshot() as snapshot:
             head, _ = snapshot.read_head()
             if snapshot.torn():
                 raise SessionError(self.path, TORN, line_count(snapshot) + 1)
-            before, last = last_rows(snapshot, head)
+            found = _to_undo(snapshot, head) if back else _to_redo(snapshot, head)
+            if found is None:
+                raise HandError(
+                    "there is nothing to undo: no change recorded yet, or every one undone"
+                    if back
+                    else "there is nothing to redo: no change was undone since the last one"
+                )
             last_row, last_hand = tail(snapshot, head)
             ledger = _resume(snapshot, head, last_row, last_hand)
-            if last.kind is RowKind.SET:
-                previous = _rules_in_force(snapshot, head, before.rules_line)
-                line = line_count(snapshot) + 1
-        kind = last.kind
-        if kind is RowKind.SESSION:
-            raise HandError("there is nothing to undo: no change recorded yet")
+            change = found
+            line = change.line
+            end = line_count(snapshot) + 1  # the line the new row will stand on
+            if change.kind in (RowKind.SEAT, RowKind.SET):
+                before = row_at_line(snapshot, head, line - 1) if line > 4 else head.start
+                rules_before = _rules_in_force(snapshot, head, before.rules_line)
+
+        def mark(row: Row) -> Row:
+            return row._replace(undoes=line) if back else row._replace(redoes=line)
+
+        kind = change.kind
         if kind is RowKind.SEAT:
-            seats = before.seated or head.start.seated or head.players
-            row = ledger.seat_row(seats, f"{note}: the seats as before", now())
-            append(self.path, fd, head.codec, [row])
-            return f"the seat change ({last.note})", row, None, ledger
+            seats = (before.seated or head.start.seated or head.players) if back else change.seated
+            what = f"the seat change ({change.note})"
+            text = "the seats as before" if back else change.note
+            row = ledger.seat_row(seats, f"{reason or word}: {text}", now())
+            row = mark(row)
+            self._append(fd, head.codec, [row])
+            return what, row, None, ledger
         if kind is RowKind.SET:
-            changes, _ = set_row_text(last.note)
-            row = ledger.set_row(previous, [f"undo of {changes}"], line, note, now())
-            append(self.path, fd, head.codec, [row])
+            changes, _ = set_row_text(change.note)
+            rules = rules_before if back else rules_of_set_row(change.note)
+            row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, now())
+            row = mark(row)
+            self._append(fd, head.codec, [row])
             return f"the change of the rules ({changes})", row, None, ledger
-        ref = last.hand if kind in HAND_KINDS else last.ref
+        ref = change.hand if kind in HAND_KINDS else change.ref
         assert ref is not None
+        note = reason or word
         make: Callable[[Ledger, int], tuple[Row, Score | None]]
-        if kind in HAND_KINDS or kind is RowKind.RESTORE:
-            what = f"hand {ref}" if kind in HAND_KINDS else f"the restoring of hand {ref}"
-
-            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
-                return led.void_row(r, note, now()), None
-        elif kind is RowKind.VOID:
-            what = f"the void of hand {ref}"
-
-            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
-                return led.restore_row(r, note, now()), None
-        else:
+        if kind is RowKind.AMEND:
             what = f"the amendment of hand {ref}"
 
             def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
-                return led.unamend_row(r, "", now())
+                if not back:
+                    return led.amend_row(r, change.hand_inputs(), reason, now())
+                version = led.kept[r]  # the hand's versions, newest first: the one before it
+                while version.before is not None and version.row.line >= line:
+                    version = version.before
+                return led.amend_row(
+                    r, version.row.hand_inputs(), reason or version.row.note, now()
+                )
+        else:
+            what = (
+                f"hand {ref}"
+                if kind in HAND_KINDS
+                else f"the {'void' if kind is RowKind.VOID else 'restoring'} of hand {ref}"
+            )
+            voids = back != (kind is RowKind.VOID)  # (taking back a void restores the hand)
 
-        return (what, *self._correct_held(fd, ref, make))
+            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
+                if voids:
+                    return led.void_row(r, note, now()), None
+                return led.restore_row(r, note, now()), None
+
+        def marked(led: Ledger, r: int) -> tuple[Row, Score | None]:
+            row, result = make(led, r)
+            return mark(row), result
+
+        return (what, *self._correct_held(fd, ref, marked))
 
     def amend(
         self, ref: int, changes: Mapping[str, Any], note: str = ""
@@ -565,3 +606,36 @@ def _rules_in_force(snapshot: Snapshot, head: Head, line: int | None) -> Rules:
         return rules_of_set_row(row.note)
     except ScorepadError as exc:
         raise SessionError(head.path, f"{exc}; {VERIFY_HINT}", line) from None
+
+
+def _to_undo(snapshot: Snapshot, head: Head) -> Row | None:
+    """The last change not taken back yet (None: none). Each `undo` row takes back the last
+    change not taken back before it, so walking up from the end, the first change that no
+    `undo` row below it names is the one."""
+    undone: set[int] = set()
+    for row in rows_back(snapshot, head):
+        if row.undoes is not None:
+            undone.add(row.undoes)
+        elif row.line not in undone:
+            return row
+    return None
+
+
+def _to_redo(snapshot: Snapshot, head: Head) -> Row | None:
+    """The change the last `undo` took back, if no change but an undo or redo came since
+    (None: nothing to redo). The undos and redos since the last other change, in file order:
+    each undo puts what it took back on a stack, each redo takes the top."""
+    since: list[Row] = []
+    for row in rows_back(snapshot, head):
+        if row.undoes is None and row.redoes is None:
+            break
+        since.append(row)
+    stack: list[int] = []
+    for row in reversed(since):
+        if row.undoes is not None:
+            stack.append(row.undoes)
+        elif stack:
+            stack.pop()
+    if not stack:
+        return None
+    return row_at_line(snapshot, head, stack[-1])

@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 from _types import Run
 
-from scorepad.store.format import FORMAT_VERSION
+from scorepad.store.format import CREATED_VERSION, FORMAT_VERSION
 
 ROOT = Path(__file__).parent.parent
 V1 = ROOT / "tests" / "fixtures" / "v1"
 V1_FILES = sorted(V1.glob("**/*.csv"))
 V3 = ROOT / "tests" / "fixtures" / "v3"  # the samples as format 3 wrote them, byte for byte
 V3_FILES = sorted(V3.glob("**/*.csv"))
-OLD_FILES = V1_FILES + V3_FILES
+V5 = ROOT / "tests" / "fixtures" / "v5"  # the samples as format 5 wrote them, before points_check
+V5_FILES = sorted(V5.glob("**/*.csv"))
+OLD_FILES = V1_FILES + V3_FILES + V5_FILES
 READERS = [
     ("standings",),
     ("standings", "--format", "json"),
@@ -59,6 +61,16 @@ def test_the_v1_fixtures_are_todays_samples_as_they_were() -> None:
         assert "format" not in header and header[:3] == ["hand", "kind", "ref"]
 
 
+def test_the_v5_fixtures_are_in_format_5_and_check_points_by_range() -> None:
+    """The samples as the scorepad before `points_check` wrote them: a table without it keeps
+    the old rule (card points 0 to 120), so every hand it recorded reads as it did."""
+    assert len(V5_FILES) >= 10
+    for path in V5_FILES:
+        header, rules_row = _cells(path)[:2]
+        assert rules_row[header.index("format")] == "5" and "undoes" not in header
+        assert "points_check" not in rules_row[header.index("note")]
+
+
 def test_the_v3_fixtures_are_in_format_3() -> None:
     assert len(V3_FILES) >= 7
     for path in V3_FILES:
@@ -72,7 +84,7 @@ def test_every_report_reads_an_older_file(run: Run, path: Path) -> None:
         result = run("-f", path, *args)
         assert result.exit_code == 0, (args, result.stderr)
     # ... and an older night shows what the same night in today's format shows
-    old_root = V1 if path.is_relative_to(V1) else V3
+    old_root = next(root for root in (V1, V3, V5) if path.is_relative_to(root))
     today = ROOT / "sample_sessions" / path.relative_to(old_root)
     for args in (("standings", "--format", "json"), ("sheet", "--format", "csv")):
         old, new = run("-f", path, *args).stdout, run("-f", today, *args).stdout
@@ -86,7 +98,12 @@ def test_writing_commands_keep_a_version_1_file_in_version_1(run: Run, tmp_path:
     for args in (
         ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70"),
         ("amend", "1", "--points", "50"),
-        ("undo",),  # takes the amendment back
+        (
+            "amend",
+            "1",
+            "--points",
+            "64",
+        ),  # (an `undo` would need format 6: it names what it undoes)
         ("void", "2"),
         ("seat", "add", "Flo"),
         ("seat", "remove", "Ed"),
@@ -103,7 +120,29 @@ def test_a_new_session_states_its_format(run: Run, tmp_path: Path) -> None:
     assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
     header, rules_row = _cells(path)[:2]
     assert "format" in header and "rules_line" in header
-    assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "5"
+    assert rules_row[header.index("format")] == str(CREATED_VERSION) == "5"
+    assert "undoes" not in header  # (format 6's columns come when a row needs them)
+
+
+def test_the_first_undo_brings_the_format_that_names_what_it_takes_back(
+    run: Run, tmp_path: Path
+) -> None:
+    """A new session is written in format 5, which every scorepad since reads; `undo` needs
+    format 6's `undoes` column, so the file is rewritten in format 6 first (and reads as before)."""
+    path = tmp_path / "night.csv"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    hand = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+    assert run("-f", path, *hand).exit_code == 0
+    assert run("-f", path, *hand).exit_code == 0
+    before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert run("-f", path, "undo").stdout.startswith("Undid hand 2.")
+    header, rules_row, *_, last = _cells(path)
+    assert rules_row[header.index("format")] == str(FORMAT_VERSION) == "6"
+    assert last[header.index("undoes")] == "5" and last[header.index("kind")] == "void"
+    assert run("-f", path, "verify").stdout == ""
+    assert run("-f", path, "redo").exit_code == 0
+    after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert after == before
 
 
 def test_a_file_from_a_newer_scorepad_is_refused_clearly(run: Run, tmp_path: Path) -> None:
@@ -318,7 +357,7 @@ def test_undoing_a_void_in_a_version_1_file_rewrites_it_in_the_current_format(
     before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert run("-f", path, "undo").stdout.startswith("Undid the void of hand 3.")
     header, rules_row = _cells(path)[:2]
-    assert rules_row[header.index("format")] == str(FORMAT_VERSION)
+    assert rules_row[header.index("format")] == str(FORMAT_VERSION)  # (its `undoes` column)
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     assert after != before and run("-f", path, "verify").stdout == ""
 

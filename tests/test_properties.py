@@ -7,10 +7,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad.cards import ACE_POINTS
 from scorepad.cli import cli
 from scorepad.rules import Rules, load_rules
-from scorepad.scoring import LeasterHand, PickerHand, score, seat
+from scorepad.scoring import LeasterHand, PickerHand, possible_points, score, seat
 
 ZERO_SUM = ("standard", "pagat", "schafkopf")
 OVERRIDES = {
@@ -56,12 +55,11 @@ def picker_hands(draw: st.DrawFn, presets: Sequence[str] = ZERO_SUM) -> tuple[Ru
     tricks = draw(st.one_of(st.none(), st.integers(0, deal.cards)))
     if game and game.endswith("tout") and tricks is None:
         tricks = draw(st.integers(0, deal.cards))
-    if tricks == deal.cards:
-        points = 120
-    elif tricks == 0:
-        points = draw(st.integers(0, deal.blind * ACE_POINTS))
-    else:
-        points = draw(st.integers(0, 120))
+    # card points the side's cards can hold (points_check = "cards"): its tricks' and the bury
+    deck = seating.size * deal.cards + deal.blind
+    counts = [tricks] if tricks is not None else range(1, deal.cards)
+    held = set().union(*(possible_points(deck, k * seating.size + deal.blind) for k in counts))
+    points = draw(st.sampled_from(sorted(held)))
     side = {picker, *partners}
     after = seating.order[seating.order.index(picker) + 1 :]
     can_crack = (

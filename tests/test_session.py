@@ -1,5 +1,6 @@
 """The session ledger: recording hands in a CSV session file that never loses one."""
 
+import csv
 import json
 import os
 import subprocess
@@ -372,23 +373,114 @@ def test_sheet_and_running_sheet(session: Sp) -> None:
 # --- corrections --------------------------------------------------------------------------------
 
 
+def _rows(path: Path) -> list[dict[str, str]]:
+    """A session file's rows, by column, without format 6's columns and the format."""
+    with path.open(newline="", encoding="utf-8") as f:
+        return [
+            {k: v for k, v in row.items() if k not in ("undoes", "redoes", "format")}
+            for row in csv.DictReader(f)
+        ]
+
+
 def test_undo_voids_the_last_hand_and_gives_the_deal_back(session: Sp) -> None:
     session.new()
     assert "there is nothing to undo" in refused(session, "undo")
     session("hand", *HAND)
     session("hand", "--picker", "Cy", "--alone", "--points", 95)
-    before = session.path.read_bytes()
+    before = _rows(session.path)
     out = _ok(session("undo", "--reason", "recorded twice")).stdout
     assert out.startswith("Undid hand 2.\nHand 2 is void (recorded twice)")
-    assert session.path.read_bytes().startswith(before)  # nothing erased
+    # nothing erased: every row as it was (the file now in format 6, with its two columns)
+    after = _rows(session.path)
+    assert after[: len(before)] == before and len(after) == len(before) + 1
     status = _json(session("status", "--format", "json"))
     assert status["dealer"] == "Ann" and status["next_hand"] == 3
     assert status["totals"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
-    # undo again reverses that undo: hand 2 counts again and the deal moves on
+    # undo again steps back once more: hand 1 is voided too (not hand 2 brought back)
     out = _ok(session("undo")).stdout
-    assert out.startswith("Undid the void of hand 2.")
+    assert out.startswith("Undid hand 1.")
+    status = _json(session("status", "--format", "json"))
+    assert status["dealer"] == "Ed" and status["next_hand"] == 3
+    assert set(status["totals"].values()) == {0}
+    assert "there is nothing to undo" in refused(session, "undo")
+    # redo makes them again, newest undo first: hand 1, then hand 2 (the deal moves on)
+    assert _ok(session("redo")).stdout.startswith("Redid hand 1.")
+    assert _ok(session("redo", "--reason", "it stood")).stdout.startswith("Redid hand 2.")
     status = _json(session("status", "--format", "json"))
     assert status["dealer"] == "Bob" and status["totals"]["Cy"] == 7
+    assert "there is nothing to redo" in refused(session, "redo")
+    assert _ok(session("verify")).stdout == ""
+    log = _ok(session("log", "--format", "csv")).stdout.splitlines()
+    assert [line.split(",")[2:] for line in log[-4:]] == [
+        ["undo of hand 2: Cy alone 95", "recorded twice"],
+        ["undo of hand 1: Ann + Bob 64", "undo"],
+        ["redo of hand 1: Ann + Bob 64", "redo"],
+        ["redo of hand 2: Cy alone 95", "it stood"],
+    ]
+
+
+def test_undo_n_steps_back_through_every_kind_of_change_and_redo_makes_them_again(
+    session: Sp,
+) -> None:
+    """A hand, an amendment, a void, a seat change and a change of the rules: `undo 5` takes
+    all five back (newest first), `redo 5` makes them again, and the night is as it was."""
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--picker", "Cy", "--alone", "--points", 95)
+    _ok(session("amend", "1", "--points", "58"))
+    _ok(session("void", "2", "--reason", "misdeal"))
+    _ok(session("seat", "add", "Flo"))
+    _ok(session("set", "double_on_the_bump=false"))
+    done = _json(session("standings", "--format", "json"))
+    out = _ok(session("undo", "5")).stdout.splitlines()
+    assert [line for line in out if line.startswith("Undid")] == [
+        "Undid the change of the rules (double_on_the_bump=false).",
+        "Undid the seat change (Flo joins).",
+        "Undid the void of hand 2.",
+        "Undid the amendment of hand 1.",
+        "Undid hand 2.",
+    ]
+    one_hand = _json(session("standings", "--format", "json"))
+    # (Flo sat down once: she keeps her column, with nothing in it)
+    assert one_hand["totals"] == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1, "Flo": 0}
+    assert _json(session("status", "--format", "json"))["players"] == FIVE.split(",")
+    assert _ok(session("verify")).stdout == ""
+    out = _ok(session("redo", "5")).stdout.splitlines()
+    assert [line for line in out if line.startswith("Redid")] == [
+        "Redid hand 2.",
+        "Redid the amendment of hand 1.",
+        "Redid the void of hand 2.",
+        "Redid the seat change (Flo joins).",
+        "Redid the change of the rules (double_on_the_bump=false).",
+    ]
+    again = _json(session("standings", "--format", "json"))
+    assert again["totals"] == done["totals"] and again["hands"] == done["hands"]
+    assert _json(session("status", "--format", "json"))["players"][-1] == "Flo"
+    assert _ok(session("verify")).stdout == ""
+
+
+def test_a_new_change_after_an_undo_leaves_nothing_to_redo(session: Sp) -> None:
+    session.new()
+    session("hand", *HAND)
+    session("hand", "--picker", "Cy", "--alone", "--points", 95)
+    _ok(session("undo"))
+    session("hand", "--leaster", "--winner", "Dee")
+    assert "there is nothing to redo" in refused(session, "redo")
+    # and undo goes back past the undone hand: the leaster, then hand 1
+    assert _ok(session("undo")).stdout.startswith("Undid hand 3.")
+    assert _ok(session("undo")).stdout.startswith("Undid hand 1.")
+
+
+def test_an_undo_of_an_undo_is_redone(session: Sp) -> None:
+    """An undo of a redo, then a redo: the change is made again once more (a redo is a change
+    `undo` takes back like any other)."""
+    session.new()
+    session("hand", *HAND)
+    _ok(session("undo"))
+    _ok(session("redo"))  # (a row that restores hand 1)
+    assert _ok(session("undo")).stdout.startswith("Undid the restoring of hand 1.")
+    assert _ok(session("redo")).stdout.startswith("Redid the restoring of hand 1.")
+    assert _json(session("standings", "--format", "json"))["totals"]["Ann"] == 2
     assert _ok(session("verify")).stdout == ""
 
 

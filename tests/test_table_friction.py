@@ -363,7 +363,7 @@ def test_log_lists_every_change_with_its_line_time_and_note(run: Run, tmp_path: 
         "hand 1: Ann + Bob 70",
         "hand 2: leaster, won by Cy",
         "amend of hand 1: Ann + Bob 50",
-        "amend of hand 1: Ann + Bob 70",
+        "undo of amend of hand 1: Ann + Bob 50",  # (the row that puts it back, at 70)
         "void of hand 2",
         "seats: Ann, Bob, Cy, Dee, Ed, Flo",
     ]

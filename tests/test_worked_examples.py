@@ -343,12 +343,12 @@ def test_first_night_walkthrough_73_is_plus_one_for_picker_and_partner(
         (61, 1),
         (90, 1),
         (91, 2),
-        (119, 2),
+        (118, 2),  # (119 is no card points: no card is worth 1)
         (120, 3),
         (60, -1),
         (30, -1),
         (29, -2),
-        (1, -2),
+        (2, -2),
         (0, -3),
     ],
 )

@@ -49,6 +49,7 @@ COMMANDS = {
     "sheet": "night.sheet",
     "verify": "night.verify",
     "undo": "night.undo",
+    "redo": "night.redo",
     "log": "night.log",
     "set": "night.set_rules",
     "void": "night.void",

@@ -358,26 +358,60 @@ def verify(path: Path, verbose: bool) -> None:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("steps", type=WholeRange(min=1), default=1, metavar="[N]")
 @click.option("--reason", default="", metavar="TEXT", help="Why (kept as the new row's note).")
 @table_format_option()
 @session_file_option
 @click.pass_obj
-def undo(path: Path, reason: str, fmt: str) -> None:
-    """Reverse the last change, whatever it was: the undo is a row of its own.
+def undo(path: Path, steps: int, reason: str, fmt: str) -> None:
+    """Take back the last change, whatever it was, with a row of its own; again, the one
+    before it (N: that many, one row each). `scorepad redo` makes it again.
 
-    A hand (or a doubler) is voided and the deal goes back to whoever dealt it; a void is taken
-    back (the hand counts again); an amendment is taken back (the hand as it was before it); a
-    seat change is reversed. It says what it reversed. `scorepad log` lists every change.
+    A hand (or a doubler, or a penalty) is voided and the deal goes back to whoever dealt it;
+    a void is taken back (the hand counts again); an amendment is taken back (the hand as it
+    was before it); a seat change or a change of the rules is reversed. It says what it took
+    back; `scorepad log` lists every change, and each undo as "undo of ...".
+
+    Examples:
+
+    \b
+        scorepad undo --reason "recorded twice"
+        scorepad undo 2
+    """
+    _step(path, reason, fmt, steps, back=True)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("steps", type=WholeRange(min=1), default=1, metavar="[N]")
+@click.option("--reason", default="", metavar="TEXT", help="Why (kept as the new row's note).")
+@table_format_option()
+@session_file_option
+@click.pass_obj
+def redo(path: Path, steps: int, reason: str, fmt: str) -> None:
+    """Make again what the last `undo` took back (N: that many), with a row of its own; until a
+    new change is made, which starts afresh.
 
     Example:
 
     \b
-        scorepad undo --reason "recorded twice"
+        scorepad undo 2 && scorepad redo
     """
+    _step(path, reason, fmt, steps, back=False)
+
+
+def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
+    """`undo` or `redo`, `steps` times (each a row, under its own lock: what was done stays done
+    when a later step is refused)."""
     from ..store.format import RowKind
 
-    what, row, result, state = open_session(path).undo(reason)
-    _warn_departed(row, state)
+    session = open_session(path)
+    done = []
+    for _ in range(steps):
+        what, row, result, state = session.undo(reason) if back else session.redo(reason)
+        done.append(what)
+        _warn_departed(row, state)
+        if fmt == "text":
+            click.echo(f"{'Undid' if back else 'Redid'} {what}.")
     if fmt == "json":
         from ..render import to_json
 
@@ -385,7 +419,8 @@ def undo(path: Path, reason: str, fmt: str) -> None:
             to_json(
                 {
                     "file": str(path),
-                    "undid": what,
+                    "undid" if back else "redid": done[-1],
+                    "steps": done,
                     "kind": str(row.kind),
                     "ref": row.ref,
                     "deltas": dict(row.deltas),
@@ -395,8 +430,6 @@ def undo(path: Path, reason: str, fmt: str) -> None:
             )
         )
         return
-    if fmt == "text":
-        click.echo(f"Undid {what}.")
     if row.kind is RowKind.VOID:
         _echo_void(path, row, state, fmt)
     elif row.kind is RowKind.AMEND:
@@ -458,15 +491,16 @@ def log(path: Path, fmt: str) -> None:
 
     with open_session(path).reading() as reading:
         reading.night()  # a file that verify refuses is refused here too
-        rows = [
-            (
-                row.line,
-                row.time,
-                change_text(row),
-                set_row_text(row.note)[1] if row.kind is RowKind.SET else row.note,
-            )
-            for row in reading.rows()
-        ]
+        rows = []
+        said: dict[int, str] = {}  # each change in words, by its line (an undo names one)
+        for row in reading.rows():
+            text = change_text(row)
+            for step, line in (("undo", row.undoes), ("redo", row.redoes)):
+                if line is not None:
+                    text = f"{step} of {said.get(line, f'line {line}')}"
+            said[row.line] = text
+            note = set_row_text(row.note)[1] if row.kind is RowKind.SET else row.note
+            rows.append((row.line, row.time, text, note))
     click.echo(
         render(("Line", "Time", "Change", "Note"), rows, fmt, ("right", "left", "left", "left"))
     )

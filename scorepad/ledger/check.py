@@ -68,6 +68,7 @@ _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
 _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
+_STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
 # the inputs a penalty row may not hold: those of the hands dealt
 _NOT_A_PENALTYS = tuple(
     i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
@@ -138,8 +139,9 @@ class Checker(Night):
         self._seated_cell, self._totals_form = seated_cell, totals_form
         codec = self.codec
         index = codec.index
+        # (a hand row's key holds the cells of an undo too: a hand with one is none remembered)
         others = operator.itemgetter(
-            *(index[n] for n in INPUTS if n in codec.columns and n != "points")
+            *(index[n] for n in (*INPUTS, *_STEPS) if n in codec.columns and n != "points")
         )
         k_points = index["points"]
         if self._classes_of is not self.rules:  # (worked out again only for other rules)
@@ -540,6 +542,8 @@ class Checker(Night):
         kind = row.kind
         if kind in (RowKind.RULES, RowKind.SESSION):
             raise LedgerError(line, f"a {kind} row belongs at the top of the file")
+        if row.undoes is not None or row.redoes is not None:
+            _check_step(row)
         if kind is RowKind.SEAT:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")
@@ -718,6 +722,19 @@ class Checker(Night):
             )
         inputs = row.inputs_only(kind_of(row))
         return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+
+
+def _check_step(row: Row) -> None:
+    """An undo or redo row names one change above it (and is a change that can take it back
+    or make it again: not a new hand)."""
+    name, target = ("undoes", row.undoes) if row.redoes is None else ("redoes", row.redoes)
+    if row.undoes is not None and row.redoes is not None:
+        raise LedgerError(row.line, "undoes and redoes: a row is an undo or a redo, not both")
+    if row.kind in HAND_KINDS:
+        raise LedgerError(row.line, f"{name}: a {row.kind} row is no {name[:4]}")
+    assert target is not None
+    if row.line and not 3 < target < row.line:
+        raise LedgerError(row.line, f"{name}: line {target} is not a change above this row")
 
 
 def _point_classes(rules: Rules) -> dict[str, tuple[str, int]]:

@@ -100,15 +100,6 @@ class NewRows(Night):
         self._apply(row)
         return self._state(row)
 
-    def unamend_row(self, ref: int, note: str = "", time: str = "") -> tuple[Row, Score]:
-        """The row that puts hand `ref` back as it was before its last amendment."""
-        version = self.kept[ref]
-        if version.before is None:
-            raise HandError(f"hand {ref} has no amendment to take back")
-        before = version.before.row
-        changes = before.hand_inputs()
-        return self.amend_row(ref, changes, note or before.note, time)
-
     def amend_row(
         self, ref: int, changes: Mapping[str, Any], note: str = "", time: str = ""
     ) -> tuple[Row, Score]:

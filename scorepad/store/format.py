@@ -32,8 +32,12 @@ from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 5
-"""The newest format this scorepad reads, and the one it writes new sessions in."""
+FORMAT_VERSION = 6
+"""The newest format this scorepad reads and writes."""
+CREATED_VERSION = 5
+"""The format a new session is written in: a later one's columns come (the file rewritten in
+it) when a row needs them (`Codec.needs`), so a scorepad that reads only formats up to this one
+reads every file that records nothing newer."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
 MAX_NAME = 40
@@ -131,10 +135,15 @@ _NOT_INPUTS = {
         Column("format", Cell.INT, Part.META, since=2),
         # the line of the `set` row whose rules are in force (empty: the rules row's)
         Column("rules_line", Cell.INT, Part.STATE, since=3),
+        # an `undo` row: the line of the change it takes back; a `redo` row: the line of the
+        # change it makes again
+        Column("undoes", Cell.INT, Part.META, since=6),
+        Column("redoes", Cell.INT, Part.META, since=6),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
-# after `ref`); the inputs a later format brings follow, in the order of `hands.INPUTS`.
+# after `ref`); then format 6's, and the inputs a later format brings, in the order of
+# `hands.INPUTS`.
 _ORDER_OF_FORMATS_1_TO_5 = (
     "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
     "crack", "recrack", "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
@@ -155,6 +164,8 @@ COLUMNS = tuple(
     _column(name)
     for name in (
         *_ORDER_OF_FORMATS_1_TO_5,
+        "undoes",
+        "redoes",
         *(i.name for i in INPUT_TABLE if i.since > 5),
     )
 )
@@ -301,6 +312,8 @@ class Row(NamedTuple):
     ramsch_points: Mapping[str, int] | None = None
     jungfrau: tuple[str, ...] = ()
     durchmarsch: str | None = None
+    undoes: int | None = None  # the line of the change an `undo` row takes back
+    redoes: int | None = None  # the line of the change a `redo` row makes again
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -317,6 +330,8 @@ _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG
 _ROW_FIELDS = frozenset(Row._fields)
 _DEFAULTS = Row._field_defaults
 _EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
+# the columns a row fills that a format after the first brought (its state is the file's own)
+_WRITTEN_SINCE_2 = tuple(c for c in COLUMNS if c.since > 1 and c.part in (Part.INPUT, Part.META))
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
 
@@ -391,7 +406,7 @@ class Codec:
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
 
     @classmethod
-    def new(cls, players: Sequence[str], version: int = FORMAT_VERSION) -> Codec:
+    def new(cls, players: Sequence[str], version: int = CREATED_VERSION) -> Codec:
         """The codec of a new file: the schema's columns in scorepad's order."""
         return cls(players, header(players, version), version)
 
@@ -433,14 +448,22 @@ class Codec:
 
     def holds(self, row: Row) -> bool:
         """Whether a row can be written in this file as it is: its kind and every cell it fills
-        are of this file's format (else the file is first rewritten in the current one)."""
+        are of this file's format (else the file is first rewritten in one that holds it)."""
         if KIND_SINCE.get(row.kind, 1) > self.version:
             return False
         return all(
             c.name in self.columns or getattr(row, c.name) == _DEFAULTS[c.name]
-            for c in COLUMNS
-            if c.since > 1 and c.part is Part.INPUT
+            for c in _WRITTEN_SINCE_2
         )
+
+    @staticmethod
+    def needs(row: Row) -> int:
+        """The oldest format that holds a row (its kind and every cell it fills)."""
+        need = KIND_SINCE.get(row.kind, 1)
+        for c in _WRITTEN_SINCE_2:
+            if c.since > need and getattr(row, c.name) != _DEFAULTS[c.name]:
+                need = c.since
+        return need
 
     def places(self, cell: Cell) -> set[int]:
         """Where the columns of a kind of cell are, in this file's rows."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 
 from . import files
 from .base import ENCODING, MAX_LINE, TORN, VERIFY_HINT, SessionError
@@ -119,3 +120,25 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
         return head.codec.decode(cells, 0)
     except LedgerError as exc:
         raise fail(exc.message) from None
+
+
+def rows_back(snapshot: Snapshot, head: Head) -> Iterator[Row]:
+    """The rows below the head from the last one up, each with its line: read a chunk at a
+    time from the end, so a walk back through the last few changes reads only them."""
+    line = total = line_count(snapshot)  # (the file ends with a line end: `tail` says so)
+    pos, buffer = snapshot.size, b""  # `buffer`: the bytes from `pos` to the rows not given
+    while line > 3:
+        start = max(0, pos - _TAIL_CHUNK)
+        buffer = files.pread(snapshot.fd, pos - start, start) + buffer
+        pos = start
+        pieces = buffer.split(b"\n")[:-1]
+        if start > 0:  # the first piece may be the end of a line that began before the chunk
+            buffer = pieces[0] + b"\n"
+            pieces = pieces[1:]
+            if len(buffer) > MAX_LINE:
+                raise SessionError(head.path, f"{TOO_LONG}; {VERIFY_HINT}", line - len(pieces))
+        for raw in reversed(pieces):
+            if line <= 3:
+                return
+            yield _tail_row(snapshot, head, raw, total - line + 1)._replace(line=line)
+            line -= 1

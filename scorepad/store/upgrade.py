@@ -10,7 +10,7 @@ from pathlib import Path
 from .base import ENCODING, NEWLINE, SessionError
 from .format import (
     BY_NAME,
-    FORMAT_VERSION,
+    CREATED_VERSION,
     Codec,
     LedgerError,
     header,
@@ -19,18 +19,20 @@ from .journal import commit, temp_beside
 from .snapshot import Head, Snapshot
 
 
-def upgrade(path: Path, locked_fd: int, head: Head) -> None:
-    """Rewrite a session of an older format in the current one: every row decoded by the
-    columns it has and written with the columns of now, atomically (see `commit`)."""
-    named = [p for p in head.players if p in BY_NAME]
+def upgrade(path: Path, locked_fd: int, head: Head, version: int = CREATED_VERSION) -> None:
+    """Rewrite a session of an older format in a newer one (`version`: at least the format a
+    new session is written in): every row decoded by the columns it has and written with the
+    columns of that format, atomically (see `commit`)."""
+    version = max(version, CREATED_VERSION)
+    named = [p for p in head.players if p in BY_NAME and BY_NAME[p].since <= version]
     if named:
         raise SessionError(
             path,
-            f"this change needs the file in format {FORMAT_VERSION}, which has a column named "
+            f"this change needs the file in format {version}, which has a column named "
             f"{named[0]!r}, the name of a player here: the file is as it was (what it records "
             f"is read as before; a change that needs the newer format cannot be made in it)",
         )
-    new = Codec(head.codec.players, header(head.codec.players), FORMAT_VERSION)
+    new = Codec(head.codec.players, header(head.codec.players, version), version)
     fd, temp = temp_beside(path, "cannot rewrite")
     try:
         with (
