@@ -305,7 +305,7 @@ _SCALARS = (
     Setting(
         "partner_split",
         "choice",
-        "the picker's (declarer's) side: partners one share, the picker the rest; or equal shares",
+        "the picker's side: partners one share, the picker the rest; or equal shares",
         ("picker-rest", "equal"),
         default="picker-rest",
     ),
@@ -321,15 +321,14 @@ _SCALARS = (
     Setting(
         "leaster_scoring",
         "choice",
-        "a leaster: the fewest card points wins, or the most pays leaster_payout to each other",
+        "a leaster: fewest card points wins, or the most pays each other player",
         ("fewest-wins", "most-loses"),
         default="fewest-wins",
     ),
     Setting(
         "leaster_places",
         "places",
-        "a leaster pays places: the fewest receives the first in all, the next fewest the "
-        "second, ...; the others pay them in equal shares (none: leaster_payout from each)",
+        "places paid in a leaster, fewest first (e.g. 2,1); the others pay them equally",
         default=(),
     ),
     Setting(
@@ -379,8 +378,7 @@ _SCALARS = (
     Setting(
         "jungfrau",
         "choice",
-        "Ramsch, a player without a trick: paid twice; doubles the hand, each; no extra; or "
-        "paid the price doubled once for each such player",
+        "Ramsch jungfrau: paid twice, doubles the hand, no extra, or paid x2 per jungfrau",
         ("double-own", "double-all", "off", "double-each"),
         family="schafkopf",
         default="double-own",
@@ -389,8 +387,7 @@ _SCALARS = (
     Setting(
         "durchmarsch_value",
         "choice",
-        "Ramsch, one player took every trick: paid as a solo won schwarz, as a solo (no "
-        "schneider, schwarz or runs), or the Ramsch's price from each",
+        "Ramsch durchmarsch: a solo won schwarz, a plain solo, or the Ramsch's price",
         ("solo-schwarz", "solo", "ramsch"),
         family="schafkopf",
         default="solo-schwarz",

@@ -1055,12 +1055,16 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     return _alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, winners)
 
 
-def _leaster_factors(rules: Rules, hand: LeasterHand, amount: int, lines: list[str]) -> int:
-    """`amount` times the leaster's doublings, explained as its payout."""
+def _leaster_factors(
+    rules: Rules, hand: LeasterHand, amount: int, lines: list[str], label: str = "Payout"
+) -> int:
+    """The leaster's doublings multiplied (`amount` times them explained, as `label`)."""
     factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
     product, factor_text = _doublings(rules, factors)
     lines.append(
-        f"Payout: {amount}{factor_text} = {amount * product}." if factors else f"Payout: {amount}."
+        f"{label}: {amount}{factor_text} = {amount * product}."
+        if factors
+        else f"{label}: {amount}."
     )
     return product
 
@@ -1225,7 +1229,11 @@ def _score_leaster_places(
             )
             + "."
         )
-    product = _leaster_factors(rules, hand, sum(paid.values()), lines) if placed else 1
+    product = (
+        _leaster_factors(rules, hand, sum(paid.values()), lines, "Paid to the places")
+        if placed
+        else 1
+    )
     payers = [p for p in seating.order if p not in placed]
     total = sum(paid.values()) * product
     deltas = dict.fromkeys(seating.order, 0)
