@@ -305,12 +305,28 @@ def test_tables_written_before_the_settings_keep_todays_rules() -> None:
         assert rules == load_rules(preset)._replace(source="an older session")
 
 
-def test_a_bavarian_evening_written_before_them_reads_unchanged(run: Run) -> None:
-    path = ROOT / "sample_sessions" / "bavarian-evening.csv"
-    stored = path.read_text("utf-8")
-    assert "durchmarsch_value" not in stored and "partner_split" not in stored
-    result = run("-f", path, "verify", "-v")
+# the samples as scorepad wrote them before these settings, byte for byte
+V5 = ROOT / "tests" / "fixtures" / "v5"
+
+
+@pytest.mark.parametrize("name", ["bavarian-evening", "house-rules", "standard-friday"])
+def test_sessions_written_before_them_read_unchanged(run: Run, name: str) -> None:
+    old, new = V5 / f"{name}.csv", ROOT / "sample_sessions" / f"{name}.csv"
+    stored = old.read_text("utf-8").splitlines()[1]  # the rules row
+    assert "leaster_scoring" not in stored and "leaster_places" not in stored
+    assert "durchmarsch_value" not in stored
+    if name == "bavarian-evening":
+        assert "partner_split" not in stored  # (not a Schafkopf setting then)
+    result = run("-f", old, "verify", "-v")
     assert result.exit_code == 0 and "all consistent" in result.stdout
+    # every report of it is what the same night written today gives
+    for report in ("sheet", "standings"):
+        shown = [
+            json.loads(run("-f", path, report, "--format", "json").stdout) for path in (old, new)
+        ]
+        for data in shown:
+            del data["file"]  # (the path, which differs)
+        assert shown[0] == shown[1], report
 
 
 def test_a_night_with_the_variants_verifies(night: Night) -> None:
