@@ -226,7 +226,7 @@ INPUTS = (
         "durchmarsch",
         Type.NAME,
         _k(RAMSCH),
-        "Ramsch: one player took every trick (scored as a solo won schwarz).",
+        "Ramsch: one player took every trick (paid as durchmarsch_value says).",
         since=5,
         metavar="NAME",
     ),

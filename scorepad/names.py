@@ -24,6 +24,7 @@ class Role(StrEnum):
     OPPONENT = "opponent"  # Schafkopf's defender
     LEASTER = "leaster"
     LEASTER_WINNER = "leaster winner"
+    LEASTER_LOSER = "leaster loser"  # leaster_scoring = most-loses
     RAMSCH = "ramsch"
     RAMSCH_LOSER = "ramsch loser"
     DURCHMARSCH = "durchmarsch"

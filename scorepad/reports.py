@@ -275,6 +275,8 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     elif result is not None and result.outcome is Outcome.SCHWANZER:
         losers = " and ".join(result.losers)
         text = f"schwanzer: {losers} lost" if losers else "schwanzer: everyone tied"
+    elif row.picker is None and result is not None and result.losers:  # (most-loses)
+        text = f"leaster: {' and '.join(result.losers)} lost"
     elif row.picker is None:
         winners = [p for p, v in view.deltas.items() if v > 0]
         text = f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
@@ -313,6 +315,9 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     if result.outcome is Outcome.PENALTY:
         to = row.paid_to or "each other seated player"
         return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
+    if result.outcome is Outcome.LEASTER and result.losers:  # (leaster_scoring = most-loses)
+        lost = " and ".join(result.losers)
+        return f"{label}: a leaster, lost by {lost} (payout {result.stake}){noted}."
     if result.outcome is Outcome.LEASTER:
         won = " and ".join(result.winners) or "nobody"
         return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -22,6 +23,7 @@ DEFAULT_PRESET = "standard"
 MAX_AMOUNT = 1_000_000  # the most any amount (a stake, a value, a target) may be
 MAX_FACTOR = 16  # the most one doubling may multiply by
 MAX_DOUBLED = 30  # the most doublers one hand is doubled by (x 2**30: past a billion)
+MAX_PLACES = 7  # the most places a leaster pays (eight players leave one to pay them)
 MAX_TEXT = 200  # the longest name or description of a rules table
 MAX_RULES_FILE = 1 << 20  # the largest rules file read, in bytes
 CALLS = ("none", "ace", "jack-of-diamonds")
@@ -42,7 +44,7 @@ class Setting(NamedTuple):
     """One setting of the rules table: its key, the kind of value it takes, and what it means."""
 
     key: str
-    kind: str  # "bool", "int", "choice", "text" or "levels"
+    kind: str  # "bool", "int", "choice", "text", "levels" or "places"
     help: str
     choices: tuple[str, ...] = ()
     low: int = 0
@@ -66,6 +68,11 @@ class Setting(NamedTuple):
             return "one of " + ", ".join(self.choices)
         if self.kind == "levels":
             return "three whole numbers of at least 1, e.g. 1,2,3"
+        if self.kind == "places":
+            return (
+                f"none, or up to {MAX_PLACES} whole numbers of at least 1, each no more than "
+                f"the one before, e.g. 2,1"
+            )
         if self.kind == "int":
             return f"a whole number {self.low} to {self.highest:,}"
         return "any text"
@@ -81,8 +88,10 @@ class Setting(NamedTuple):
             if not re.fullmatch(r"[+-]?[0-9]{1,9}", raw):  # (not \d: any script's digits)
                 raise self._bad(text)
             value = int(raw)
-        elif self.kind == "levels":
+        elif self.kind in ("levels", "places"):
             parts = [p for p in re.split(r"[,/\s]+", raw.strip("[]() ")) if p]
+            if self.kind == "places" and [p.lower() for p in parts] == ["none"]:
+                parts = []
             if not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
                 raise self._bad(text)
             value = [int(p) for p in parts]
@@ -111,6 +120,18 @@ class Setting(NamedTuple):
                     isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_AMOUNT
                     for v in value
                 )
+            ):
+                raise self._bad(value)
+            value = tuple(value)
+        elif self.kind == "places":
+            if (
+                not isinstance(value, (list, tuple))
+                or len(value) > MAX_PLACES
+                or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_AMOUNT
+                    for v in value
+                )
+                or any(later > before for before, later in pairwise(value))
             ):
                 raise self._bad(value)
             value = tuple(value)
@@ -286,9 +307,7 @@ _SCALARS = (
         "choice",
         "the picker's side: partners one share, the picker the rest; or equal shares",
         ("picker-rest", "equal"),
-        family="sheepshead",
         default="picker-rest",
-        elsewhere="picker-rest",
     ),
     Setting(
         "leaster_blind",
@@ -298,6 +317,19 @@ _SCALARS = (
         family="sheepshead",
         default="last-trick",
         elsewhere="last-trick",
+    ),
+    Setting(
+        "leaster_scoring",
+        "choice",
+        "a leaster: fewest card points wins, or the most pays each other player",
+        ("fewest-wins", "most-loses"),
+        default="fewest-wins",
+    ),
+    Setting(
+        "leaster_places",
+        "places",
+        "places paid in a leaster, fewest first (e.g. 2,1); the others pay them equally",
+        default=(),
     ),
     Setting(
         "last_hand_doubled",
@@ -354,11 +386,20 @@ _SCALARS = (
     Setting(
         "jungfrau",
         "choice",
-        "Ramsch: the loser pays a trickless player twice, or each one doubles the hand",
-        ("double-own", "double-all"),
+        "Ramsch jungfrau: paid twice, doubles the hand, no extra, or paid x2 per jungfrau",
+        ("double-own", "double-all", "off", "double-each"),
         family="schafkopf",
         default="double-own",
         elsewhere="double-own",
+    ),
+    Setting(
+        "durchmarsch_value",
+        "choice",
+        "Ramsch durchmarsch: a solo won schwarz, a plain solo, or the Ramsch's price",
+        ("solo-schwarz", "solo", "ramsch"),
+        family="schafkopf",
+        default="solo-schwarz",
+        elsewhere="solo-schwarz",
     ),
     Setting(
         "knock_factor",
@@ -484,9 +525,11 @@ class Rules(NamedTuple):
     partner_free_on_no_trick: bool
     blitz: bool
     sixty_sixty: str
-    partner_split: str
     leaster_blind: str
     # Every family:
+    partner_split: str
+    leaster_scoring: str
+    leaster_places: tuple[int, ...]
     keep_called_suit: bool
     bump_on_no_trick: bool
     last_hand_doubled: bool
@@ -497,6 +540,7 @@ class Rules(NamedTuple):
     run_value: int
     tout_scoring: str
     jungfrau: str
+    durchmarsch_value: str
     knock_factor: int
     max_stoss: int
     game_values: Mapping[str, int] = _NO_VALUES
@@ -574,6 +618,8 @@ def format_value(value: Any) -> str:
     """A setting's value as a user would type it after `--set KEY=`."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple)) and not value:
+        return "none"  # (leaster_places: no places)
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
     return str(value)
@@ -663,6 +709,20 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
             f'(e.g. preset = "bavarian")'
         )
 
+    places = tuple(flat["leaster_places"])
+    if places and flat["leaster_scoring"] != "fewest-wins":
+        raise RulesError(
+            f"{source}: leaster_places pays the fewest card points, so it needs "
+            f"leaster_scoring = fewest-wins (or leaster_places=none)"
+        )
+    if places and not any(leaster_places_divide(places, n) for n in deals):
+        counts = ", ".join(str(n) for n in deals)
+        raise RulesError(
+            f"{source}: leaster_places = {format_value(places)}: the {sum(places)} they pay "
+            f"does not divide into equal shares among the other players at any table these "
+            f"rules deal for ({counts} players)"
+        )
+
     values = {s.key: flat[s.key] if s.family in (None, family) else s.elsewhere for s in _SCALARS}
     return Rules(
         **values,
@@ -680,6 +740,13 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
         source=source,
         overrides=overrides,
     )
+
+
+def leaster_places_divide(places: Sequence[int], players: int) -> bool:
+    """Whether the players a leaster of `players` does not place can pay `places` (leaster_places)
+    in equal shares: at least one of them, each paying a whole number."""
+    payers = players - len(places)
+    return payers >= 1 and sum(places) % payers == 0
 
 
 def _preset_flat(name: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
-from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules
+from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules, format_value
 
 # --- inputs -------------------------------------------------------------------------------------
 
@@ -1081,6 +1081,8 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
             f"scorepad set all_pass=leaster)"
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
+    if rules.leaster_scoring == "most-loses":
+        return _score_leaster_most_loses(rules, seating, hand)
     if not hand.winner and hand.leaster_points is None:
         raise HandError("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,...")
     points, tricks = _leaster_counts(rules, seating, hand)
@@ -1096,6 +1098,8 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
             f"⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
             f"leaster winner must take one (must_take_trick)"
         )
+    if rules.leaster_places:
+        return _score_leaster_places(rules, seating, hand, points, tricks, winner, lines)
     if points is None:
         assert winner is not None
         winners: tuple[str, ...] = (winner,)
@@ -1113,6 +1117,219 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     deltas = _settle_leaster(rules, seating, winners, stake, lines)
     roles = _roles(seating, winners, Role.LEASTER_WINNER, Role.LEASTER)
     return _alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, winners)
+
+
+def _leaster_factors(
+    rules: Rules, hand: LeasterHand, amount: int, lines: list[str], label: str = "Payout"
+) -> int:
+    """The leaster's doublings multiplied (`amount` times them explained, as `label`)."""
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
+    product, factor_text = _doublings(rules, factors)
+    lines.append(
+        f"{label}: {amount}{factor_text} = {amount * product}."
+        if factors
+        else f"{label}: {amount}."
+    )
+    return product
+
+
+def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand) -> Score:
+    """A leaster under leaster_scoring = most-loses: the most card points pays leaster_payout
+    to each other player; a tie by leaster_tie (none: nobody pays; share: each tied player pays
+    each player outside the tie)."""
+    if hand.winner:
+        raise HandError(
+            f"⟨winner⟩ {hand.winner}: under leaster_scoring = most-loses the most card points "
+            f"loses; give everyone's ⟨leaster_points⟩ instead"
+        )
+    if hand.leaster_points is None:
+        raise HandError(
+            "a leaster under leaster_scoring = most-loses needs everyone's ⟨leaster_points⟩ "
+            "A=N,B=N,... (the most loses)"
+        )
+    points, _ = _leaster_counts(rules, seating, hand)
+    assert points is not None
+    lines = [
+        f"Leaster: everyone plays alone; the most card points loses (leaster_scoring = "
+        f"most-loses; {seating.size}-handed, {seating.deal.cards} tricks)."
+    ]
+    if seating.sitting_out:
+        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
+            f"(leaster_blind = set-aside)."
+        )
+    high = max(points.values())
+    tied = tuple(p for p in seating.order if points[p] == high)
+    both = " and ".join(tied)
+    if len(tied) == seating.size:
+        lines.append(f"Everyone took {high}: nobody pays.")
+        losers: tuple[str, ...] = ()
+    elif len(tied) == 1:
+        lines.append(f"{tied[0]} took the most, {high}, and loses.")
+        losers = tied
+    elif rules.leaster_tie == "name":
+        raise HandError(
+            f"{both} tie for the most with {high}: a leaster's loser cannot be named, so a "
+            f"table that plays leaster_scoring = most-loses settles a tie with leaster_tie = "
+            f"none or share (leaster_tie = name)"
+        )
+    elif rules.leaster_tie == "none":
+        lines.append(f"{both} tie for the most with {high}: nobody pays (leaster_tie = none).")
+        losers = ()
+    else:
+        lines.append(
+            f"{both} tie for the most with {high}: each pays every player outside the tie "
+            f"(leaster_tie = share)."
+        )
+        losers = tied
+    product = _leaster_factors(rules, hand, rules.leaster_payout, lines)
+    stake = rules.leaster_payout * product
+    deltas = dict.fromkeys(seating.order, 0)
+    others = [p for p in seating.order if p not in losers]
+    if losers and not rules.zero_sum:
+        for p in losers:
+            deltas[p] = -stake
+        lines.append(
+            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
+        )
+    elif losers:
+        for p in losers:
+            deltas[p] = -stake * len(others)
+        for p in others:
+            deltas[p] = stake * len(losers)
+        lines.append(
+            f"{_names(losers)} {'pays' if len(losers) == 1 else 'each pay'} {stake} to each of "
+            f"{_names(others)} = {stake * len(others)}."
+        )
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    roles = _roles(seating, losers, Role.LEASTER_LOSER, Role.LEASTER)
+    return _alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, losers=losers)
+
+
+_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
+
+
+def _score_leaster_places(
+    rules: Rules,
+    seating: Seating,
+    hand: LeasterHand,
+    points: Mapping[str, int] | None,
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> Score:
+    """A leaster under leaster_places: the fewest card points receives the first amount in all,
+    the next fewest the second, ...; the players not placed pay them in equal shares. A tie
+    that leaves a place unsettled follows leaster_tie (none: nobody is paid; share: the tied
+    players share what their places pay, where it divides)."""
+    places = rules.leaster_places
+    shown = format_value(places)
+    if points is None:
+        if len(places) > 1:
+            raise HandError(
+                f"leaster_places = {shown} pays {len(places)} places: give everyone's "
+                f"⟨leaster_points⟩ (⟨winner⟩ names only the first)"
+            )
+        assert winner is not None
+        ranked: list[list[str]] = [[winner]]
+        lines.append(f"{winner} won the leaster (named with ⟨winner⟩).")
+    else:
+        ranked = _leaster_ranks(rules, seating, points, tricks, winner, lines)
+    paid: dict[str, int] = {}
+    at = 0
+    for group in ranked:
+        if at >= len(places):
+            break
+        span = [*places[at : at + len(group)], *[0] * max(0, at + len(group) - len(places))]
+        where = (
+            f"{_ORDINALS[at]} place"
+            if len(group) == 1
+            else "places "
+            + ", ".join(_ORDINALS[i] for i in range(at, at + len(group)) if i < len(_ORDINALS))
+        )
+        if len(set(span)) == 1:
+            for p in group:
+                paid[p] = span[0]
+        else:
+            assert points is not None
+            both = " and ".join(group)
+            tie = f"{both} tie with {points[group[0]]} for {where}"
+            if rules.leaster_tie == "name":
+                hint = (
+                    "name the winner with ⟨winner⟩"
+                    if at == 0 and len(set(span[1:])) <= 1
+                    else "a table that plays leaster_places settles it with leaster_tie = none "
+                    "or share"
+                )
+                raise HandError(
+                    f"{tie}, which pay {format_value(span)}: {hint} (leaster_tie = name)"
+                )
+            if rules.leaster_tie == "none":
+                lines.append(f"{tie}: nobody is paid (leaster_tie = none).")
+                paid = {}
+                break
+            if sum(span) % len(group):
+                raise HandError(
+                    f"{tie}, which pay {sum(span)} in all: that does not divide among "
+                    f"{len(group)} (leaster_tie = share)"
+                )
+            lines.append(
+                f"{tie}: they share the {sum(span)} those places pay, {sum(span) // len(group)} "
+                f"each (leaster_tie = share)."
+            )
+            for p in group:
+                paid[p] = sum(span) // len(group)
+        at += len(group)
+    placed = tuple(p for p in paid if paid[p])
+    if placed:
+        lines.append(
+            f"Places (leaster_places = {shown}): "
+            + ", ".join(
+                f"{p} receives {paid[p]}" + (" in all" if i == 0 else "")
+                for i, p in enumerate(placed)
+            )
+            + "."
+        )
+    product = (
+        _leaster_factors(rules, hand, sum(paid.values()), lines, "Paid to the places")
+        if placed
+        else 1
+    )
+    payers = [p for p in seating.order if p not in placed]
+    total = sum(paid.values()) * product
+    deltas = dict.fromkeys(seating.order, 0)
+    share = 0
+    if placed and not rules.zero_sum:
+        for p in placed:
+            deltas[p] = paid[p] * product
+        lines.append(
+            f"Race to {rules.target}: "
+            + ", ".join(f"{p} moves up {paid[p] * product}" for p in placed)
+            + "; nobody else moves."
+        )
+    elif placed:
+        if not payers or total % len(payers):
+            raise HandError(
+                f"leaster_places = {shown}: in a {seating.size}-handed leaster the "
+                f"{_plural(len(payers), 'player')} not placed would pay {total} in all, which "
+                f"does not divide into equal shares (leaster_places needs a head count where "
+                f"it does)"
+            )
+        share = total // len(payers)
+        for p in placed:
+            deltas[p] = paid[p] * product
+        for p in payers:
+            deltas[p] = -share
+        lines.append(
+            f"{_names(payers)} pay the {total} in equal shares: {share} each "
+            f"(leaster_places = {shown})."
+        )
+        lines.append(f"The hand sums to {sum(deltas.values())}.")
+    roles = _roles(seating, placed, Role.LEASTER_WINNER, Role.LEASTER)
+    return _alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
 
 
 def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
@@ -1184,31 +1401,10 @@ def _leaster_winners(
     lines: list[str],
 ) -> tuple[str, ...]:
     """Who won a leaster from everyone's card points: fewest wins; a tie by `leaster_tie`."""
-    eligible = list(seating.order)
-    if rules.must_take_trick:
-        if tricks is not None:
-            shut_out = [p for p in eligible if tricks[p] == 0]
-            eligible = [p for p in eligible if tricks[p] > 0]
-            if shut_out:
-                lines.append(f"{_names(shut_out)} took no trick and cannot win (must_take_trick).")
-        else:
-            # Without tricks, a player with points surely took a trick; one with none may have
-            # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
-            unsure = [p for p in eligible if points[p] == 0 and p != winner]
-            if unsure and not winner:
-                raise HandError(
-                    f"{_names(unsure)} took 0 points; give ⟨leaster_tricks⟩ (or "
-                    f"⟨winner⟩), since a leaster winner must have taken a trick"
-                )
-            eligible = [p for p in eligible if points[p] > 0 or p == winner]
+    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
     low = min(points[p] for p in eligible)
     tied = tuple(p for p in eligible if points[p] == low)
-    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
-    if sum(points.values()) < TOTAL_POINTS:
-        lines.append(
-            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
-            f"(leaster_blind = set-aside)."
-        )
+    _leaster_points_lines(seating, points, lines)
     if winner is not None:
         if winner not in tied:
             raise HandError(
@@ -1236,6 +1432,79 @@ def _leaster_winners(
         f"the tie (leaster_tie = share)."
     )
     return tied
+
+
+def _leaster_ranks(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> list[list[str]]:
+    """The players who may be placed in a leaster (leaster_places), fewest card points first,
+    in groups of equal points (a named winner first, a group of their own)."""
+    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
+    _leaster_points_lines(seating, points, lines)
+    low = min(points[p] for p in eligible)
+    groups: list[list[str]] = []
+    if winner is not None:
+        if points[winner] != low:
+            tied = [p for p in eligible if points[p] == low]
+            raise HandError(
+                f"⟨winner⟩ {winner}: {winner} took {points[winner]} points, but "
+                f"{_names(tied)} took fewer ({low})"
+            )
+        lines.append(f"{winner} is placed first (named with ⟨winner⟩).")
+        groups.append([winner])
+        eligible = [p for p in eligible if p != winner]
+    first = len(groups)  # (the rest are grouped among themselves)
+    for player in sorted(eligible, key=lambda p: points[p]):
+        if len(groups) > first and points[groups[-1][0]] == points[player]:
+            groups[-1].append(player)
+        else:
+            groups.append([player])
+    return groups
+
+
+def _leaster_points_lines(seating: Seating, points: Mapping[str, int], lines: list[str]) -> None:
+    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
+            f"(leaster_blind = set-aside)."
+        )
+
+
+def _leaster_eligible(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> list[str]:
+    """The players who may win a leaster: under must_take_trick, those who took a trick."""
+    eligible = list(seating.order)
+    if rules.must_take_trick:
+        if tricks is not None:
+            shut_out = [p for p in eligible if tricks[p] == 0]
+            eligible = [p for p in eligible if tricks[p] > 0]
+            if shut_out:
+                lines.append(f"{_names(shut_out)} took no trick and cannot win (must_take_trick).")
+        else:
+            # Without tricks, a player with points surely took a trick; one with none may have
+            # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
+            unsure = [p for p in eligible if points[p] == 0 and p != winner]
+            if unsure and not winner:
+                raise HandError(
+                    f"{_names(unsure)} took 0 points; give ⟨leaster_tricks⟩ (or "
+                    f"⟨winner⟩), since a leaster winner must have taken a trick"
+                )
+            eligible = [p for p in eligible if points[p] > 0 or p == winner]
+    if not eligible:
+        raise HandError("nobody in this leaster took a trick, so nobody can win it")
+    return eligible
 
 
 def _settle_leaster(
@@ -1381,13 +1650,9 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
                 f"⟨durchmarsch⟩ {player}: {player} took every trick; give no ⟨ramsch_points⟩, "
                 f"⟨losers⟩ or ⟨jungfrau⟩ with it"
             )
-        value = rules.game_values["solo"] + rules.schneider_bonus + rules.schwarz_bonus
+        value, text = _durchmarsch_value(rules)
         stake = value * product
-        lines.append(
-            f"Durchmarsch: {player} took every trick, scored as a solo won schwarz: solo "
-            f"{rules.game_values['solo']} + schneider {rules.schneider_bonus} + schwarz "
-            f"{rules.schwarz_bonus} = {value}."
-        )
+        lines.append(f"Durchmarsch: {player} took every trick, {text}.")
         lines.append(
             f"Stake: {value}{factor_text} = {stake}." if factor_text else f"Stake: {stake}."
         )
@@ -1427,17 +1692,11 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         f"{text} = {stake}." if stake != rules.game_values["ramsch"] else f"Stake: {stake}."
     )
     others = [p for p in seating.order if p != loser]
-    own = rules.jungfrau == "double-own"
-    pays = {p: stake * (2 if own and p in jungfrau else 1) for p in others}
+    # what the loser pays a player without a trick, in stakes
+    times = {"double-own": 2, "double-each": 2 ** len(jungfrau)}.get(rules.jungfrau, 1)
+    pays = {p: stake * (times if p in jungfrau else 1) for p in others}
     if jungfrau:
-        lines.append(
-            f"Jungfrau (no trick): {_names(jungfrau)}"
-            + (
-                "; the loser pays each of them twice (jungfrau = double-own)."
-                if own
-                else "; each doubles the hand (jungfrau = double-all)."
-            )
-        )
+        lines.append(f"Jungfrau (no trick): {_names(jungfrau)}; " + _JUNGFRAU_WORDS[rules.jungfrau])
     if rules.zero_sum:
         for p, amount in pays.items():
             deltas[p] = amount
@@ -1455,6 +1714,36 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     roles = _roles(seating, (loser,), Role.RAMSCH_LOSER, Role.RAMSCH)
     return _alone_score(
         Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, losers=(loser,)
+    )
+
+
+_JUNGFRAU_WORDS = {
+    "double-own": "the loser pays each of them twice (jungfrau = double-own).",
+    "double-all": "each doubles the hand (jungfrau = double-all).",
+    "off": "no extra for them: the loser pays everyone the same (jungfrau = off).",
+    "double-each": (
+        "the loser pays each of them the stake doubled once for each player without a trick "
+        "(jungfrau = double-each)."
+    ),
+}
+
+
+def _durchmarsch_value(rules: Rules) -> tuple[int, str]:
+    """What a durchmarsch is worth from each other player, by durchmarsch_value, and why."""
+    solo = rules.game_values["solo"]
+    if rules.durchmarsch_value == "solo":
+        return solo, (
+            f"scored as a solo (durchmarsch_value = solo: no schneider, schwarz or runs): {solo}"
+        )
+    if rules.durchmarsch_value == "ramsch":
+        ramsch = rules.game_values["ramsch"]
+        return ramsch, (
+            f"paid the Ramsch's price by each player, as won (durchmarsch_value = ramsch): {ramsch}"
+        )
+    value = solo + rules.schneider_bonus + rules.schwarz_bonus
+    return value, (
+        f"scored as a solo won schwarz: solo {solo} + schneider {rules.schneider_bonus} + "
+        f"schwarz {rules.schwarz_bonus} = {value}"
     )
 
 
