@@ -117,11 +117,10 @@ class BadRequest(Exception):
 
 class _Series:
     """Each player's running total for the chart, at most SERIES_POINTS points a player (every
-    other point is dropped when it fills, so a long night keeps its shape). A player who sits
-    down later gets a line too, at 0 until their first hand."""
+    other point is dropped when it fills, so a long night keeps its shape)."""
 
     def __init__(self, players: Sequence[str]):
-        self.players = list(players)
+        self.players = tuple(players)
         self.running = dict.fromkeys(self.players, 0)
         self.hands: list[int] = [0]
         self.points: list[tuple[int, ...]] = [(0,) * len(self.players)]
@@ -132,33 +131,23 @@ class _Series:
         if view.void:
             return
         for player, value in view.deltas.items():
-            if player not in self.running:
-                self.players.append(player)
-                self.running[player] = 0
-            self.running[player] += value
+            self.running[player] = self.running.get(player, 0) + value
         self.seen += 1
         if self.seen % self.step:
             return
         self.hands.append(view.number)
-        self.points.append(tuple(self.running[p] for p in self.players))
+        self.points.append(tuple(self.running.get(p, 0) for p in self.players))
         if len(self.hands) > SERIES_POINTS:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
-    def finish(self, last: int, everyone: Sequence[str] = ()) -> dict[str, Any]:
-        for player in everyone:  # (seated, no hand yet: a flat line)
-            if player not in self.running:
-                self.players.append(player)
-                self.running[player] = 0
+    def finish(self, last: int) -> dict[str, Any]:
         if self.hands[-1] != last and self.seen:
             self.hands.append(last)
-            self.points.append(tuple(self.running[p] for p in self.players))
+            self.points.append(tuple(self.running.get(p, 0) for p in self.players))
         return {
             "hands": self.hands,
-            "totals": {
-                p: [pt[i] if i < len(pt) else 0 for pt in self.points]
-                for i, p in enumerate(self.players)
-            },
+            "totals": {p: [pt[i] for pt in self.points] for i, p in enumerate(self.players)},
         }
 
 
@@ -277,7 +266,7 @@ def board_state(session: Session, file: str, money: MoneyRate | None = None) -> 
         seated=list(ledger.seated),
         last_hand=ledger.last_hand,
         recent=[hand_record(view) for view in reversed(recent)],
-        series=series.finish(ledger.last_hand, [*ledger.totals, *ledger.seated]),
+        series=series.finish(ledger.last_hand),
         money=money_record(ledger, money) if money is not None else None,
     )
     try:
