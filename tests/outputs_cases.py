@@ -1025,7 +1025,7 @@ def _night_scripts() -> list[Case]:
         _script(
             "play",
             "offers to start a session",
-            (_night("play"), "\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n"),
+            (_night("play"), "\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n"),
             (("-f", "other.csv", "play"), "n\n"),
         ),
         _script(

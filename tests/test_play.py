@@ -162,7 +162,7 @@ def test_play_takes_notes_undo_seat_changes_and_help(table: Night) -> None:
     result = table("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "rules in force: standard." in out and "undo  " in out  # the help was shown
+    assert "rules in force: standard." in out and "undo [REASON]  " in out  # the help was shown
     assert "Hand 1: Ann picked, partner Bob, 70 points" in out
     assert "Undid hand 1." in out
     assert "Flo joins the table. Seats: Ann, Bob, Cy, Dee, Ed, Flo." in out
@@ -173,7 +173,7 @@ def test_play_takes_notes_undo_seat_changes_and_help(table: Night) -> None:
 
 
 def test_play_offers_to_start_a_session(table: Night) -> None:
-    result = table("play", input="\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n")
+    result = table("play", input="\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n")
     assert result.exit_code == 0, result.stderr
     assert f"There is no session at {table.path}" in result.stdout
     assert "Started " in result.stdout and totals(table)["Ann"] == 2

@@ -25,7 +25,7 @@ import uvicorn
 from starlette.testclient import TestClient
 
 from scorepad.session import Session
-from scorepad.web.serve import MAX_BODY, Board, create_app, server_config
+from scorepad.web.serve import MAX_BODY, Board, MoneyRate, create_app, server_config
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
@@ -245,6 +245,7 @@ class BoardOptions(TypedDict, total=False):
     allow_entry: bool
     token: str | None
     hosts: Sequence[str]
+    money: MoneyRate | None
 
 
 @contextmanager

@@ -102,6 +102,19 @@ class NumberRange(_Ascii, click.FloatRange):
     """A number in a range (click.FloatRange, of ASCII digits only: no `nan`, no `1e3`)."""
 
 
+def currency_symbol(symbol: str) -> str:
+    """A currency symbol as it may stand before every amount (`--currency` of `settle` and
+    `serve`): short, on one line, and not the start of a spreadsheet formula (`--format tsv` is
+    read by spreadsheets)."""
+    from ..store.format import FORMULA_STARTS
+
+    if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
+        raise click.BadParameter("a symbol of up to 5 printable characters, e.g. $, €, EUR")
+    if symbol.startswith(FORMULA_STARTS):
+        raise click.BadParameter(f"{symbol!r}: a symbol cannot start with {symbol[0]}")
+    return symbol
+
+
 def escaped(message: str) -> str:
     """A message as it may reach a terminal: each character that is not printable (a control
     character, a bidirectional override, ...) written as its escape, `\\x1b`."""

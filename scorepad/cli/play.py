@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +16,8 @@ from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
 from ._common import (
     CONTEXT_SETTINGS,
+    echo_recorded,
+    hand_options,
     next_line,
     open_session,
     race_line,
@@ -36,9 +41,14 @@ class _Stop(Exception):
 
 HELP = """\
   Answer each question and press Enter; a wrong answer is explained and asked again.
-  Nothing is recorded until you say yes to "Record hand N?".
+  Name a player by name (case and accents do not matter: jurgen is Jürgen), by the first
+  letters no one else's name starts with (J), or by seat number (1 is the first seat); Tab
+  completes a name. Nothing is recorded until you say yes to "Record hand N?" (n, no or
+  cancel records nothing).
   At "Who picked?" you may also answer:
-    undo              reverse the last change (a hand, a void, an amendment, a seat change)
+    undo [REASON]     reverse the last change (a hand, a void, an amendment, a seat change)
+    amend N OPTIONS   correct hand N with the options of `scorepad amend` (amend 3 --points 58)
+    void N [REASON]   void hand N: its points are reversed
     join NAME         seat a player who joins (after the last seat)
     leave NAME        a player leaves, keeping their total
     penalty NAME N    NAME pays N to each other seated player ("penalty Ed 2 to Ann": to one)
@@ -46,12 +56,83 @@ HELP = """\
     Enter or Ctrl-D   stop, with the standings
   Ctrl-C stops at once: the hand being entered is not recorded."""
 
+# --- names: typed as the table says them, and completed -------------------------------------------
 
-def _ask(question: str, check: Callable[[str], Any], default: str | None = None) -> Any:
+
+def folded(name: str) -> str:
+    """A name as it is matched: case folded, accents dropped (jurgen for Jürgen)."""
+    if name.isascii():
+        return name.casefold()
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str:
+    """The player of `among` that `text` names: the name itself (case and accents aside), the
+    start of one name only, or a seat number (1 for the first of `seats`). A ScorepadError says
+    why not (no such player, the start of two names, a seat of someone not asked for)."""
+    from ..scoring import find_player
+
+    text = text.strip()
+    if text.isascii() and text.isdigit() and seats:
+        number = int(text)
+        if not 1 <= number <= len(seats):
+            raise ScorepadError(f"seat {text}: the seats run from 1 to {len(seats)}")
+        player = seats[number - 1]
+        if player not in among:
+            raise ScorepadError(f"seat {number} is {player}; name one of {', '.join(among)}")
+        return player
+    wanted = folded(text)
+    same = [p for p in among if folded(p) == wanted]
+    if len(same) == 1:
+        return same[0]
+    starting = [p for p in among if folded(p).startswith(wanted)] if wanted else []
+    if len(starting) == 1:
+        return starting[0]
+    if len(starting) > 1:
+        raise ScorepadError(
+            f"{text}: the start of {', '.join(starting[:-1])} and {starting[-1]}; give more"
+        )
+    return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
+
+
+_completions: list[str] = []  # what Tab offers for the question being asked
+
+
+def _complete(text: str, state: int) -> str | None:
+    """readline's completer: the names (and words) of the question asked that start so."""
+    matches = [c for c in _completions if folded(c).startswith(folded(text))]
+    return matches[state] if state < len(matches) else None
+
+
+def _use_readline() -> None:
+    """Tab completes names where readline is there (a terminal, not Windows' console)."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # (Windows)
+        return
+    readline.set_completer(_complete)
+    readline.set_completer_delims(" ,")
+    if "libedit" in (readline.__doc__ or ""):  # (macOS)
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+
+
+def _ask(
+    question: str,
+    check: Callable[[str], Any],
+    default: str | None = None,
+    complete: Sequence[str] = (),
+) -> Any:
     """Ask until `check` accepts the answer (it returns the value or raises ScorepadError).
 
     An answer `check` refuses is explained on one line and asked again; `?` shows the help;
-    Ctrl-D stops the loop."""
+    Ctrl-D stops the loop; Ctrl-C is a KeyboardInterrupt (click words both as an Abort: the
+    one it stands for is its context). Tab completes the words of `complete`."""
+    _completions[:] = complete
     while True:
         try:
             answer = click.prompt(
@@ -59,7 +140,9 @@ def _ask(question: str, check: Callable[[str], Any], default: str | None = None)
                 default=default if default is not None else "",
                 show_default=default not in (None, ""),
             )
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
             raise _Stop from None
         if answer.strip() == "?":
             click.echo(HELP)
@@ -88,30 +171,85 @@ def _whole(
     return check
 
 
-def _who(players: Sequence[str], extra: str | None) -> Callable[[str], Any]:
-    """The answer to "Who picked?": a player, leaster or doubler, a change (undo, join NAME,
-    leave NAME), or None to stop."""
-    pick = _one_of(players, (extra,) if extra else (), True)
+CHANGES = ("undo", "amend", "void", "join", "leave", "penalty")
+"""The words that start a change at "Who picked?" (see HELP)."""
+
+
+def _who(
+    players: Sequence[str], extra: str | None, seats: Sequence[str] = ()
+) -> Callable[[str], Any]:
+    """The answer to "Who picked?": a player, leaster or doubler, a change (undo, amend N ...,
+    void N, join NAME, leave NAME, penalty ...) as (word, the rest), or None to stop."""
+    pick = _one_of(players, (extra,) if extra else (), True, seats)
 
     def check(text: str) -> Any:
-        word, _, name = text.partition(" ")
-        if text.lower() == "undo":
-            return ("undo", "")
-        if word.lower() in ("join", "leave") and name.strip():
-            return (word.lower(), name.strip())
-        if word.lower() == "penalty":
-            return ("penalty", name.strip())
+        word, _, rest = text.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word == "undo" or (word in CHANGES and rest):
+            return (word, rest)
+        if word in ("amend", "void"):
+            raise ScorepadError(f"write: {word} N (the hand's number), e.g. {word} 3")
         return pick(text)
 
     return check
 
 
+def _hand_number(text: str) -> tuple[int, str]:
+    """`N REST`: a hand's number and what follows it."""
+    number, _, rest = text.partition(" ")
+    if not (number.isascii() and number.isdigit()) or len(number) > 9 or int(number) < 1:
+        raise ScorepadError(f"{number[:20]}: not a hand's number; e.g. 3")
+    return int(number), rest.strip()
+
+
+def _amend_command() -> click.Command:
+    """The options `amend N ...` takes in play: those of `scorepad amend` (one hand's inputs,
+    their --no- forms, --out and --note), parsed by click as the command line parses them."""
+
+    @click.command("amend", add_help_option=False)
+    @hand_options(amend=True)
+    @click.option("--out", multiple=True)
+    @click.option("--note", default="")
+    def amend(**params: Any) -> None:  # pragma: no cover - (only parsed, never run)
+        pass
+
+    return amend
+
+
+def _amend(session: Session, text: str) -> None:
+    """`amend N OPTIONS`: correct hand N as `scorepad amend N OPTIONS` would."""
+    from ..hands import amend_changes
+
+    number, rest = _hand_number(text)
+    try:
+        words = shlex.split(rest)
+        params = _amend_command().make_context("amend", words).params
+    except ValueError as exc:  # (shlex: a quote not closed)
+        raise ScorepadError(f"amend {number}: {exc}") from None
+    except click.ClickException as exc:
+        raise ScorepadError(f"amend {number}: {exc.format_message()}") from None
+    note, out = params.pop("note"), params.pop("out")
+    changes = amend_changes(params, out)
+    if not changes:
+        raise ScorepadError(f"amend {number}: give what changes, e.g. amend {number} --points 58")
+    row, result, state = session.amend(number, changes, note)
+    echo_recorded(session.path, row, result, state, "text")
+
+
 def _change(session: Session, what: str, name: str) -> None:
-    """Undo, seat a player or let one leave, and say what happened."""
+    """Undo, amend or void a hand, seat a player or let one leave, and say what happened."""
     try:
         if what == "undo":
-            undone, _, _, state = session.undo("undo during play")
+            undone, _, _, state = session.undo(name or "undo during play")
             click.echo(f"Undid {undone}.")
+            click.echo(totals_table(state))
+        elif what == "amend":
+            _amend(session, name)
+        elif what == "void":
+            number, reason = _hand_number(name)
+            row, state = session.void(number, reason or "voided during play")
+            click.echo(f"Hand {row.ref} is void ({row.note}): its points are reversed.")
+            click.echo(totals_table(state))
         elif what == "penalty":
             from ..scoring import Penalty
 
@@ -133,7 +271,8 @@ def _change(session: Session, what: str, name: str) -> None:
             player, _, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
         else:
-            player, state = session.seat_remove(name)
+            seated = session.state().seated
+            player, state = session.seat_remove(find_name(name, seated, seated))
             click.echo(f"{player} leaves the table. Seats: {', '.join(state.seated)}.")
     except ScorepadError as exc:
         click.echo(f"  {exc}", err=True)
@@ -149,33 +288,38 @@ def _offer_new(session: Session) -> None:
     if not _ask(f"There is no session at {path}. Start one? [Y/n]", lambda t: _yes(t or "y")):
         raise ScorepadError(f"{path}: no such session file; start one with `scorepad new`")
 
+    from ..names import PRESETS
+
+    rules = _ask(
+        f"Rules? ({', '.join(PRESETS)}, or a rules file; Enter for standard)",
+        lambda text: load_rules(text or None),
+        complete=PRESETS,
+    )
+
     def players(text: str) -> tuple[str, ...]:
         from ..store.format import check_new_name
 
         names = tuple(check_new_name(n) for n in text.split(",") if n.strip())
-        seat(load_rules(), names)  # can this table be dealt at all?
+        seat(rules, names)  # can this table be dealt at all?
         return names
 
     names = _ask("Players, in seat order (A,B,C,...)?", players)
-    rules = load_rules()
     Session.create(path, names, rules, names[-1])
     click.echo(f"Started {path}: {', '.join(names)}; rules: {rules.summary()}.")
 
 
 def _record_or_note(text: str) -> tuple[bool, str]:
-    """Yes (Enter), no, or a note to record the hand with."""
+    """Yes (Enter), no (n, no, cancel), or a note to record the hand with."""
     from ..store.format import check_note
 
-    if text.lower() in ("", "y", "yes", "n", "no"):
+    if text.lower() in ("", "y", "yes", "n", "no", "cancel"):
         return text.lower() in ("", "y", "yes"), ""
     return True, check_note(text)
 
 
-def _some_of(names: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
-    from ..scoring import find_player
-
+def _some_of(names: Sequence[str], seats: Sequence[str] = ()) -> Callable[[str], tuple[str, ...]]:
     def check(text: str) -> tuple[str, ...]:
-        found = tuple(find_player(n.strip(), names, "") for n in text.split(",") if n.strip())
+        found = tuple(find_name(n, names, seats) for n in text.split(",") if n.strip())
         if not found:
             raise ScorepadError(f"name one or more of {', '.join(names)}")
         return found
@@ -192,16 +336,17 @@ def _yes(text: str) -> bool:
 
 
 def _one_of(
-    names: Sequence[str], extra: Sequence[str] = (), allow_blank: bool = False
+    names: Sequence[str],
+    extra: Sequence[str] = (),
+    allow_blank: bool = False,
+    seats: Sequence[str] = (),
 ) -> Callable[[str], str | None]:
-    from ..scoring import find_player
-
     def check(text: str) -> str | None:
         if text == "" and allow_blank:
             return None
         if text.lower() in extra:
             return text.lower()
-        return find_player(text, names, "")
+        return find_name(text, names, seats)
 
     return check
 
@@ -213,20 +358,32 @@ def play(path: Path) -> None:
     """Record the night hand by hand, answering questions (the table's guided mode).
 
     For each hand it asks who picked (or leaster / doubler), the partner, the points, the tricks
-    and any doublings, offering the session's names; shows the hand's points and asks before
-    recording it (an answer other than yes or no is a note to record it with); then shows the
-    totals. Every answer is checked as `hand` checks it, and a wrong one is asked again;
-    nothing is recorded half way. At "Who picked?" `undo`, `join NAME` and `leave NAME` change
-    the ledger; `?` shows the help. With no session file it offers to start one. An empty
-    answer to "Who picked?" or Ctrl-D ends it; Ctrl-C stops at once, recording nothing.
+    and any doublings, offering the session's names (a name may be typed in any case, without
+    its accents, by its first letters or by seat number; Tab completes it); shows the hand's
+    points and asks before recording it (n, no or cancel records nothing; an answer other than
+    yes or no is a note to record it with); then shows the totals. Every answer is checked as
+    `hand` checks it, and a wrong one is asked again; nothing is recorded half way. At "Who
+    picked?" `undo`, `amend N OPTIONS`, `void N`, `join NAME` and `leave NAME` change the
+    ledger; `?` shows the help. With no session file it offers to start one, asking the rules
+    and the players. An empty answer to "Who picked?" or Ctrl-D ends it; Ctrl-C stops at once,
+    saying the hand being entered was not recorded (exit status 130).
 
     Example:
 
     \b
         scorepad -f friday.csv play
     """
+    try:
+        _play(path)
+    except KeyboardInterrupt:
+        click.echo("\nStopped: the hand being entered was not recorded.", err=True)
+        raise SystemExit(130) from None
+
+
+def _play(path: Path) -> None:
     from ..render import Points, render
 
+    _use_readline()
     session = open_session(path)
     if not path.exists():
         try:
@@ -248,9 +405,6 @@ def play(path: Path) -> None:
             recorded = _play_one(session)
         except _Stop:
             break
-        except KeyboardInterrupt:
-            click.echo("\nStopped: the hand being entered was not recorded.", err=True)
-            raise SystemExit(130) from None
         if recorded is None:
             continue
         state = recorded[2]
@@ -294,8 +448,14 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         "schwanzer": "schwanzer",
         "ramsch": "ramsch",
     }.get(rules.all_pass)
-    choices = ", ".join(players + ([extra] if extra else []))
-    who = _ask(f"Who picked? ({choices}; ? for more; Enter to stop)", _who(players, extra))
+    seats = state.seated
+    numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
+    choices = ", ".join(numbered + ([extra] if extra else []))
+    who = _ask(
+        f"Who picked? ({choices}; ? for more; Enter to stop)",
+        _who(players, extra, seats),
+        complete=[*players, *([extra] if extra else []), *CHANGES],
+    )
     if who is None:
         raise _Stop
     if isinstance(who, tuple):  # undo, join or leave
@@ -311,12 +471,17 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         return row, None, state
     hand: Hand
     if who == "leaster":
-        winner = _ask(f"Who won the leaster? ({', '.join(players)})", _one_of(players))
+        winner = _ask(
+            f"Who won the leaster? ({', '.join(players)})",
+            _one_of(players, seats=state.seated),
+            complete=players,
+        )
         hand = LeasterHand(state.seated, winner=winner)
     elif who == "schwanzer":
         losers = _ask(
             f"Who had the most schwanzer points? ({', '.join(players)}; A,B for a tie)",
-            _some_of(players),
+            _some_of(players, state.seated),
+            complete=players,
         )
         hand = SchwanzerHand(state.seated, losers=losers)
     elif who == "ramsch":
@@ -346,18 +511,19 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
 
 def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
     """A Ramsch: the loser (or a durchmarsch), who took no trick, and any knocks."""
-    from ..scoring import RamschHand, find_player
+    from ..scoring import RamschHand
 
     def loser_or_durchmarsch(text: str) -> tuple[str, str]:
         word, _, name = text.partition(" ")
         if word.lower() == "durchmarsch" and name.strip():
-            return "durchmarsch", find_player(name.strip(), players, "")
-        return "loser", find_player(text, players, "")
+            return "durchmarsch", find_name(name, players, state.seated)
+        return "loser", find_name(text, players, state.seated)
 
     what, name = _ask(
         f"Who took the most card points, the loser? ({', '.join(players)}; or "
         f"'durchmarsch NAME' if one took every trick)",
         loser_or_durchmarsch,
+        complete=[*players, "durchmarsch"],
     )
     knocks = _ask("Knocks? (0 for none)", _whole(0, len(players)), "0")
     if what == "durchmarsch":
@@ -365,17 +531,18 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
     others = [p for p in players if p != name]
 
     def nobody_or_some(text: str) -> tuple[str, ...]:
-        return _some_of(others)(text) if text else ()
+        return _some_of(others, state.seated)(text) if text else ()
 
     jungfrau = _ask(
         f"Who took no trick (jungfrau)? ({', '.join(others)}; A,B for more; Enter for nobody)",
         nobody_or_some,
+        complete=others,
     )
     return RamschHand(state.seated, losers=(name,), jungfrau=jungfrau, knocks=knocks)
 
 
 def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand:
-    from ..scoring import PickerHand, find_player, tricks_needed
+    from ..scoring import PickerHand, tricks_needed
 
     rules = state.rules
     others = [p for p in seating.order if p != picker]
@@ -398,20 +565,28 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
         if GAME_BY_NAME[game].partner:
             who = "held the called ace" if game == "partner" else "took the offered trump"
-            partners = (_ask(f"Who {who}, the partner? ({', '.join(others)})", _one_of(others)),)
+            partners = (
+                _ask(
+                    f"Who {who}, the partner? ({', '.join(others)})",
+                    _one_of(others, seats=state.seated),
+                    complete=others,
+                ),
+            )
     elif seating.deal.partners:
 
         def pick_partners(text: str) -> str | tuple[str, ...]:
             if text.lower() == "alone":
                 return "alone"
-            names = tuple(find_player(n, others, "") for n in text.split(",") if n.strip())
+            names = tuple(find_name(n, others, state.seated) for n in text.split(",") if n.strip())
             if not names:
                 raise ScorepadError("name the partner, or say alone")
             if len(names) > seating.deal.partners:
                 raise ScorepadError(f"at most {seating.deal.partners} partner(s)")
             return names
 
-        answer = _ask(f"Partner? ({', '.join(others)}, alone)", pick_partners)
+        answer = _ask(
+            f"Partner? ({', '.join(others)}, alone)", pick_partners, complete=[*others, "alone"]
+        )
         alone = answer == "alone"
         partners = () if isinstance(answer, str) else answer
     else:
@@ -458,7 +633,9 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ]
         if can:
             crack = _ask(
-                f"Cracked by? ({', '.join(can)}; Enter for nobody)", _one_of(can, allow_blank=True)
+                f"Cracked by? ({', '.join(can)}; Enter for nobody)",
+                _one_of(can, allow_blank=True, seats=state.seated),
+                complete=can,
             )
             if crack:
                 recrack = _ask("Re-cracked? [y/N]", _yes)

@@ -13,6 +13,7 @@ from ..errors import ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
     WholeRange,
+    currency_symbol,
     night_stats,
     open_session,
     race_line,
@@ -23,18 +24,6 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..render import Points
-
-
-def _currency(symbol: str) -> str:
-    """A currency symbol as it may stand before every amount: short, on one line, and not
-    the start of a spreadsheet formula (`--format tsv` is read by spreadsheets)."""
-    from ..store.format import FORMULA_STARTS
-
-    if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
-        raise click.BadParameter("a symbol of up to 5 printable characters, e.g. $, €, EUR")
-    if symbol.startswith(FORMULA_STARTS):
-        raise click.BadParameter(f"{symbol!r}: a symbol cannot start with {symbol[0]}")
-    return symbol
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -50,7 +39,7 @@ def _currency(symbol: str) -> str:
     default="$",
     show_default=True,
     metavar="SYMBOL",
-    callback=lambda ctx, param, value: _currency(value),
+    callback=lambda ctx, param, value: currency_symbol(value),
     help="Currency symbol to show amounts with (up to 5 characters).",
 )
 @table_format_option()

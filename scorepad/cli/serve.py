@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, open_session, session_file_option
+from ._common import CONTEXT_SETTINGS, currency_symbol, open_session, session_file_option
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
@@ -43,6 +43,20 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     multiple=True,
     help="One more host name the page may be opened by (repeatable): a name of this machine.",
 )
+@click.option(
+    "--rate",
+    metavar="AMOUNT",
+    help="Show the money and the settlement too, at this much a game point (as settle --rate; "
+    "a Bavarian tariff is in cents: 0.01).",
+)
+@click.option(
+    "--currency",
+    default="$",
+    show_default=True,
+    metavar="SYMBOL",
+    callback=lambda ctx, param, value: currency_symbol(value),
+    help="Currency symbol to show amounts with, with --rate (up to 5 characters).",
+)
 @session_file_option
 @click.pass_obj
 def serve(
@@ -52,13 +66,17 @@ def serve(
     allow_entry: bool,
     token: str | None,
     allow_hosts: tuple[str, ...],
+    rate: str | None,
+    currency: str,
 ) -> None:
     """A live scoreboard of the session for every phone at the table (or the TV).
 
     Serves one page with the standings, the last hands, who deals next, the doublers pending,
     the rules in force and a running-totals chart; it updates by itself within a second of any
-    change to the session file, whoever makes it. With --allow-entry the page can record hands
-    too, given the token (as `Authorization: Bearer TOKEN` or the link printed at start).
+    change to the session file, whoever makes it. With --rate it shows each player's money
+    and who pays whom, as `settle --rate` does. With --allow-entry the page can record hands
+    and undo the last change too, given the token (as `Authorization: Bearer TOKEN` or the
+    link printed at start); without the token it shows no entry form.
 
     It listens on this machine only unless --host says otherwise. It answers only to this
     machine's own names and addresses (a web page elsewhere cannot read it through a name of
@@ -72,13 +90,17 @@ def serve(
         scorepad serve
         scorepad -f friday.csv serve --host 0.0.0.0 --allow-entry
         scorepad serve --host 0.0.0.0 --allow-host scorepad.lan
+        scorepad -f verein.csv serve --rate 0.01 --currency €
     """
     try:
         import uvicorn
 
-        from ..web.serve import Board, server_config
+        from ..web.serve import Board, MoneyRate, server_config
     except ImportError:
         raise ScorepadError("serve needs the serve extra: pip install 'scorepad[serve]'") from None
+    from ..settlement import parse_rate
+
+    money = MoneyRate(parse_rate(rate), currency) if rate is not None else None
     if token is not None and (
         len(token) < 8 or len(token) > 200 or not token.isascii() or not token.isprintable()
         or " " in token
@@ -93,7 +115,9 @@ def serve(
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     sock = _bind(host, port)
     shown = _shown_host(host)
-    board = Board(path, allow_entry, token, hosts=[*_own_names(host, shown), *allow_hosts])
+    board = Board(
+        path, allow_entry, token, hosts=[*_own_names(host, shown), *allow_hosts], money=money
+    )
     address = sock.getsockname()
     url = f"http://{shown}:{address[1]}/"
     click.echo(f"Serving {path} at {url} (Ctrl-C stops).")

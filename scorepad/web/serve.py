@@ -13,6 +13,11 @@ checks and the same atomic append as `scorepad hand` in the terminal.
   (a watcher polls the file's size and time); each event lists the changes since the one before.
 - `POST /api/hands` (with `--allow-entry` and the token): record a hand from a JSON object of the
   inputs `hand` takes. An `Idempotency-Key` header makes a retried entry count once.
+- `POST /api/undo` (the same): undo the last change, as `scorepad undo` (an optional `reason`);
+  the same header makes a retried undo undo once. `GET /api/entry`: whether a token may enter.
+
+Given a rate (`serve --rate`), the state carries the night in money and its settlement, worked
+out by `settlement` as `settle --rate` does; `entry` says which inputs the next deal allows.
 
 Each request reads and writes through a `Session` of its own (a `Session` holds the descriptor it
 locked while it writes, so one shared across the server's threads would close a file under another
@@ -32,9 +37,10 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import h11
 import uvicorn
@@ -50,8 +56,11 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..errors import ScorepadError, wording
+from ..games import BY_NAME as GAMES
+from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
-from ..ledger import HandView
+from ..ledger import HandView, Ledger
+from ..render import Money
 from ..reports import (
     PlayerCounts,
     change_text,
@@ -61,7 +70,10 @@ from ..reports import (
     rules_in_force,
     standings_record,
 )
+from ..rules import Rules
+from ..scoring import seat
 from ..session import Session, Waiting
+from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import check_note
 
 MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
@@ -139,10 +151,89 @@ class _Series:
         }
 
 
-def board_state(session: Session, file: str) -> dict[str, Any]:
+class MoneyRate(NamedTuple):
+    """What the board settles in: money per game point (a Decimal) and its currency symbol."""
+
+    rate: Decimal
+    currency: str = "$"
+
+
+def money_record(ledger: Ledger, money: MoneyRate) -> dict[str, Any]:
+    """The night in money, as `settle --rate` works it out (`settlement`): each balance and the
+    fewest payments, amounts as text to the cent (as `settle --format json`), and as shown. A
+    race night settles no money (`race`)."""
+    record: dict[str, Any] = {
+        "rate": str(money.rate),
+        "currency": money.currency,
+        "rate_text": rate_text(money.rate, money.currency),
+    }
+    if not ledger.rules.zero_sum:
+        return {**record, "race": True}
+    balances = money_balances(ledger.totals, money.rate)
+    return {
+        **record,
+        "race": False,
+        "balances": {p: f"{v:.2f}" for p, v in balances.items()},
+        "shown": {p: str(Money(v, money.currency)) for p, v in balances.items()},
+        "payments": [
+            {**pay.to_dict(), "shown": str(Money(pay.amount, money.currency))}
+            for pay in fewest_payments(balances)
+        ],
+    }
+
+
+def entry_record(ledger: Ledger) -> dict[str, Any]:
+    """What the board's entry form offers for the next hand: the kinds of hand the rules deal
+    (`hand`, and the all-pass kind), the inputs of `hands.OPTIONS` that this deal and these rules
+    allow (no partners where the picker plays alone, no Stoss at Sheepshead), the active players,
+    the most tricks and partners, and the Schafkopf games."""
+    rules: Rules = ledger.rules
+    seating = seat(rules, ledger.seated, ledger.next_dealer)
+    deal = seating.deal
+    inputs = ["picker", "points", "tricks"]
+    games: list[dict[str, Any]] = []
+    if rules.is_schafkopf:
+        inputs += ["game", "partners", "runs", "knocks"]
+        names = [g for g in rules.game_values if g in GAMES and GAMES[g].declared]
+        for name in sorted(names, key=lambda g: (g != "partner", g)):
+            game = GAMES[name]
+            games.append(
+                {"name": name, "partner": game.partner, "no_trick": game.won_by == WonBy.NO_TRICK}
+            )
+        if rules.cracks:
+            inputs.append("stoss")
+    else:
+        if deal.partners:
+            inputs += ["partners", "alone"]
+        if rules.cracks:
+            inputs += ["crack", "recrack"]
+        if rules.all_pass == "forced":
+            inputs.append("forced")
+    if rules.blitz:
+        inputs.append("blitz")
+    if rules.last_hand_doubled:
+        inputs.append("last")
+    kinds = ["hand"]
+    if rules.all_pass in ("leaster", "doubler", "schwanzer", "ramsch"):
+        kinds.append(rules.all_pass)
+    known = {i.name for i in OPTIONS}
+    return {
+        "kinds": kinds,
+        "inputs": [i.name for i in OPTIONS if i.name in inputs and i.name in known],
+        "players": list(seating.order),
+        "dealer": seating.dealer,
+        "partners": deal.partners if not rules.is_schafkopf else 1,
+        "tricks": deal.cards,
+        "max_stoss": rules.max_stoss if rules.is_schafkopf else 0,
+        "games": games,
+    }
+
+
+def board_state(session: Session, file: str, money: MoneyRate | None = None) -> dict[str, Any]:
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
-    running totals, and who is seated. One checking pass, like every report."""
+    running totals, who is seated, what the entry form offers (`entry`) and, given a rate, the
+    night in money (`money`, else None). One checking pass, like every report."""
 
     recent: deque[HandView] = deque(maxlen=RECENT)
     with session.reading() as reading:
@@ -176,7 +267,12 @@ def board_state(session: Session, file: str) -> dict[str, Any]:
         last_hand=ledger.last_hand,
         recent=[hand_record(view) for view in reversed(recent)],
         series=series.finish(ledger.last_hand),
+        money=money_record(ledger, money) if money is not None else None,
     )
+    try:
+        state["entry"] = entry_record(ledger)
+    except ScorepadError as exc:  # (no deal for the seats: the board shows why, entry is off)
+        state["entry"] = {"error": str(exc)}
     return state
 
 
@@ -204,8 +300,10 @@ class Board:
         token: str | None = None,
         poll: float = POLL,
         hosts: Sequence[str] = (),
+        money: MoneyRate | None = None,
     ):
         self.path = Path(path)
+        self.money = money
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
         self.poll = poll
@@ -236,7 +334,7 @@ class Board:
 
     def _state(self) -> dict[str, Any]:
         try:
-            return board_state(self.session(), str(self.path))
+            return board_state(self.session(), str(self.path), self.money)
         except ScorepadError as exc:
             return {"error": str(exc)}
 
@@ -288,13 +386,16 @@ class Board:
             token.strip().encode("latin-1"), self.token.encode("latin-1")
         )
 
-    async def enter(self, key: str | None, data: dict[str, Any]) -> tuple[int, Any]:
-        """Record the entry `data` once per Idempotency-Key: a retry (or a copy sent at the same
-        time) of an entry that was recorded gets the first answer again, and writes nothing. An
-        entry that was refused is not remembered: nothing was written, so it may be sent again."""
+    async def enter(
+        self, key: str | None, data: dict[str, Any], action: str = "hand"
+    ) -> tuple[int, Any]:
+        """Make the entry `data` (a hand, or an `undo`) once per Idempotency-Key: a retry (or a
+        copy sent at the same time) of an entry that was made gets the first answer again, and
+        writes nothing (an undo sent twice undoes once). An entry that was refused is not
+        remembered: nothing was written, so it may be sent again."""
         if key is None:
-            return await self._record(data)
-        digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+            return await self._record(data, action)
+        digest = hashlib.sha256(json.dumps([action, data], sort_keys=True).encode()).hexdigest()
         if key in self._entries:
             first, answer = self._entries[key]
             if first != digest:
@@ -305,7 +406,7 @@ class Board:
         while len(self._entries) > ENTRY_KEYS:
             self._entries.popitem(last=False)
         try:
-            result = await self._record(data)
+            result = await self._record(data, action)
         except BaseException:
             self._entries.pop(key, None)
             answer.cancel()
@@ -315,9 +416,10 @@ class Board:
         answer.set_result(result)
         return result
 
-    async def _record(self, data: dict[str, Any]) -> tuple[int, Any]:
+    async def _record(self, data: dict[str, Any], action: str = "hand") -> tuple[int, Any]:
+        make = undo_change if action == "undo" else record_hand
         try:
-            recorded = await run_in_threadpool(record_hand, self.session(), self.path, data)
+            recorded = await run_in_threadpool(make, self.session(), self.path, data)
         except BadRequest as exc:
             return exc.status, {"error": exc.message}
         await self.refresh()
@@ -361,20 +463,37 @@ def create_app(board: Board) -> Starlette:
 
         return EventSourceResponse(stream(), ping=15, headers={"cache-control": "no-store"})
 
-    async def post_hand(request: Request) -> Response:
+    def check_entry(request: Request) -> None:
+        if not board.allow_entry:
+            raise BadRequest(403, "entry is off: start the board with --allow-entry")
+        if not board.authorized(request):
+            raise BadRequest(403, "entry needs the token: Authorization: Bearer TOKEN")
+
+    async def post(request: Request, action: str) -> Response:
         try:
-            if not board.allow_entry:
-                raise BadRequest(403, "entry is off: start the board with --allow-entry")
-            if not board.authorized(request):
-                raise BadRequest(403, "entry needs the token: Authorization: Bearer TOKEN")
+            check_entry(request)
             key = _idempotency_key(request)
             data = await _json_body(request)
         except BadRequest as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         except ClientDisconnect:  # (gone before its body arrived: nobody to answer, no error)
             return Response(status_code=400)
-        status, body = await board.enter(key, data)
+        status, body = await board.enter(key, data, action)
         return JSONResponse(body, status_code=status)
+
+    async def post_hand(request: Request) -> Response:
+        return await post(request, "hand")
+
+    async def post_undo(request: Request) -> Response:
+        return await post(request, "undo")
+
+    async def get_entry(request: Request) -> Response:
+        """Whether this token may enter (the page shows its form only then)."""
+        try:
+            check_entry(request)
+        except BadRequest as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"entry": True})
 
     async def problem(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
@@ -387,6 +506,8 @@ def create_app(board: Board) -> Starlette:
             Route("/api/state", api_state, methods=["GET"]),
             Route("/events", events, methods=["GET"]),
             Route("/api/hands", post_hand, methods=["POST"]),
+            Route("/api/undo", post_undo, methods=["POST"]),
+            Route("/api/entry", get_entry, methods=["GET"]),
         ],
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(board.hosts))],
         lifespan=lifespan,
@@ -602,3 +723,28 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
         return recorded_record(path, row, result, state)
+
+
+def undo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Undo the last change of the session, as `scorepad undo` does, from a JSON object that may
+    give a `reason`: what was undone (in words), the new row and the totals after it; or a
+    BadRequest (422) saying why not (nothing to undo). Nothing is written when it fails."""
+    unknown = sorted(k for k in data if k != "reason")
+    if unknown:
+        raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: reason")
+    reason = data.get("reason") or ""
+    if not isinstance(reason, str):
+        raise BadRequest(400, "reason: text expected")
+    with wording(_json_word):
+        try:
+            undone, row, _, state = session.undo(check_note(reason) or "undo on the board")
+        except ScorepadError as exc:
+            raise BadRequest(422, str(exc)) from None
+    return {
+        "file": str(path),
+        "undone": undone,
+        "note": row.note,
+        "hands": state.hands,
+        "totals": dict(state.totals),
+        "next_dealer": state.next_dealer,
+    }
