@@ -84,6 +84,7 @@ LAYERS = {
             "simulate",
             "text",
             "presets",
+            "tournament",
         ),
         0,
     ),
@@ -94,6 +95,7 @@ LAYERS = {
     "session": 3,
     "reports": 4,
     "render": 4,
+    "tournament_store": 4,
     # the interfaces
     "cli": 5,
     "web": 5,

@@ -62,6 +62,7 @@ COMMANDS = {
     "chart": "reports.chart",
     "play": "play.play",
     "serve": "serve.serve",
+    "tournament": "tournament.tournament",
 }
 """Every command, and where it lives (module.attribute within this package)."""
 
