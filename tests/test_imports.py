@@ -96,6 +96,7 @@ LAYERS = {
     "reports": 4,
     "render": 4,
     "tournament_store": 4,
+    "rating": 4,
     # the interfaces
     "cli": 5,
     "web": 5,

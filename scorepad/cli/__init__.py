@@ -63,6 +63,7 @@ COMMANDS = {
     "play": "play.play",
     "serve": "serve.serve",
     "tournament": "tournament.tournament",
+    "rating": "rating.rating",
 }
 """Every command, and where it lives (module.attribute within this package)."""
 
