@@ -178,7 +178,8 @@ def new(
     )
     click.echo(
         f"Started {folder / 'tournament.toml'}: {t.name}; {len(t.players)} players, "
-        f"{t.rounds} rounds of {t.hands} hands at tables of {t.table_size} "
+        f"{t.rounds} rounds of {t.hands} hand{'s' if t.hands != 1 else ''} at tables of "
+        f"{t.table_size} "
         f"({t.rules.name} rules); seed {t.seed}."
     )
     click.echo(f"Next: scorepad tournament draw {folder}")
