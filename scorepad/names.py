@@ -35,7 +35,15 @@ class Role(StrEnum):
     SITS_OUT = "sits out"
 
 
-PRESETS = ("standard", "pagat", "first-night", "schafkopf", "bavarian")
+PRESETS = (
+    "standard",
+    "pagat",
+    "first-night",
+    "schafkopf",
+    "bavarian",
+    "preis",
+    "sheepshead-tournament",
+)
 """The bundled rules presets (scorepad/presets/NAME.toml)."""
 FAMILIES = tuple(f.value for f in Family)
 

@@ -84,6 +84,7 @@ LAYERS = {
             "simulate",
             "text",
             "presets",
+            "tournament",
         ),
         0,
     ),
@@ -93,6 +94,8 @@ LAYERS = {
     "session": 3,
     "reports": 4,
     "render": 4,
+    "tournament_store": 4,
+    "rating": 4,
     # the interfaces
     "cli": 5,
     "web": 5,

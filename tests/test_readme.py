@@ -41,11 +41,37 @@ def test_the_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path: Pat
     assert replay(block, run, tmp_path) == block
 
 
-def _console_blocks() -> list[str]:
-    """Every console block of the README but the night at the table (replayed above)."""
+def tournament_block() -> str:
     text = README.read_text()
-    night = night_block()
-    return [b for b in re.findall(r"```console\n(.*?)```", text, re.S) if b != night]
+    section = text.split("## Tournaments", 1)[1]
+    block = re.search(r"```console\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
+
+
+def test_the_tournament_in_the_readme_is_what_scorepad_prints(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (in a folder of its own: it writes the tournament's folder)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    block = tournament_block()
+    assert block.startswith("$ scorepad tournament new ")
+    parts = re.split(r"^\$ scorepad (.*)\n", block, flags=re.M)[1:]
+    out = []
+    for command in parts[::2]:
+        result = run(*shlex.split(command))
+        assert result.exit_code == 0, (command, result.stderr)
+        out.append((command, result.stdout + result.stderr))
+    assert out == list(zip(parts[::2], parts[1::2]))
+
+
+def _console_blocks() -> list[str]:
+    """Every console block of the README but the night at the table and the tournament
+    (replayed above, each in a folder of its own)."""
+    text = README.read_text()
+    replayed = (night_block(), tournament_block())
+    return [b for b in re.findall(r"```console\n(.*?)```", text, re.S) if b not in replayed]
 
 
 def _matches(expected: str, actual: str) -> bool:

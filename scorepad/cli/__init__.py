@@ -63,6 +63,8 @@ COMMANDS = {
     "chart": "reports.chart",
     "play": "play.play",
     "serve": "serve.serve",
+    "tournament": "tournament.tournament",
+    "rating": "rating.rating",
 }
 """Every command, and where it lives (module.attribute within this package)."""
 

@@ -23,6 +23,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
+    from ..rating import PlayerRating
     from ..render import Points
 
 
@@ -277,8 +278,24 @@ def stats(path: Path, fmt: str) -> None:
     is_flag=True,
     help="Leave out a night that fails verification (named on stderr) instead of failing.",
 )
+@click.option(
+    "--rating",
+    "with_rating",
+    is_flag=True,
+    help="Add each player's OpenSkill rating (mu - 3 sigma) over the nights' hands, as "
+    "`scorepad rating` gives it.",
+)
+@click.option(
+    "--min-hands",
+    type=WholeRange(0, 1_000_000),
+    default=10,
+    show_default=True,
+    help="With --rating: a player with fewer hands is shown no rating.",
+)
 @table_format_option()
-def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
+def season(
+    sources: tuple[Path, ...], skip_bad: bool, with_rating: bool, min_hands: int, fmt: str
+) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
     Give session files, or folders of them (*.csv), or a folder of a folder per night. Each
@@ -294,6 +311,7 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
     \b
         scorepad season sample_sessions/
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
+        scorepad season sample_sessions/league/ --rating
     """
     from ..render import Points, render, to_json
     from ..reports import season as league
@@ -314,6 +332,7 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
             raise ScorepadError(f"{file}: this night is given twice (also as {same})")
     names = night_names(files)
     nights = []
+    played: list[Path] = []
     settlements: dict[str, str] = {}
     for file in files:
         try:
@@ -334,13 +353,25 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
                 f"their own"
             )
         nights.append((names[file], state.totals))
+        played.append(file)
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
     columns, records = league(nights)
+    ratings = _ratings(played) if with_rating else {}
     if fmt == "json":
+        if with_rating:
+            from ..rating import rating_record
+
+            for r in records:
+                found = ratings.get(r["player"])
+                r["rating"] = (
+                    None
+                    if found is None
+                    else {**rating_record(found), "ranked": found.hands >= min_hands}
+                )
         click.echo(to_json({"nights": columns, "players": records}))
         return
-    headers = ["Player", *columns, "Total", "Nights", "Average"]
+    headers = ["Player", *columns, "Total", "Nights", "Average"] + ["Rating"] * with_rating
     rows = [
         [
             r["player"],
@@ -349,11 +380,30 @@ def season(sources: tuple[Path, ...], skip_bad: bool, fmt: str) -> None:
             r["played"],
             f"{r['average']:+.2f}" if r["average"] else "0.00",
         ]
+        + [_rating_cell(ratings.get(r["player"]), min_hands)] * with_rating
         for r in records
     ]
     click.echo(
         render(headers, rows, fmt, ("left", *["right"] * (len(headers) - 1)), use_color(fmt))
     )
+    apart = [r for r in ratings.values() if r.hands < min_hands]
+    if with_rating and fmt != "csv":
+        click.echo()
+        if apart:
+            listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
+            click.echo(f"Under {min_hands} hands, no rating: {listed}.")
+        click.echo("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma.")
+
+
+def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
+    """Each player's rating over the nights (by the name the season shows)."""
+    from .rating import ratings_of
+
+    return {r.player: r for r in ratings_of(files)}
+
+
+def _rating_cell(found: PlayerRating | None, least: int) -> str | None:
+    return None if found is None or found.hands < least else f"{found.rating:.2f}"
 
 
 def night_names(files: list[Path]) -> dict[Path, str]:

@@ -1,0 +1,516 @@
+"""`scorepad tournament`: a tournament director's desk. Thin commands over `tournament_store`
+(the folder) and `tournament` (the draw, the standings and the payout)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ._common import (
+    CONTEXT_SETTINGS,
+    WholeHelpGroup,
+    WholeRange,
+    complete_rules,
+    split_names,
+    table_format_option,
+    use_color,
+)
+
+if TYPE_CHECKING:
+    from ..tournament import Tournament
+
+_DIR = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+
+
+@click.group(cls=WholeHelpGroup, context_settings=CONTEXT_SETTINGS)
+def tournament() -> None:
+    """Run a tournament: draw the tables of each round, then standings and payout over them.
+
+    A tournament is a folder: DIR/tournament.toml (the settings, the rules, the players, the
+    rounds drawn) and one ordinary session file a table and round, DIR/round-N/table-K.csv,
+    where each table records its hands with `scorepad -f DIR/round-N/table-K.csv hand ...` (or
+    `play`, or the board).
+
+    Example:
+
+    \b
+        scorepad tournament new kirchweih --name "Kirchweih 2026" --rules preis \\
+            --players-file entries.txt --rounds 3 --hands 16 --entry 10 --currency €
+        scorepad tournament draw kirchweih
+        scorepad tournament status kirchweih
+        scorepad tournament standings kirchweih
+        scorepad tournament payout kirchweih
+    """
+
+
+def _players_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> Any:
+    if value is None:
+        return None
+    from ..tournament_store import read_players
+
+    return read_players(value)
+
+
+@tournament.command("new", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@click.option("--name", required=True, metavar="TEXT", help="The tournament's name.")
+@click.option(
+    "--rules",
+    "rules_spec",
+    required=True,
+    metavar="PRESET|FILE",
+    shell_complete=complete_rules,
+    help="The rules every table plays: a preset (preis, sheepshead-tournament, ...) or a TOML "
+    "rules file.",
+)
+@click.option(
+    "--players",
+    callback=split_names,
+    metavar="A,B,C,...",
+    help="Everyone entered. A name with a comma goes in double quotes.",
+)
+@click.option(
+    "--players-file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    callback=_players_file,
+    metavar="FILE",
+    help="Everyone entered, one name a line (blank lines and lines starting with # are skipped).",
+)
+@click.option("--rounds", required=True, type=WholeRange(1, 50), help="The rounds to play.")
+@click.option("--hands", required=True, type=WholeRange(1, 1000), help="The hands of a round.")
+@click.option(
+    "--table-size",
+    type=WholeRange(2, 8),
+    help="Players a table seats. Default: the rules' seats (5 at Sheepshead, 4 at Schafkopf).",
+)
+@click.option(
+    "--seed",
+    type=WholeRange(0, 10**18),
+    help="Seeds the draws (recorded; the same seed draws the same tables). Default: random.",
+)
+@click.option("--entry", metavar="MONEY", help="The entry fee, e.g. 10 or 12.50.")
+@click.option(
+    "--currency", default="$", show_default=True, metavar="C", help="The currency symbol."
+)
+@click.option(
+    "--payout",
+    default="30,15,10,10,10",
+    show_default=True,
+    metavar="PCT,...",
+    help="Each place's percent of the pool.",
+)
+@click.option(
+    "--round-prize",
+    default="0",
+    show_default=True,
+    metavar="PCT",
+    help="The percent of the pool to each round's high score.",
+)
+@click.option(
+    "--tie-breaks",
+    default="solos,best-round,name",
+    show_default=True,
+    metavar="LIST",
+    help="What breaks a tie on points, in order: solos (solos, wenz, geier and picker-alone "
+    "hands won), best-round, last-round, name (orders, but tied players share the place).",
+)
+def new(
+    folder: Path,
+    name: str,
+    rules_spec: str,
+    players: tuple[str, ...] | None,
+    players_file: list[str] | None,
+    rounds: int,
+    hands: int,
+    table_size: int | None,
+    seed: int | None,
+    entry: str | None,
+    currency: str,
+    payout: str,
+    round_prize: str,
+    tie_breaks: str,
+) -> None:
+    """Start a tournament in DIR (a new or empty folder): DIR/tournament.toml.
+
+    It holds the settings, the whole rules table, the players and, as rounds are drawn, their
+    tables. The pool is the entries x the fee, less any house_share (a percent) set in the
+    file.
+
+    Examples:
+
+    \b
+        scorepad tournament new kirchweih --name "Kirchweih 2026" --rules preis \\
+            --players-file entries.txt --rounds 3 --hands 16 --entry 10 --currency €
+        scorepad tournament new fall --name "Fall Classic" --rules sheepshead-tournament \\
+            --players Ann,Bob,Cy,Dee,Ed,Flo,Gus,Hal,Ida,Jo --rounds 3 --hands 20 \\
+            --entry 20 --payout 30,15,10,10,10 --round-prize 5
+    """
+    from ..rules import load_rules
+    from ..tournament import (
+        DEFAULT_PAYOUT,
+        parse_money,
+        parse_percent,
+        parse_percents,
+        parse_tie_breaks,
+    )
+    from ..tournament_store import check_currency, create
+
+    if (players is None) == (players_file is None):
+        raise click.UsageError("give the players with --players or --players-file (one of them)")
+    entered = list(players if players is not None else players_file or [])
+    size = table_size or load_rules(rules_spec).seats
+    t = create(
+        folder,
+        name,
+        rules_spec,
+        entered,
+        rounds,
+        hands,
+        size,
+        seed,
+        entry=None if entry is None else parse_money(entry),
+        currency=check_currency(currency),
+        payout=parse_percents(payout) if payout else DEFAULT_PAYOUT,
+        round_prize=parse_percent(round_prize, "⟨round_prize⟩"),
+        tie_breaks=parse_tie_breaks(tie_breaks),
+    )
+    click.echo(
+        f"Started {folder / 'tournament.toml'}: {t.name}; {len(t.players)} players, "
+        f"{t.rounds} rounds of {t.hands} hand{'s' if t.hands != 1 else ''} at tables of "
+        f"{t.table_size} "
+        f"({t.rules.name} rules); seed {t.seed}."
+    )
+    click.echo(f"Next: scorepad tournament draw {folder}")
+
+
+@tournament.command("draw", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@click.option("--sheets", is_flag=True, help="Also write a printable score sheet a table (.txt).")
+@table_format_option()
+def draw(folder: Path, sheets: bool, fmt: str) -> None:
+    """Seat the next round: one session file a table, and the seating.
+
+    Tables are of the table size; where the count does not divide, of one more where the dealer
+    sits out, or one fewer where the rules deal that many. The seats are drawn from the recorded
+    seed (the same every time), keeping of many draws the one where the fewest players meet
+    again. A round is drawn once the round before is done at every table.
+
+    Example:
+
+    \b
+        scorepad tournament draw kirchweih --sheets
+    """
+    from ..render import render, to_json
+    from ..tournament_store import draw as seat
+    from ..tournament_store import table_path
+
+    t, number, tables, repeated = seat(folder, sheets)
+    rows = []
+    for k, table in enumerate(tables, 1):
+        for seat_number, player in enumerate(table, 1):
+            rows.append((number, k, seat_number, player, str(table_path(folder, number, k))))
+    if fmt == "json":
+        click.echo(
+            to_json(
+                {
+                    "round": number,
+                    "seed": t.seed,
+                    "repeats": repeated,
+                    "tables": [
+                        {
+                            "table": k,
+                            "file": str(table_path(folder, number, k)),
+                            "players": list(table),
+                            "first_dealer": table[-1],
+                        }
+                        for k, table in enumerate(tables, 1)
+                    ],
+                }
+            )
+        )
+        return
+    if fmt == "csv":
+        click.echo(render(("round", "table", "seat", "player", "file"), rows, fmt))
+        return
+    click.echo(
+        f"Round {number} of {t.rounds}: {len(tables)} tables "
+        f"({repeated} pairing{'s' if repeated != 1 else ''} repeated; seed {t.seed})."
+    )
+    click.echo(
+        render(
+            ("Table", "Players (seat order)", "First dealer", "File"),
+            [
+                (k, ", ".join(table), table[-1], str(table_path(folder, number, k)))
+                for k, table in enumerate(tables, 1)
+            ],
+            fmt,
+            ("right", "left", "left", "left"),
+        )
+    )
+    if sheets:
+        click.echo(f"Score sheets: {folder / f'round-{number}'}/table-K.txt")
+
+
+@tournament.command("status", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@table_format_option()
+def status(folder: Path, fmt: str) -> None:
+    """Each table's hands recorded out of the round's, and which tables are done.
+
+    Example:
+
+    \b
+        scorepad tournament status kirchweih
+    """
+    from ..render import render, to_json
+    from ..tournament_store import load
+    from ..tournament_store import status as table_status
+
+    t = load(folder)
+    tables = table_status(folder, t)
+    if fmt == "json":
+        click.echo(
+            to_json(
+                {
+                    "tournament": t.name,
+                    "rounds": t.rounds,
+                    "rounds_drawn": len(t.drawn),
+                    "players": len(t.playing(t.next_round)) if t.next_round <= t.rounds else 0,
+                    "tables": [
+                        {
+                            "round": s.round,
+                            "table": s.table,
+                            "file": str(s.path),
+                            "players": list(s.players),
+                            "hands": s.hands,
+                            "of": s.of,
+                            "done": s.done,
+                            "problem": s.problem,
+                        }
+                        for s in tables
+                    ],
+                }
+            )
+        )
+        return
+    rows = [
+        (
+            s.round,
+            s.table,
+            ", ".join(s.players),
+            f"{s.hands}/{s.of}",
+            "done" if s.done else (f"problem: {s.problem}" if s.problem else "playing"),
+        )
+        for s in tables
+    ]
+    if fmt == "csv":
+        click.echo(render(("round", "table", "players", "hands", "state"), rows, fmt))
+        return
+    click.echo(f"{t.name}: {_progress(t, tables, folder)}")
+    if rows:
+        click.echo(
+            render(
+                ("Round", "Table", "Players", "Hands", "State"),
+                rows,
+                fmt,
+                ("right", "right", "left", "right", "left"),
+            )
+        )
+
+
+def _progress(t: Tournament, tables: list[Any], folder: Path) -> str:
+    """Where the tournament stands, in a sentence."""
+    drawn = len(t.drawn)
+    if not drawn:
+        return f"no round drawn yet (of {t.rounds}); next: scorepad tournament draw {folder}"
+    current = [s for s in tables if s.round == drawn]
+    done = sum(s.done for s in current)
+    if done < len(current):
+        return f"round {drawn} of {t.rounds}: {done} of {len(current)} tables done."
+    if drawn < t.rounds:
+        return f"round {drawn} of {t.rounds} is done; next: scorepad tournament draw {folder}"
+    return f"all {t.rounds} rounds are done."
+
+
+@tournament.command("standings", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@click.option("--round", "only", type=WholeRange(1, 50), help="One round's standings only.")
+@table_format_option()
+def standings(folder: Path, only: int | None, fmt: str) -> None:
+    """Every player's total over the rounds, ranked, each table verified.
+
+    A table whose file does not verify (a hand-edited file, say) is named and the standings
+    refuse. Ties on points go by the tie-breaks; players level after every one share the place
+    (shown as 3=).
+
+    Examples:
+
+    \b
+        scorepad tournament standings kirchweih
+        scorepad tournament standings kirchweih --round 2 --format csv
+    """
+    from ..render import Points, render, to_json
+    from ..tournament import TournamentError, standings_record
+    from ..tournament import standings as ranked
+    from ..tournament_store import load, results
+    from ..tournament_store import status as table_status
+
+    t = load(folder)
+    if only is not None and only > len(t.drawn):
+        raise TournamentError(f"⟨round⟩ {only}: {len(t.drawn)} rounds are drawn")
+    lines = ranked(t, list(results(folder, t)), only)
+    if fmt == "json":
+        click.echo(to_json(standings_record(t, lines, only)))
+        return
+    numbers = [only] if only is not None else list(range(1, len(t.drawn) + 1))
+    headers = ["#", "Player", "Total", *(f"R{n}" for n in numbers), "Solos"]
+    rows = [
+        [
+            f"{s.place}=" if s.tied and fmt != "csv" else s.place,
+            s.player,
+            Points(s.total),
+            *(None if s.rounds[n] is None else Points(s.rounds[n] or 0) for n in numbers),
+            s.solos,
+        ]
+        for s in lines
+    ]
+    click.echo(
+        render(
+            headers, rows, fmt, ("right", "left", *["right"] * (len(headers) - 2)), use_color(fmt)
+        )
+    )
+    if fmt == "csv":
+        return
+    click.echo()
+    click.echo(
+        f"{t.name}: {_progress(t, table_status(folder, t), folder)} Tie-breaks: "
+        f"{', '.join(t.tie_breaks) or 'none'}."
+    )
+
+
+@tournament.command("payout", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@table_format_option()
+def payout(folder: Path, fmt: str) -> None:
+    """The prize money: the pool, each place's share and each round's high score prize.
+
+    The pool is the entries x the fee, less any house share. Tied players share the prizes of
+    the places they hold, in cents; what does not divide, and the percents given to no place,
+    are the remainder, named. Until every round is done the payout is provisional.
+
+    Example:
+
+    \b
+        scorepad tournament payout kirchweih --format json
+    """
+    from ..render import Money, render, to_json
+    from ..tournament import payout as pay
+    from ..tournament import payout_record
+    from ..tournament import standings as ranked
+    from ..tournament_store import load, results, round_scores
+    from ..tournament_store import status as table_status
+
+    t = load(folder)
+    found = list(results(folder, t))
+    paid = pay(t, ranked(t, found), round_scores(t, found))
+    tables = table_status(folder, t)
+    final = len(t.drawn) == t.rounds and all(s.done for s in tables)
+    if fmt == "json":
+        click.echo(to_json(payout_record(t, paid, final)))
+        return
+    c = t.currency
+    rows = [
+        (
+            f"{a.what} high score"
+            if a.what.startswith("round")
+            else f"place{'s' if '-' in a.what else ''} {a.what}",
+            ", ".join(a.players),
+            f"{a.percent.normalize():f}%",
+            Money(a.amount, c),
+            Money(a.each, c),
+        )
+        for a in paid.awards
+    ]
+    table = render(
+        ("Award", "Players", "Share", "Prize", "Each"),
+        rows,
+        fmt,
+        ("left", "left", "right", "right", "right"),
+    )
+    if fmt == "csv":
+        click.echo(table)
+        return
+    click.echo(
+        f"{t.name}: {paid.entries} entries x {Money(paid.entry, c)} = {Money(paid.gross, c)}"
+        + (
+            f", less the house's {t.house_share.normalize():f}% ({Money(paid.house, c)})"
+            if paid.house
+            else ""
+        )
+        + f": a pool of {Money(paid.pool, c)}."
+        + ("" if final else " Provisional: the tournament is not over.")
+    )
+    click.echo(table)
+    click.echo()
+    parts = []
+    if paid.unallotted:
+        parts.append(f"{Money(paid.unallotted, c)} given to no place or round")
+    if paid.undivided:
+        parts.append(f"{Money(paid.undivided, c)} that does not divide among tied players")
+    click.echo(
+        f"Remainder: {Money(paid.remainder, c)}" + (f" ({'; '.join(parts)})." if parts else ".")
+    )
+
+
+@tournament.group("players", cls=WholeHelpGroup, context_settings=CONTEXT_SETTINGS)
+def players() -> None:
+    """Late entries and dropouts, between rounds.
+
+    Example:
+
+    \b
+        scorepad tournament players add kirchweih Xaver
+        scorepad tournament players remove kirchweih Sepp
+    """
+
+
+@players.command("add", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@click.argument("name")
+def players_add(folder: Path, name: str) -> None:
+    """A late entry: drawn from the next round on (and one more entry in the pool).
+
+    Example:
+
+    \b
+        scorepad tournament players add kirchweih Xaver
+    """
+    from ..tournament_store import enter
+
+    t, name = enter(folder, name)
+    click.echo(f"{name} is entered from round {t.next_round} ({len(t.players)} entries).")
+
+
+@players.command("remove", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@click.argument("name")
+def players_remove(folder: Path, name: str) -> None:
+    """A dropout: not drawn from the next round on; the points of the rounds played stay.
+
+    One who was never drawn leaves the list, and the pool, altogether.
+
+    Example:
+
+    \b
+        scorepad tournament players remove kirchweih Sepp
+    """
+    from ..tournament_store import withdraw
+
+    t, found = withdraw(folder, name)
+    entry = t.player(found)
+    if entry is None:
+        click.echo(f"{found} is no longer entered ({len(t.players)} entries).")
+    else:
+        click.echo(f"{found} leaves after round {entry.left}, keeping the points played.")

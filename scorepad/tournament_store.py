@@ -1,0 +1,484 @@
+"""A tournament's folder: DIR/tournament.toml, and a session file per table and round.
+
+    DIR/tournament.toml          the settings, the rules table, the players, the rounds drawn
+    DIR/round-N/table-K.csv      table K of round N: an ordinary session file
+
+tournament.toml is read with tomllib and checked whole on every read (a hand-edited file is
+untrusted input: every key, type and value, and that the rounds drawn fit the players); it is
+written with tomli_w, to a temp file beside it that is then renamed over it. Each table's file
+is made by `Session.create` and read through the session's one checking pass, so a table that
+does not verify is named and the standings refuse. The arithmetic is `tournament`'s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import suppress
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .errors import ScorepadError, wording
+from .ledger import HandView
+from .rules import Rules, load_rules, rules_from_dict
+from .scoring import Outcome
+from .session import Session, SessionError
+from .tournament import (
+    Player,
+    TableResult,
+    Tournament,
+    TournamentError,
+    add_player,
+    check,
+    next_draw,
+    parse_money,
+    parse_percent,
+    parse_tie_breaks,
+    remove_player,
+    score_sheet,
+)
+
+FILE = "tournament.toml"
+MAX_FILE = 4 << 20  # the largest tournament.toml read, in bytes
+
+
+def table_path(folder: Path, round_number: int, table: int) -> Path:
+    """Where table `table` of round `round_number` keeps its session."""
+    return folder / f"round-{round_number}" / f"table-{table}.csv"
+
+
+def sheet_path(folder: Path, round_number: int, table: int) -> Path:
+    """Where the printable score sheet of a table goes (`draw --sheets`)."""
+    return folder / f"round-{round_number}" / f"table-{table}.txt"
+
+
+# --- tournament.toml ----------------------------------------------------------------------------
+
+
+def _to_data(t: Tournament) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": t.name,
+        "rounds": t.rounds,
+        "hands": t.hands,
+        "table_size": t.table_size,
+        "seed": t.seed,
+        "tie_breaks": list(t.tie_breaks),
+        "payout": [str(p) for p in t.payout],
+        "round_prize": str(t.round_prize),
+        "house_share": str(t.house_share),
+        "currency": t.currency,
+    }
+    if t.entry is not None:
+        data["entry"] = f"{t.entry:.2f}"
+    data["rules"] = t.rules.to_dict()
+    players = []
+    for p in t.players:
+        entry: dict[str, Any] = {"name": p.name, "joined": p.joined}
+        if p.left is not None:
+            entry["left"] = p.left
+        players.append(entry)
+    data["players"] = players
+    data["round"] = [{"tables": [list(table) for table in tables]} for tables in t.drawn]
+    return data
+
+
+_KEYS = {
+    "name": str,
+    "rounds": int,
+    "hands": int,
+    "table_size": int,
+    "seed": int,
+    "tie_breaks": list,
+    "payout": list,
+    "round_prize": str,
+    "house_share": str,
+    "currency": str,
+    "entry": str,
+    "rules": dict,
+    "players": list,
+    "round": list,
+}
+_REQUIRED = ("name", "rounds", "hands", "table_size", "seed", "rules", "players")
+
+
+def _from_data(data: Mapping[str, Any], where: str) -> Tournament:
+    """A tournament from tournament.toml's data, every key and value checked."""
+    unknown = sorted(set(data) - set(_KEYS))
+    if unknown:
+        raise TournamentError(f"{where}: unknown keys: {', '.join(unknown)}")
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise TournamentError(f"{where}: missing keys: {', '.join(missing)}")
+    for key, kind in _KEYS.items():
+        value = data.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise TournamentError(f"{where}: {key} must be a {kind.__name__}")
+    try:
+        rules = rules_from_dict(data["rules"], f"{where}: rules")
+        rules = rules._replace(source=rules.name)
+        players = tuple(_entry(p) for p in data["players"])
+        drawn = tuple(_round(r) for r in data.get("round", []))
+        tie_breaks = parse_tie_breaks(",".join(map(str, data.get("tie_breaks", []))))
+        payout = tuple(parse_percent(str(p), "payout", positive=True) for p in data["payout"])
+        entry = data.get("entry")
+        t = Tournament(
+            name=_text(data["name"]),
+            rules=rules,
+            rounds=data["rounds"],
+            hands=data["hands"],
+            table_size=data["table_size"],
+            seed=data["seed"],
+            players=players,
+            drawn=drawn,
+            tie_breaks=tie_breaks,
+            entry=None if entry is None else parse_money(entry, "entry"),
+            currency=check_currency(data.get("currency", "$")),
+            payout=payout,
+            round_prize=parse_percent(data.get("round_prize", "0"), "round_prize"),
+            house_share=parse_percent(data.get("house_share", "0"), "house_share"),
+        )
+        check(t)
+        _check_drawn(t)
+    except ScorepadError as exc:
+        message = str(exc)
+        if message.startswith(where):
+            raise
+        raise TournamentError(f"{where}: {message}") from None
+    return t
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or any(not c.isprintable() for c in value) or len(value) > 200:
+        raise TournamentError("a name is one line of at most 200 printable characters")
+    return value
+
+
+def check_currency(symbol: str) -> str:
+    """A currency symbol as it may stand before every amount (as `settle --currency`)."""
+    from .store.format import FORMULA_STARTS
+
+    if not isinstance(symbol, str) or len(symbol) > 5 or not symbol.isprintable():
+        raise TournamentError("currency: a symbol of up to 5 printable characters, e.g. $, €")
+    if symbol.startswith(FORMULA_STARTS):
+        raise TournamentError(f"currency: {symbol!r} cannot start with {symbol[0]}")
+    return symbol
+
+
+def _entry(data: Any) -> Player:
+    from .store.format import check_new_name
+
+    if not isinstance(data, dict) or set(data) - {"name", "joined", "left"} or "name" not in data:
+        raise TournamentError("players: each is a table of name, joined and (if they left) left")
+    name = check_new_name(_text(data["name"]))
+    joined, left = data.get("joined", 1), data.get("left")
+    if not isinstance(joined, int) or isinstance(joined, bool) or joined < 1:
+        raise TournamentError(f"players: {name}: joined is the round they entered (1 or more)")
+    if left is not None and (
+        not isinstance(left, int) or isinstance(left, bool) or not joined <= left
+    ):
+        raise TournamentError(f"players: {name}: left is the last round they played")
+    return Player(name, joined, left)
+
+
+def _round(data: Any) -> tuple[tuple[str, ...], ...]:
+    if (
+        not isinstance(data, dict)
+        or set(data) != {"tables"}
+        or not isinstance(data["tables"], list)
+    ):
+        raise TournamentError("round: each round drawn is a table with its tables")
+    tables = []
+    for table in data["tables"]:
+        if not isinstance(table, list) or not all(isinstance(n, str) for n in table):
+            raise TournamentError("round: a table is a list of the names at it")
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def _check_drawn(t: Tournament) -> None:
+    """Each round drawn seats the players drawn for it, each once, at tables the rules deal."""
+    for number, tables in enumerate(t.drawn, 1):
+        seated = [name for table in tables for name in table]
+        expected = t.playing(number)
+        if sorted(seated) != sorted(expected):
+            raise TournamentError(
+                f"round {number}: the tables seat {', '.join(sorted(seated)) or 'nobody'}, "
+                f"not the players entered for it ({', '.join(sorted(expected))})"
+            )
+
+
+def load(folder: Path) -> Tournament:
+    """The tournament in `folder`, checked."""
+    import tomllib
+
+    path = folder / FILE
+    where = str(path)
+    if not path.is_file():
+        raise TournamentError(
+            f"{folder}: no {FILE} here (start one with `scorepad tournament new {folder}`)"
+        )
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE + 1)
+        data = tomllib.loads(raw[: MAX_FILE + 1].decode("utf-8")) if len(raw) <= MAX_FILE else None
+    except OSError as exc:
+        raise TournamentError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{where}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{where}: not valid TOML: {exc}") from None
+    except (RecursionError, ValueError) as exc:
+        raise TournamentError(f"{where}: not a file scorepad can read ({exc})") from None
+    if data is None:
+        raise TournamentError(f"{where}: larger than {MAX_FILE >> 20} MiB")
+    with wording(lambda name: name):  # (a key of the file, not an option)
+        return _from_data(data, where)
+
+
+def save(folder: Path, t: Tournament) -> None:
+    """Write tournament.toml whole: a temp file beside it, fsynced, renamed over it."""
+    import tomli_w
+
+    data = tomli_w.dumps(_to_data(t)).encode("utf-8")
+    fd, temp = tempfile.mkstemp(prefix=f".{FILE}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, folder / FILE)
+    except OSError as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise TournamentError(f"{folder / FILE}: cannot write: {exc.strerror or exc}") from None
+
+
+def read_players(path: Path) -> list[str]:
+    """The names in a players file: one a line; blank lines and lines starting with # skipped."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE + 1)
+        if len(raw) > MAX_FILE:
+            raise TournamentError(f"{path}: larger than {MAX_FILE >> 20} MiB")
+        text = raw.decode("utf-8-sig")
+    except OSError as exc:
+        raise TournamentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{path}: not UTF-8 text") from None
+    names = [line.strip() for line in text.splitlines()]
+    return [n for n in names if n and not n.startswith("#")]
+
+
+# --- the commands' work -------------------------------------------------------------------------
+
+
+def create(
+    folder: Path,
+    name: str,
+    rules_spec: str,
+    players: list[str],
+    rounds: int,
+    hands: int,
+    table_size: int,
+    seed: int | None,
+    **money: Any,
+) -> Tournament:
+    """Start a tournament in `folder` (new, or empty): its tournament.toml. Nothing is written
+    unless every setting is right."""
+    import secrets
+
+    from .store.format import check_new_name
+
+    rules: Rules = load_rules(rules_spec)
+    rules = rules._replace(source=rules.name)
+    entries = tuple(Player(check_new_name(p)) for p in players)
+    t = check(
+        Tournament(
+            name=_text(name),
+            rules=rules,
+            rounds=rounds,
+            hands=hands,
+            table_size=table_size,
+            seed=secrets.randbelow(10**9) if seed is None else seed,
+            players=entries,
+            **money,
+        )
+    )
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise TournamentError(
+            f"{folder}: already exists and is not an empty folder; a tournament starts in a "
+            f"folder of its own"
+        )
+    created = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TournamentError(f"{folder}: cannot make the folder: {exc.strerror}") from None
+    try:
+        save(folder, t)
+    except TournamentError:
+        if created:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return t
+
+
+class TableStatus(NamedTuple):
+    """Where one table of a round stands."""
+
+    round: int
+    table: int
+    path: Path
+    players: tuple[str, ...]
+    hands: int  # recorded, not void
+    of: int  # the round's hands
+    problem: str | None  # the first problem with its file (None: it verifies)
+
+    @property
+    def done(self) -> bool:
+        return self.problem is None and self.hands >= self.of
+
+
+def status(folder: Path, t: Tournament) -> list[TableStatus]:
+    """Every table of every round drawn: its hands recorded and whether it verifies."""
+    out = []
+    for number, tables in enumerate(t.drawn, 1):
+        for k, table in enumerate(tables, 1):
+            path = table_path(folder, number, k)
+            hands, problem = 0, None
+            try:
+                _, ledger, _ = _read(path, t, number, k, table)
+                hands = ledger.hands
+                if hands > t.hands:
+                    problem = f"{hands} hands recorded, the round has {t.hands}"
+            except ScorepadError as exc:
+                problem = str(exc)
+            out.append(TableStatus(number, k, path, table, hands, t.hands, problem))
+    return out
+
+
+def _read(
+    path: Path, t: Tournament, number: int, k: int, table: tuple[str, ...]
+) -> tuple[Any, Any, Counter[str]]:
+    """A table's checked night (refusing a file that does not verify, is not the table drawn
+    or plays other rules), and each player's solos won."""
+    if not path.is_file():
+        raise TournamentError(f"{path}: the table's session file is missing")
+    solos: Counter[str] = Counter()
+
+    def on_hand(view: HandView) -> None:
+        result = view.entry.result
+        if view.void or result is None or result.outcome is not Outcome.WIN:
+            return
+        row = view.row
+        if row.picker and not row.partners:  # a solo, wenz, geier, tout; a pick alone
+            solos[row.picker] += 1
+
+    session = Session(path)
+    with session.reading() as reading:
+        head = reading.head
+        ledger = reading.night(on_hand=on_hand)
+    if head.players != table:
+        raise TournamentError(
+            f"{path}: its players ({', '.join(head.players)}) are not the table drawn for "
+            f"round {number} ({', '.join(table)})"
+        )
+    if head.rules.to_dict() != t.rules.to_dict() or ledger.rules_line is not None:
+        raise TournamentError(f"{path}: its rules are not the tournament's ({t.rules.name})")
+    strangers = [p for p in ledger.totals if t.player(p) is None]
+    if strangers:
+        raise TournamentError(f"{path}: {', '.join(strangers)} is not entered in the tournament")
+    return head, ledger, solos
+
+
+def results(folder: Path, t: Tournament) -> Iterator[TableResult]:
+    """Every table's result, each table verified: a table that does not is an error naming
+    its file."""
+    for number, tables in enumerate(t.drawn, 1):
+        for k, table in enumerate(tables, 1):
+            path = table_path(folder, number, k)
+            try:
+                _, ledger, solos = _read(path, t, number, k, table)
+            except SessionError as exc:
+                raise SessionError(
+                    exc.path, f"{exc.message}; the standings need every table to verify", exc.line
+                ) from None
+            if ledger.hands > t.hands:
+                raise TournamentError(
+                    f"{path}: {ledger.hands} hands recorded, the round has {t.hands} (void the "
+                    f"extra with `scorepad -f {path} void N`)"
+                )
+            yield TableResult(number, k, dict(ledger.totals), dict(solos), ledger.hands)
+
+
+def draw(
+    folder: Path, sheets: bool = False
+) -> tuple[Tournament, int, tuple[tuple[str, ...], ...], int]:
+    """Seat the next round: its session files (and score sheets), then tournament.toml.
+    Refused while a table of the round before is not done. Returns the tournament, the round,
+    its tables and their repeat pairings."""
+    t = load(folder)
+    number = t.next_round
+    if t.drawn:
+        open_tables = [s for s in status(folder, t) if s.round == number - 1 and not s.done]
+        if open_tables:
+            first = open_tables[0]
+            why = first.problem or f"{first.hands} of {first.of} hands recorded"
+            raise TournamentError(
+                f"round {number - 1} is not done: table {first.table}: {why}"
+                + (f" (and {len(open_tables) - 1} more)" if len(open_tables) > 1 else "")
+                + f"; see `scorepad tournament status {folder}`"
+            )
+    tables, repeated = next_draw(t)
+    where = folder / f"round-{number}"
+    if where.exists():
+        raise TournamentError(f"{where}: already exists; tournament.toml has no draw for it")
+    temp = Path(tempfile.mkdtemp(prefix=f".round-{number}.", dir=folder))
+    try:
+        for k, table in enumerate(tables, 1):
+            Session.create(temp / f"table-{k}.csv", table, t.rules, table[-1])
+            if sheets:
+                text = score_sheet(t, number, k, table, str(table_path(folder, number, k)))
+                (temp / f"table-{k}.txt").write_text(text, encoding="utf-8")
+        os.rename(temp, where)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    new = t._replace(drawn=(*t.drawn, tables))
+    try:
+        save(folder, new)
+    except BaseException:
+        shutil.rmtree(where, ignore_errors=True)
+        raise
+    return new, number, tables, repeated
+
+
+def enter(folder: Path, name: str) -> tuple[Tournament, str]:
+    """A late entry, from the next round on."""
+    from .store.format import check_new_name
+
+    t = load(folder)
+    name = check_new_name(name)
+    new = add_player(t, name)
+    save(folder, new)
+    return new, name
+
+
+def withdraw(folder: Path, name: str) -> tuple[Tournament, str]:
+    """A dropout, from the next round on."""
+    t = load(folder)
+    new, found = remove_player(t, name)
+    save(folder, new)
+    return new, found
+
+
+def round_scores(t: Tournament, found: list[TableResult]) -> dict[int, dict[str, int]]:
+    """Each round's points of every player drawn for it."""
+    scores: dict[int, dict[str, int]] = {n: {} for n in range(1, len(t.drawn) + 1)}
+    for result in found:
+        for player, points in result.totals.items():
+            scores[result.round][player] = scores[result.round].get(player, 0) + points
+    return scores
