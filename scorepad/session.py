@@ -182,7 +182,9 @@ class Reading:
             ledger.keep(ref)
         # The rows below the head, from where its reader stopped (line 3).
         reader = csv.reader(snapshot.lines_on(bounded=longest > MAX_LINE), strict=True)
-        return ledger, check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
+        problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
+        ledger.done()
+        return ledger, problems
 
     def rows(self) -> Iterator[Row]:
         """Every row below the head, decoded, with its line (a second pass, after `night`)."""

@@ -756,3 +756,26 @@ def test_two_processes_recording_at_once_both_land(session: Sp) -> None:
     totals = _json(session("standings", "--format", "json"))["totals"]
     assert totals == {"Ann": 1, "Bob": 1, "Cy": 1, "Dee": 1, "Ed": -4}
     assert _ok(session("verify")).stdout == ""
+
+
+def test_a_checked_night_is_freed_as_soon_as_it_is_let_go(session: Sp) -> None:
+    """No reference cycle holds a night's ledger (and its caches) after its pass: `season`
+    reads night after night, and the garbage collector's full pass comes seldom."""
+    import gc
+    import weakref
+
+    from scorepad.session import Session
+
+    session.new()
+    for _ in range(3):
+        session("hand", *HAND)
+    gc.collect()
+    gc.disable()
+    try:
+        ledger, problems = Session(session.path).check()
+        assert problems == []
+        gone = weakref.ref(ledger)
+        del ledger
+        assert gone() is None
+    finally:
+        gc.enable()

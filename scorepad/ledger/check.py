@@ -113,6 +113,15 @@ class Checker(Night):
         self._totals_form = ""
         self._reset_fast_state()
 
+    def done(self) -> None:
+        """The pass is over (the night may still take new rows, not more rows to check): let
+        go of what checking holds. `feed` is a closure over this ledger, a reference cycle that
+        only the garbage collector's rare full pass frees, with the ledger's caches in it: a
+        season that reads night after night would hold every one."""
+        self.feed = _fed
+        for memo in (self._fast, self._fast_old, self._interned, self._scores, self._scores_alike):
+            memo.clear()
+
     def _changed(self, rules: bool) -> None:
         if rules:  # (scores remembered were under the rules before)
             self._scores.clear()
@@ -722,6 +731,11 @@ class Checker(Night):
             )
         inputs = row.inputs_only(kind_of(row))
         return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+
+
+def _fed(cells: Sequence[str], line: int) -> list[Problem]:
+    """`feed` once the pass is over (`Checker.done`)."""
+    raise RuntimeError("this ledger's pass is over: read the file again to check more rows")
 
 
 def _check_step(row: Row) -> None:
