@@ -32,7 +32,7 @@ from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, score
 from .store import files
-from .store.base import ENCODING, MAX_HEAD, MAX_LINE, TORN, VERIFY_HINT, SessionError
+from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.format import (
     CREATED_VERSION,
     HAND_KINDS,
@@ -203,8 +203,8 @@ class Reading:
         ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
         if problems:
             problem = problems[0]
-            if problem.message == TORN:
-                raise SessionError(self.path, TORN, problem.line)
+            if REPAIR in problem.message:  # (it says what mends it: a torn line, a blank one)
+                raise SessionError(self.path, problem.message, problem.line)
             raise SessionError(self.path, f"{problem.message} ({VERIFY_HINT})", problem.line)
         return ledger
 

@@ -21,6 +21,7 @@ brought each); a new input also needs its field in `Row` (a test holds the two t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
@@ -41,6 +42,11 @@ reads every file that records nothing newer."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
 MAX_NAME = 40
+BLANK_LINE = "a blank line; run `scorepad repair` to remove it"
+"""The problem of a blank line below the head (which `scorepad repair` removes)."""
+DECIMAL_WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")
+"""A whole number written as a decimal, as a spreadsheet or pandas saves one (`2.0`), which
+`scorepad repair` writes as a whole number (longer is no number a hand holds)."""
 
 
 class RowKind(StrEnum):
@@ -374,6 +380,13 @@ def whole(text: str) -> int | None:
 def _int(text: str, what: str, line: int) -> int:
     number = whole(text)
     if number is None:
+        found = DECIMAL_WHOLE.fullmatch(text)
+        if found and "." in text:
+            raise LedgerError(
+                line,
+                f"{what}: {text[:60]!r} is not a whole number; run `scorepad repair` to write "
+                f"it as {int(found.group(1))}",
+            )
         raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number")
     return number
 
@@ -503,6 +516,8 @@ class Codec:
         """Read the cells of one row; raises LedgerError naming the column. `state=False`
         leaves out the state columns (the caller checks those cells as text)."""
         if len(cells) != self.width:
+            if len(cells) < 2 and not "".join(cells).strip():
+                raise LedgerError(line, BLANK_LINE)
             raise LedgerError(line, f"{len(cells)} cells where the header has {self.width}")
         index, players = self.index, self.players
         kind_text = cells[index["kind"]]
