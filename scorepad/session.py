@@ -349,6 +349,44 @@ class Session:
             return self.record(hand, note)
         return row, result, night.ledger
 
+    def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
+        """Record a hand replayed from its hand file, keeping the file's `digest` with its row
+        (format 7): refused when a hand the session counts was recorded from the same hand
+        file (a pass over the rows' digests), or when the hand file's dealer is not the
+        session's next."""
+        try:
+            with self._resumed() as night, self._snapshot() as snapshot:
+                ledger = night.ledger
+                reader = csv.reader(snapshot.lines(), strict=True)
+                for _ in range(3):
+                    next(reader, None)
+                try:
+                    recorded = night.head.codec.digests(reader)
+                except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
+                    raise SessionError(
+                        self.path, f"cannot read the rows ({exc}); {VERIFY_HINT}"
+                    ) from None
+                if digest in recorded:
+                    raise HandError(
+                        f"not recorded: this hand file is recorded already, as hand "
+                        f"{recorded[digest]} (void that hand first to record it again)"
+                    )
+                if hand.dealer is not None and same_name(hand.dealer) != same_name(
+                    ledger.next_dealer
+                ):
+                    raise HandError(
+                        f"not recorded: the hand file says {hand.dealer} deals, but the "
+                        f"session's next hand ({ledger.last_hand + 1}) is {ledger.next_dealer}'s "
+                        f"to deal"
+                    )
+                row, result = ledger.record(hand, note, now())
+                row = row._replace(digest=digest)
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade as needed:
+            self._upgraded(needed)
+            return self.record_replayed(hand, digest, note)
+        return row, result, ledger
+
     def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
         """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""
         try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
@@ -70,6 +71,7 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
+_DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
 _STATE = ("next_dealer", "seated", "pending", "totals", "rules_line")  # the state cells
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
@@ -164,6 +166,7 @@ class Checker(Night):
             index[n] for n in ("next_dealer", "seated", "pending", "totals")
         )
         k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
+        k_digest = index["digest"] if "digest" in codec.columns else None  # (format 7 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -183,8 +186,8 @@ class Checker(Night):
             ):
                 return slow(cells, line)
             number = self.last_hand + 1
-            if cells[k_hand] != str(number):
-                return slow(cells, line)
+            if cells[k_hand] != str(number) or (k_digest is not None and cells[k_digest]):
+                return slow(cells, line)  # (a digest: a hand replayed, checked when decoded)
             # The note and time are no inputs (a kind of hand does not vouch for them): a
             # control character or a formula in either is for the slow path to report.
             note, when = cells[k_note], cells[k_time]
@@ -553,8 +556,10 @@ class Checker(Night):
         at = codec.index
         kind_text, number_text = cells[at["kind"]], cells[at["hand"]]
         number = whole(number_text) if number_text else None
+        # (a kind that cannot be read: a hand if it has a number, or a dealer and no ref)
         hand = kind_text in _HAND_KIND_TEXTS or (
-            kind_text not in _KIND_TEXTS and number is not None
+            kind_text not in _KIND_TEXTS
+            and (number is not None or (bool(cells[at["dealer"]]) and not cells[at["ref"]]))
         )
         state: dict[str, Any] = {"pending": len(self.pending), "rules_line": self.rules_line}
         for name in _STATE:
@@ -579,6 +584,12 @@ class Checker(Night):
             raise LedgerError(line, f"a {kind} row belongs at the top of the file")
         if row.undoes is not None or row.redoes is not None:
             _check_step(row)
+        if row.digest and (kind not in _FAST_KINDS or not _DIGEST.fullmatch(row.digest)):
+            raise LedgerError(
+                line,
+                f"digest: {row.digest[:60]!r} is not what `replay --record` keeps (the "
+                f"digest of a hand file, 64 hexadecimal digits, on a hand's row)",
+            )
         if kind is RowKind.SEAT:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")

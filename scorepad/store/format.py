@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -33,7 +33,7 @@ from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -145,10 +145,12 @@ _NOT_INPUTS = {
         # change it makes again
         Column("undoes", Cell.INT, Part.META, since=6),
         Column("redoes", Cell.INT, Part.META, since=6),
+        # a hand recorded by `replay --record`: the digest of its hand file (`replay.digest`)
+        Column("digest", Cell.TEXT, Part.META, since=7),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
-# after `ref`); then format 6's, and the inputs a later format brings, in the order of
+# after `ref`); then format 6's and 7's, and the inputs a later format brings, in the order of
 # `hands.INPUTS`.
 _ORDER_OF_FORMATS_1_TO_5 = (
     "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
@@ -172,6 +174,7 @@ COLUMNS = tuple(
         *_ORDER_OF_FORMATS_1_TO_5,
         "undoes",
         "redoes",
+        "digest",
         *(i.name for i in INPUT_TABLE if i.since > 5),
     )
 )
@@ -320,6 +323,7 @@ class Row(NamedTuple):
     durchmarsch: str | None = None
     undoes: int | None = None  # the line of the change an `undo` row takes back
     redoes: int | None = None  # the line of the change a `redo` row makes again
+    digest: str = ""  # a hand `replay --record` recorded: its hand file's digest
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -477,6 +481,32 @@ class Codec:
             if c.since > need and getattr(row, c.name) != _DEFAULTS[c.name]:
                 need = c.since
         return need
+
+    def digests(self, lines: Iterator[list[str]]) -> dict[str, int]:
+        """The hands these rows (each row's cells, from line 4 on) recorded from a hand file
+        and still count, by the file's digest: a pass over the raw cells of the rows that
+        have one, and of the corrections that void or restore a hand."""
+        if "digest" not in self.columns:
+            return {}
+        at = self.index
+        width, k_digest, k_kind, k_hand, k_ref = (
+            self.width, at["digest"], at["kind"], at["hand"], at["ref"]
+        )  # fmt: skip
+        found: dict[str, int] = {}
+        voided: set[int] = set()
+        for cells in lines:
+            if len(cells) != width:
+                continue
+            kind = cells[k_kind]
+            if cells[k_digest]:
+                number = whole(cells[k_hand])
+                if number is not None:
+                    found[cells[k_digest]] = number
+            elif kind in ("void", "restore"):
+                ref = whole(cells[k_ref])
+                if ref is not None:
+                    (voided.add if kind == "void" else voided.discard)(ref)
+        return {digest: hand for digest, hand in found.items() if hand not in voided}
 
     def places(self, cell: Cell) -> set[int]:
         """Where the columns of a kind of cell are, in this file's rows."""

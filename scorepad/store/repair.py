@@ -125,7 +125,7 @@ def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
 
 
 _LINE_COLUMNS = ("rules_line", "undoes", "redoes")  # the cells that hold the line of a row
-_Seen = tuple[str, str, str]  # a row's kind, hand and ref cells
+_Seen = tuple[str, str, str, bool]  # a row's kind, hand and ref cells, and if it is an undo
 
 
 class _Mending:
@@ -136,7 +136,7 @@ class _Mending:
     it, and one written after (scorepad appends below a blank line between rows) by their
     lines with it: each cell is read as whichever names the row it must. `rules_line` names
     the last `set` row (at or above it); an undo or a redo the change it takes back or makes
-    again: of its kind for a seat or set row, else a row about the same hand. Which rows an
+    again: no undo, of its kind for a seat or set row, else a row about the same hand. Which rows an
     undo or redo may name across a removed blank line is learnt in a first pass (`wanted`);
     the second looks at those rows, and refuses a cell that names none, or two."""
 
@@ -190,7 +190,8 @@ class _Mending:
     def _renumber(self, cells: list[str], line: int) -> bool:
         """Renumber the lines a row names for the blank lines removed above it."""
         at = self.at
-        seen = (cells[at["kind"]], cells[at["hand"]], cells[at["ref"]])
+        undo = "undoes" in at and bool(cells[at["undoes"]])
+        seen = (cells[at["kind"]], cells[at["hand"]], cells[at["ref"]], undo)
         if seen[0] == "set":
             self.last_set = (line, self.new_line(line))
         if self.look_at is not None and line in self.look_at:
@@ -219,6 +220,8 @@ class _Mending:
              if old not in self.removed and self.new_line(old) == target),
             None,
         )  # fmt: skip
+        if was is not None and was >= line:  # (a row names a row above it)
+            was = None
         if now is None or was is None or now == was:
             return self.new_line(now) if now is not None else target
         if self.look_at is None:
@@ -238,10 +241,11 @@ class _Mending:
 
 
 def _names(row: _Seen, target: _Seen | None) -> bool:
-    """Whether an undo or redo row (its kind, hand and ref cells) can name this row."""
-    if target is None:
+    """Whether an undo or redo row can name this row (never an undo: an undo takes back the
+    last change not taken back, a redo makes again what an undo took back)."""
+    if target is None or target[3]:
         return False
-    kind, _, ref = row
+    kind, _, ref, _ = row
     if kind in ("set", "seat"):
         return target[0] == kind
     return ref != "" and (target[2] == ref or (target[1] == ref and target[0] in _HANDS))
