@@ -199,7 +199,7 @@ class Reading:
         counts: Counts | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
-        verify (or repair, for a torn last line)."""
+        verify (or repair, for what it mends: a torn last line, a blank one, a decimal)."""
         ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
         if problems:
             problem = problems[0]
@@ -602,7 +602,8 @@ class Session:
 
     def repair(self) -> list[str]:
         """Mend what a crash or an editor leaves, keeping every complete hand: a torn last line
-        (moved into FILE.rejected), blank lines at the end, and whole numbers written as `2.0`
+        (moved into FILE.rejected), blank lines anywhere (renumbering the lines that rows
+        name), and whole numbers written as `2.0`
         (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
         there was nothing to mend; running it again does nothing). The file is read a block at
         a time and rewritten atomically, the original kept as FILE.bak: about twice its size,
