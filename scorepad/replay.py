@@ -26,6 +26,8 @@ works the hand out. Pure: the command line reads the file and prints.
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -161,6 +163,29 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
             except ScorepadError as exc:
                 raise HandFileError(hand.lines[key], str(exc).strip()) from None
     return hand
+
+
+def digest(hand: HandFile) -> str:
+    """The digest of what a hand file says (kept with the row `replay --record` records, so
+    the same hand is not recorded twice): its deal and play, as read (its comments, spacing,
+    order of lines and spelling of names do not count), as SHA-256 in hexadecimal."""
+    said = {
+        "rules": hand.rules,
+        "players": hand.players,
+        "dealer": hand.dealer,
+        "hands": {p: [str(c) for c in hand.hands.get(p, [])] for p in hand.players},
+        "blind": [str(c) for c in hand.blind],
+        "picker": hand.picker,
+        "bury": [str(c) for c in hand.bury],
+        "call": hand.call.lower(),
+        "game": hand.game.lower(),
+        "crack": hand.crack,
+        "recrack": hand.recrack,
+        "loser": hand.loser,
+        "tricks": [[str(c) for c in cards] for _, cards in hand.tricks],
+    }
+    text = json.dumps(said, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- replaying ----------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, score
 from .store import files
-from .store.base import ENCODING, MAX_HEAD, MAX_LINE, TORN, VERIFY_HINT, SessionError
+from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.format import (
     CREATED_VERSION,
     HAND_KINDS,
@@ -201,12 +201,12 @@ class Reading:
         counts: Counts | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
-        verify (or repair, for a torn last line)."""
+        verify (or repair, for what it mends: a torn last line, a blank one, a decimal)."""
         ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
         if problems:
             problem = problems[0]
-            if problem.message == TORN:
-                raise SessionError(self.path, TORN, problem.line)
+            if REPAIR in problem.message:  # (it says what mends it: a torn line, a blank one)
+                raise SessionError(self.path, problem.message, problem.line)
             raise SessionError(self.path, f"{problem.message} ({VERIFY_HINT})", problem.line)
         return ledger
 
@@ -350,6 +350,44 @@ class Session:
             self._upgraded(needed)
             return self.record(hand, note)
         return row, result, night.ledger
+
+    def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
+        """Record a hand replayed from its hand file, keeping the file's `digest` with its row
+        (format 7): refused when a hand the session counts was recorded from the same hand
+        file (a pass over the rows' digests), or when the hand file's dealer is not the
+        session's next."""
+        try:
+            with self._resumed() as night, self._snapshot() as snapshot:
+                ledger = night.ledger
+                reader = csv.reader(snapshot.lines(), strict=True)
+                for _ in range(3):
+                    next(reader, None)
+                try:
+                    recorded = night.head.codec.digests(reader)
+                except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
+                    raise SessionError(
+                        self.path, f"cannot read the rows ({exc}); {VERIFY_HINT}"
+                    ) from None
+                if digest in recorded:
+                    raise HandError(
+                        f"not recorded: this hand file is recorded already, as hand "
+                        f"{recorded[digest]} (void that hand first to record it again)"
+                    )
+                if hand.dealer is not None and same_name(hand.dealer) != same_name(
+                    ledger.next_dealer
+                ):
+                    raise HandError(
+                        f"not recorded: the hand file says {hand.dealer} deals, but the "
+                        f"session's next hand ({ledger.last_hand + 1}) is {ledger.next_dealer}'s "
+                        f"to deal"
+                    )
+                row, result = ledger.record(hand, note, now())
+                row = row._replace(digest=digest)
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade as needed:
+            self._upgraded(needed)
+            return self.record_replayed(hand, digest, note)
+        return row, result, ledger
 
     def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
         """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""
@@ -566,7 +604,8 @@ class Session:
 
     def repair(self) -> list[str]:
         """Mend what a crash or an editor leaves, keeping every complete hand: a torn last line
-        (moved into FILE.rejected), blank lines at the end, and whole numbers written as `2.0`
+        (moved into FILE.rejected), blank lines anywhere (renumbering the lines that rows
+        name), and whole numbers written as `2.0`
         (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
         there was nothing to mend; running it again does nothing). The file is read a block at
         a time and rewritten atomically, the original kept as FILE.bak: about twice its size,

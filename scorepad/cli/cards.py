@@ -314,7 +314,8 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
     reports every renege (with the card that should have followed) and every breach of the
     called-ace rules, works out each trick, the picker's side's card points and tricks, and the
     score. It exits 1 when something was found wrong. --record appends the hand to the session,
-    only when nothing was.
+    only when nothing was, the hand file's dealer deals next in the session, and the session
+    has not recorded the same hand file already (the row keeps its digest).
 
     Examples:
 
@@ -323,7 +324,7 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
         scorepad -f friday.csv replay hand.txt --record
     """
     from ..render import render, to_json
-    from ..replay import HandFileError, parse_hand_file, replay
+    from ..replay import HandFileError, digest, parse_hand_file, replay
     from ..rules import load_rules
 
     try:
@@ -352,7 +353,7 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
                 f"(run without --record to see them)"
             )
 
-        recorded = open_session(path).record(outcome.hand(), note)
+        recorded = open_session(path).record_replayed(outcome.hand(), digest(parsed), note)
     if fmt == "json":
         data = {
             "rules": rules.name,

@@ -672,10 +672,11 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
 @session_file_option
 @click.pass_obj
 def repair(path: Path) -> None:
-    """Mend what a crash or an editor left: a torn last line, blank lines at the end, 2.0.
+    """Mend what a crash or an editor left: a torn last line, blank lines, 2.0.
 
-    A torn last line (the machine stopped mid-write) moves into FILE.rejected; blank lines at
-    the end go; whole numbers saved as decimals (2.0, as a spreadsheet or pandas writes them)
+    A torn last line (the machine stopped mid-write) moves into FILE.rejected; blank lines go,
+    wherever they are (the lines that rows name are renumbered as the rows below move up);
+    whole numbers saved as decimals (2.0, as a spreadsheet or pandas writes them)
     are written as whole numbers. Every complete hand stays; the file as it was is kept as
     FILE.bak. It says what it changed; run again, it changes nothing.
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
@@ -40,6 +41,7 @@ from ..store.format import (
     Problem,
     Row,
     RowKind,
+    whole,
 )
 from ..store.scan import Fate
 from .entries import Counts, HandView, Scored, check_throw_in, lean, shown
@@ -69,6 +71,10 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
+_DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
+_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line")  # the state cells
+_KIND_TEXTS = frozenset(kind.value for kind in RowKind)
+_HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
 # the inputs a penalty row may not hold: those of the hands dealt
 _NOT_A_PENALTYS = tuple(
     i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
@@ -169,6 +175,7 @@ class Checker(Night):
             index[n] for n in ("next_dealer", "seated", "pending", "totals")
         )
         k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
+        k_digest = index["digest"] if "digest" in codec.columns else None  # (format 7 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -188,8 +195,8 @@ class Checker(Night):
             ):
                 return slow(cells, line)
             number = self.last_hand + 1
-            if cells[k_hand] != str(number):
-                return slow(cells, line)
+            if cells[k_hand] != str(number) or (k_digest is not None and cells[k_digest]):
+                return slow(cells, line)  # (a digest: a hand replayed, checked when decoded)
             # The note and time are no inputs (a kind of hand does not vouch for them): a
             # control character or a formula in either is for the slow path to report.
             note, when = cells[k_note], cells[k_time]
@@ -258,6 +265,7 @@ class Checker(Night):
             try:
                 row = self.codec.decode(cells, line)
             except LedgerError as exc:
+                self._salvage(cells, line)
                 return [Problem(exc.line, exc.message)]
             problems = self.feed_row(row, cells if self.fast else None)
         entry = None
@@ -532,6 +540,8 @@ class Checker(Night):
     def _resync(self, row: Row) -> None:
         """Take a row's recorded state as given (after reporting a problem with it), so one bad
         row is reported once and not again on every row below it."""
+        if row.kind in HAND_KINDS and row.hand is not None and row.hand > self.last_hand:
+            self.last_hand = row.hand  # (as if it were the hand its number says it is)
         if row.next_dealer is not None:
             self.next_dealer = row.next_dealer
         if row.seated and all(p in self.players for p in row.seated):
@@ -543,6 +553,36 @@ class Checker(Night):
             self.rules_line = row.rules_line
         self._reset_fast_state()
 
+    def _salvage(self, cells: Sequence[str], line: int) -> None:
+        """After a row that cannot be read (a bad cell), go on as if it were what the cells
+        that can be read say: a hand of its number (the next, if its number cannot be read)
+        leaving the state its state cells record (`_resync`), so the rows below it are not
+        reported for its sake. A row of another width is not read at all (which cell is
+        which cannot be told)."""
+        codec = self.codec
+        if len(cells) != codec.width:
+            return
+        at = codec.index
+        kind_text, number_text = cells[at["kind"]], cells[at["hand"]]
+        number = whole(number_text) if number_text else None
+        # (a kind that cannot be read: a hand if it has a number, or a dealer and no ref)
+        hand = kind_text in _HAND_KIND_TEXTS or (
+            kind_text not in _KIND_TEXTS
+            and (number is not None or (bool(cells[at["dealer"]]) and not cells[at["ref"]]))
+        )
+        state: dict[str, Any] = {"pending": len(self.pending), "rules_line": self.rules_line}
+        for name in _STATE:
+            if name not in codec.columns or not cells[at[name]]:
+                continue
+            alone = [""] * codec.width  # (the one cell, in a row of a kind that has no inputs)
+            alone[at["kind"]], alone[at[name]] = RowKind.SEAT.value, cells[at[name]]
+            with suppress(LedgerError):
+                state[name] = getattr(codec.decode(alone, line), name)
+        kind = RowKind.PICKER if hand else RowKind.SEAT
+        if hand and number is None:
+            number = self.last_hand + 1
+        self._resync(Row(kind, line, hand=number if hand else None, **state))
+
     def _expected(
         self, row: Row, cells: Sequence[str] | None = None
     ) -> tuple[dict[str, int], Score | None]:
@@ -553,6 +593,12 @@ class Checker(Night):
             raise LedgerError(line, f"a {kind} row belongs at the top of the file")
         if row.undoes is not None or row.redoes is not None:
             _check_step(row)
+        if row.digest and (kind not in _FAST_KINDS or not _DIGEST.fullmatch(row.digest)):
+            raise LedgerError(
+                line,
+                f"digest: {row.digest[:60]!r} is not what `replay --record` keeps (the "
+                f"digest of a hand file, 64 hexadecimal digits, on a hand's row)",
+            )
         if kind is RowKind.SEAT:
             if row.hand is not None or row.ref is not None or row.deltas:
                 raise LedgerError(line, "a seat row has no hand number, ref or points")

@@ -31,6 +31,14 @@ TORN = "the last line is incomplete (the machine may have stopped mid-write); ru
 
 VERIFY_HINT = "run `scorepad verify` to see every problem"
 
+REPAIR = "`scorepad repair`"  # named by every problem that `scorepad repair` mends
+
+
+def hinted(message: str, joint: str = "; ") -> str:
+    """A problem as a command that stops at it says it: what mends it, if `scorepad repair`
+    does (the problem names it), else how to see every problem."""
+    return message if REPAIR in message else f"{message}{joint}{VERIFY_HINT}"
+
 
 class SessionError(ScorepadError):
     """A problem with a session file, at a line where one is known."""

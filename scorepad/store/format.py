@@ -21,7 +21,8 @@ brought each); a new input also needs its field in `Row` (a test holds the two t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -32,7 +33,7 @@ from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -41,6 +42,11 @@ reads every file that records nothing newer."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row can share
 MAX_NAME = 40
+BLANK_LINE = "a blank line; run `scorepad repair` to remove it"
+"""The problem of a blank line below the head (which `scorepad repair` removes)."""
+DECIMAL_WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")
+"""A whole number written as a decimal, as a spreadsheet or pandas saves one (`2.0`), which
+`scorepad repair` writes as a whole number (longer is no number a hand holds)."""
 
 
 class RowKind(StrEnum):
@@ -139,10 +145,12 @@ _NOT_INPUTS = {
         # change it makes again
         Column("undoes", Cell.INT, Part.META, since=6),
         Column("redoes", Cell.INT, Part.META, since=6),
+        # a hand recorded by `replay --record`: the digest of its hand file (`replay.digest`)
+        Column("digest", Cell.TEXT, Part.META, since=7),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
-# after `ref`); then format 6's, and the inputs a later format brings, in the order of
+# after `ref`); then format 6's and 7's, and the inputs a later format brings, in the order of
 # `hands.INPUTS`.
 _ORDER_OF_FORMATS_1_TO_5 = (
     "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
@@ -166,6 +174,7 @@ COLUMNS = tuple(
         *_ORDER_OF_FORMATS_1_TO_5,
         "undoes",
         "redoes",
+        "digest",
         *(i.name for i in INPUT_TABLE if i.since > 5),
     )
 )
@@ -314,6 +323,7 @@ class Row(NamedTuple):
     durchmarsch: str | None = None
     undoes: int | None = None  # the line of the change an `undo` row takes back
     redoes: int | None = None  # the line of the change a `redo` row makes again
+    digest: str = ""  # a hand `replay --record` recorded: its hand file's digest
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -374,6 +384,13 @@ def whole(text: str) -> int | None:
 def _int(text: str, what: str, line: int) -> int:
     number = whole(text)
     if number is None:
+        found = DECIMAL_WHOLE.fullmatch(text)
+        if found and "." in text:
+            raise LedgerError(
+                line,
+                f"{what}: {text[:60]!r} is not a whole number; run `scorepad repair` to write "
+                f"it as {int(found.group(1))}",
+            )
         raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number")
     return number
 
@@ -465,6 +482,32 @@ class Codec:
                 need = c.since
         return need
 
+    def digests(self, lines: Iterator[list[str]]) -> dict[str, int]:
+        """The hands these rows (each row's cells, from line 4 on) recorded from a hand file
+        and still count, by the file's digest: a pass over the raw cells of the rows that
+        have one, and of the corrections that void or restore a hand."""
+        if "digest" not in self.columns:
+            return {}
+        at = self.index
+        width, k_digest, k_kind, k_hand, k_ref = (
+            self.width, at["digest"], at["kind"], at["hand"], at["ref"]
+        )  # fmt: skip
+        found: dict[str, int] = {}
+        voided: set[int] = set()
+        for cells in lines:
+            if len(cells) != width:
+                continue
+            kind = cells[k_kind]
+            if cells[k_digest]:
+                number = whole(cells[k_hand])
+                if number is not None:
+                    found[cells[k_digest]] = number
+            elif kind in ("void", "restore"):
+                ref = whole(cells[k_ref])
+                if ref is not None:
+                    (voided.add if kind == "void" else voided.discard)(ref)
+        return {digest: hand for digest, hand in found.items() if hand not in voided}
+
     def places(self, cell: Cell) -> set[int]:
         """Where the columns of a kind of cell are, in this file's rows."""
         return {at for _, at, kind in self._plan if kind is cell}
@@ -503,6 +546,8 @@ class Codec:
         """Read the cells of one row; raises LedgerError naming the column. `state=False`
         leaves out the state columns (the caller checks those cells as text)."""
         if len(cells) != self.width:
+            if len(cells) < 2 and not "".join(cells).strip():
+                raise LedgerError(line, BLANK_LINE)
             raise LedgerError(line, f"{len(cells)} cells where the header has {self.width}")
         index, players = self.index, self.players
         kind_text = cells[index["kind"]]

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import csv
 import os
-import re
+from bisect import bisect_left
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from .base import ENCODING, SessionError, encode
 from .format import (
+    DECIMAL_WHOLE,
+    HAND_KINDS,
     Cell,
     Codec,
+    whole,
 )
 from .journal import commit, target_of, temp_beside
 from .snapshot import Snapshot
 
-_WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")  # (longer is no number a hand holds: left as it is)
+_WHOLE = DECIMAL_WHOLE  # (longer is no number a hand holds: left as it is)
 
 
 def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
@@ -40,6 +43,12 @@ class _Discard:
     """Where a repair that cannot be made writes: nowhere (it only finds what it would mend)."""
 
     def write(self, data: bytes) -> None:
+        pass
+
+    def seek(self, offset: int) -> None:
+        pass
+
+    def truncate(self) -> None:
         pass
 
 
@@ -115,16 +124,166 @@ def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
     return done
 
 
+_LINE_COLUMNS = ("rules_line", "undoes", "redoes")  # the cells that hold the line of a row
+_Seen = tuple[str, str, str, bool]  # a row's kind, hand and ref cells, and if it is an undo
+
+
+class _Mending:
+    """What a repair mends on the rows it writes: decimals, and (once blank lines above were
+    removed) the lines that `rules_line`, `undoes` and `redoes` name.
+
+    A row written before a blank line appeared above it names rows by their lines without
+    it, and one written after (scorepad appends below a blank line between rows) by their
+    lines with it: each cell is read as whichever names the row it must. `rules_line` names
+    the last `set` row (at or above it); an undo or a redo the change it takes back or makes
+    again: no undo, of its kind for a seat or set row, else a row about the same hand. Which rows an
+    undo or redo may name across a removed blank line is learnt in a first pass (`wanted`);
+    the second looks at those rows, and refuses a cell that names none, or two."""
+
+    def __init__(self, path: Path, codec: Codec | None, seen: set[int] | None = None):
+        self.path = path
+        self.numbers = codec.places(Cell.INT) | set(codec.player_at) if codec else set()
+        self.at = codec.index if codec else {}
+        self.lines_at = (
+            {name: codec.index[name] for name in _LINE_COLUMNS if name in codec.columns}
+            if codec
+            else {}
+        )
+        self.width = codec.width if codec else 0
+        self.removed: list[int] = []  # the blank lines removed so far (in file order)
+        self.decimals: list[int] = []  # the lines whose decimals were written as whole numbers
+        self.renumbered: list[int] = []  # the lines whose line cells were renumbered
+        self.last_set = (0, 0)  # the last set row's line, as the file is and as it will be
+        self.look_at = seen  # the lines whose rows an undo or redo may name (second pass)
+        self.seen: dict[int, _Seen] = {}  # those rows
+        self.wanted: set[int] = set()  # (first pass) the lines the second must look at
+
+    def new_line(self, line: int) -> int:
+        return line - bisect_left(self.removed, line)
+
+    def record(self, raw: bytes, line: int) -> bytes:
+        """A record (a line, or the lines of a cell holding line breaks) as it is written."""
+        renumber = bool(self.removed and self.lines_at)
+        if not renumber and not (self.numbers and b".0" in raw):
+            return raw
+        try:
+            text = raw.decode(ENCODING)
+            record = text[:-2] if text.endswith("\r\n") else text[:-1]
+            cells = next(csv.reader([record], strict=True))
+        except (UnicodeDecodeError, csv.Error, StopIteration):
+            return raw
+        if len(cells) != self.width:
+            return raw
+        decimal = False
+        for at in self.numbers:
+            found = _WHOLE.fullmatch(cells[at])
+            if found and "." in cells[at]:
+                cells[at] = str(int(found.group(1)))
+                decimal = True
+        moved = renumber and self._renumber(cells, line)
+        if decimal:
+            self.decimals.append(line)
+        if moved:
+            self.renumbered.append(line)
+        return encode([cells]) if decimal or moved else raw
+
+    def _renumber(self, cells: list[str], line: int) -> bool:
+        """Renumber the lines a row names for the blank lines removed above it."""
+        at = self.at
+        undo = "undoes" in at and bool(cells[at["undoes"]])
+        seen = (cells[at["kind"]], cells[at["hand"]], cells[at["ref"]], undo)
+        if seen[0] == "set":
+            self.last_set = (line, self.new_line(line))
+        if self.look_at is not None and line in self.look_at:
+            self.seen[line] = seen
+        moved = False
+        for name, place in self.lines_at.items():
+            target = whole(cells[place]) if cells[place] else None
+            if target is None:
+                continue
+            if name == "rules_line":
+                new = self.last_set[1] if target in self.last_set else target
+            else:
+                new = self._step_target(name, target, seen, line)
+            if new != target:
+                cells[place] = str(new)
+                moved = True
+        return moved
+
+    def _step_target(self, name: str, target: int, row: _Seen, line: int) -> int:
+        """The line an undo's or a redo's cell names, once the blank lines are removed."""
+        # (as the file is: the row on that line now; as the file was: the row whose line
+        # that will be)
+        now = None if target in self.removed else target
+        was = next(
+            (old for old in range(target, target + len(self.removed) + 1)
+             if old not in self.removed and self.new_line(old) == target),
+            None,
+        )  # fmt: skip
+        if was is not None and was >= line:  # (a row names a row above it)
+            was = None
+        if now is None or was is None or now == was:
+            return self.new_line(now) if now is not None else target
+        if self.look_at is None:
+            self.wanted.update((now, was))
+            return target
+        fits = [old for old in (now, was) if _names(row, self.seen.get(old))]
+        if len(fits) != 1:
+            raise SessionError(
+                self.path,
+                f"cannot repair: the {name} cell of line {line} names line {target}, and with "
+                f"the blank lines above it removed, which row it means cannot be told "
+                f"({'both' if fits else 'neither'} of lines {was} and {now} as the file is); "
+                f"nothing was changed (remove the blank lines and set that cell by hand)",
+                line,
+            )
+        return self.new_line(fits[0])
+
+
+def _names(row: _Seen, target: _Seen | None) -> bool:
+    """Whether an undo or redo row can name this row (never an undo: an undo takes back the
+    last change not taken back, a redo makes again what an undo took back)."""
+    if target is None or target[3]:
+        return False
+    kind, _, ref, _ = row
+    if kind in ("set", "seat"):
+        return target[0] == kind
+    return ref != "" and (target[2] == ref or (target[1] == ref and target[0] in _HANDS))
+
+
+_HANDS = frozenset(kind.value for kind in HAND_KINDS)
+
+
 def _mend(snapshot: Snapshot, codec: Codec | None, out: Any) -> tuple[list[str], Any]:
     """Write the snapshot mended to `out`, a block at a time; returns what was mended (a line
     each) and the torn last line with its number (None when the last line is whole), which
-    the caller keeps in FILE.rejected."""
+    the caller keeps in FILE.rejected.
+
+    Blank lines go wherever they are (below the head: one there makes the head unreadable,
+    and a file whose head cannot be read keeps those between rows). A blank line removed
+    moves the rows below it up, so the cells that name a row by its line (`rules_line`,
+    `undoes`, `redoes`) are renumbered; a cell that names a blank line refuses the repair. A
+    record is a line, or the lines of a quoted cell holding line breaks (a blank line inside
+    one is part of the cell, and kept)."""
+    first = _Mending(snapshot.path, codec)
+    found = _pass(snapshot, first, out)
+    if not first.wanted:
+        return found
+    # An undo or redo names a row across a removed blank line: again, looking at that row.
+    out.seek(0)
+    out.truncate()
+    return _pass(snapshot, _Mending(snapshot.path, codec, first.wanted), out)
+
+
+def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], Any]:
+    """One pass of `_mend`."""
     path = snapshot.path
-    numbers = codec.places(Cell.INT) | set(codec.player_at) if codec else set()
-    width = codec.width if codec else 0
+    columns_known = bool(mending.width)
     done: list[str] = []
-    mended: list[int] = []
-    blank_run: list[bytes] = []
+    blank_run: list[tuple[int, bytes]] = []
+    pending: list[bytes] = []  # the lines of a record whose quoted cell is not closed yet
+    pending_line = 0
+    quotes = 0
     torn = None
     line = 0
     rest = b""
@@ -139,23 +298,50 @@ def _mend(snapshot: Snapshot, codec: Codec | None, out: Any) -> tuple[list[str],
         for raw in lines:
             line += 1
             if not raw.endswith(b"\n"):  # the torn last line
+                if pending:
+                    out.write(b"".join(pending))
+                    pending = []
                 torn = (raw, line)
                 done.append(
                     f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
                 )
                 continue
-            if not raw.strip():
-                blank_run.append(raw)
+            if not pending and not raw.strip():
+                blank_run.append((line, raw))
                 continue
-            if blank_run:  # blank lines before more rows: not at the end, kept
-                out.write(b"".join(blank_run))
+            if blank_run:  # blank lines before more rows
+                if not columns_known:  # (no columns to renumber: kept)
+                    out.write(b"".join(blank for _, blank in blank_run))
+                else:
+                    mending.removed += [at for at, _ in blank_run]
                 blank_run = []
-            out.write(_mend_line(raw, numbers, width, line, mended))
+            if not pending:
+                pending_line = line
+            pending.append(raw)
+            quotes += raw.count(b'"')
+            if quotes % 2:  # (inside a quoted cell: the record goes on on the next line)
+                continue
+            out.write(mending.record(b"".join(pending), pending_line))
+            pending, quotes = [], 0
+    if pending:  # (a quoted cell never closed: as it is)
+        out.write(b"".join(pending))
+    if mending.removed:
+        removed = mending.removed
+        done.append(
+            f"removed {_count(len(removed), 'blank line')} between rows ({_named(removed)})"
+        )
+        if mending.renumbered:
+            done.append(
+                f"renumbered the lines that rules_line, undoes and redoes name (the rows below "
+                f"a blank line moved up) on {_count(len(mending.renumbered), 'line')} "
+                f"({_named(mending.renumbered)})"
+            )
     if blank_run:
         done.append(
             f"removed {len(blank_run)} blank line{'s' if len(blank_run) > 1 else ''} at the end"
         )
-    if mended:
+    if mending.decimals:
+        mended = mending.decimals
         done.append(
             f"wrote whole numbers written as decimals (like 2.0) as whole numbers "
             f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
@@ -164,26 +350,12 @@ def _mend(snapshot: Snapshot, codec: Codec | None, out: Any) -> tuple[list[str],
     return done, torn
 
 
-def _mend_line(raw: bytes, numbers: set[int], width: int, line: int, mended: list[int]) -> bytes:
-    """The line with whole numbers written as decimals put right (other lines as they are)."""
-    if not numbers or b".0" not in raw:
-        return raw
-    try:
-        cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r\n")], strict=True))
-    except (UnicodeDecodeError, csv.Error, StopIteration):
-        return raw
-    if len(cells) != width:
-        return raw
-    changed = False
-    for at in numbers:
-        found = _WHOLE.fullmatch(cells[at])
-        if found and "." in cells[at]:
-            cells[at] = str(int(found.group(1)))
-            changed = True
-    if not changed:
-        return raw
-    mended.append(line)
-    return encode([cells])
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" + ("" if number == 1 else "s")
+
+
+def _named(lines: list[int]) -> str:
+    return f"line {lines[0]}" if len(lines) == 1 else _lines_text(lines)
 
 
 def _lines_text(lines: list[int]) -> str:

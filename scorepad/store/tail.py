@@ -6,7 +6,7 @@ import csv
 from collections.abc import Iterator
 
 from . import files
-from .base import ENCODING, MAX_LINE, TORN, VERIFY_HINT, SessionError
+from .base import ENCODING, MAX_LINE, TORN, VERIFY_HINT, SessionError, hinted
 from .format import (
     LedgerError,
     Row,
@@ -81,9 +81,7 @@ def row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
         return head.codec.decode(cells, line)
     except (UnicodeDecodeError, csv.Error, StopIteration, LedgerError) as exc:
-        raise SessionError(
-            head.path, f"cannot read this line: {exc}; {VERIFY_HINT}", line
-        ) from None
+        raise SessionError(head.path, hinted(f"cannot read this line: {exc}"), line) from None
 
 
 def _scan_back(
@@ -106,7 +104,7 @@ def _scan_back(
 def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
     def fail(message: str) -> SessionError:
         line = line_count(snapshot) - from_end + 1
-        return SessionError(head.path, f"{message}; {VERIFY_HINT}", line)
+        return SessionError(head.path, hinted(message), line)
 
     try:
         text = raw.decode(ENCODING).rstrip("\r")
