@@ -367,19 +367,31 @@ def test_a_held_lock_is_waited_for_out_loud_then_given_up(run: Run, tmp_path: Pa
 
 
 def test_a_lock_that_is_let_go_in_time_is_waited_for(run: Run, tmp_path: Path) -> None:
+    """The lock is let go only once the waiting scorepad has said it waits (a fixed time
+    would race a slow start on a loaded machine)."""
     path = tmp_path / "night.csv"
     new_session(run, path)
-    holder = _hold_lock(path, 1.0)
+    holder = _hold_lock(path, 60)
     try:
         # SCOREPAD_WAIT is the default of --wait
-        result = _scorepad(
-            "-f", path, "hand", "--leaster", "--winner", "Ann", env={"SCOREPAD_WAIT": "20"}
-        )
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "scorepad", "-f", str(path), "hand", "--leaster", "--winner",
+             "Ann"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "SCOREPAD_WAIT": "20"},
+        )  # fmt: skip
+        assert waiting.stderr is not None
+        said = waiting.stderr.readline()
+        holder.kill()  # the lock goes with the process
+        holder.wait()
+        out, rest = waiting.communicate(timeout=60)
         reader = _scorepad("-f", path, "standings", "--format", "json")
     finally:
+        holder.kill()
         holder.wait()
-    assert result.returncode == 0, result.stderr
-    assert "is locked by another scorepad; waiting (up to 20 s)" in result.stderr
+    assert waiting.returncode == 0, said + rest
+    assert "is locked by another scorepad; waiting (up to 20 s)" in said
+    assert "Hand 1" in out
     assert json.loads(reader.stdout)["hands"] == 1
 
 
