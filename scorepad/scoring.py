@@ -479,6 +479,27 @@ def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
     return tuple(found)
 
 
+def _losers_pay(
+    rules: Rules, order: Sequence[str], losers: Sequence[str], stake: int, lines: list[str]
+) -> tuple[dict[str, int], list[str]]:
+    """Each loser pays `stake` to each other player (in a race the losers move down it, and a
+    line says so); returns each player's points and the others."""
+    deltas = dict.fromkeys(order, 0)
+    others = [p for p in order if p not in losers]
+    if losers and not rules.zero_sum:
+        for p in losers:
+            deltas[p] = -stake
+        lines.append(
+            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
+        )
+    elif losers:
+        for p in losers:
+            deltas[p] = -stake * len(others)
+        for p in others:
+            deltas[p] = stake * len(losers)
+    return deltas, others
+
+
 def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
     """The picker and partners, checked against the table and the deal."""
     picker = _active(seating, hand.picker, "⟨picker⟩")
@@ -1187,19 +1208,8 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
         losers = tied
     product = _leaster_factors(rules, hand, rules.leaster_payout, lines)
     stake = rules.leaster_payout * product
-    deltas = dict.fromkeys(seating.order, 0)
-    others = [p for p in seating.order if p not in losers]
-    if losers and not rules.zero_sum:
-        for p in losers:
-            deltas[p] = -stake
-        lines.append(
-            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
-        )
-    elif losers:
-        for p in losers:
-            deltas[p] = -stake * len(others)
-        for p in others:
-            deltas[p] = stake * len(losers)
+    deltas, others = _losers_pay(rules, seating.order, losers, stake, lines)
+    if losers and rules.zero_sum:
         lines.append(
             f"{_names(losers)} {'pays' if len(losers) == 1 else 'each pay'} {stake} to each of "
             f"{_names(others)} = {stake * len(others)}."
@@ -1595,19 +1605,8 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     product, factor_text = _doublings(rules, factors)
     stake = rules.base * product
     lines.append(f"Stake: base {rules.base}{factor_text} = {stake}.")
-    winners = tuple(p for p in seating.order if p not in losers)
-    deltas = dict.fromkeys(seating.order, 0)
-    if losers and not rules.zero_sum:
-        for p in losers:
-            deltas[p] = -stake
-        lines.append(
-            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
-        )
-    elif losers:
-        for p in losers:
-            deltas[p] = -stake * len(winners)
-        for p in winners:
-            deltas[p] = stake * len(losers)
+    deltas, winners = _losers_pay(rules, seating.order, losers, stake, lines)
+    if losers and rules.zero_sum:
         lines.append(
             f"Each loser pays {stake} to each of {_names(winners)}: "
             f"{_names(losers)} {-stake * len(winners)} each, the others "

@@ -511,3 +511,26 @@ def night_stats(session: Session) -> tuple[Head, Ledger, dict[str, PlayerStats]]
         counts = PlayerCounts(reading.head.players)
         ledger = reading.night(counts=counts)
     return reading.head, ledger, counts.finish()
+
+
+def session_files(sources: Sequence[Path]) -> list[Path]:
+    """The session files that files and folders name: a file itself; a tournament's folder,
+    its tables' files; another folder, its *.csv (or a folder of them per night). A file given
+    twice is refused."""
+    files: list[Path] = []
+    for source in sources:
+        if source.is_dir():
+            if (source / "tournament.toml").is_file():
+                files += sorted(source.glob("round-*/table-*.csv"))
+            else:
+                files += sorted(source.glob("*.csv")) or sorted(source.glob("*/*.csv"))
+        else:
+            files.append(source)
+    if not files:
+        raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
+    seen: dict[Path, Path] = {}
+    for file in files:
+        same = seen.setdefault(file.resolve(), file)
+        if same is not file:
+            raise ScorepadError(f"{file}: this night is given twice (also as {same})")
+    return files

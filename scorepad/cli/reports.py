@@ -18,6 +18,7 @@ from ._common import (
     open_session,
     race_line,
     session_file_option,
+    session_files,
     table_format_option,
     use_color,
 )
@@ -317,19 +318,7 @@ def season(
     from ..reports import season as league
     from ..session import SessionError
 
-    files: list[Path] = []
-    for source in sources:
-        if source.is_dir():  # a folder of nights, or a folder of a folder per night
-            files += sorted(source.glob("*.csv")) or sorted(source.glob("*/*.csv"))
-        else:
-            files.append(source)
-    if not files:
-        raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
-    seen: dict[Path, Path] = {}
-    for file in files:
-        same = seen.setdefault(file.resolve(), file)
-        if same is not file:
-            raise ScorepadError(f"{file}: this night is given twice (also as {same})")
+    files = session_files(sources)
     names = night_names(files)
     nights = []
     played: list[Path] = []
