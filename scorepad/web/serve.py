@@ -461,8 +461,13 @@ class Board(LiveBoard):
 
 
 def page_html(name: str, settings: dict[str, Any]) -> str:
-    """A page of `scorepad.web` with its settings written into it (at `/*SETTINGS*/{}`)."""
-    text = resources.files("scorepad.web").joinpath(name).read_text("utf-8")
+    """A page of `scorepad.web`, whole: what every board's page shares written into it (the
+    style of `live.css` at `/*LIVE_CSS*/`, the script of `live.js` at `/*LIVE_JS*/`) and its
+    settings (at `/*SETTINGS*/{}`), so that it needs nothing from elsewhere."""
+    folder = resources.files("scorepad.web")
+    text = folder.joinpath(name).read_text("utf-8")
+    for mark, shared in (("/*LIVE_CSS*/", "live.css"), ("/*LIVE_JS*/", "live.js")):
+        text = text.replace(mark, folder.joinpath(shared).read_text("utf-8"), 1)
     return text.replace("/*SETTINGS*/{}", json.dumps(settings))
 
 
