@@ -342,6 +342,34 @@ class TableStatus(NamedTuple):
         return self.problem is None and self.hands >= self.of
 
 
+def table_record(s: TableStatus) -> dict[str, Any]:
+    """A table's status as data (`status --format json`'s, and the hall's board)."""
+    return {
+        "round": s.round,
+        "table": s.table,
+        "file": str(s.path),
+        "players": list(s.players),
+        "hands": s.hands,
+        "of": s.of,
+        "done": s.done,
+        "problem": s.problem,
+    }
+
+
+def progress(t: Tournament, tables: list[TableStatus], folder: Path) -> str:
+    """Where the tournament stands, in a sentence."""
+    drawn = len(t.drawn)
+    if not drawn:
+        return f"no round drawn yet (of {t.rounds}); next: scorepad tournament draw {folder}"
+    current = [s for s in tables if s.round == drawn]
+    done = sum(s.done for s in current)
+    if done < len(current):
+        return f"round {drawn} of {t.rounds}: {done} of {len(current)} tables done."
+    if drawn < t.rounds:
+        return f"round {drawn} of {t.rounds} is done; next: scorepad tournament draw {folder}"
+    return f"all {t.rounds} rounds are done."
+
+
 def status(folder: Path, t: Tournament) -> list[TableStatus]:
     """Every table of every round drawn: its hands recorded and whether it verifies."""
     out = []

@@ -25,7 +25,14 @@ import uvicorn
 from starlette.testclient import TestClient
 
 from scorepad.session import Session
-from scorepad.web.serve import MAX_BODY, Board, MoneyRate, create_app, server_config
+from scorepad.web.serve import (
+    MAX_BODY,
+    Board,
+    LiveBoard,
+    MoneyRate,
+    create_app,
+    server_config,
+)
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
@@ -251,7 +258,13 @@ class BoardOptions(TypedDict, total=False):
 @contextmanager
 def served(path: Path, **options: Unpack[BoardOptions]) -> Iterator[str]:
     """The board on a free loopback port, in a thread; yields its base URL."""
-    board = Board(path, poll=0.05, **options)
+    with serving(Board(path, poll=0.05, **options)) as url:
+        yield url
+
+
+@contextmanager
+def serving(board: LiveBoard) -> Iterator[str]:
+    """Any live board on a free loopback port, in a thread; yields its base URL."""
     port = _free_port()
     server = uvicorn.Server(server_config(board, host="127.0.0.1", port=port))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -209,6 +209,25 @@ def session_file_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+# A live board's options (`serve`, `tournament serve`): where it listens, what it answers to.
+host_option = click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; 0.0.0.0 lets phones on the same network in.",
+)
+port_option = click.option(
+    "--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="The port."
+)
+allow_host_option = click.option(
+    "--allow-host",
+    "allow_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="One more host name the page may be opened by (repeatable): a name of this machine.",
+)
+
+
 def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add `--rules NAME|PATH` and `--set KEY=VALUE` to a command."""
     command = click.option(

@@ -6,26 +6,31 @@ import re
 import socket
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
 from ..errors import ScorepadError
-from ._common import CONTEXT_SETTINGS, currency_symbol, open_session, session_file_option
+from ._common import (
+    CONTEXT_SETTINGS,
+    allow_host_option,
+    currency_symbol,
+    host_option,
+    open_session,
+    port_option,
+    session_file_option,
+)
+
+if TYPE_CHECKING:
+    from ..web.serve import LiveBoard
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="The address to listen on; 0.0.0.0 lets phones on the same network in.",
-)
-@click.option(
-    "--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="The port."
-)
+@host_option
+@port_option
 @click.option(
     "--allow-entry",
     is_flag=True,
@@ -36,13 +41,7 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     metavar="TOKEN",
     help="The token entry needs (default: a new random one, printed at start).",
 )
-@click.option(
-    "--allow-host",
-    "allow_hosts",
-    metavar="NAME",
-    multiple=True,
-    help="One more host name the page may be opened by (repeatable): a name of this machine.",
-)
+@allow_host_option
 @click.option(
     "--rate",
     metavar="AMOUNT",
@@ -92,13 +91,9 @@ def serve(
         scorepad serve --host 0.0.0.0 --allow-host scorepad.lan
         scorepad -f verein.csv serve --rate 0.01 --currency €
     """
-    try:
-        import uvicorn
-
-        from ..web.serve import Board, MoneyRate, server_config
-    except ImportError:
-        raise ScorepadError("serve needs the serve extra: pip install 'scorepad[serve]'") from None
+    need_the_extra("serve")
     from ..settlement import parse_rate
+    from ..web.serve import Board, MoneyRate
 
     money = MoneyRate(parse_rate(rate), currency) if rate is not None else None
     if token is not None and (
@@ -106,29 +101,73 @@ def serve(
         or " " in token
     ):  # fmt: skip
         raise click.BadParameter("8 to 200 printable characters, no spaces", param_hint="--token")
-    for name in allow_hosts:
+    check_host_names(allow_hosts)
+    open_session(path).head()  # a missing or broken file is an error here, not on the page
+    where = listen(host, port, allow_hosts)
+    board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
+    click.echo(f"Serving {path} at {where.url} (Ctrl-C stops).")
+    if allow_entry:
+        click.echo(f"Entry is on. Token: {board.token}")
+        click.echo(f"Open this link to enter hands from a phone: {where.url}?token={board.token}")
+    run_board(board, where, where.url + (f"?token={board.token}" if allow_entry else ""))
+
+
+# --- what every live board's command does (`serve`, `tournament serve`) -------------------------
+
+
+class Listening(NamedTuple):
+    """A board's listening socket, the address to give people and the host names to answer to."""
+
+    sock: socket.socket
+    url: str
+    shown: str
+    hosts: list[str]
+
+
+def need_the_extra(command: str) -> None:
+    """Refuse, saying what to install, where the board's stack (the serve extra) is missing."""
+    try:
+        import sse_starlette  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise ScorepadError(
+            f"{command} needs the serve extra: pip install 'scorepad[serve]'"
+        ) from None
+
+
+def check_host_names(names: tuple[str, ...]) -> None:
+    """Refuse an --allow-host that is no host name or address."""
+    for name in names:
         if not _HOST_NAME.fullmatch(name):
             raise click.BadParameter(
                 f"{name[:60]!r}: a host name or address (letters, digits, '.', '-', ':')",
                 param_hint="--allow-host",
             )
-    open_session(path).head()  # a missing or broken file is an error here, not on the page
+
+
+def listen(host: str, port: int, allow_hosts: tuple[str, ...]) -> Listening:
+    """Listen on host:port (or a clear error): the socket, the address to give people, and the
+    names the page may be opened by (this machine's, and the --allow-host ones)."""
     sock = _bind(host, port)
     shown = _shown_host(host)
-    board = Board(
-        path, allow_entry, token, hosts=[*_own_names(host, shown), *allow_hosts], money=money
-    )
     address = sock.getsockname()
-    url = f"http://{shown}:{address[1]}/"
-    click.echo(f"Serving {path} at {url} (Ctrl-C stops).")
-    if allow_entry:
-        click.echo(f"Entry is on. Token: {board.token}")
-        click.echo(f"Open this link to enter hands from a phone: {url}?token={board.token}")
-    if shown not in LOOPBACK:
-        _qr(url + (f"?token={board.token}" if allow_entry else ""))
+    return Listening(
+        sock, f"http://{shown}:{address[1]}/", shown, [*_own_names(host, shown), *allow_hosts]
+    )
+
+
+def run_board(board: LiveBoard, where: Listening, link: str) -> None:
+    """Serve `board` until Ctrl-C, after a QR code of `link` when phones may reach it."""
+    import uvicorn
+
+    from ..web.serve import server_config
+
+    if where.shown not in LOOPBACK:
+        _qr(link)
     server = uvicorn.Server(server_config(board))
     with suppress(KeyboardInterrupt):  # (uvicorn handles Ctrl-C itself)
-        server.run(sockets=[sock])
+        server.run(sockets=[where.sock])
 
 
 def _bind(host: str, port: int) -> socket.socket:

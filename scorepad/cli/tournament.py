@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -12,14 +12,14 @@ from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
     WholeRange,
+    allow_host_option,
     complete_rules,
+    host_option,
+    port_option,
     split_names,
     table_format_option,
     use_color,
 )
-
-if TYPE_CHECKING:
-    from ..tournament import Tournament
 
 _DIR = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 
@@ -42,6 +42,7 @@ def tournament() -> None:
         scorepad tournament status kirchweih
         scorepad tournament standings kirchweih
         scorepad tournament payout kirchweih
+        scorepad tournament serve kirchweih --host 0.0.0.0
     """
 
 
@@ -265,7 +266,7 @@ def status(folder: Path, fmt: str) -> None:
         scorepad tournament status kirchweih
     """
     from ..render import render, to_json
-    from ..tournament_store import load
+    from ..tournament_store import load, progress, table_record
     from ..tournament_store import status as table_status
 
     t = load(folder)
@@ -278,19 +279,7 @@ def status(folder: Path, fmt: str) -> None:
                     "rounds": t.rounds,
                     "rounds_drawn": len(t.drawn),
                     "players": len(t.playing(t.next_round)) if t.next_round <= t.rounds else 0,
-                    "tables": [
-                        {
-                            "round": s.round,
-                            "table": s.table,
-                            "file": str(s.path),
-                            "players": list(s.players),
-                            "hands": s.hands,
-                            "of": s.of,
-                            "done": s.done,
-                            "problem": s.problem,
-                        }
-                        for s in tables
-                    ],
+                    "tables": [table_record(s) for s in tables],
                 }
             )
         )
@@ -308,7 +297,7 @@ def status(folder: Path, fmt: str) -> None:
     if fmt == "csv":
         click.echo(render(("round", "table", "players", "hands", "state"), rows, fmt))
         return
-    click.echo(f"{t.name}: {_progress(t, tables, folder)}")
+    click.echo(f"{t.name}: {progress(t, tables, folder)}")
     if rows:
         click.echo(
             render(
@@ -318,20 +307,6 @@ def status(folder: Path, fmt: str) -> None:
                 ("right", "right", "left", "right", "left"),
             )
         )
-
-
-def _progress(t: Tournament, tables: list[Any], folder: Path) -> str:
-    """Where the tournament stands, in a sentence."""
-    drawn = len(t.drawn)
-    if not drawn:
-        return f"no round drawn yet (of {t.rounds}); next: scorepad tournament draw {folder}"
-    current = [s for s in tables if s.round == drawn]
-    done = sum(s.done for s in current)
-    if done < len(current):
-        return f"round {drawn} of {t.rounds}: {done} of {len(current)} tables done."
-    if drawn < t.rounds:
-        return f"round {drawn} of {t.rounds} is done; next: scorepad tournament draw {folder}"
-    return f"all {t.rounds} rounds are done."
 
 
 @tournament.command("standings", context_settings=CONTEXT_SETTINGS)
@@ -354,7 +329,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
     from ..render import Points, render, to_json
     from ..tournament import TournamentError, standings_record
     from ..tournament import standings as ranked
-    from ..tournament_store import load, results
+    from ..tournament_store import load, progress, results
     from ..tournament_store import status as table_status
 
     t = load(folder)
@@ -385,7 +360,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
         return
     click.echo()
     click.echo(
-        f"{t.name}: {_progress(t, table_status(folder, t), folder)} Tie-breaks: "
+        f"{t.name}: {progress(t, table_status(folder, t), folder)} Tie-breaks: "
         f"{', '.join(t.tie_breaks) or 'none'}."
     )
 
@@ -462,6 +437,47 @@ def payout(folder: Path, fmt: str) -> None:
     click.echo(
         f"Remainder: {Money(paid.remainder, c)}" + (f" ({'; '.join(parts)})." if parts else ".")
     )
+
+
+@tournament.command("serve", context_settings=CONTEXT_SETTINGS)
+@_DIR
+@host_option
+@port_option
+@allow_host_option
+def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+    """The hall's board: the standings across every table, live, and each table's progress.
+
+    Serves one read-only page for the hall's TV and every phone: the standings (as `tournament
+    standings` ranks them; while a table's file does not verify they refuse, and the page names
+    the table and its problem) and the current round's tables, each with its hands recorded out
+    of the round's and whether it is done. It updates by itself within a second of any change to
+    a table's file or to tournament.toml. The tables record as ever, with `scorepad -f
+    DIR/round-N/table-K.csv hand ...` (or `play`, or `scorepad serve --allow-entry` on that
+    file); `/api/state` is the page's state as JSON.
+
+    It listens on this machine only unless --host says otherwise, and answers only to this
+    machine's own names and addresses; --allow-host adds a name. Slow or idle clients are cut
+    off, as by `scorepad serve`. Needs the extra: pip install 'scorepad[serve]'. Stop it with
+    Ctrl-C.
+
+    Examples:
+
+    \b
+        scorepad tournament serve kirchweih --host 0.0.0.0
+        scorepad tournament serve kirchweih --port 8080 --allow-host halle.lan
+    """
+    from ..tournament_store import load
+    from .serve import check_host_names, listen, need_the_extra, run_board
+
+    need_the_extra("tournament serve")
+    from ..web.hall import HallBoard
+
+    check_host_names(allow_hosts)
+    t = load(folder)  # a missing or broken tournament.toml is an error here, not on the page
+    where = listen(host, port, allow_hosts)
+    board = HallBoard(folder, hosts=where.hosts)
+    click.echo(f"Serving {t.name} ({folder}) at {where.url} (Ctrl-C stops).")
+    run_board(board, where, where.url)
 
 
 @tournament.group("players", cls=WholeHelpGroup, context_settings=CONTEXT_SETTINGS)

@@ -23,6 +23,10 @@ Each request reads and writes through a `Session` of its own (a `Session` holds 
 locked while it writes, so one shared across the server's threads would close a file under another
 request's read). The board answers only to the host names it was told (a DNS-rebinding page cannot
 read it), and `server_config` bounds what slow or idle clients can hold: see `_GuardedH11`.
+
+What every live board shares is here too, public, for the hall's board of a tournament
+(`hall.py`): `LiveBoard` (the host names, the watcher, the event stream's clients),
+`live_app` (`/`, `/api/state`, `/events` and the host check), `page_html` and `server_config`.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from decimal import Decimal
 from importlib import resources
@@ -290,7 +294,72 @@ def changes_since(session: Session, offset: int) -> tuple[list[str], int]:
 # --- the app ------------------------------------------------------------------------------------
 
 
-class Board:
+class LiveBoard:
+    """What every live board shares (this one session's, and the hall's of a tournament): the
+    host names it answers to, the latest event and its version, the clients listening, and a
+    watcher that polls what it shows (`look`) and, when that changed, works out a new event
+    (`news`) and tells every client. A subclass gives `look`, `news` and `app`."""
+
+    def __init__(self, poll: float = POLL, hosts: Sequence[str] = ()):
+        self.poll = poll
+        names = [name.lower() for name in (*LOOPBACK_HOSTS, *hosts)]
+        # (an IPv6 address stands in brackets in a Host header)
+        names += [f"[{name}]" for name in names if ":" in name and not name.startswith("[")]
+        self.hosts = tuple(dict.fromkeys(names))
+        self.version = 0
+        self.event: dict[str, Any] = {}
+        self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._seen: Any = None
+        self._lock = asyncio.Lock()
+
+    def look(self) -> Any:
+        """What the files shown look like now (sizes, times): a change means new news."""
+        raise NotImplementedError
+
+    async def news(self, before: Any, seen: Any) -> dict[str, Any]:
+        """The next event but its version (`state`, and what changed since `before`); the first
+        event is made while `self.event` is still empty."""
+        raise NotImplementedError
+
+    def app(self) -> Starlette:
+        """The ASGI app serving this board."""
+        raise NotImplementedError
+
+    async def refresh(self) -> None:
+        """Look at the files; if they changed, work out the board again and tell every client."""
+        async with self._lock:
+            seen = self.look()
+            if seen == self._seen and self.event:
+                return
+            news = await self.news(self._seen, seen)
+            self._seen = seen
+            self.version += 1
+            self.event = {"version": self.version, **news}
+            for queue in list(self._clients):
+                if queue.qsize() >= CLIENT_BACKLOG:
+                    self._clients.discard(queue)  # too slow: it reconnects for a fresh state
+                    continue
+                queue.put_nowait(self.event)
+
+    async def watch(self) -> None:
+        """Refresh every `poll` seconds, for as long as the server runs."""
+        while True:
+            with suppress(Exception):  # the board keeps serving whatever happens
+                await self.refresh()
+            await asyncio.sleep(self.poll)
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        """A queue that gets every event from now on."""
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._clients.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        """No more events to `queue`."""
+        self._clients.discard(queue)
+
+
+class Board(LiveBoard):
     """One session served: the latest state, the clients listening, the entry token."""
 
     def __init__(
@@ -302,21 +371,12 @@ class Board:
         hosts: Sequence[str] = (),
         money: MoneyRate | None = None,
     ):
+        super().__init__(poll, hosts)
         self.path = Path(path)
         self.money = money
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
-        self.poll = poll
-        names = [name.lower() for name in (*LOOPBACK_HOSTS, *hosts)]
-        # (an IPv6 address stands in brackets in a Host header)
-        names += [f"[{name}]" for name in names if ":" in name and not name.startswith("[")]
-        self.hosts = tuple(dict.fromkeys(names))
-        self.version = 0
-        self.event: dict[str, Any] = {}
-        self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
-        self._seen: tuple[int, int, int] | None = None
         self._offset = 0
-        self._lock = asyncio.Lock()
         # Idempotency-Key -> (the digest of its body, what its entry was answered)
         self._entries: OrderedDict[str, tuple[str, asyncio.Future[tuple[int, Any]]]] = OrderedDict()
 
@@ -325,7 +385,7 @@ class Board:
         across threads)."""
         return Session(self.path, Waiting(ENTRY_WAIT))
 
-    def _stat(self) -> tuple[int, int, int] | None:
+    def look(self) -> tuple[int, int, int] | None:
         try:
             st = os.stat(self.path)
         except OSError:
@@ -338,45 +398,19 @@ class Board:
         except ScorepadError as exc:
             return {"error": str(exc)}
 
-    async def refresh(self) -> None:
-        """Look at the file; if it changed, work out the board again and tell every client."""
-        async with self._lock:
-            seen = self._stat()
-            if seen == self._seen and self.event:
-                return
-            rewritten = self._seen is not None and seen is not None and seen[0] != self._seen[0]
-            offset = 0 if rewritten else self._offset
-            state = await run_in_threadpool(self._state)
-            changes, end = await run_in_threadpool(changes_since, self.session(), offset)
-            if not self.event:  # the first look: the rows so far are not news
-                changes = []
-            self._seen, self._offset = seen, end
-            self.version += 1
-            self.event = {
-                "version": self.version,
-                "changes": changes,
-                "rewritten": rewritten,
-                "state": state,
-            }
-            for queue in list(self._clients):
-                if queue.qsize() >= CLIENT_BACKLOG:
-                    self._clients.discard(queue)  # too slow: it reconnects for a fresh state
-                    continue
-                queue.put_nowait(self.event)
+    async def news(self, before: Any, seen: Any) -> dict[str, Any]:
+        """The state, and the changes appended since the last event (as `log` words them)."""
+        rewritten = before is not None and seen is not None and seen[0] != before[0]
+        offset = 0 if rewritten else self._offset
+        state = await run_in_threadpool(self._state)
+        changes, end = await run_in_threadpool(changes_since, self.session(), offset)
+        if not self.event:  # the first look: the rows so far are not news
+            changes = []
+        self._offset = end
+        return {"changes": changes, "rewritten": rewritten, "state": state}
 
-    async def watch(self) -> None:
-        while True:
-            with suppress(Exception):  # the board keeps serving whatever happens
-                await self.refresh()
-            await asyncio.sleep(self.poll)
-
-    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._clients.add(queue)
-        return queue
-
-    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        self._clients.discard(queue)
+    def app(self) -> Starlette:
+        return create_app(self)
 
     def authorized(self, request: Request) -> bool:
         given = request.headers.get("authorization", "")
@@ -426,8 +460,22 @@ class Board:
         return 201, recorded
 
 
-def create_app(board: Board) -> Starlette:
-    """The ASGI app serving `board`."""
+def page_html(name: str, settings: dict[str, Any]) -> str:
+    """A page of `scorepad.web`, whole: what every board's page shares written into it (the
+    style of `live.css` at `/*LIVE_CSS*/`, the script of `live.js` at `/*LIVE_JS*/`) and its
+    settings (at `/*SETTINGS*/{}`), so that it needs nothing from elsewhere."""
+    folder = resources.files("scorepad.web")
+    text = folder.joinpath(name).read_text("utf-8")
+    for mark, shared in (("/*LIVE_CSS*/", "live.css"), ("/*LIVE_JS*/", "live.js")):
+        text = text.replace(mark, folder.joinpath(shared).read_text("utf-8"), 1)
+    return text.replace("/*SETTINGS*/{}", json.dumps(settings))
+
+
+def live_app(board: LiveBoard, page: Callable[[], str], routes: Sequence[Route] = ()) -> Starlette:
+    """The app every live board is: `GET /` (the page `page` makes), `GET /api/state` (the
+    latest state; 500 when it is an error), `GET /events` (server-sent events, a `state` event
+    a change, the latest on connecting) and `routes`, answering only to the board's host
+    names; the watcher runs while the app does."""
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -438,11 +486,8 @@ def create_app(board: Board) -> Starlette:
         finally:
             task.cancel()
 
-    async def page(request: Request) -> Response:
-        text = resources.files("scorepad.web").joinpath("board.html").read_text("utf-8")
-        settings = {"entry": board.allow_entry}
-        html = text.replace("/*SETTINGS*/{}", json.dumps(settings))
-        return HTMLResponse(html, headers={"cache-control": "no-store"})
+    async def get_page(request: Request) -> Response:
+        return HTMLResponse(page(), headers={"cache-control": "no-store"})
 
     async def api_state(request: Request) -> Response:
         await board.refresh()
@@ -462,6 +507,27 @@ def create_app(board: Board) -> Starlette:
                 board.unsubscribe(queue)
 
         return EventSourceResponse(stream(), ping=15, headers={"cache-control": "no-store"})
+
+    async def problem(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        detail = getattr(exc, "detail", "") or "the board could not answer"
+        return JSONResponse({"error": str(detail)}, status_code=status)
+
+    return Starlette(
+        routes=[
+            Route("/", get_page, methods=["GET"]),
+            Route("/api/state", api_state, methods=["GET"]),
+            Route("/events", events, methods=["GET"]),
+            *routes,
+        ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(board.hosts))],
+        lifespan=lifespan,
+        exception_handlers={HTTPException: problem},
+    )
+
+
+def create_app(board: Board) -> Starlette:
+    """The ASGI app serving `board`: the live board's routes, and the entry's."""
 
     def check_entry(request: Request) -> None:
         if not board.allow_entry:
@@ -495,23 +561,14 @@ def create_app(board: Board) -> Starlette:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"entry": True})
 
-    async def problem(request: Request, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 500)
-        detail = getattr(exc, "detail", "") or "the board could not answer"
-        return JSONResponse({"error": str(detail)}, status_code=status)
-
-    return Starlette(
-        routes=[
-            Route("/", page, methods=["GET"]),
-            Route("/api/state", api_state, methods=["GET"]),
-            Route("/events", events, methods=["GET"]),
+    return live_app(
+        board,
+        lambda: page_html("board.html", {"entry": board.allow_entry}),
+        [
             Route("/api/hands", post_hand, methods=["POST"]),
             Route("/api/undo", post_undo, methods=["POST"]),
             Route("/api/entry", get_entry, methods=["GET"]),
         ],
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(board.hosts))],
-        lifespan=lifespan,
-        exception_handlers={HTTPException: problem},
     )
 
 
@@ -681,14 +738,14 @@ def connection_limit() -> int:
     return max(16, min(MAX_CONNECTIONS, soft // 2))
 
 
-def server_config(board: Board, **options: Any) -> uvicorn.Config:
-    """The server for `board`: uvicorn with the limits above (a request's head within
-    HEAD_TIMEOUT, IDLE_TIMEOUT between requests, at most `connection_limit()` connections, at
-    most MAX_BODY of a body) and a bounded log."""
+def server_config(board: LiveBoard, **options: Any) -> uvicorn.Config:
+    """The server for `board` (either live board): uvicorn with the limits above (a request's
+    head within HEAD_TIMEOUT, IDLE_TIMEOUT between requests, at most `connection_limit()`
+    connections, at most MAX_BODY of a body) and a bounded log."""
     bound_logs()
     guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": connection_limit()})
     return uvicorn.Config(
-        create_app(board),
+        board.app(),
         http=guarded,
         log_level="warning",
         lifespan="on",
