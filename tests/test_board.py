@@ -307,6 +307,24 @@ def test_undo_on_the_board_needs_the_token_and_undoes_once_per_key(
     assert board_file.read_bytes() == after
 
 
+def test_redo_makes_again_what_the_undo_took_back(entering: TestClient, board_file: Path) -> None:
+    client = entering
+    hand = {"picker": "Ann", "partners": ["Bob"], "points": 70}
+    assert client.post("/api/hands", json=hand, headers=AUTH).status_code == 201
+    reply = client.post("/api/redo", json={}, headers=AUTH)
+    assert reply.status_code == 422 and "nothing to redo" in reply.json()["error"]
+    assert client.post("/api/redo", json={}).status_code == 403  # (the token, as for undo)
+    assert client.post("/api/undo", json={}, headers=AUTH).json()["totals"]["Ann"] == 0
+    key = {**AUTH, "idempotency-key": "redo-1"}
+    first = client.post("/api/redo", json={"reason": "it stood"}, headers=key)
+    assert first.status_code == 201, first.text
+    assert first.json()["redone"] == "hand 1" and first.json()["totals"]["Ann"] == 2
+    after = board_file.read_bytes()
+    assert client.post("/api/redo", json={"reason": "it stood"}, headers=key).json() == first.json()
+    assert board_file.read_bytes() == after  # once
+    assert client.get("/api/state").json()["totals"]["Ann"] == 2
+
+
 def test_undo_with_nothing_to_undo_is_a_clear_error(entering: TestClient, board_file: Path) -> None:
     before = board_file.read_bytes()
     reply = entering.post("/api/undo", json={}, headers=AUTH)

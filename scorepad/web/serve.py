@@ -14,7 +14,8 @@ checks and the same atomic append as `scorepad hand` in the terminal.
 - `POST /api/hands` (with `--allow-entry` and the token): record a hand from a JSON object of the
   inputs `hand` takes. An `Idempotency-Key` header makes a retried entry count once.
 - `POST /api/undo` (the same): undo the last change, as `scorepad undo` (an optional `reason`);
-  the same header makes a retried undo undo once. `GET /api/entry`: whether a token may enter.
+  the same header makes a retried undo undo once. `POST /api/redo`: make again what the last
+  undo took back, as `scorepad redo`. `GET /api/entry`: whether a token may enter.
 
 Given a rate (`serve --rate`), the state carries the night in money and its settlement, worked
 out by `settlement` as `settle --rate` does; `entry` says which inputs the next deal allows.
@@ -451,7 +452,7 @@ class Board(LiveBoard):
         return result
 
     async def _record(self, data: dict[str, Any], action: str = "hand") -> tuple[int, Any]:
-        make = undo_change if action == "undo" else record_hand
+        make = {"undo": undo_change, "redo": redo_change}.get(action, record_hand)
         try:
             recorded = await run_in_threadpool(make, self.session(), self.path, data)
         except BadRequest as exc:
@@ -553,6 +554,9 @@ def create_app(board: Board) -> Starlette:
     async def post_undo(request: Request) -> Response:
         return await post(request, "undo")
 
+    async def post_redo(request: Request) -> Response:
+        return await post(request, "redo")
+
     async def get_entry(request: Request) -> Response:
         """Whether this token may enter (the page shows its form only then)."""
         try:
@@ -567,6 +571,7 @@ def create_app(board: Board) -> Starlette:
         [
             Route("/api/hands", post_hand, methods=["POST"]),
             Route("/api/undo", post_undo, methods=["POST"]),
+            Route("/api/redo", post_redo, methods=["POST"]),
             Route("/api/entry", get_entry, methods=["GET"]),
         ],
     )
@@ -786,6 +791,16 @@ def undo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
     """Undo the last change of the session, as `scorepad undo` does, from a JSON object that may
     give a `reason`: what was undone (in words), the new row and the totals after it; or a
     BadRequest (422) saying why not (nothing to undo). Nothing is written when it fails."""
+    return _step(session, path, data, back=True)
+
+
+def redo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Make again what the last undo took back, as `scorepad redo` does (as `undo_change`; the
+    answer's `redone` says what)."""
+    return _step(session, path, data, back=False)
+
+
+def _step(session: Session, path: Path, data: dict[str, Any], back: bool) -> dict[str, Any]:
     unknown = sorted(k for k in data if k != "reason")
     if unknown:
         raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: reason")
@@ -794,12 +809,14 @@ def undo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
         raise BadRequest(400, "reason: text expected")
     with wording(_json_word):
         try:
-            undone, row, _, state = session.undo(check_note(reason) or "undo on the board")
+            note = check_note(reason) or f"{'undo' if back else 'redo'} on the board"
+            step = session.undo if back else session.redo
+            done, row, _, state = step(note)
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
     return {
         "file": str(path),
-        "undone": undone,
+        "undone" if back else "redone": done,
         "note": row.note,
         "hands": state.hands,
         "totals": dict(state.totals),
