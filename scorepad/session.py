@@ -156,10 +156,12 @@ class Reading:
         keep: Sequence[int] = (),
         fast: bool = True,
         counts: Counts | None = None,
+        on_set: Callable[[Row, int], None] | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
-        `on_hand` is called with every hand's final version as the pass reaches it; `keep`
+        `on_hand` is called with every hand's final version as the pass reaches it, `on_set`
+        with every change of the rules (and the hand it applies from) in its place; `keep`
         names hands to remember to the end (a correction is about to be made); `counts` counts
         the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
         every row (the tests compare the two)."""
@@ -178,6 +180,7 @@ class Reading:
             counts=counts,
             cells_at=lambda offset: cells_at(snapshot, offset),
         )
+        ledger.on_set = on_set
         for ref in keep:
             ledger.keep(ref)
         # The rows below the head, from where its reader stopped (line 3).
@@ -197,10 +200,13 @@ class Reading:
         on_hand: Callable[[HandView], None] | None = None,
         keep: Sequence[int] = (),
         counts: Counts | None = None,
+        on_set: Callable[[Row, int], None] | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for a torn last line)."""
-        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
+        ledger, problems = self.check(
+            on_hand, stop_at_first=True, keep=keep, counts=counts, on_set=on_set
+        )
         if problems:
             problem = problems[0]
             if problem.message == TORN:

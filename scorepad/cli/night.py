@@ -186,6 +186,7 @@ def standings(path: Path, fmt: str) -> None:
         click.echo(to_json(standings_record(str(path), head.rules.name, state, stats)))
         return
     from ..render import Points, render
+    from ..reports import rules_words
 
     rows = [
         (rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks, stats[p].picker_wins)
@@ -203,7 +204,7 @@ def standings(path: Path, fmt: str) -> None:
     if fmt == "csv":
         return
     click.echo()
-    summary = f"{state.hands} hands ({head.rules.name} rules)"
+    summary = f"{state.hands} hands ({rules_words(head, state)})"
     race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
 
@@ -216,7 +217,9 @@ def standings(path: Path, fmt: str) -> None:
 def sheet(path: Path, running: bool, fmt: str) -> None:
     """The score sheet: a row per hand with each player's points, and the totals.
 
-    A voided hand shows as void; an amended hand shows as amended, with its new points.
+    A voided hand shows as void; an amended hand shows as amended, with its new points. A
+    change of the rules (`scorepad set`) is a row of its own where it was made, with its note
+    (in JSON: `changes`, each with the hand it applies from).
 
     Examples:
 
@@ -230,7 +233,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record
+    from ..reports import SheetRows, hand_record, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -265,7 +268,15 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 spool.write("".join(batch))
                 batch.clear()
 
-        state = reading.night(write_json if fmt == "json" else write_csv)
+        changes: list[dict[str, Any]] = []  # (JSON: after the hands, each with its place)
+
+        def write_set(row: Row, from_hand: int) -> None:  # a change of the rules, in its place
+            if fmt == "json":
+                changes.append(set_record(row, from_hand))
+            else:
+                batch.append(sheet_rows.set_csv_line(row))
+
+        state = reading.night(write_json if fmt == "json" else write_csv, on_set=write_set)
         spool.write("".join(batch))
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
@@ -281,7 +292,10 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             for number, line in enumerate(spool):
                 click.echo(("," if number else "") + line.rstrip("\n"))
             totals = dict(zip(players, total[3:-1]))
-            click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
+            click.echo(
+                '], "totals": %s, "changes": %s}'
+                % (json.dumps(totals, ensure_ascii=False), json.dumps(changes, ensure_ascii=False))
+            )
             return
         if fmt == "csv":
             writer.writerow(total)
@@ -315,7 +329,8 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
     from ..render import Points
 
     points = [Points(int(c)) if c else None for c in cells[3 : 3 + count]]
-    return [int(cells[0]), cells[1], cells[2], *points, cells[3 + count]]
+    number = int(cells[0]) if cells[0] else ""  # (none: a change of the rules)
+    return [number, cells[1], cells[2], *points, cells[3 + count]]
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

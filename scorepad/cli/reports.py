@@ -59,6 +59,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
     """
     from ..render import Money, Points, render, to_json
+    from ..reports import rules_words
     from ..settlement import (
         check_rate_pays,
         fewest_payments,
@@ -139,7 +140,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         return
     click.echo(
         f"Settlement at {rate_text(per_point, currency)} a point "
-        f"({state.hands} hands, {head.rules.name} rules):"
+        f"({state.hands} hands, {rules_words(head, state)}):"
     )
     click.echo(people)
     click.echo()
@@ -170,7 +171,7 @@ def stats(path: Path, fmt: str) -> None:
         scorepad -f sample_sessions/standard-friday.csv stats
     """
     from ..render import Points, render, to_json
-    from ..reports import stats_records
+    from ..reports import rules_words, stats_records
 
     head, state, stats = night_stats(open_session(path))
     records = stats_records(state.totals, stats)
@@ -260,7 +261,7 @@ def stats(path: Path, fmt: str) -> None:
     if fmt not in ("csv",):
         click.echo()
         click.echo(
-            f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
+            f"{state.hands} hands ({rules_words(head, state)}). Wins: the picker's wins "
             f"out of picks; Avg points: card points taken when picking."
         )
 
@@ -451,7 +452,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad chart
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
-    from ..reports import RunningSeries
+    from ..reports import RunningSeries, rules_words
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
@@ -462,7 +463,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     players = list(state.totals)
     hands = running.hands
     series = {p: running.series[p] for p in players}
-    title = f"Running totals: {path.name} ({head.rules.name} rules)"
+    title = f"Running totals: {path.name} ({rules_words(head, state)})"
     if output:
         _chart_image(output, title, hands, series)
         click.echo(f"Wrote {output}.")

@@ -54,6 +54,10 @@ class Night:
         self.seat_changes = 0
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
+        self.rules_from = 0  # the first hand under the rules in force, once they changed
+        self.rules_changes = 0  # the `set` rows read (undos of one among them)
+        # told of each change of the rules as the pass reaches it, with the hand it applies from
+        self.on_set: Callable[[Row, int], None] | None = None
         self.corrections = corrections if corrections is not None else {}  # (read only)
         self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
@@ -260,7 +264,11 @@ class Night:
         """A change of the rules, from the next hand on."""
         self.rules = self._rules_of(row)
         self.rules_line = row.line
+        self.rules_from = self.last_hand + 1
+        self.rules_changes += 1
         self._changed(rules=True)
+        if self.on_set is not None:
+            self.on_set(row, self.last_hand + 1)
 
     def _apply_seat(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """Someone joins or leaves the table."""
