@@ -42,6 +42,7 @@ from .store.format import (
     Row,
     RowKind,
     check_new_name,
+    check_note,
 )
 from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.repair import repair_file
@@ -503,9 +504,11 @@ class Session:
         """Replace some inputs of hand `ref` and re-score it."""
         return self._correct(ref, lambda led, r: led.amend_row(r, changes, note, now()))
 
-    def seat_add(self, name: str, after: str | None = None) -> tuple[str, str, Ledger]:
+    def seat_add(
+        self, name: str, after: str | None = None, note: str = ""
+    ) -> tuple[str, str, Ledger]:
         """Seat a player who joins (a newcomer gets a column); returns their name as written,
-        where they sit, and the night after."""
+        where they sit, and the night after. `note` is kept with the change."""
         with self._resumed() as night:
             fd, head, ledger = night.fd, night.head, night.ledger
             name = check_new_name(name)
@@ -527,7 +530,8 @@ class Session:
                     ledger.rules, players, night.last, night.last_hand, codec, night.last.rules_line
                 )
             place = f" after {after}" if after else ""
-            row = ledger.seat_row(order, f"{player} joins{place}", now())
+            said = f"{player} joins{place}" + (f": {check_note(note)}" if note else "")
+            row = ledger.seat_row(order, said, now())
             if codec is head.codec:
                 append(self.path, fd, codec, [row])
             else:
@@ -558,13 +562,22 @@ class Session:
             upgrade(self.path, fd, head)
         return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
 
-    def seat_remove(self, name: str) -> tuple[str, Ledger]:
-        """A player leaves: they keep their total and are no longer dealt in."""
+    def seat_remove(self, name: str, note: str = "") -> tuple[str, Ledger]:
+        """A player leaves: they keep their total and are no longer dealt in. `note` is kept
+        with the change."""
         with self._resumed() as night:
             ledger = night.ledger
+            gone = next(
+                (p for p in night.head.players if same_name(p) == same_name(name.strip())), None
+            )
+            if gone is not None and gone not in ledger.seated:
+                raise ScorepadError(
+                    f"{gone} has already left the table; seated: {', '.join(ledger.seated)}"
+                )
             player = find_player(name, ledger.seated, "seat remove")
             order = [p for p in ledger.seated if p != player]
-            row = ledger.seat_row(order, f"{player} leaves", now())
+            said = f"{player} leaves" + (f": {check_note(note)}" if note else "")
+            row = ledger.seat_row(order, said, now())
             append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 

@@ -148,7 +148,12 @@ def status(path: Path, fmt: str) -> None:
             if pending
             else "none pending",
         ),
-        ("Leader", f"{leader} {signed(state.totals[leader])}"),
+        (
+            "Leader",
+            f"{leader} {signed(state.totals[leader])}"
+            if any(state.totals.values())
+            else "nobody yet (everyone at 0)",
+        ),
     ]
     race = race_line(state)
     if race:
@@ -732,9 +737,10 @@ def seat() -> None:
     help="Seat the player on this player's left (next after them in seat order). "
     "Default: after the last seat.",
 )
+@click.option("--note", default="", metavar="TEXT", help="Why they join (kept with it).")
 @session_file_option
 @click.pass_obj
-def seat_add(path: Path, name: str, after: str | None) -> None:
+def seat_add(path: Path, name: str, after: str | None, note: str) -> None:
     """Seat a player who joins (or comes back): dealt in from the next hand.
 
     Example:
@@ -748,7 +754,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
     session = open_session(path)
     now = session.state()
     before = seating_of(now.rules, now.seated).deal
-    player, place, state = session.seat_add(name, after)
+    player, place, state = session.seat_add(name, after, note)
     click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
     hand = seating_of(state.rules, state.seated)
     if hand.deal != before:
@@ -764,9 +770,10 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("name", shell_complete=complete_player)
+@click.option("--note", default="", metavar="TEXT", help="Why they leave (kept with it).")
 @session_file_option
 @click.pass_obj
-def seat_remove(path: Path, name: str) -> None:
+def seat_remove(path: Path, name: str, note: str) -> None:
     """A player leaves: they keep their total and are no longer dealt in.
 
     Example:
@@ -776,7 +783,7 @@ def seat_remove(path: Path, name: str) -> None:
     """
     from ..render import signed
 
-    player, state = open_session(path).seat_remove(name)
+    player, state = open_session(path).seat_remove(name, note)
     click.echo(
         f"{player} leaves the table with {signed(state.totals[player])}. "
         f"Seats: {', '.join(state.seated)}."

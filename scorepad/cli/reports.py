@@ -335,6 +335,7 @@ def season(
     nights = []
     played: list[Path] = []
     settlements: dict[str, str] = {}
+    families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
         try:
             state = open_session(file).night()
@@ -354,9 +355,12 @@ def season(
                 f"their own"
             )
         nights.append((names[file], state.totals))
+        families.setdefault(state.rules.family, []).append(names[file])
         played.append(file)
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
+    if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
+        click.echo(f"Warning: {_mixed_families(families)}", err=True)
     columns, records = league(nights)
     ratings = _ratings(played) if with_rating else {}
     if fmt == "json":
@@ -394,6 +398,18 @@ def season(
             listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
             click.echo(f"Under {min_hands} hands, no rating: {listed}.")
         click.echo("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma.")
+
+
+def _mixed_families(families: dict[str, list[str]]) -> str:
+    """What a season over Sheepshead and Schafkopf nights adds up, in words."""
+    said = {"sheepshead": "Sheepshead game points", "schafkopf": "Schafkopf points"}
+    parts = [
+        f"{said.get(family, family)} ({', '.join(nights)})" for family, nights in families.items()
+    ]
+    return (
+        f"this season adds {' to '.join(parts)}: not the same unit (a Bavarian tariff counts "
+        f"cents); give each game a season of its own to compare like with like"
+    )
 
 
 def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
@@ -485,6 +501,9 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         legend.append(plt.colorize(f"━━ {player}", hue) if color else f"{mark}{mark} {player}")
     last = hands[-1]
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
+    low = min(min(values) for values in series.values()) if series else 0
+    high = max(max(values) for values in series.values()) if series else 0
+    plt.yticks(sorted({round(low + (high - low) * i / 4) for i in range(5)}))  # whole points
     plt.title(title)
     plt.xlabel("hand")
     text = plt.build()

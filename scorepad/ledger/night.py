@@ -130,13 +130,28 @@ class Night:
         return self.order[0]
 
     def summary(self) -> str:
-        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'."""
+        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'; where
+        not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
+        hands, 39 hands counted (1 void), ...'."""
 
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")
 
         corrections = sum(fate.rows for fate in self.corrections.values())
-        parts = [count(self.last_hand, "hand"), count(corrections, "correction")]
+        numbered = count(self.last_hand, "hand")
+        if self.hands != self.last_hand:
+            void = len(self.voided)
+            penalties = len(self.penalties - self.voided)
+            doublers = self.last_hand - self.hands - void - penalties
+            why = [f"{void} void"] if void else []
+            why += [count(doublers, "doubler")] if doublers else []
+            if penalties:
+                why.append("1 penalty" if penalties == 1 else f"{penalties} penalties")
+            numbered = (
+                f"{self.last_hand} {'row' if self.last_hand == 1 else 'rows'} of hands, "
+                f"{count(self.hands, 'hand')} counted ({', '.join(why)})"
+            )
+        parts = [numbered, count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))
         return ", ".join(parts)
