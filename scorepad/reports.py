@@ -191,8 +191,9 @@ def marks(row: Row, result: Score | None) -> list[str]:
         and result.outcome in (Outcome.WIN, Outcome.LOSS)
     )
     found = []
-    if row.runs:  # (Laufende: part of a Schafkopf game's value)
-        found.append("1 run" if row.runs == 1 else f"{row.runs} runs")
+    runs = result.runs if result is not None else 0  # (Laufende that count in the value)
+    if runs:
+        found.append("1 run" if runs == 1 else f"{runs} runs")
     if row.forced:
         found.append("forced")
     if row.crack:

@@ -134,6 +134,7 @@ class Score(NamedTuple):
     # why the stake is more than the hand's value: each doubling ("x2 double on the bump"), and
     # a cap (the explanation's Stake line says the same with its figures)
     doublings: tuple[str, ...] = ()
+    runs: int = 0  # the runs (Laufende) that count in a Schafkopf game's value, as given
 
     @property
     def winners_of_hand(self) -> tuple[str, ...]:
@@ -710,7 +711,16 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         sitting_out=seating.sitting_out,
         doubles_next=tie,
         doublings=_doubling_words(rules, factors),
+        runs=_runs_that_count(rules, hand),
     )
+
+
+def _runs_that_count(rules: Rules, hand: PickerHand) -> int:
+    """The runs given with a Schafkopf hand when its game counts them (0 when too few)."""
+    counts_as = GAME_BY_NAME[hand.game or "partner"].runs_as if rules.is_schafkopf else None
+    if counts_as is None or not hand.runs:
+        return 0
+    return hand.runs if hand.runs >= rules.runs_min[counts_as] else 0
 
 
 def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
