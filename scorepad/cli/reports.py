@@ -503,7 +503,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
     low = min(min(values) for values in series.values()) if series else 0
     high = max(max(values) for values in series.values()) if series else 0
-    plt.yticks(sorted({round(low + (high - low) * i / 4) for i in range(5)}))  # whole points
+    plt.yticks(whole_ticks(low, high))  # (plotext's own ticks read 26.0, 15.5)
     plt.title(title)
     plt.xlabel("hand")
     text = plt.build()
@@ -512,6 +512,17 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
+
+
+def whole_ticks(low: int, high: int) -> list[int]:
+    """Ticks for a chart's axis of game points: whole numbers a round step apart (1, 2 or 5
+    times a power of ten), at most about eight between `low` and `high`."""
+    span = high - low
+    step = 1
+    while span // step > 8:  # (1, 2, 5, 10, 20, 50, ...)
+        step = step * 5 // 2 if str(step).startswith("2") else step * 2
+    first = -(-low // step) * step  # (the first multiple of step at or above low)
+    return list(range(first, high + 1, step)) or [low]
 
 
 def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:
