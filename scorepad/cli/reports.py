@@ -503,7 +503,9 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
     low = min(min(values) for values in series.values()) if series else 0
     high = max(max(values) for values in series.values()) if series else 0
-    plt.yticks(whole_ticks(low, high))  # (plotext's own ticks read 26.0, 15.5)
+    # (plotext's own ticks read 26.0, 15.5; the plot has the height but the title, the frame
+    # and the hand axis: 5 lines)
+    plt.yticks(whole_ticks(low, high, (height or 20) - 5))
     plt.title(title)
     plt.xlabel("hand")
     text = plt.build()
@@ -514,12 +516,13 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo("   " + "   ".join(legend))
 
 
-def whole_ticks(low: int, high: int) -> list[int]:
+def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
     """Ticks for a chart's axis of game points: whole numbers a round step apart (1, 2 or 5
-    times a power of ten), at most about eight between `low` and `high`."""
+    times a power of ten), at most about eight between `low` and `high`, and at least one and a
+    half of the chart's `rows` apart (two ticks on one row would show only one of them)."""
     span = high - low
     step = 1
-    while span // step > 8:  # (1, 2, 5, 10, 20, 50, ...)
+    while span // step > 8 or step * max(rows, 1) * 2 < span * 3:  # (1, 2, 5, 10, 20, 50, ...)
         step = step * 5 // 2 if str(step).startswith("2") else step * 2
     first = -(-low // step) * step  # (the first multiple of step at or above low)
     return list(range(first, high + 1, step)) or [low]
