@@ -31,7 +31,7 @@ class Role(StrEnum):
     SCHWANZER = "schwanzer"
     SCHWANZER_LOSER = "schwanzer loser"
     OFFENDER = "pays a penalty"
-    PAID = "paid a penalty"
+    PAID = "is paid the penalty"
     SITS_OUT = "sits out"
 
 

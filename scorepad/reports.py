@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .errors import ScorepadError
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
-from .ledger import Counts, HandView, Ledger, Scored, kind_of, set_row_text
+from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
 from .scoring import Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
@@ -182,14 +183,17 @@ def stats_records(
 
 
 def marks(row: Row, result: Score | None) -> list[str]:
-    """What a paper sheet notes beside a hand: a forced pick, cracks, doublings, blitzes, and a
-    schneider or no-trick (schwarz in Schafkopf)."""
+    """What a paper sheet notes beside a hand: runs (Laufende), a forced pick, cracks,
+    doublings, blitzes, and a schneider or no-trick (schwarz in Schafkopf)."""
     schafkopf = (
         result is not None
         and result.level is None
         and result.outcome in (Outcome.WIN, Outcome.LOSS)
     )
     found = []
+    runs = result.runs if result is not None else 0  # (Laufende that count in the value)
+    if runs:
+        found.append("1 run" if runs == 1 else f"{runs} runs")
     if row.forced:
         found.append("forced")
     if row.crack:
@@ -360,9 +364,10 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     if result.level:
         named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
         level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
+    why = f" ({', '.join(result.doublings)})" if result.doublings else ""
     return (
         f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
-        f"{result.stake}{noted}."
+        f"{result.stake}{why}{noted}."
     )
 
 
@@ -505,9 +510,38 @@ class SheetRows:
             cells.append(totals[p] if seated or totals[p] or p in started else None)
         return tuple(cells)
 
+    def set_row(self, row: Row) -> list[Any]:
+        """The sheet row of a change of the rules, where it happened: what changed, and its
+        note (no hand number, no points)."""
+        note = set_row_text(row.note)[1]
+        if note.startswith(FORMULA_STARTS):
+            note = "'" + note
+        return ["", "", change_text(row), *self._blank, note]
+
+    def set_csv_line(self, row: Row) -> str:
+        """The sheet row of a change of the rules as a line of CSV."""
+        return self._csv(self.set_row(row)) + "\n"
+
     def total_row(self, totals: Mapping[str, int]) -> list[Any]:
         """The last row: each player's total for the night (the ledger's)."""
         return ["", "", "Total", *[totals.get(p, 0) for p in self.players], ""]
+
+
+def set_record(row: Row, from_hand: int) -> dict[str, Any]:
+    """A change of the rules as data (the sheet's `changes`): the hand it applies from, what
+    changed, the rules then in force and its note."""
+    changes, note = set_row_text(row.note)
+    try:
+        rules: str | None = rules_of_set_row(row.note).summary()
+    except ScorepadError:  # (a file that verifies holds rules here: for safety only)
+        rules = None
+    return {
+        "from_hand": from_hand,
+        "changes": changes,
+        "rules": rules,
+        "played": change_text(row),
+        "note": note,
+    }
 
 
 class RunningSeries:
@@ -580,6 +614,17 @@ def standings_record(
         ],
         "race_winners": list(ledger.race_winners),
     }
+
+
+def rules_words(head: Head, ledger: Ledger) -> str:
+    """The rules of a night as a report names them: 'standard rules', or, once `scorepad set`
+    changed them, also the rules in force at the end and the hand they apply from."""
+    words = f"{head.rules.name} rules"
+    if ledger.rules_line is None:
+        return words
+    if ledger.rules_changes > 1:
+        words += f", changed {ledger.rules_changes} times"
+    return f"{words}; from hand {ledger.rules_from} on: {ledger.rules.summary()}"
 
 
 def rules_in_force(head: Head, ledger: Ledger) -> str:

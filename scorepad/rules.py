@@ -884,9 +884,25 @@ def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
     return _build(_checked_flat(data, source), preset, source, ())
 
 
+def values_of(key: str) -> tuple[str, ...]:
+    """The values a setting takes, where they are few (a choice, true or false); else ()."""
+    try:
+        setting = _setting_for(key)
+    except RulesError:
+        return ()
+    if setting.kind == "bool":
+        return ("true", "false")
+    return setting.choices if setting.kind == "choice" else ()
+
+
 def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
     """(setting, value, meaning) for every setting in force but the name and description (the
-    meaning worded by the interface in force: it may name an input)."""
+    meaning worded by the interface in force: it may name an input); a choice's meaning ends
+    with its choices."""
     for key, value in rules.flat().items():
         if key not in ("name", "description"):
-            yield key, format_value(value), worded(_setting_for(key).help)
+            setting = _setting_for(key)
+            meaning = worded(setting.help)
+            if setting.kind == "choice":
+                meaning += f" (choices: {', '.join(setting.choices)})"
+            yield key, format_value(value), meaning

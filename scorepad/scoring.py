@@ -131,6 +131,10 @@ class Score(NamedTuple):
     sitting_out: tuple[str, ...] = ()  # at the table but not dealt in
     doubles_next: bool = False  # the next hand is doubled, as after a doubler (sixty_sixty)
     losers: tuple[str, ...] = ()  # a schwanzer's losers
+    # why the stake is more than the hand's value: each doubling ("x2 double on the bump"), and
+    # a cap (the explanation's Stake line says the same with its figures)
+    doublings: tuple[str, ...] = ()
+    runs: int = 0  # the runs (Laufende) that count in a Schafkopf game's value, as given
 
     @property
     def winners_of_hand(self) -> tuple[str, ...]:
@@ -270,6 +274,17 @@ def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
         text += f", capped at x {rules.max_multiplier} (max_multiplier)"
         product = rules.max_multiplier
     return product, text
+
+
+def _doubling_words(rules: Rules, factors: list[tuple[str, int]]) -> tuple[str, ...]:
+    """Each doubling that applies, in a few words ("x2 crack"), and a cap of them."""
+    words = tuple(f"x{factor} {label}" for label, factor in factors)
+    product = 1
+    for _, factor in factors:
+        product *= factor
+    if rules.max_multiplier and product > rules.max_multiplier:
+        words += (f"capped at x{rules.max_multiplier} (max_multiplier)",)
+    return words
 
 
 def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
@@ -716,7 +731,17 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
         no_trick=marks[1],
         sitting_out=seating.sitting_out,
         doubles_next=tie,
+        doublings=_doubling_words(rules, factors),
+        runs=_runs_that_count(rules, hand),
     )
+
+
+def _runs_that_count(rules: Rules, hand: PickerHand) -> int:
+    """The runs given with a Schafkopf hand when its game counts them (0 when too few)."""
+    counts_as = GAME_BY_NAME[hand.game or "partner"].runs_as if rules.is_schafkopf else None
+    if counts_as is None or not hand.runs:
+        return 0
+    return hand.runs if hand.runs >= rules.runs_min[counts_as] else 0
 
 
 def _declared(rules: Rules, hand: PickerHand) -> PickerHand:

@@ -42,6 +42,7 @@ from .store.format import (
     Row,
     RowKind,
     check_new_name,
+    check_note,
 )
 from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.repair import repair_file
@@ -156,10 +157,12 @@ class Reading:
         keep: Sequence[int] = (),
         fast: bool = True,
         counts: Counts | None = None,
+        on_set: Callable[[Row, int], None] | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
-        `on_hand` is called with every hand's final version as the pass reaches it; `keep`
+        `on_hand` is called with every hand's final version as the pass reaches it, `on_set`
+        with every change of the rules (and the hand it applies from) in its place; `keep`
         names hands to remember to the end (a correction is about to be made); `counts` counts
         the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
         every row (the tests compare the two)."""
@@ -178,6 +181,7 @@ class Reading:
             counts=counts,
             cells_at=lambda offset: cells_at(snapshot, offset),
         )
+        ledger.on_set = on_set
         for ref in keep:
             ledger.keep(ref)
         # The rows below the head, from where its reader stopped (line 3).
@@ -199,10 +203,13 @@ class Reading:
         on_hand: Callable[[HandView], None] | None = None,
         keep: Sequence[int] = (),
         counts: Counts | None = None,
+        on_set: Callable[[Row, int], None] | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for what it mends: a torn last line, a blank one, a decimal)."""
-        ledger, problems = self.check(on_hand, stop_at_first=True, keep=keep, counts=counts)
+        ledger, problems = self.check(
+            on_hand, stop_at_first=True, keep=keep, counts=counts, on_set=on_set
+        )
         if problems:
             problem = problems[0]
             if REPAIR in problem.message:  # (it says what mends it: a torn line, a blank one)
@@ -537,9 +544,11 @@ class Session:
         """Replace some inputs of hand `ref` and re-score it."""
         return self._correct(ref, lambda led, r: led.amend_row(r, changes, note, now()))
 
-    def seat_add(self, name: str, after: str | None = None) -> tuple[str, str, Ledger]:
+    def seat_add(
+        self, name: str, after: str | None = None, note: str = ""
+    ) -> tuple[str, str, Ledger]:
         """Seat a player who joins (a newcomer gets a column); returns their name as written,
-        where they sit, and the night after."""
+        where they sit, and the night after. `note` is kept with the change."""
         with self._resumed() as night:
             fd, head, ledger = night.fd, night.head, night.ledger
             name = check_new_name(name)
@@ -561,7 +570,8 @@ class Session:
                     ledger.rules, players, night.last, night.last_hand, codec, night.last.rules_line
                 )
             place = f" after {after}" if after else ""
-            row = ledger.seat_row(order, f"{player} joins{place}", now())
+            said = f"{player} joins{place}" + (f": {check_note(note)}" if note else "")
+            row = ledger.seat_row(order, said, now())
             if codec is head.codec:
                 append(self.path, fd, codec, [row])
             else:
@@ -592,13 +602,22 @@ class Session:
             upgrade(self.path, fd, head)
         return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
 
-    def seat_remove(self, name: str) -> tuple[str, Ledger]:
-        """A player leaves: they keep their total and are no longer dealt in."""
+    def seat_remove(self, name: str, note: str = "") -> tuple[str, Ledger]:
+        """A player leaves: they keep their total and are no longer dealt in. `note` is kept
+        with the change."""
         with self._resumed() as night:
             ledger = night.ledger
+            gone = next(
+                (p for p in night.head.players if same_name(p) == same_name(name.strip())), None
+            )
+            if gone is not None and gone not in ledger.seated:
+                raise ScorepadError(
+                    f"{gone} has already left the table; seated: {', '.join(ledger.seated)}"
+                )
             player = find_player(name, ledger.seated, "seat remove")
             order = [p for p in ledger.seated if p != player]
-            row = ledger.seat_row(order, f"{player} leaves", now())
+            said = f"{player} leaves" + (f": {check_note(note)}" if note else "")
+            row = ledger.seat_row(order, said, now())
             append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 

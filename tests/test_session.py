@@ -158,8 +158,8 @@ def test_hand_prints_points_and_standings(session: Sp) -> None:
         session("hand", "--picker", "Ed", "--partner", "Dee", "--points", 20, "--tricks", 0, *crack)
     ).stdout
     assert out.splitlines()[0] == (
-        "Hand 3: Ed picked, partner Dee, 20 points: a loss, level 3 (no-trick), stake 6; "
-        "cracked by Ann."
+        "Hand 3: Ed picked, partner Dee, 20 points: a loss, level 3 (no-trick), stake 6 "
+        "(x2 crack by Ann); cracked by Ann."
     )
     sheet = json.loads(session("sheet", "--format", "json").stdout)["hands"]
     assert [h["played"] for h in sheet] == [

@@ -72,7 +72,9 @@ def test_a_hand_piped_into_head_is_recorded_and_exits_zero(tmp_path: Path, run: 
 def test_verify_says_what_it_checked_when_asked(run: Run, tmp_path: Path) -> None:
     assert run("-f", FRIDAY, "verify").stdout == ""
     out = run("-f", FRIDAY, "verify", "-v").stdout
-    assert out == f"{FRIDAY}: 40 hands, 2 corrections: all consistent.\n"
+    assert out == (
+        f"{FRIDAY}: 40 rows of hands, 39 hands counted (1 void), 2 corrections: all consistent.\n"
+    )
     path = tmp_path / "six.csv"
     shutil.copy(FRIDAY, path)
     assert run("-f", path, "seat", "add", "Flo").exit_code == 0

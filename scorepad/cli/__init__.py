@@ -195,6 +195,13 @@ def cli(ctx: click.Context, session_file: Path, wait: float) -> None:
         scorepad new --players Ann,Bob,Cy,Dee,Ed
         scorepad hand --picker Ann --partner Bob --points 64 --tricks 4
         scorepad standings
+
+    Shell completion (commands, options, presets, settings and their choices, player names):
+
+    \b
+        eval "$(_SCOREPAD_COMPLETE=bash_source scorepad)"    # bash, in ~/.bashrc
+        eval "$(_SCOREPAD_COMPLETE=zsh_source scorepad)"     # zsh, in ~/.zshrc
+        _SCOREPAD_COMPLETE=fish_source scorepad | source     # fish
     """
     ctx.obj = session_file
     ctx.meta["scorepad.wait"] = wait

@@ -142,8 +142,16 @@ def complete_setting(
 ) -> list[CompletionItem]:
     from click.shell_completion import CompletionItem
 
-    from ..rules import load_rules
+    from ..rules import load_rules, values_of
 
+    key, equals, typed = incomplete.partition("=")
+    if equals:  # KEY=<TAB>: a choice's choices (true and false for a yes-or-no setting)
+        return [
+            CompletionItem(f"{key}={value}") for value in values_of(key) if value.startswith(typed)
+        ]
+    before: tuple[str, ...] = tuple(ctx.params.get("changes") or ())
+    if len(before) >= 2 and before[-1] == "=":  # (bash breaks KEY=VALUE into KEY, =, VALUE)
+        return [CompletionItem(v) for v in values_of(before[-2]) if v.startswith(incomplete)]
     try:
         keys = load_rules(ctx.params.get("rules_spec")).flat()
     except ScorepadError:

@@ -296,7 +296,13 @@ def trick(
 
 
 @click.command("replay", context_settings=CONTEXT_SETTINGS)
-@click.argument("hand_file", type=click.Path(dir_okay=False, path_type=Path), metavar="HAND_FILE")
+@click.argument(
+    "hand_files",
+    nargs=-1,
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="HAND_FILE...",
+)
 @click.option(
     "--record",
     is_flag=True,
@@ -306,10 +312,13 @@ def trick(
 @table_format_option()
 @session_file_option
 @click.pass_obj
-def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> None:
+def replay_command(
+    path: Path, hand_files: tuple[Path, ...], record: bool, note: str, fmt: str
+) -> None:
     """Replay a whole hand from its cards: check the deal and every play, and score it.
 
-    HAND_FILE is plain text (see the README): the players and the dealer, each player's cards,
+    Each HAND_FILE is replayed in turn (several: each under its name; in JSON, a list). It is
+    plain text (see the README): the players and the dealer, each player's cards,
     the blind, the picker, the bury, the call, and each trick's cards in the order played. It
     reports every renege (with the card that should have followed) and every breach of the
     called-ace rules, works out each trick, the picker's side's card points and tricks, and the
@@ -323,6 +332,22 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
         scorepad replay sample_sessions/hands/friday-disputed.txt
         scorepad -f friday.csv replay hand.txt --record
     """
+    several = len(hand_files) > 1
+    wrong = False
+    for number, hand_file in enumerate(hand_files):
+        if several and fmt == "json":
+            click.echo("[" if number == 0 else ",")
+        elif several:
+            click.echo(f"{'' if number == 0 else chr(10)}==> {hand_file} <==")
+        wrong |= _replay_one(path, hand_file, record, note, fmt)
+    if several and fmt == "json":
+        click.echo("]")
+    if wrong:
+        sys.exit(1)
+
+
+def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> bool:
+    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
     from ..render import render, to_json
     from ..replay import HandFileError, digest, parse_hand_file, replay
     from ..rules import load_rules
@@ -397,8 +422,7 @@ def replay_command(path: Path, hand_file: Path, record: bool, note: str, fmt: st
 
             click.echo(summary_text(row, result))
             click.echo(next_line(state))
-    if outcome.problems:
-        sys.exit(1)
+    return bool(outcome.problems)
 
 
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:

@@ -148,7 +148,12 @@ def status(path: Path, fmt: str) -> None:
             if pending
             else "none pending",
         ),
-        ("Leader", f"{leader} {signed(state.totals[leader])}"),
+        (
+            "Leader",
+            f"{leader} {signed(state.totals[leader])}"
+            if any(state.totals.values())
+            else "nobody yet (everyone at 0)",
+        ),
     ]
     race = race_line(state)
     if race:
@@ -186,6 +191,7 @@ def standings(path: Path, fmt: str) -> None:
         click.echo(to_json(standings_record(str(path), head.rules.name, state, stats)))
         return
     from ..render import Points, render
+    from ..reports import rules_words
 
     rows = [
         (rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks, stats[p].picker_wins)
@@ -203,7 +209,7 @@ def standings(path: Path, fmt: str) -> None:
     if fmt == "csv":
         return
     click.echo()
-    summary = f"{state.hands} hands ({head.rules.name} rules)"
+    summary = f"{state.hands} hands ({rules_words(head, state)})"
     race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
 
@@ -216,7 +222,9 @@ def standings(path: Path, fmt: str) -> None:
 def sheet(path: Path, running: bool, fmt: str) -> None:
     """The score sheet: a row per hand with each player's points, and the totals.
 
-    A voided hand shows as void; an amended hand shows as amended, with its new points.
+    A voided hand shows as void; an amended hand shows as amended, with its new points. A
+    change of the rules (`scorepad set`) is a row of its own where it was made, with its note
+    (in JSON: `changes`, each with the hand it applies from).
 
     Examples:
 
@@ -230,7 +238,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record
+    from ..reports import SheetRows, hand_record, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -265,7 +273,15 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 spool.write("".join(batch))
                 batch.clear()
 
-        state = reading.night(write_json if fmt == "json" else write_csv)
+        changes: list[dict[str, Any]] = []  # (JSON: after the hands, each with its place)
+
+        def write_set(row: Row, from_hand: int) -> None:  # a change of the rules, in its place
+            if fmt == "json":
+                changes.append(set_record(row, from_hand))
+            else:
+                batch.append(sheet_rows.set_csv_line(row))
+
+        state = reading.night(write_json if fmt == "json" else write_csv, on_set=write_set)
         spool.write("".join(batch))
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
@@ -281,7 +297,10 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             for number, line in enumerate(spool):
                 click.echo(("," if number else "") + line.rstrip("\n"))
             totals = dict(zip(players, total[3:-1]))
-            click.echo('], "totals": %s}' % json.dumps(totals, ensure_ascii=False))
+            click.echo(
+                '], "totals": %s, "changes": %s}'
+                % (json.dumps(totals, ensure_ascii=False), json.dumps(changes, ensure_ascii=False))
+            )
             return
         if fmt == "csv":
             writer.writerow(total)
@@ -315,7 +334,8 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
     from ..render import Points
 
     points = [Points(int(c)) if c else None for c in cells[3 : 3 + count]]
-    return [int(cells[0]), cells[1], cells[2], *points, cells[3 + count]]
+    number = int(cells[0]) if cells[0] else ""  # (none: a change of the rules)
+    return [number, cells[1], cells[2], *points, cells[3 + count]]
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -718,9 +738,10 @@ def seat() -> None:
     help="Seat the player on this player's left (next after them in seat order). "
     "Default: after the last seat.",
 )
+@click.option("--note", default="", metavar="TEXT", help="Why they join (kept with it).")
 @session_file_option
 @click.pass_obj
-def seat_add(path: Path, name: str, after: str | None) -> None:
+def seat_add(path: Path, name: str, after: str | None, note: str) -> None:
     """Seat a player who joins (or comes back): dealt in from the next hand.
 
     Example:
@@ -734,7 +755,7 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
     session = open_session(path)
     now = session.state()
     before = seating_of(now.rules, now.seated).deal
-    player, place, state = session.seat_add(name, after)
+    player, place, state = session.seat_add(name, after, note)
     click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
     hand = seating_of(state.rules, state.seated)
     if hand.deal != before:
@@ -750,9 +771,10 @@ def seat_add(path: Path, name: str, after: str | None) -> None:
 
 @seat.command("remove", context_settings=CONTEXT_SETTINGS)
 @click.argument("name", shell_complete=complete_player)
+@click.option("--note", default="", metavar="TEXT", help="Why they leave (kept with it).")
 @session_file_option
 @click.pass_obj
-def seat_remove(path: Path, name: str) -> None:
+def seat_remove(path: Path, name: str, note: str) -> None:
     """A player leaves: they keep their total and are no longer dealt in.
 
     Example:
@@ -762,7 +784,7 @@ def seat_remove(path: Path, name: str) -> None:
     """
     from ..render import signed
 
-    player, state = open_session(path).seat_remove(name)
+    player, state = open_session(path).seat_remove(name, note)
     click.echo(
         f"{player} leaves the table with {signed(state.totals[player])}. "
         f"Seats: {', '.join(state.seated)}."

@@ -60,6 +60,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         scorepad -f sample_sessions/standard-friday.csv settle --rate 0.10 --format json
     """
     from ..render import Money, Points, render, to_json
+    from ..reports import rules_words
     from ..settlement import (
         check_rate_pays,
         fewest_payments,
@@ -140,7 +141,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         return
     click.echo(
         f"Settlement at {rate_text(per_point, currency)} a point "
-        f"({state.hands} hands, {head.rules.name} rules):"
+        f"({state.hands} hands, {rules_words(head, state)}):"
     )
     click.echo(people)
     click.echo()
@@ -171,7 +172,7 @@ def stats(path: Path, fmt: str) -> None:
         scorepad -f sample_sessions/standard-friday.csv stats
     """
     from ..render import Points, render, to_json
-    from ..reports import stats_records
+    from ..reports import rules_words, stats_records
 
     head, state, stats = night_stats(open_session(path))
     records = stats_records(state.totals, stats)
@@ -261,7 +262,7 @@ def stats(path: Path, fmt: str) -> None:
     if fmt not in ("csv",):
         click.echo()
         click.echo(
-            f"{state.hands} hands ({head.rules.name} rules). Wins: the picker's wins "
+            f"{state.hands} hands ({rules_words(head, state)}). Wins: the picker's wins "
             f"out of picks; Avg points: card points taken when picking."
         )
 
@@ -323,6 +324,7 @@ def season(
     nights = []
     played: list[Path] = []
     settlements: dict[str, str] = {}
+    families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
         try:
             state = open_session(file).night()
@@ -342,9 +344,12 @@ def season(
                 f"their own"
             )
         nights.append((names[file], state.totals))
+        families.setdefault(state.rules.family, []).append(names[file])
         played.append(file)
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
+    if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
+        click.echo(f"Warning: {_mixed_families(families)}", err=True)
     columns, records = league(nights)
     ratings = _ratings(played) if with_rating else {}
     if fmt == "json":
@@ -382,6 +387,18 @@ def season(
             listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
             click.echo(f"Under {min_hands} hands, no rating: {listed}.")
         click.echo("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma.")
+
+
+def _mixed_families(families: dict[str, list[str]]) -> str:
+    """What a season over Sheepshead and Schafkopf nights adds up, in words."""
+    said = {"sheepshead": "Sheepshead game points", "schafkopf": "Schafkopf points"}
+    parts = [
+        f"{said.get(family, family)} ({', '.join(nights)})" for family, nights in families.items()
+    ]
+    return (
+        f"this season adds {' to '.join(parts)}: not the same unit (a Bavarian tariff counts "
+        f"cents); give each game a season of its own to compare like with like"
+    )
 
 
 def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
@@ -440,7 +457,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad chart
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
-    from ..reports import RunningSeries
+    from ..reports import RunningSeries, rules_words
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
@@ -451,7 +468,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     players = list(state.totals)
     hands = running.hands
     series = {p: running.series[p] for p in players}
-    title = f"Running totals: {path.name} ({head.rules.name} rules)"
+    title = f"Running totals: {path.name} ({rules_words(head, state)})"
     if output:
         _chart_image(output, title, hands, series)
         click.echo(f"Wrote {output}.")
@@ -473,6 +490,11 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         legend.append(plt.colorize(f"━━ {player}", hue) if color else f"{mark}{mark} {player}")
     last = hands[-1]
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
+    low = min(min(values) for values in series.values()) if series else 0
+    high = max(max(values) for values in series.values()) if series else 0
+    # (plotext's own ticks read 26.0, 15.5; the plot has the height but the title, the frame
+    # and the hand axis: 5 lines)
+    plt.yticks(whole_ticks(low, high, (height or 20) - 5))
     plt.title(title)
     plt.xlabel("hand")
     text = plt.build()
@@ -481,6 +503,18 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
+
+
+def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
+    """Ticks for a chart's axis of game points: whole numbers a round step apart (1, 2 or 5
+    times a power of ten), at most about eight between `low` and `high`, and at least one and a
+    half of the chart's `rows` apart (two ticks on one row would show only one of them)."""
+    span = high - low
+    step = 1
+    while span // step > 8 or step * max(rows, 1) * 2 < span * 3:  # (1, 2, 5, 10, 20, 50, ...)
+        step = step * 5 // 2 if str(step).startswith("2") else step * 2
+    first = -(-low // step) * step  # (the first multiple of step at or above low)
+    return list(range(first, high + 1, step)) or [low]
 
 
 def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:

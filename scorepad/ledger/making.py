@@ -54,7 +54,8 @@ class NewRows(Night):
         if self.rules.all_pass != "doubler":
             raise HandError(
                 f"⟨doubler⟩: {self.rules.name} rules have all_pass = "
-                f"{self.rules.all_pass}; a doubler needs all_pass = doubler"
+                f"{self.rules.all_pass}; a doubler needs all_pass = doubler: "
+                f"scorepad set all_pass=doubler (from the next hand on)"
             )
         self._check_race_open()
         self.check_night_open()

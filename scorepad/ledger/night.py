@@ -54,6 +54,10 @@ class Night:
         self.seat_changes = 0
         self._seat_notes: list[str] = []  # seat changes the next hand shown is to mention
         self.rules_line: int | None = None  # the `set` row in force (None: the head's rules)
+        self.rules_from = 0  # the first hand under the rules in force, once they changed
+        self.rules_changes = 0  # the `set` rows read (undos of one among them)
+        # told of each change of the rules as the pass reaches it, with the hand it applies from
+        self.on_set: Callable[[Row, int], None] | None = None
         self.corrections = corrections if corrections is not None else {}  # (read only)
         self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
@@ -126,13 +130,28 @@ class Night:
         return self.order[0]
 
     def summary(self) -> str:
-        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'."""
+        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'; where
+        not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
+        hands, 39 hands counted (1 void), ...'."""
 
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")
 
         corrections = sum(fate.rows for fate in self.corrections.values())
-        parts = [count(self.last_hand, "hand"), count(corrections, "correction")]
+        numbered = count(self.last_hand, "hand")
+        if self.hands != self.last_hand:
+            void = len(self.voided)
+            penalties = len(self.penalties - self.voided)
+            doublers = self.last_hand - self.hands - void - penalties
+            why = [f"{void} void"] if void else []
+            why += [count(doublers, "doubler")] if doublers else []
+            if penalties:
+                why.append("1 penalty" if penalties == 1 else f"{penalties} penalties")
+            numbered = (
+                f"{self.last_hand} {'row' if self.last_hand == 1 else 'rows'} of hands, "
+                f"{count(self.hands, 'hand')} counted ({', '.join(why)})"
+            )
+        parts = [numbered, count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))
         return ", ".join(parts)
@@ -260,7 +279,11 @@ class Night:
         """A change of the rules, from the next hand on."""
         self.rules = self._rules_of(row)
         self.rules_line = row.line
+        self.rules_from = self.last_hand + 1
+        self.rules_changes += 1
         self._changed(rules=True)
+        if self.on_set is not None:
+            self.on_set(row, self.last_hand + 1)
 
     def _apply_seat(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """Someone joins or leaves the table."""

@@ -444,11 +444,20 @@ class Codec:
             if name not in BY_NAME:
                 players.append(name)
         missing = [c for c in columns_of(1) if c not in seen]
+        if "hand" in missing or "kind" in missing:  # (a CSV of another program, most likely)
+            raise LedgerError(
+                1,
+                "not a scorepad session: its header has no hand and kind columns (a session "
+                "file starts hand,kind,ref,...)",
+            )
         if missing:
+            listed = ", ".join(missing[:5])
+            if len(missing) > 5:
+                listed += f" and {len(missing) - 5} more"
             raise LedgerError(
                 1,
                 "not a scorepad session: the header has no "
-                f"{', '.join(missing)} column{'s' if len(missing) > 1 else ''}",
+                f"{listed} column{'s' if len(missing) > 1 else ''}",
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 

@@ -47,6 +47,12 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
         path, "already exists; scorepad never overwrites a session (choose another ⟨file⟩)"
     )
     if os.path.lexists(path):
+        if os.path.isfile(path) and os.path.getsize(path) == 0:
+            raise SessionError(
+                path,
+                "is empty (a `scorepad new` that never finished?): `scorepad repair` removes "
+                "it; then run `scorepad new` again",
+            )
         raise exists
     # Written whole to a temp file beside it, then linked into place, which fails if the path
     # exists meanwhile: a crash leaves no half-made session, only a temp file the next writer
