@@ -452,6 +452,15 @@ class Session:
         new change is made. Returns as `undo` does."""
         return self._step(reason, back=False)
 
+    def steps_left(self, back: bool, most: int) -> int:
+        """How many changes `undo` (`back`) or `redo` could take back or make again now, counted
+        up to `most` (`undo N` refuses before writing anything when fewer are there)."""
+        with self._snapshot() as snapshot:
+            head, _ = snapshot.read_head()
+            if back:
+                return sum(1 for _, _ in zip(range(most), _undoable(snapshot, head)))
+            return min(most, len(_redo_stack(snapshot, head)))
+
     def _step(self, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
         try:
             with self._locked() as fd:
@@ -669,22 +678,32 @@ def _rules_in_force(snapshot: Snapshot, head: Head, line: int | None) -> Rules:
 
 
 def _to_undo(snapshot: Snapshot, head: Head) -> Row | None:
-    """The last change not taken back yet (None: none). Each `undo` row takes back the last
-    change not taken back before it, so walking up from the end, the first change that no
-    `undo` row below it names is the one."""
+    """The last change not taken back yet (None: none)."""
+    return next(_undoable(snapshot, head), None)
+
+
+def _undoable(snapshot: Snapshot, head: Head) -> Iterator[Row]:
+    """The changes not taken back yet, newest first. Each `undo` row takes back the last change
+    not taken back before it, so walking up from the end, the changes that no `undo` row below
+    them names are those."""
     undone: set[int] = set()
     for row in rows_back(snapshot, head):
         if row.undoes is not None:
             undone.add(row.undoes)
         elif row.line not in undone:
-            return row
-    return None
+            yield row
 
 
 def _to_redo(snapshot: Snapshot, head: Head) -> Row | None:
     """The change the last `undo` took back, if no change but an undo or redo came since
     (None: nothing to redo). The undos and redos since the last other change, in file order:
     each undo puts what it took back on a stack, each redo takes the top."""
+    stack = _redo_stack(snapshot, head)
+    return row_at_line(snapshot, head, stack[-1]) if stack else None
+
+
+def _redo_stack(snapshot: Snapshot, head: Head) -> list[int]:
+    """The lines of the changes `redo` can make again, the next last."""
     since: list[Row] = []
     for row in rows_back(snapshot, head):
         if row.undoes is None and row.redoes is None:
@@ -696,6 +715,4 @@ def _to_redo(snapshot: Snapshot, head: Head) -> Row | None:
             stack.append(row.undoes)
         elif stack:
             stack.pop()
-    if not stack:
-        return None
-    return row_at_line(snapshot, head, stack[-1])
+    return stack

@@ -779,3 +779,21 @@ def test_a_checked_night_is_freed_as_soon_as_it_is_let_go(session: Sp) -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_undo_n_with_fewer_changes_changes_nothing(session: Sp) -> None:
+    """`undo 3` with two changes to take back (or `redo 2` with one) refuses before it writes."""
+    session.new()
+    session("hand", *HAND)
+    session("hand", *HAND)
+    before = session.path.read_bytes()
+    assert "there are 2 changes to undo, not 3: nothing was changed" in refused(
+        session, "undo", "3"
+    )
+    assert session.path.read_bytes() == before
+    _ok(session("undo"))
+    after = session.path.read_bytes()
+    assert "there is 1 change to redo, not 2: nothing was changed" in refused(session, "redo", "2")
+    assert session.path.read_bytes() == after
+    _ok(session("undo", "1"))
+    assert _json(session("standings", "--format", "json"))["hands"] == 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import HandError
+from ..errors import HandError, ScorepadError
 from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
@@ -425,6 +425,14 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
     from ..store.format import RowKind
 
     session = open_session(path)
+    if steps > 1:  # (one step refused says why itself)
+        left = session.steps_left(back, steps)
+        if left < steps:
+            word = "undo" if back else "redo"
+            raise ScorepadError(
+                f"there {'is' if left == 1 else 'are'} {left} change{'' if left == 1 else 's'} "
+                f"to {word}, not {steps}: nothing was changed"
+            )
     done = []
     for _ in range(steps):
         what, row, result, state = session.undo(reason) if back else session.redo(reason)
