@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import RulesError, worded
+from .i18n import gettext as _
 from .games import BASE_GAMES, CORE_GAMES, VALUED
 from .names import FAMILIES, PRESETS, Family
 
@@ -428,6 +429,8 @@ _DEAL_FIELDS = (
     Setting("partners", "int", "most partners the picker can have", low=0, high=3),
     Setting("call", "choice", "how the partner is found", CALLS),
 )
+SETTINGS = (*_SCALARS, *_DEAL_FIELDS)
+"""Every setting declared once (those of a deal, `deal.N.KEY`, by their KEY)."""
 _SCALAR_BY_KEY = {s.key: s for s in _SCALARS}
 _DEAL_BY_FIELD = {s.key: s for s in _DEAL_FIELDS}
 _SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")
@@ -445,13 +448,13 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
         return Setting(key, base.kind, base.help, base.choices, base.low, base.high)
     if len(parts) == 2 and parts[0] == "game_values" and parts[1] in VALUED:
         return Setting(
-            key, "int", f"Schafkopf: base value of a {parts[1]} game", low=1, family="schafkopf"
+            key, "int", _("Schafkopf: base value of a {game} game").format(game=parts[1]), low=1, family="schafkopf"
         )
     if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
         return Setting(
             key,
             "int",
-            f"Schafkopf: fewest runs that count in a {parts[1]} game",
+            _("Schafkopf: fewest runs that count in a {game} game").format(game=parts[1]),
             low=1,
             family="schafkopf",
         )
@@ -459,7 +462,9 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
         return Setting(
             key,
             "int",
-            f"Schafkopf: most runs that count in a {parts[1]} game (0: no cap)",
+            _("Schafkopf: most runs that count in a {game} game (0: no cap)").format(
+                game=parts[1]
+            ),
             low=0,
             high=16,
             family="schafkopf",
@@ -902,7 +907,9 @@ def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
     for key, value in rules.flat().items():
         if key not in ("name", "description"):
             setting = _setting_for(key)
-            meaning = worded(setting.help)
+            meaning = worded(_(setting.help))
             if setting.kind == "choice":
-                meaning += f" (choices: {', '.join(setting.choices)})"
+                meaning = _("{meaning} (choices: {choices})").format(
+                    meaning=meaning, choices=", ".join(setting.choices)
+                )
             yield key, format_value(value), meaning

@@ -18,6 +18,10 @@ if os.environ.get("SCOREPAD_LOCKS") == "windows":
         if hasattr(os, _name):
             delattr(os, _name)
 
+# The suite speaks English whatever the machine's locale (a German test says --lang de, or sets
+# SCOREPAD_LANG itself).
+os.environ["SCOREPAD_LANG"] = "en"
+
 import pytest
 from click.testing import CliRunner, Result
 from hypothesis import settings

@@ -74,6 +74,7 @@ LAYERS = {
         (
             "names",
             "errors",
+            "i18n",
             "games",
             "hands",
             "cards",
@@ -98,6 +99,7 @@ LAYERS = {
     "rating": 4,
     # the interfaces
     "cli": 5,
+    "locale": 5,
     "web": 5,
     "__main__": 5,
 }

@@ -23,6 +23,9 @@ import click
 
 from .. import __version__
 from ..errors import ScorepadError, set_wording
+from ..i18n import LANGUAGES
+from ..i18n import gettext as _
+from ._language import Translated, speak, translate_help
 from ._common import (
     CONTEXT_SETTINGS,
     NumberRange,
@@ -82,6 +85,7 @@ class ScorepadGroup(WholeHelpGroup):
             return None
         module, attribute = where.split(".")
         command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        translate_help(command)
         gc.freeze()  # what the command's import made lives as long as the process (see main)
         return command
 
@@ -113,12 +117,13 @@ class ScorepadGroup(WholeHelpGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        speak(args, self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Abort:
-            click.echo("Aborted.", err=True)
+            click.echo(_("Aborted."), err=True)
             sys.exit(1)
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help())  # `scorepad` alone: the help, as asked for
@@ -126,7 +131,7 @@ class ScorepadGroup(WholeHelpGroup):
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
-                hint = f"; see '{exc.ctx.command_path} --help'"
+                hint = _("; see '{command} --help'").format(command=exc.ctx.command_path)
             echo_error(f"{exc.format_message().rstrip('.')}{hint}")
             sys.exit(exc.exit_code)
         except ScorepadError as exc:
@@ -152,7 +157,7 @@ def _reader_gone() -> None:
 
 def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if value != value:  # NaN, which every comparison (and so FloatRange) lets through
-        raise click.BadParameter("not a number of seconds")
+        raise click.BadParameter(_("not a number of seconds"))
     return value
 
 
@@ -178,8 +183,16 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     metavar="SECONDS",
     help="How long to wait while another scorepad holds the session's lock (else $SCOREPAD_WAIT).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    metavar="de|en",
+    expose_value=False,
+    help="The language to speak (else $SCOREPAD_LANG, else the locale's, else English). "
+    "What programs read (CSV, JSON, the session file) is never translated.",
+)
 @click.version_option(
-    __version__, "--version", prog_name="scorepad", message="%(prog)s %(version)s"
+    __version__, "--version", prog_name="scorepad", message=Translated("%(prog)s %(version)s")
 )
 @click.pass_context
 def cli(ctx: click.Context, session_file: Path, wait: float) -> None:

@@ -16,6 +16,8 @@ import click
 
 from ..errors import ScorepadError, worded
 from ..games import GAMES as GAME_NAMES
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
 
@@ -46,7 +48,7 @@ class WholeHelpGroup(click.Group):
             if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit=300)))
         if rows:
-            with formatter.section("Commands"):
+            with formatter.section(_("Commands")):
                 formatter.write_dl(rows)
 
 
@@ -125,7 +127,7 @@ def escaped(message: str) -> str:
 
 def echo_error(message: str) -> None:
     """Print `Error: message` on one line: control characters the user typed are escaped."""
-    click.echo(f"Error: {escaped(message)}", err=True)
+    click.echo(_("Error: {message}").format(message=escaped(message)), err=True)
 
 
 def complete_rules(

@@ -1,0 +1,218 @@
+"""The language of the command line: chosen before click reads a word, and click taught it.
+
+The language is `--lang` (a top-level option, read here before click parses anything, so
+that its own messages, a usage mistake, are in that language too), else `$SCOREPAD_LANG`, else
+the locale (see `i18n.choose`). In English nothing is loaded and nothing changed. In another
+language click's messages are translated by scorepad's catalog (click calls gettext's `_`,
+which click's modules import as theirs: it is replaced there by scorepad's), and a command's
+help (its docstring and its options' help, written in English where they are declared) is
+translated paragraph by paragraph as the command is loaded.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import click
+
+from .. import i18n
+from ..i18n import N_
+
+CLICK_MODULES = (
+    "core",
+    "exceptions",
+    "parser",
+    "formatting",
+    "types",
+    "decorators",
+    "termui",
+    "utils",
+)
+
+CLICK_MESSAGES = (
+    N_("Usage:"),
+    N_("[OPTIONS]"),
+    N_("COMMAND [ARGS]..."),
+    N_("Options"),
+    N_("Commands"),
+    N_("Show this message and exit."),
+    N_("Show the version and exit."),
+    N_("Missing option"),
+    N_("Missing argument"),
+    N_("Missing parameter"),
+    N_("Missing command."),
+    N_("No such option {name!r}."),
+    N_("No such command {name!r}."),
+    N_("Did you mean {possibility}?"),
+    N_("(Did you mean one of: {possibilities}?)"),
+    N_("Invalid value: {message}"),
+    N_("Invalid value for {param_hint}: {message}"),
+    N_("Got unexpected extra argument ({args})"),
+    N_("Got unexpected extra arguments ({args})"),
+    N_("Option {name!r} requires an argument."),
+    N_("Option {name!r} requires {nargs} arguments."),
+    N_("Option {name!r} does not take a value."),
+    N_("{value!r} is not {choice}."),
+    N_("{value!r} is not one of {choices}."),
+    N_("{value!r} is not a valid {number_type}."),
+    N_("{value} is not in the range {range}."),
+    N_("{value!r} is not a valid boolean. Recognized values: {states}"),
+    N_("default: {default}"),
+    N_("env var: {var}"),
+    N_("required"),
+    N_("{name} {filename!r} does not exist."),
+    N_("{name} {filename!r} is a file."),
+    N_("{name} {filename!r} is a directory."),
+    N_("{name} {filename!r} is not readable."),
+    N_("{name} {filename!r} is not writable."),
+    N_("file"),
+    N_("directory"),
+    N_("path"),
+    N_("integer"),
+    N_("float"),
+    N_("Aborted!"),
+    N_("Error: {message}"),
+)
+"""Click's own messages a user meets, translated in scorepad's catalog (their ids are click's)."""
+
+_TOP_OPTIONS_WITH_VALUE = ("-f", "--file", "--wait")
+
+
+def language_of(args: Sequence[str]) -> str | None:
+    """The `--lang` given among the top-level options (before the command's name), if any."""
+    words = iter(args)
+    for word in words:
+        if word == "--lang":
+            return next(words, None)
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+        if word in _TOP_OPTIONS_WITH_VALUE:
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return None
+    return None
+
+
+def speak(args: Sequence[str] | None, root: click.Command) -> str:
+    """Choose the language of this call (`--lang` in `args`, else the environment) and speak
+    it: scorepad's messages, click's, and the help of `root`."""
+    typed = language_of(sys.argv[1:] if args is None else args)
+    code = i18n.choose(typed if typed in i18n.LANGUAGES else None)
+    i18n.use(code)
+    if code != "en" or _TAUGHT[0]:
+        _teach_click()
+        translate_help(root)
+    return code
+
+
+_TAUGHT = [False]
+
+
+def _teach_click() -> None:
+    """Let click's own messages go through scorepad's catalog (in English they come back as
+    they are: the message is the id)."""
+    if _TAUGHT[0]:
+        return
+    import importlib
+
+    for name in CLICK_MODULES:
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = i18n.gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
+    for kind, word in ((click.types.IntParamType, "integer"), (click.types.FloatParamType, "float")):
+        kind.name = _TypeName(word)  # type: ignore[assignment]
+    _TAUGHT[0] = True
+
+
+class _TypeName(str):
+    """A click type's name ("integer") that reads in the language in force when shown."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(i18n.gettext(str(self)), spec)
+
+
+class Translated(str):
+    """A message click formats itself (`--version`'s), translated as it is formatted."""
+
+    __slots__ = ()
+
+    def __mod__(self, values: Any) -> str:
+        return i18n.gettext(str(self)) % values
+
+
+N_("%(prog)s %(version)s")
+
+_ENGLISH = "_scorepad_english"
+
+
+def translate_help(command: click.Command) -> None:
+    """Put a command's help, and its options', in the language in force (and back: the
+    English is kept beside them, so one process may speak both, as the tests do). Only a
+    command already loaded is translated; a group's are as they are loaded."""
+    if i18n.language() == "en" and not hasattr(command, _ENGLISH):
+        return
+    for thing, names in _helped(command):
+        english: dict[str, Any] = thing.__dict__.setdefault(
+            _ENGLISH, {n: getattr(thing, n, None) for n in names}
+        )
+        for name in names:
+            text = english.get(name)
+            if isinstance(text, str):
+                setattr(thing, name, help_text(text))
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            translate_help(sub)
+
+
+def _helped(command: click.Command) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    group = ("subcommand_metavar",) if isinstance(command, click.Group) else ()
+    yield command, ("help", "short_help", "epilog", "options_metavar", *group)
+    for param in command.params:
+        yield param, ("help",)
+
+
+def help_text(text: str) -> str:
+    """Help as written (paragraphs apart by a blank line) in the language in force: each
+    paragraph its own message, but a block kept as written (click's `\\b`) that holds only
+    command lines, which read the same in every language."""
+    if i18n.language() == "en":
+        return text
+    return "\n\n".join(_paragraph(p) for p in text.split("\n\n"))
+
+
+def _paragraph(paragraph: str) -> str:
+    """One paragraph of help translated: its message is the paragraph dedented, and the
+    translation is indented as the paragraph was (click dedents the whole help as it shows it)."""
+    if is_code(paragraph):
+        return paragraph
+    import textwrap
+
+    indent = paragraph[: len(paragraph) - len(paragraph.lstrip(" "))]
+    trailing = paragraph[len(paragraph.rstrip()) :]
+    return textwrap.indent(i18n.gettext(message_of(paragraph)), indent) + trailing
+
+
+def message_of(paragraph: str) -> str:
+    """The message of a paragraph of help: the paragraph dedented, without its trailing space."""
+    import textwrap
+
+    return textwrap.dedent(paragraph).strip()
+
+
+def is_code(paragraph: str) -> bool:
+    """Whether a paragraph of help is a block of command lines alone (nothing to translate)."""
+    lines = paragraph.strip(" ").split("\n")
+    return lines[0] == "\b" and "#" not in paragraph and all(line[:1] in (" ", "") for line in lines[1:])
+
+
+def paragraphs(text: str | None) -> list[str]:
+    """The messages of a help text (what `help_text` translates)."""
+    if not text:
+        return []
+    return [message_of(p) for p in text.split("\n\n") if p.strip() and not is_code(p)]
