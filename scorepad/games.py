@@ -99,6 +99,10 @@ PLAYED = tuple(g.name for g in TABLE if g.base == g.name)
 """The games as cards are played (a tout plays as its game): what a hand file may name."""
 
 
+ALIASES: Mapping[str, str] = {"rufspiel": "partner", "sauspiel": "partner"}
+"""The games' German names where they differ from the names written (`--game rufspiel`)."""
+
+
 def game(name: str | None) -> Game:
     """The game `name` (None: the partner game); a KeyError for a name not in the table."""
     return BY_NAME[name or "partner"]

@@ -16,7 +16,8 @@ never translated; numbers and money in text are written as the language writes t
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -105,6 +106,32 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     found = catalog().ngettext(singular, plural, count)
     # (a form may be in the catalog as a message of its own, as click's are)
     return catalog().gettext(english) if found == english else found
+
+
+@contextmanager
+def english() -> Iterator[None]:
+    """Speak English within the block: what a program reads (JSON, CSV) is never translated."""
+    saved = _LANGUAGE[0]
+    _LANGUAGE[0] = "en"
+    try:
+        yield
+    finally:
+        _LANGUAGE[0] = saved
+
+
+def joined(names: Iterable[str]) -> str:
+    """Names one after the other: `Ann and Bob` (`Ann und Bob`)."""
+    return gettext(" and ").join(names)
+
+
+def game_word(name: str | None) -> str:
+    """A Schafkopf game's name as the language says it (`partner` is a Sauspiel in German);
+    its name as written (`--game`, files, JSON) in English."""
+    if not name:
+        return ""
+    if _LANGUAGE[0] == "en":
+        return name
+    return catalog().pgettext("game", name)
 
 
 def N_(message: str) -> str:  # noqa: N802  (the name gettext's tools look for)

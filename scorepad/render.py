@@ -15,6 +15,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .i18n import N_, decimal_text, money
+from .i18n import gettext as _
+
 if TYPE_CHECKING:
     from decimal import Decimal
 
@@ -29,6 +32,91 @@ class Points(int):
     """Game points in a table: +2, -1, 0 in text; a plain number in CSV and JSON."""
 
 
+class Word(str):
+    """A word of the game in a table (a role: picker, defender): in the language in force in a
+    text table, as written in CSV and JSON."""
+
+    __slots__ = ()
+
+
+class Decimal1(float):
+    """A number to one decimal in a table: 54.5 (54,5 in German text); plain in CSV and JSON."""
+
+
+HEADERS = (
+    N_("Player"),
+    N_("Role"),
+    N_("Points"),
+    N_("Total"),
+    N_("Money"),
+    N_("From"),
+    N_("To"),
+    N_("Amount"),
+    N_("Hand"),
+    N_("Dealer"),
+    N_("Played"),
+    N_("Note"),
+    N_("Hands"),
+    N_("Picks"),
+    N_("Picker wins"),
+    N_("Pick rate"),
+    N_("Wins"),
+    N_("Avg points"),
+    N_("Partner"),
+    N_("Schneider +/-"),
+    N_("No-trick +/-"),
+    N_("Leasters"),
+    N_("Best"),
+    N_("Worst"),
+    N_("Picker win rate"),
+    N_("Average picker points"),
+    N_("Schneider for"),
+    N_("Schneider against"),
+    N_("No-trick for"),
+    N_("No-trick against"),
+    N_("Leasters won"),
+    N_("Nights"),
+    N_("Average"),
+    N_("Rating"),
+    N_("Mu"),
+    N_("Sigma"),
+    N_("Setting"),
+    N_("Value"),
+    N_("Meaning"),
+    N_("Card"),
+    N_("Trump"),
+    N_("Trick"),
+    N_("Led by"),
+    N_("Cards played"),
+    N_("Won by"),
+    N_("With"),
+    N_("Line"),
+    N_("Time"),
+    N_("Change"),
+    N_("File"),
+    N_("First dealer"),
+    N_("Players"),
+    N_("Players (seat order)"),
+    N_("Round"),
+    N_("Table"),
+    N_("State"),
+    N_("Award"),
+    N_("Share"),
+    N_("Prize"),
+    N_("Each"),
+    N_("Solos"),
+)
+"""Every table's headers, translated in a text table (CSV and JSON keep them as written)."""
+
+
+def header_text(header: str) -> str:
+    """A header as a text table shows it, in the language in force."""
+    return _(header) if header in _HEADER_SET else header
+
+
+_HEADER_SET = frozenset(HEADERS)
+
+
 class Money:
     """An amount of money (a Decimal to the cent) and the currency symbol it is shown with."""
 
@@ -38,8 +126,7 @@ class Money:
         self.amount, self.currency = amount, currency
 
     def __str__(self) -> str:
-        sign = "-" if self.amount < 0 else ""
-        return f"{sign}{self.currency}{abs(self.amount):,.2f}"
+        return money(self.amount, self.currency)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Money) and (self.amount, self.currency) == (
@@ -72,6 +159,10 @@ def text_cell(value: Any, color: bool = False) -> str:
         return _paint(str(value), float(value.amount)) if color else str(value)
     if value is None:
         return ""
+    if isinstance(value, Word):
+        return _(value)
+    if isinstance(value, Decimal1):
+        return decimal_text(f"{value:.1f}")
     return str(value)
 
 
@@ -83,6 +174,10 @@ def data_cell(value: Any) -> Any:
         return int(value)
     if isinstance(value, Money):
         return f"{value.amount:.2f}"
+    if isinstance(value, Word):
+        return str(value)
+    if isinstance(value, Decimal1):
+        return float(f"{value:.1f}")
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
@@ -118,7 +213,7 @@ def render(
     return str(
         tabulate(
             cells,
-            headers=list(headers),
+            headers=[header_text(h) for h in headers],
             tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
             colalign=colalign,
             disable_numparse=True,
@@ -153,6 +248,7 @@ def render_stream(
     if fmt != "text":
         yield render(headers, rows(), fmt, colalign, color)
         return
+    headers = [header_text(h) for h in headers]
     widths = [len(h) + 2 for h in headers]  # tabulate's minimum padding for headers
     for row in rows():
         widths = [max(w, len(text_cell(c))) for w, c in zip(widths, row)]

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import ScorepadError
+from .i18n import english, game_word, joined, ngettext
+from .i18n import gettext as _
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
@@ -193,31 +195,36 @@ def marks(row: Row, result: Score | None) -> list[str]:
     found = []
     runs = result.runs if result is not None else 0  # (Laufende that count in the value)
     if runs:
-        found.append("1 run" if runs == 1 else f"{runs} runs")
+        found.append(ngettext("1 run", "{count} runs", runs).format(count=runs))
     if row.forced:
-        found.append("forced")
+        found.append(_("forced"))
     if row.crack:
-        found.append(f"{'Stoss' if schafkopf else 'cracked'} by {row.crack}")
+        crack = _("Stoss by {player}") if schafkopf else _("cracked by {player}")
+        found.append(crack.format(player=row.crack))
     if row.recrack:
-        found.append("Gegenstoss" if schafkopf else "re-cracked")
+        found.append(_("Gegenstoss") if schafkopf else _("re-cracked"))
     if row.doubled:
-        found.append("doubled" if row.doubled == 1 else f"doubled {row.doubled} times")
+        found.append(
+            _("doubled") if row.doubled == 1 else _("doubled {count} times").format(count=row.doubled)
+        )
     if row.blitz:
-        found.append("blitz" if row.blitz == 1 else f"{row.blitz} blitzes")
+        found.append(ngettext("blitz", "{count} blitzes", row.blitz).format(count=row.blitz))
     if row.knocks:
-        found.append("knocked" if row.knocks == 1 else f"knocked {row.knocks} times")
+        found.append(
+            _("knocked") if row.knocks == 1 else _("knocked {count} times").format(count=row.knocks)
+        )
     if row.stoss:
-        found.append("Stoss" if row.stoss == 1 else f"Stoss x{row.stoss}")
+        found.append(_("Stoss") if row.stoss == 1 else _("Stoss x{count}").format(count=row.stoss))
     if row.jungfrau:
-        found.append(f"jungfrau {', '.join(row.jungfrau)}")
+        found.append(_("jungfrau {players}").format(players=", ".join(row.jungfrau)))
     if result is not None and result.schneider:
-        found.append("schneider")
+        found.append(_("schneider"))
     if result is not None and result.no_trick:
-        found.append("schwarz" if schafkopf else "no-trick")
+        found.append(_("schwarz") if schafkopf else _("no-trick"))
     if result is not None and result.doubles_next:
-        found.append("60-60: next hand doubled")
+        found.append(_("60-60: next hand doubled"))
     if row.last:
-        found.append("last hand")
+        found.append(_("last hand"))
     return found
 
 
@@ -305,69 +312,102 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     """One line saying what a recorded hand was (after `hand`, `amend`, `play`), beside
     `played_text`, the few words of a sheet's line."""
 
-    label = f"Hand {row.hand}" if row.hand else f"Hand {row.ref}, amended"
+    label = (
+        _("Hand {hand}").format(hand=row.hand)
+        if row.hand
+        else _("Hand {hand}, amended").format(hand=row.ref)
+    )
     if row.kind == "doubler":
-        return f"{label}: everyone passed; a doubler (the next hand is doubled)."
+        return _("{label}: everyone passed; a doubler (the next hand is doubled).").format(
+            label=label
+        )
     if result is None:
         return f"{label}."
     # (a level says schneider and no-trick itself)
     noted = "".join(
         f"; {m}"
         for m in marks(row, result)
-        if result.level is None or m not in ("schneider", "no-trick")
+        if result.level is None or m not in (_("schneider"), _("no-trick"))
     )
+    stake = result.stake
     if result.outcome is Outcome.PENALTY:
-        to = row.paid_to or "each other seated player"
-        return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
+        if row.paid_to:
+            text = _("{label}: a penalty: {offender} pays {penalty} to {to}.")
+        else:
+            text = _("{label}: a penalty: {offender} pays {penalty} to each other seated player.")
+        return text.format(label=label, offender=row.offender, penalty=row.penalty, to=row.paid_to)
     if result.outcome is Outcome.LEASTER and result.losers:  # (leaster_scoring = most-loses)
-        lost = " and ".join(result.losers)
-        return f"{label}: a leaster, lost by {lost} (payout {result.stake}){noted}."
+        return _("{label}: a leaster, lost by {players} (payout {stake}){marks}.").format(
+            label=label, players=joined(result.losers), stake=stake, marks=noted
+        )
     if result.outcome is Outcome.LEASTER:
-        won = " and ".join(result.winners) or "nobody"
-        return f"{label}: a leaster, won by {won} (payout {result.stake}){noted}."
+        won = joined(result.winners) or _("nobody")
+        return _("{label}: a leaster, won by {players} (payout {stake}){marks}.").format(
+            label=label, players=won, stake=stake, marks=noted
+        )
     if result.outcome is Outcome.RAMSCH:
         if result.winners:
-            return (
-                f"{label}: a Ramsch; durchmarsch by {result.winners[0]} "
-                f"(stake {result.stake}){noted}."
-            )
-        return f"{label}: a Ramsch, lost by {result.losers[0]} (stake {result.stake}){noted}."
+            text = _("{label}: a Ramsch; durchmarsch by {player} (stake {stake}){marks}.")
+            who = result.winners[0]
+        else:
+            text = _("{label}: a Ramsch, lost by {player} (stake {stake}){marks}.")
+            who = result.losers[0]
+        return text.format(label=label, player=who, stake=stake, marks=noted)
     if result.outcome is Outcome.SCHWANZER:
-        lost = " and ".join(result.losers) or "nobody (everyone tied)"
-        return f"{label}: a schwanzer, lost by {lost} (stake {result.stake}){noted}."
-    if result.outcome is Outcome.TIE:
-        return (
-            f"{label}: {row.picker}'s side took 60: a 60-60 tie, not scored; the next hand "
-            f"is doubled{noted}."
+        lost = joined(result.losers) or _("nobody (everyone tied)")
+        return _("{label}: a schwanzer, lost by {players} (stake {stake}){marks}.").format(
+            label=label, players=lost, stake=stake, marks=noted
         )
+    if result.outcome is Outcome.TIE:
+        return _(
+            "{label}: {picker}'s side took 60: a 60-60 tie, not scored; the next hand "
+            "is doubled{marks}."
+        ).format(label=label, picker=row.picker, marks=noted)
     partners = ", ".join(row.partners)
     schafkopf = result.level is None  # Schafkopf has game values, not levels
+    outcome = _("a win") if result.outcome is Outcome.WIN else _("a loss")
     if schafkopf and row.game in (None, "partner"):
-        side = f"{row.picker} played a partner game with {partners}"
+        side = _("{picker} played a partner game with {partners}")
     elif schafkopf and row.game == "bettel":
-        took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
-        return (
-            f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
-            f"{result.stake}{noted}."
+        took = ngettext("1 trick", "{count} tricks", row.tricks or 0).format(count=row.tricks)
+        if not row.tricks:
+            took = _("no trick")
+        return _(
+            "{label}: {picker} played a bettel and took {tricks}: {outcome}, stake {stake}{marks}."
+        ).format(
+            label=label, picker=row.picker, tricks=took, outcome=outcome, stake=stake, marks=noted
         )
     elif schafkopf and row.game == "hochzeit":
-        side = f"{row.picker} played a hochzeit with {partners}"
+        side = _("{picker} played a hochzeit with {partners}")
     elif schafkopf:
-        side = f"{row.picker} played a {row.game}"
+        side = _("{picker} played a {game}")
+    elif len(row.partners) > 1:
+        side = _("{picker} picked, partners {partners}")
+    elif row.partners:
+        side = _("{picker} picked, partner {partners}")
+    elif row.alone:
+        side = _("{picker} picked alone")
     else:
-        side = f"{row.picker} picked"
-        if row.partners:
-            side += f", {'partners' if len(row.partners) > 1 else 'partner'} {partners}"
-        elif row.alone:
-            side += " alone"
+        side = _("{picker} picked")
+    side = side.format(picker=row.picker, partners=partners, game=game_word(row.game))
     level = ""
     if result.level:
-        named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
-        level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
+        level = _(", level {level}").format(level=result.level)
+        if result.schneider or result.no_trick:
+            level = {
+                2: _(", level {level} (schneider)"),
+                3: _(", level {level} (no-trick)"),
+            }.get(result.level, level).format(level=result.level)
     why = f" ({', '.join(result.doublings)})" if result.doublings else ""
-    return (
-        f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
-        f"{result.stake}{why}{noted}."
+    return _("{label}: {side}, {points} points: {outcome}{level}, stake {stake}{why}{marks}.").format(
+        label=label,
+        side=side,
+        points=row.points,
+        outcome=outcome,
+        level=level,
+        stake=stake,
+        why=why,
+        marks=noted,
     )
 
 
@@ -619,12 +659,16 @@ def standings_record(
 def rules_words(head: Head, ledger: Ledger) -> str:
     """The rules of a night as a report names them: 'standard rules', or, once `scorepad set`
     changed them, also the rules in force at the end and the hand they apply from."""
-    words = f"{head.rules.name} rules"
+    words = _("{name} rules").format(name=head.rules.name)
     if ledger.rules_line is None:
         return words
     if ledger.rules_changes > 1:
-        words += f", changed {ledger.rules_changes} times"
-    return f"{words}; from hand {ledger.rules_from} on: {ledger.rules.summary()}"
+        words = _("{name} rules, changed {count} times").format(
+            name=head.rules.name, count=ledger.rules_changes
+        )
+    return _("{rules}; from hand {hand} on: {summary}").format(
+        rules=words, hand=ledger.rules_from, summary=ledger.rules.summary()
+    )
 
 
 def rules_in_force(head: Head, ledger: Ledger) -> str:
@@ -670,11 +714,13 @@ class NextHand(NamedTuple):
 
     def text(self) -> str:
         """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling)."""
-        words = f"Next: hand {self.hand}, {self.dealer} deals, {self.leads} leads"
+        words = _("Next: hand {hand}, {dealer} deals, {leads} leads").format(
+            hand=self.hand, dealer=self.dealer, leads=self.leads
+        )
         if self.sits_out:
-            words += f", {', '.join(self.sits_out)} sits out"
+            words += _(", {players} sits out").format(players=", ".join(self.sits_out))
         if self.doubled:
-            words += f"; it is doubled (x{2**self.doubled})"
+            words += _("; it is doubled (x{factor})").format(factor=2**self.doubled)
         return words + "."
 
 

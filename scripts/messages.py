@@ -19,6 +19,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,7 +28,22 @@ LOCALE = ROOT / "scorepad" / "locale"
 POT = LOCALE / "scorepad.pot"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 
-Message = str | tuple[str, str]
+class Context(NamedTuple):
+    """A message that says something else elsewhere: `partner`, the game (a Sauspiel), is not
+    `partner`, the role."""
+
+    context: str
+    id: str
+
+
+Message = str | tuple[str, str] | Context
+
+
+def _id(message: Message) -> tuple[str | tuple[str, str], str | None]:
+    """A message's id and context, as a catalog takes them."""
+    if isinstance(message, Context):
+        return message.id, message.context
+    return message, None
 
 
 def marked() -> Iterator[tuple[Message, str]]:
@@ -71,10 +87,16 @@ def helps() -> Iterator[tuple[Message, str]]:
 
 def declared() -> Iterator[tuple[Message, str]]:
     """What the domain declares once and a user reads in its words."""
+    from scorepad.games import TABLE
+    from scorepad.names import Role
     from scorepad.rules import SETTINGS
 
     for setting in SETTINGS:
         yield setting.help, f"meaning of {setting.key}"
+    for role in Role:
+        yield role.value, "scorepad/names.py: Role"
+    for game in TABLE:
+        yield Context("game", game.name), "scorepad/games.py: a game's name (i18n.game_word)"
 
 
 def collect() -> dict[Message, list[str]]:
@@ -93,7 +115,8 @@ def template() -> object:
 
     pot = Catalog(project="scorepad", version="0.1.0", fuzzy=False)
     for message, where in collect().items():
-        pot.add(message, locations=[(w, None) for w in where[:3]])
+        id, context = _id(message)
+        pot.add(id, locations=[(w, None) for w in where[:3]], context=context)
     return pot
 
 
@@ -113,8 +136,9 @@ def lacking(language: str) -> list[str]:
     catalog = read(language)
     wrong = []
     for message, where in collect().items():
-        key = message if isinstance(message, str) else message[0]
-        entry = catalog.get(key)  # type: ignore[attr-defined]
+        id, context = _id(message)
+        key = id if isinstance(id, str) else id[0]
+        entry = catalog.get(key, context=context)  # type: ignore[attr-defined]
         if entry is None:
             wrong.append(f"{where[0]}: not in the .po: {message!r}")
             continue

@@ -52,6 +52,21 @@ class WholeHelpGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+class GameChoice(click.Choice):  # type: ignore[type-arg]
+    """`--game`: a game's name, or its German name where it differs (`rufspiel`, `sauspiel`:
+    the partner game), as written or in capitals."""
+
+    def __init__(self) -> None:
+        super().__init__(GAME_NAMES)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..games import ALIASES
+
+        if isinstance(value, str):
+            value = ALIASES.get(value.strip().lower(), value)
+        return super().convert(value, param, ctx)
+
+
 class _Ascii:
     """A click number type that takes only the ASCII digits 0-9 (with a sign, and for a float
     a `.`), as every number scorepad reads: Python's `int` and `float` would also take `7_0`
@@ -403,7 +418,7 @@ def _input_option(item: Input, amend: bool) -> Callable[..., Any]:
     elif item.type == Type.COUNTS:
         extra["callback"] = _split_pairs
     elif item.type == Type.GAME:
-        extra = {"type": click.Choice(GAME_NAMES)}
+        extra = {"type": GameChoice()}
     return click.option(word, item.name, help=text, **extra)
 
 
@@ -446,12 +461,12 @@ def build_hand(players: tuple[str, ...], params: dict[str, Any], out: Sequence[s
 
 
 def score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: str = "text") -> str:
-    from ..render import Points, render
+    from ..render import Points, Word, render
 
     headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
     rows = []
     for player, role in result.roles.items():
-        row = [player, role, Points(result.deltas[player]) if player in result.deltas else None]
+        row = [player, Word(role), Points(result.deltas[player]) if player in result.deltas else None]
         if totals is not None:
             row.append(Points(totals[player]))
         rows.append(row)

@@ -95,11 +95,28 @@ def language_of(args: Sequence[str]) -> str | None:
     return None
 
 
+MACHINE_FORMATS = ("csv", "json", "toml", "tsv")
+"""The formats programs read: a command given one speaks English throughout."""
+
+
+def for_programs(args: Sequence[str]) -> bool:
+    """Whether the command line asks for output for programs (`--format csv|json|toml|tsv`)."""
+    for before, word in zip(["", *args], args):
+        if before == "--format" and word in MACHINE_FORMATS:
+            return True
+        if word.startswith("--format=") and word.partition("=")[2] in MACHINE_FORMATS:
+            return True
+    return False
+
+
 def speak(args: Sequence[str] | None, root: click.Command) -> str:
     """Choose the language of this call (`--lang` in `args`, else the environment) and speak
     it: scorepad's messages, click's, and the help of `root`."""
-    typed = language_of(sys.argv[1:] if args is None else args)
+    words = sys.argv[1:] if args is None else list(args)
+    typed = language_of(words)
     code = i18n.choose(typed if typed in i18n.LANGUAGES else None)
+    if for_programs(words):
+        code = "en"
     i18n.use(code)
     if code != "en" or _TAUGHT[0]:
         _teach_click()

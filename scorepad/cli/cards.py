@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
-from ..games import GAMES as GAME_NAMES
 from ._common import (
     CONTEXT_SETTINGS,
+    GameChoice,
     build_hand,
     complete_rules,
     complete_setting,
@@ -222,7 +222,7 @@ def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
     shell_complete=complete_rules,
     help="Rules preset or file (its family decides the trumps). Default: standard.",
 )
-@click.option("--game", type=click.Choice(GAME_NAMES), help="Schafkopf: the game being played.")
+@click.option("--game", type=GameChoice(), help="Schafkopf: the game being played.")
 @click.option("--trump", metavar="SUIT", help="Schafkopf solo: the trump suit (C, S, H, D).")
 @click.option(
     "--players",

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import HandError, ScorepadError
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
@@ -81,8 +83,17 @@ def new(
     players = tuple(check_new_name(p) for p in players)
     seating = seat(rules, players, dealer)  # can this table be dealt at all?
     Session.create(path, players, rules, seating.dealer)
-    click.echo(f"Started {path}: {', '.join(players)}; rules: {rules.summary()}.")
-    click.echo(f"Next: hand 1, {seating.dealer} deals, {seating.order[0]} leads.")
+    click.echo(
+        _("Started {file}: {players}; rules: {rules}.").format(
+            file=path, players=", ".join(players), rules=rules.summary()
+        )
+    )
+    click.echo(
+        _("Next: hand {hand}, {dealer} deals, {leads} leads").format(
+            hand=1, dealer=seating.dealer, leads=seating.order[0]
+        )
+        + "."
+    )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -131,36 +142,45 @@ def status(path: Path, fmt: str) -> None:
 
     doubled = coming.doubled
     lines = [
-        ("Session", str(path)),
+        (_("Session"), str(path)),
         (
-            "Rules",
+            _("Rules"),
             rules_in_force(head, state),
         ),
-        ("Players", ", ".join(state.seated)),
-        ("Next hand", str(coming.hand)),
-        ("Dealer", coming.dealer),
-        ("Leads", coming.leads),
-        ("Sits out", ", ".join(coming.sits_out) or "nobody"),
+        (_("Players"), ", ".join(state.seated)),
+        (_("Next hand"), str(coming.hand)),
+        (_("Dealer"), coming.dealer),
+        (_("Leads"), coming.leads),
+        (_("Sits out"), ", ".join(coming.sits_out) or _("nobody")),
         (
-            "Doublers",
-            f"{pending} pending"
-            + (f"; the next hand is doubled (x{2**doubled})" if doubled else "")
+            _("Doublers"),
+            _("{count} pending").format(count=pending)
+            + (
+                _("; the next hand is doubled (x{factor})").format(factor=2**doubled)
+                if doubled
+                else ""
+            )
             if pending
-            else "none pending",
+            else _("none pending"),
         ),
         (
-            "Leader",
+            _("Leader"),
             f"{leader} {signed(state.totals[leader])}"
             if any(state.totals.values())
-            else "nobody yet (everyone at 0)",
+            else _("nobody yet (everyone at 0)"),
         ),
     ]
     race = race_line(state)
     if race:
-        lines.append(("Race", race))
+        lines.append((_("Race"), race))
     if state.night_over:
-        lines.append(("Last hand", f"hand {state.night_over} was the night's last: settle up"))
-    width = max(len(k) for k, _ in lines) + 1
+        lines.append(
+            (
+                _("Last hand"),
+                _("hand {hand} was the night's last: settle up").format(hand=state.night_over),
+            )
+        )
+    width = max(len(k) for k, _v in lines) + 1
     for key, value in lines:
         click.echo(f"{key + ':':<{width}} {value}")
 
@@ -209,7 +229,9 @@ def standings(path: Path, fmt: str) -> None:
     if fmt == "csv":
         return
     click.echo()
-    summary = f"{state.hands} hands ({rules_words(head, state)})"
+    summary = ngettext("{count} hand ({rules})", "{count} hands ({rules})", state.hands).format(
+        count=state.hands, rules=rules_words(head, state)
+    )
     race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
 
@@ -367,14 +389,18 @@ def verify(path: Path, verbose: bool) -> None:
     if problems:
         if any(p.edited for p in problems):
             click.echo(
-                "To mend a row changed by hand: put its cells back as scorepad wrote them "
-                "(a spreadsheet's undo, or the file's backup), then record the change with "
-                "`scorepad amend N ...` (or `scorepad void N`).",
+                _(
+                    "To mend a row changed by hand: put its cells back as scorepad wrote them "
+                    "(a spreadsheet's undo, or the file's backup), then record the change with "
+                    "`scorepad amend N ...` (or `scorepad void N`)."
+                ),
                 err=True,
             )
         sys.exit(1)
     if verbose:
-        click.echo(f"{path}: {ledger.summary()}: all consistent.")
+        click.echo(
+            _("{file}: {summary}: all consistent.").format(file=path, summary=ledger.summary())
+        )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -428,18 +454,26 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
     if steps > 1:  # (one step refused says why itself)
         left = session.steps_left(back, steps)
         if left < steps:
-            word = "undo" if back else "redo"
-            raise ScorepadError(
-                f"there {'is' if left == 1 else 'are'} {left} change{'' if left == 1 else 's'} "
-                f"to {word}, not {steps}: nothing was changed"
-            )
+            if back:
+                text = ngettext(
+                    "there is {left} change to undo, not {steps}: nothing was changed",
+                    "there are {left} changes to undo, not {steps}: nothing was changed",
+                    left,
+                )
+            else:
+                text = ngettext(
+                    "there is {left} change to redo, not {steps}: nothing was changed",
+                    "there are {left} changes to redo, not {steps}: nothing was changed",
+                    left,
+                )
+            raise ScorepadError(text.format(left=left, steps=steps))
     done = []
-    for _ in range(steps):
+    for _step in range(steps):
         what, row, result, state = session.undo(reason) if back else session.redo(reason)
         done.append(what)
         _warn_departed(row, state)
         if fmt == "text":
-            click.echo(f"{'Undid' if back else 'Redid'} {what}.")
+            click.echo((_("Undid {what}.") if back else _("Redid {what}.")).format(what=what))
     if fmt == "json":
         from ..render import to_json
 
@@ -464,7 +498,7 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
         echo_recorded(path, row, result, state, fmt)
     else:
         if fmt == "text" and row.kind is RowKind.SEAT:
-            click.echo(f"Seats: {', '.join(state.seated)}.")
+            click.echo(_("Seats: {players}.").format(players=", ".join(state.seated)))
         click.echo(totals_table(state, fmt))
         if fmt != "csv":
             click.echo()
@@ -492,9 +526,13 @@ def set_rules(path: Path, changes: tuple[str, ...], note: str) -> None:
         scorepad set double_on_the_bump=true --note "Ed's house, Ed's rules"
         scorepad set sit_out=dealer
     """
-    _, state = open_session(path).set_rules(changes, note)
-    click.echo(f"From hand {state.last_hand + 1} on: {', '.join(changes)}.")
-    click.echo(f"Rules: {state.rules.summary()}.")
+    _row, state = open_session(path).set_rules(changes, note)
+    click.echo(
+        _("From hand {hand} on: {changes}.").format(
+            hand=state.last_hand + 1, changes=", ".join(changes)
+        )
+    )
+    click.echo(_("Rules: {rules}.").format(rules=state.rules.summary()))
     click.echo(next_line(state))
 
 
@@ -523,9 +561,10 @@ def log(path: Path, fmt: str) -> None:
         said: dict[int, str] = {}  # each change in words, by its line (an undo names one)
         for row in reading.rows():
             text = change_text(row)
-            for step, line in (("undo", row.undoes), ("redo", row.redoes)):
+            for step, line in ((_("undo of {change}"), row.undoes), (_("redo of {change}"), row.redoes)):
                 if line is not None:
-                    text = f"{step} of {said.get(line, f'line {line}')}"
+                    change = said.get(line, _("line {line}").format(line=line))
+                    text = step.format(change=change)
             said[row.line] = text
             note = set_row_text(row.note)[1] if row.kind is RowKind.SET else row.note
             rows.append((row.line, row.time, text, note))
@@ -599,8 +638,10 @@ def _warn_departed(row: Row, state: Ledger) -> None:
     for player, change in row.deltas.items():
         if change and player not in state.seated:
             click.echo(
-                f"Warning: {player} has left the table; this changes the total {player} left "
-                f"with by {signed(change)}, to {signed(state.totals[player])}.",
+                _(
+                    "Warning: {player} has left the table; this changes the total {player} left "
+                    "with by {change}, to {total}."
+                ).format(player=player, change=signed(change), total=signed(state.totals[player])),
                 err=True,
             )
 
@@ -624,11 +665,11 @@ def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     if fmt == "csv":
         click.echo(totals_table(state, fmt))
         return
-    click.echo(
-        f"Hand {row.ref} is void"
-        + (f" ({row.note})" if row.note else "")
-        + ": its points are reversed."
-    )
+    if row.note:
+        text = _("Hand {hand} is void ({note}): its points are reversed.")
+    else:
+        text = _("Hand {hand} is void: its points are reversed.")
+    click.echo(text.format(hand=row.ref, note=row.note))
     click.echo(totals_table(state, fmt))
     click.echo()
     click.echo(next_line(state))
@@ -679,7 +720,7 @@ def amend(
 
     changes = _amend_changes(params, out)
     if not changes:
-        raise click.UsageError("give at least one hand option to change, e.g. --points 58")
+        raise click.UsageError(_("give at least one hand option to change, e.g. --points 58"))
     row, result, state = open_session(path).amend(number, changes, note)
     _warn_departed(row, state)
     echo_recorded(path, row, result, state, fmt, explain)
@@ -716,11 +757,11 @@ def repair(path: Path) -> None:
 
     done = open_session(path).repair()
     if not done:
-        click.echo(f"{path}: nothing to repair.")
+        click.echo(_("{file}: nothing to repair.").format(file=path))
         return
     for what in done:
         click.echo(f"{path}: {what}.")
-    click.echo(f"{path}: every complete hand is kept.")
+    click.echo(_("{file}: every complete hand is kept.").format(file=path))
 
 
 @click.group(cls=WholeHelpGroup, context_settings=CONTEXT_SETTINGS)
@@ -764,14 +805,24 @@ def seat_add(path: Path, name: str, after: str | None, note: str) -> None:
     now = session.state()
     before = seating_of(now.rules, now.seated).deal
     player, place, state = session.seat_add(name, after, note)
-    click.echo(f"{player} joins the table{place}. Seats: {', '.join(state.seated)}.")
+    click.echo(
+        _("{player} joins the table{place}. Seats: {players}.").format(
+            player=player, place=place, players=", ".join(state.seated)
+        )
+    )
     hand = seating_of(state.rules, state.seated)
     if hand.deal != before:
-        calls = {"ace": "a called ace", "jack-of-diamonds": "the jack of diamonds", "none": ""}
-        how = f", the partner found by {calls[hand.deal.call]}" if hand.deal.partners else ""
+        calls = {
+            "ace": _(", the partner found by a called ace"),
+            "jack-of-diamonds": _(", the partner found by the jack of diamonds"),
+            "none": _(", the partner found by "),
+        }
+        how = calls[hand.deal.call] if hand.deal.partners else ""
         click.echo(
-            f"Warning: the deal changes: {hand.size}-handed hands, {hand.deal.cards} cards each"
-            f"{how}. To have the dealer sit out instead: scorepad set sit_out=dealer",
+            _(
+                "Warning: the deal changes: {size}-handed hands, {cards} cards each{how}. "
+                "To have the dealer sit out instead: scorepad set sit_out=dealer"
+            ).format(size=hand.size, cards=hand.deal.cards, how=how),
             err=True,
         )
     click.echo(next_line(state))
@@ -794,7 +845,8 @@ def seat_remove(path: Path, name: str, note: str) -> None:
 
     player, state = open_session(path).seat_remove(name, note)
     click.echo(
-        f"{player} leaves the table with {signed(state.totals[player])}. "
-        f"Seats: {', '.join(state.seated)}."
+        _("{player} leaves the table with {total}. Seats: {players}.").format(
+            player=player, total=signed(state.totals[player]), players=", ".join(state.seated)
+        )
     )
     click.echo(next_line(state))
