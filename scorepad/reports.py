@@ -232,40 +232,49 @@ def change_text(row: Row) -> str:
     """A row of the file as a change of the ledger, in a few words (for `log`)."""
     kind = row.kind
     if kind is RowKind.SEAT:
-        return f"seats: {', '.join(row.seated)}"
+        return _("seats: {players}").format(players=", ".join(row.seated))
     if kind is RowKind.SET:
-        return f"rules: {set_row_text(row.note)[0]}"
-    if kind in (RowKind.VOID, RowKind.RESTORE):
-        return f"{kind} of hand {row.ref}"
+        return _("rules: {changes}").format(changes=set_row_text(row.note)[0])
+    if kind is RowKind.VOID:
+        return _("void of hand {hand}").format(hand=row.ref)
+    if kind is RowKind.RESTORE:
+        return _("restore of hand {hand}").format(hand=row.ref)
     if kind is RowKind.DOUBLER:
-        return f"hand {row.hand}: doubler"
+        return _("hand {hand}: doubler").format(hand=row.hand)
     if kind is RowKind.PENALTY:
-        return f"hand {row.hand}: {_penalty_text(row)}"
+        return _("hand {hand}: {what}").format(hand=row.hand, what=_penalty_text(row))
     if row.game == "ramsch":
         what = (
-            f"Ramsch, durchmarsch by {row.durchmarsch}"
+            _("Ramsch, durchmarsch by {player}").format(player=row.durchmarsch)
             if row.durchmarsch
-            else f"Ramsch, lost by {row.losers[0]}"
+            else _("Ramsch, lost by {player}").format(player=row.losers[0])
             if row.losers
-            else "Ramsch"
+            else _("Ramsch")
         )
     elif row.schwanzer_points is not None or row.losers:
-        what = f"schwanzer, lost by {' and '.join(row.losers)}" if row.losers else "schwanzer"
+        what = (
+            _("schwanzer, lost by {players}").format(players=joined(row.losers))
+            if row.losers
+            else _("schwanzer")
+        )
     elif row.picker is None:
-        what = f"leaster, won by {row.winner}" if row.winner else "leaster"
+        what = _("leaster, won by {player}").format(player=row.winner) if row.winner else _("leaster")
     else:
         side = row.picker + "".join(f" + {p}" for p in row.partners)
-        game = f" {row.game}" if row.game and row.game != "partner" else ""
-        what = f"{side}{' alone' if row.alone else ''}{game} {row.points}"
+        game = f" {game_word(row.game)}" if row.game and row.game != "partner" else ""
+        alone = _(" alone") if row.alone else ""
+        what = f"{side}{alone}{game} {row.points}"
     if kind is RowKind.AMEND:
-        return f"amend of hand {row.ref}: {what}"
-    return f"hand {row.hand}: {what}"
+        return _("amend of hand {hand}: {what}").format(hand=row.ref, what=what)
+    return _("hand {hand}: {what}").format(hand=row.hand, what=what)
 
 
 def _penalty_text(row: Row) -> str:
-    return f"penalty: {row.offender} pays {row.penalty}" + (
-        f" to {row.paid_to}" if row.paid_to else " to each"
-    )
+    if row.paid_to:
+        text = _("penalty: {offender} pays {penalty} to {to}")
+    else:
+        text = _("penalty: {offender} pays {penalty} to each")
+    return text.format(offender=row.offender, penalty=row.penalty, to=row.paid_to)
 
 
 def played_text(view: HandView, points_text: str | None = None) -> str:
@@ -273,34 +282,44 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     `points_text`), and what a paper sheet would note beside them (`marks`)."""
     row = view.row
     if row.kind is RowKind.DOUBLER:
-        return "doubler"
+        return _("doubler")
     if row.kind is RowKind.PENALTY:
         return _penalty_text(row)
     result = view.entry.result
     if result is not None and result.outcome is Outcome.RAMSCH:
         text = (
-            f"Ramsch: durchmarsch by {result.winners[0]}"
+            _("Ramsch: durchmarsch by {player}").format(player=result.winners[0])
             if result.winners
-            else f"Ramsch: {result.losers[0]} lost"
+            else _("Ramsch: {player} lost").format(player=result.losers[0])
         )
     elif result is not None and result.outcome is Outcome.SCHWANZER:
-        losers = " and ".join(result.losers)
-        text = f"schwanzer: {losers} lost" if losers else "schwanzer: everyone tied"
+        losers = joined(result.losers)
+        text = (
+            _("schwanzer: {players} lost").format(players=losers)
+            if losers
+            else _("schwanzer: everyone tied")
+        )
     elif row.picker is None and result is not None and result.losers:  # (most-loses)
-        text = f"leaster: {' and '.join(result.losers)} lost"
+        text = _("leaster: {players} lost").format(players=joined(result.losers))
     elif row.picker is None:
         winners = [p for p, v in view.deltas.items() if v > 0]
-        text = f"leaster: {' and '.join(winners)}" if winners else "leaster: no winner"
+        text = (
+            _("leaster: {players}").format(players=joined(winners))
+            if winners
+            else _("leaster: no winner")
+        )
     else:
         side = row.picker
         if row.partners:
             side += " + " + " + ".join(row.partners)
         elif row.alone:
-            side += " alone"
+            side += _(" alone")
         if row.game and row.game != "partner":
-            side += f" {row.game}"
+            side += f" {game_word(row.game)}"
         if row.game in _WON_ON_TRICKS:
-            text = f"{side}, {row.tricks} tricks" if row.tricks != 1 else f"{side}, 1 trick"
+            text = ngettext("{side}, 1 trick", "{side}, {count} tricks", row.tricks or 0).format(
+                side=side, count=row.tricks
+            )
         else:
             points = view.card_points if points_text is None else points_text
             text = f"{side} {points}"
@@ -564,7 +583,7 @@ class SheetRows:
 
     def total_row(self, totals: Mapping[str, int]) -> list[Any]:
         """The last row: each player's total for the night (the ledger's)."""
-        return ["", "", "Total", *[totals.get(p, 0) for p in self.players], ""]
+        return ["", "", _("Total"), *[totals.get(p, 0) for p in self.players], ""]
 
 
 def set_record(row: Row, from_hand: int) -> dict[str, Any]:
