@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .errors import CardError
 from .games import BY_NAME as GAME_BY_NAME
 from .games import PLAYED, Tops, TrumpSuit
+from .i18n import gettext as _
 from .names import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
 
@@ -131,7 +132,7 @@ class Card:
         """Read a card such as `QC`, `10D`, `TD`, `A♥`, `Eichel-Ober` or `EO`."""
         raw = text.strip()
         if not raw:
-            raise CardError(f"an empty card: {_HELP}")
+            raise CardError(_("an empty card: {help}").format(help=_HELP))
         english = raw.upper()
         if len(english) >= 2:
             suit_text = _UNICODE_SUITS.get(english[-1], english[-1])
@@ -142,7 +143,7 @@ class Card:
                 pass
         german = cls._parse_german(raw)
         if german is None:
-            raise CardError(f"unknown card {text!r}: {_HELP}")
+            raise CardError(_("unknown card {text!r}: {help}").format(text=text, help=_HELP))
         return german
 
     @classmethod
@@ -182,7 +183,11 @@ def parse_cards(texts: Iterable[str], what: str = "cards") -> list[Card]:
     seen = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{card} is given twice in the {what}; a pack has one of each card")
+            raise CardError(
+                _("{card} is given twice in the {what}; a pack has one of each card").format(
+                    card=card, what=what
+                )
+            )
         seen.add(card)
     return cards
 
@@ -255,14 +260,20 @@ class Game:
 
         base = game.removesuffix("-tout")
         if base not in PLAYED:
-            raise CardError(f"unknown game {game!r}: choose {', '.join(PLAYED)}")
+            raise CardError(
+                _("unknown game {game!r}: choose {played}").format(
+                    game=game, played=", ".join(PLAYED)
+                )
+            )
         spec = GAME_BY_NAME[base]
         if trump is not None and spec.suit != TrumpSuit.NAMED:
             raise CardError(
-                f"only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"
+                _(
+                    "only a solo, sie, farbwenz or farbgeier names its trump suit, not a {game}"
+                ).format(game=game)
             )
         if trump is None and spec.suit == TrumpSuit.NAMED:
-            raise CardError(f"a {base} needs its trump suit (C, S, H or D)")
+            raise CardError(_("a {base} needs its trump suit (C, S, H or D)").format(base=base))
         obers = [Card(Rank.QUEEN, s) for s in SUIT_ORDER]
         unters = [Card(Rank.JACK, s) for s in SUIT_ORDER]
         if spec.tops == Tops.NONE:
@@ -293,7 +304,7 @@ class Game:
     def winner(self, cards: Sequence[Card]) -> int:
         """The index of the card that wins a trick played in this order."""
         if not cards:
-            raise CardError("a trick needs at least one card")
+            raise CardError(_("a trick needs at least one card"))
         led = self.suit_of(cards[0])
         trumps = [i for i, c in enumerate(cards) if c in self.trumps]
         contenders = trumps or [i for i, c in enumerate(cards) if self.suit_of(c) == led]
@@ -343,7 +354,9 @@ def parse_suit(text: str) -> Suit:
     value = _UNICODE_SUITS.get(raw) or names.get(raw.lower())
     if value is None:
         raise CardError(
-            f"unknown suit {text!r}: write C, S, H or D (or Eichel, Gras, Herz, Schellen)"
+            _("unknown suit {text!r}: write C, S, H or D (or Eichel, Gras, Herz, Schellen)").format(
+                text=text
+            )
         )
     return Suit(value)
 

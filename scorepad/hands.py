@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import HandError, field
 from .games import BY_NAME as GAMES_BY_NAME
 from .games import WonBy
+from .i18n import gettext as _
 
 if TYPE_CHECKING:
     from .scoring import Hand
@@ -285,8 +286,9 @@ def kind_given(values: Mapping[str, Any]) -> str | None:
     kinds = [s.name for s in SELECTORS if values.get(s.name)]
     if len(kinds) > 1:
         raise HandError(
-            f"{field(kinds[0])} and {field(kinds[1])}: everyone passed once, and the table "
-            "plays one"
+            _("{kinds} and {kinds2}: everyone passed once, and the table plays one").format(
+                kinds=field(kinds[0]), kinds2=field(kinds[1])
+            )
         )
     return kinds[0] if kinds else None
 
@@ -308,11 +310,17 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
         hints = [i.name for i in OPTIONS if other in i.kinds and i.kinds <= before]
         stray = given(values, [n for n in hints if kind not in BY_NAME[n].kinds])
         if stray:
-            raise HandError(f"{field(stray[0])} {belongs}; add {field(other)}")
+            raise HandError(
+                _("{stray} {belongs}; add {other}").format(
+                    stray=field(stray[0]), belongs=belongs, other=field(other)
+                )
+            )
     foreign = [i.name for i in OPTIONS if kind not in i.kinds and i.type != Type.KIND]
     stray = given(values, foreign)
     if stray:
-        raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
+        raise HandError(
+            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=field(kind))
+        )
 
 
 def check_doubler(values: Mapping[str, Any]) -> None:
@@ -320,7 +328,11 @@ def check_doubler(values: Mapping[str, Any]) -> None:
     first other input given."""
     stray = given(values, [i.name for i in OPTIONS if i.name != "dealer"])
     if stray:
-        raise HandError(f"{field(stray[0])} does not belong with {field('doubler')}")
+        raise HandError(
+            _("{stray} does not belong with {value}").format(
+                stray=field(stray[0]), value=field("doubler")
+            )
+        )
 
 
 def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[str] = ()) -> Hand:
@@ -337,7 +349,11 @@ def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[
             values = {**values, "points": 0}  # (a bettel is won or lost on tricks alone)
         for needed in ("picker", "points"):
             if values.get(needed) is None:
-                raise HandError(f"Missing option '{field(needed)}' (or give {field(LEASTER)})")
+                raise HandError(
+                    _("Missing option '{needed}' (or give {leaster})").format(
+                        needed=field(needed), leaster=field(LEASTER)
+                    )
+                )
     record: type[Hand] = {PICKER: PickerHand, LEASTER: LeasterHand, SCHWANZER: SchwanzerHand,
                           RAMSCH: RamschHand}[kind]  # fmt: skip
     inputs: dict[str, Any] = {"players": tuple(players)}
@@ -378,7 +394,9 @@ def amend_changes(values: Mapping[str, Any], out: Sequence[str] = ()) -> dict[st
         return changes
     stray = given(values, [n for k in KINDS if k != kind for n in only(k)])
     if stray:
-        raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
+        raise HandError(
+            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=field(kind))
+        )
     for i in OPTIONS:  # the inputs of the hand's other kinds go
         if i.kinds != EVERY and kind not in i.kinds and i.type != Type.KIND:
             changes.setdefault(i.name, i.empty)

@@ -134,7 +134,7 @@ def game_word(name: str | None) -> str:
     return catalog().pgettext("game", name)
 
 
-def N_(message: str) -> str:  # noqa: N802  (the name gettext's tools look for)
+def N_(message: str) -> str:
     """Mark a message for translation where it is declared; it is translated where it is shown."""
     return message
 
@@ -150,6 +150,12 @@ def decimal_text(text: str) -> str:
     if not german():
         return text
     return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+
+
+def percent_text(value: float) -> str:
+    """A share as a percentage, whole: `15%` (`15 %` in German)."""
+    text = f"{value:.0%}"
+    return text.replace("%", " %") if german() else text
 
 
 def money(amount: Decimal, currency: str = "$") -> str:

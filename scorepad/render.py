@@ -39,8 +39,8 @@ class Word(str):
     __slots__ = ()
 
 
-class Decimal1(float):
-    """A number to one decimal in a table: 54.5 (54,5 in German text); plain in CSV and JSON."""
+class Figure(float):
+    """A number with decimals in a table: 54.5 (54,5 in German text); plain in CSV and JSON."""
 
 
 HEADERS = (
@@ -161,8 +161,8 @@ def text_cell(value: Any, color: bool = False) -> str:
         return ""
     if isinstance(value, Word):
         return _(value)
-    if isinstance(value, Decimal1):
-        return decimal_text(f"{value:.1f}")
+    if isinstance(value, Figure):
+        return decimal_text(str(float(value)))
     return str(value)
 
 
@@ -176,8 +176,8 @@ def data_cell(value: Any) -> Any:
         return f"{value.amount:.2f}"
     if isinstance(value, Word):
         return str(value)
-    if isinstance(value, Decimal1):
-        return float(f"{value:.1f}")
+    if isinstance(value, Figure):
+        return float(value)
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError, worded
+from .i18n import gettext as _
 from .rules import Rules
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 from .text import unprintable, unprintable_problem
@@ -111,7 +112,10 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
         key, value = key.strip(), value.strip()
         if not sep:
             raise HandFileError(
-                number, f"write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})"
+                number,
+                _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(
+                    line=line
+                ),
             )
         lowered = key.lower()
         if lowered == "trick":
@@ -125,7 +129,10 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
             continue
         if lowered in hand.lines:
             raise HandFileError(
-                number, f"{lowered} is given twice (first on line {hand.lines[lowered]})"
+                number,
+                _("{lowered} is given twice (first on line {lines})").format(
+                    lowered=lowered, lines=hand.lines[lowered]
+                ),
             )
         hand.lines[lowered] = number
         if lowered == "players":
@@ -133,26 +140,29 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
                 n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
             ]
             if len({same_name(p) for p in hand.players}) != len(hand.players):
-                raise HandFileError(number, "players: a name is listed twice")
+                raise HandFileError(number, _("players: a name is listed twice"))
         elif lowered in ("blind", "bury"):
             setattr(hand, lowered, _cards(value, number))
         elif lowered == "recrack":
             if value.lower() not in ("yes", "no", "true", "false", ""):
-                raise HandFileError(number, "recrack: write yes or no")
+                raise HandFileError(number, _("recrack: write yes or no"))
             hand.recrack = value.lower() in ("yes", "true")
         else:
             setattr(hand, lowered, value)
     if not hand.players:
-        raise HandFileError(1, "no 'players:' line: list the players in seat order")
+        raise HandFileError(1, _("no 'players:' line: list the players in seat order"))
     for number, name, value in pending:
         try:
             player = find_player(name, hand.players, "")
         except ScorepadError:
             raise HandFileError(
-                number, f"{name!r} is neither a key ({', '.join(KEYS[:-1])}) nor a player"
+                number,
+                _("{name!r} is neither a key ({keys}) nor a player").format(
+                    name=name, keys=", ".join(KEYS[:-1])
+                ),
             ) from None
         if player in hand.hands:
-            raise HandFileError(number, f"{player}'s cards are given twice")
+            raise HandFileError(number, _("{player}'s cards are given twice").format(player=player))
         hand.hands[player] = _cards(value, number)
         hand.lines[f"hand {player}"] = number
     for key in ("dealer", "picker", "crack", "loser"):
@@ -263,23 +273,34 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
         counts = ", ".join(str(n) for n in sorted(rules.deals))
         raise HandFileError(
             hand.lines.get("players", 1),
-            f"{len(players)} players: {rules.name} rules deal for {counts}",
+            _("{len_players} players: {name} rules deal for {counts}").format(
+                len_players=len(players), name=rules.name, counts=counts
+            ),
         )
     for player in players:
         if player not in hand.hands:
             raise HandFileError(
-                hand.lines.get("players", 1), f"no cards for {player}: add a line '{player}: ...'"
+                hand.lines.get("players", 1),
+                _("no cards for {player}: add a line '{player}: ...'").format(player=player),
             )
         if len(hand.hands[player]) != deal.cards:
             raise HandFileError(
                 hand.lines[f"hand {player}"],
-                f"{player} has {len(hand.hands[player])} cards; a "
-                f"{len(players)}-handed deal gives {deal.cards} each",
+                _(
+                    "{player} has {len_hands} cards; a {len_players}-handed deal gives {cards} each"
+                ).format(
+                    player=player,
+                    len_hands=len(hand.hands[player]),
+                    len_players=len(players),
+                    cards=deal.cards,
+                ),
             )
     if len(hand.blind) != deal.blind:
         raise HandFileError(
             hand.lines.get("blind", hand.lines.get("players", 1)),
-            f"the blind has {len(hand.blind)} cards; this deal has {deal.blind}",
+            _("the blind has {len_blind} cards; this deal has {blind}").format(
+                len_blind=len(hand.blind), blind=deal.blind
+            ),
         )
     dealt = [c for p in players for c in hand.hands[p]] + hand.blind
     deck = _deck_for(rules, len(players))
@@ -293,25 +314,35 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
                     if player == "the blind"
                     else hand.lines[f"hand {player}"]
                 )
-                raise HandFileError(line, f"{card} is dealt twice ({seen[card]} and {player})")
+                raise HandFileError(
+                    line,
+                    _("{card} is dealt twice ({seen} and {player})").format(
+                        card=card, seen=seen[card], player=player
+                    ),
+                )
             if card not in deck:
                 raise HandFileError(
                     hand.lines.get(f"hand {player}", 1),
-                    f"{card} is not in the {len(deck)}-card pack",
+                    _("{card} is not in the {len_deck}-card pack").format(
+                        card=card, len_deck=len(deck)
+                    ),
                 )
             seen[card] = player
     missing = [str(c) for c in deck if c not in seen]
     if missing or len(dealt) != len(deck):
-        raise HandFileError(hand.lines.get("players", 1), f"the deal misses {', '.join(missing)}")
+        raise HandFileError(
+            hand.lines.get("players", 1),
+            _("the deal misses {missing}").format(missing=", ".join(missing)),
+        )
     if hand.dealer is None:
-        raise HandFileError(1, "no 'dealer:' line")
+        raise HandFileError(1, _("no 'dealer:' line"))
     ramsch = (hand.game or "").split()[:1] == ["ramsch"]
     if hand.picker is None and not ramsch:
         raise HandFileError(
-            1, "no 'picker:' line (replay checks hands that someone picked, or a Ramsch)"
+            1, _("no 'picker:' line (replay checks hands that someone picked, or a Ramsch)")
         )
     if hand.picker is not None and ramsch:
-        raise HandFileError(hand.lines["picker"], "picker: in a Ramsch nobody played a game")
+        raise HandFileError(hand.lines["picker"], _("picker: in a Ramsch nobody played a game"))
 
 
 @dataclass(frozen=True)
@@ -359,26 +390,33 @@ def _call(
         if game == "hochzeit":
             # The hands are given as they were after the offered trump changed hands.
             if len(words) != 1:
-                raise HandFileError(line, "call: name the player who took the hochzeit")
+                raise HandFileError(line, _("call: name the player who took the hochzeit"))
             try:
                 taker = find_player(words[0], players, "call:")
             except ScorepadError as exc:
                 raise HandFileError(line, str(exc).strip()) from None
             if taker == picker:
-                raise HandFileError(line, f"call: {picker} offered the hochzeit")
+                raise HandFileError(
+                    line, _("call: {picker} offered the hochzeit").format(picker=picker)
+                )
             return _Call((taker,), f"plays a hochzeit, taken by {taker}")
         if game != "partner":
             if words:
-                raise HandFileError(line, f"a {game} has no call: it is one against three")
+                raise HandFileError(
+                    line, _("a {game} has no call: it is one against three").format(game=game)
+                )
             return _Call((), f"plays a {hand.game}")
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
-            raise HandFileError(line, "no 'call:' line: give the called card, or 'alone'")
+            raise HandFileError(line, _("no 'call:' line: give the called card, or 'alone'"))
         return _Call((), "goes alone")
     called = _card_of(words[0], line)
     if deal.partners == 0:
         raise HandFileError(
-            line, f"a {len(players)}-handed picker plays alone: write 'call: alone'"
+            line,
+            _("a {len_players}-handed picker plays alone: write 'call: alone'").format(
+                len_players=len(players)
+            ),
         )
     holder = next(
         p for p in players if called in hand.hands[p] or (p == picker and called in hand.blind)
@@ -389,7 +427,7 @@ def _call(
     if len(words) == 3 and words[1].lower() == "unknown":
         unknown = _card_of(words[2], line)
     elif len(words) != 1:
-        raise HandFileError(line, "call: write a card (AC), 'AS unknown 7C', or 'alone'")
+        raise HandFileError(line, _("call: write a card (AC), 'AS unknown 7C', or 'alone'"))
     problems += _call_problems(rules, picker, called, unknown, holding[picker])
     said = f"calls {called}" + (f" (unknown card {unknown})" if unknown else "")
     return _Call((holder,) if holder != picker else (), said, called, unknown)
@@ -446,7 +484,7 @@ def _call_problems(
 def _game(hand: HandFile, rules: Rules) -> Game:
     if not rules.is_schafkopf:
         if hand.game:
-            raise HandFileError(hand.lines["game"], "game: only Schafkopf hands declare a game")
+            raise HandFileError(hand.lines["game"], _("game: only Schafkopf hands declare a game"))
         return Game.sheepshead()
     words = (hand.game or "partner").split()
     name = words[0].lower()
@@ -516,7 +554,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     (a tie settled by the `loser:` line), every jungfrau and a durchmarsch."""
     assert hand.dealer is not None
     if not rules.is_schafkopf:
-        raise HandFileError(hand.lines.get("game", 1), "game: Ramsch is a Schafkopf game")
+        raise HandFileError(hand.lines.get("game", 1), _("game: Ramsch is a Schafkopf game"))
     problems: list[Misplay] = []
     holding = {p: list(hand.hands[p]) for p in hand.players}
     tricks = _play(hand, rules, game, _Call((), "Ramsch"), holding, problems)
@@ -572,15 +610,19 @@ def _after_the_bury(hand: HandFile) -> dict[str, list[Card]]:
     if len(hand.bury) != len(hand.blind):
         raise HandFileError(
             hand.lines.get("bury", hand.lines.get("picker", 1)),
-            f"the bury has {len(hand.bury)} cards; the picker buries as many as "
-            f"the blind holds ({len(hand.blind)})",
+            _(
+                "the bury has {len_bury} cards; the picker buries as many as the blind "
+                "holds ({len_blind})"
+            ).format(len_bury=len(hand.bury), len_blind=len(hand.blind)),
         )
     holding[picker] += hand.blind
     for card in hand.bury:
         if card not in holding[picker]:
             raise HandFileError(
                 hand.lines.get("bury", 1),
-                f"{picker} buried {card}, which was not in {picker}'s hand or the blind",
+                _("{picker} buried {card}, which was not in {picker}'s hand or the blind").format(
+                    picker=picker, card=card
+                ),
             )
         holding[picker].remove(card)
     return holding
@@ -601,7 +643,10 @@ def _play(
     if len(hand.tricks) != deal.cards:
         line = hand.tricks[-1][0] if hand.tricks else 1
         raise HandFileError(
-            line, f"{len(hand.tricks)} tricks; a {len(players)}-handed hand has {deal.cards}"
+            line,
+            _("{len_tricks} tricks; a {len_players}-handed hand has {cards}").format(
+                len_tricks=len(hand.tricks), len_players=len(players), cards=deal.cards
+            ),
         )
     leader = players[(players.index(hand.dealer) + 1) % len(players)]
     tricks: list[Trick] = []
@@ -610,7 +655,9 @@ def _play(
         if len(cards) != len(players):
             raise HandFileError(
                 line,
-                f"trick {number} has {len(cards)} cards; every player plays one ({len(players)})",
+                _(
+                    "trick {number} has {len_cards} cards; every player plays one ({len_players})"
+                ).format(number=number, len_cards=len(cards), len_players=len(players)),
             )
         order = players[players.index(leader) :] + players[: players.index(leader)]
         plays = list(zip(order, cards, strict=True))
@@ -665,9 +712,10 @@ def _check_held(
             where = f" ({owner} holds it)" if owner else " (it was played or buried before)"
             raise HandFileError(
                 line,
-                f"trick {number}: {player} plays {card}, which {player} "
-                f"does not hold{where}; the cards go in the order played, "
-                f"the leader's first",
+                _(
+                    "trick {number}: {player} plays {card}, which {player} does not "
+                    "hold{where}; the cards go in the order played, the leader's first"
+                ).format(number=number, player=player, card=card, where=where),
             )
 
 

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import ScorepadError
-from .i18n import english, game_word, joined, ngettext
-from .i18n import gettext as _
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
+from .i18n import game_word, joined, ngettext
+from .i18n import gettext as _
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
 from .scoring import Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
@@ -205,7 +205,9 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append(_("Gegenstoss") if schafkopf else _("re-cracked"))
     if row.doubled:
         found.append(
-            _("doubled") if row.doubled == 1 else _("doubled {count} times").format(count=row.doubled)
+            _("doubled")
+            if row.doubled == 1
+            else _("doubled {count} times").format(count=row.doubled)
         )
     if row.blitz:
         found.append(ngettext("blitz", "{count} blitzes", row.blitz).format(count=row.blitz))
@@ -258,7 +260,9 @@ def change_text(row: Row) -> str:
             else _("schwanzer")
         )
     elif row.picker is None:
-        what = _("leaster, won by {player}").format(player=row.winner) if row.winner else _("leaster")
+        what = (
+            _("leaster, won by {player}").format(player=row.winner) if row.winner else _("leaster")
+        )
     else:
         side = row.picker + "".join(f" + {p}" for p in row.partners)
         game = f" {game_word(row.game)}" if row.game and row.game != "partner" else ""
@@ -327,7 +331,7 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     return f"{text}, {', '.join(noted)}" if noted else text
 
 
-def summary_text(row: Row, result: Score | None = None) -> str:
+def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (a sentence a kind)
     """One line saying what a recorded hand was (after `hand`, `amend`, `play`), beside
     `played_text`, the few words of a sheet's line."""
 
@@ -418,7 +422,9 @@ def summary_text(row: Row, result: Score | None = None) -> str:
                 3: _(", level {level} (no-trick)"),
             }.get(result.level, level).format(level=result.level)
     why = f" ({', '.join(result.doublings)})" if result.doublings else ""
-    return _("{label}: {side}, {points} points: {outcome}{level}, stake {stake}{why}{marks}.").format(
+    return _(
+        "{label}: {side}, {points} points: {outcome}{level}, stake {stake}{why}{marks}."
+    ).format(
         label=label,
         side=side,
         points=row.points,
@@ -542,7 +548,7 @@ class SheetRows:
         the Played words name them (and one piece, None after it, where they do not)."""
         marked = self._csv(self.row(view, False, _POINTS_GAP)[1:-1])
         if marked.count(_POINTS_GAP) == 1:
-            before, _, after = marked.partition(_POINTS_GAP)
+            before, _unused, after = marked.partition(_POINTS_GAP)
             return before, after
         return self._csv(self.row(view, remember=False)[1:-1]), None
 

@@ -16,8 +16,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import RulesError, worded
-from .i18n import gettext as _
 from .games import BASE_GAMES, CORE_GAMES, VALUED
+from .i18n import gettext as _
 from .names import FAMILIES, PRESETS, Family
 
 DEFAULT_PRESET = "standard"
@@ -151,20 +151,32 @@ class Setting(NamedTuple):
         shown = value if isinstance(value, str) else format_value(value)
         if len(shown) > 40:
             shown = shown[:40] + "..."
-        return RulesError(f"{self.key}: {shown!r} is not valid; use {self.describe_valid()}")
+        return RulesError(
+            _("{key}: {shown!r} is not valid; use {describe_valid}").format(
+                key=self.key, shown=shown, describe_valid=self.describe_valid()
+            )
+        )
 
 
 def _checked_text(key: str, text: str) -> str:
     """A name or description as it may be written into a session file and shown in a table."""
     if any(not c.isprintable() for c in text):
-        raise RulesError(f"{key}: the text cannot hold line breaks or control characters")
+        raise RulesError(
+            _("{key}: the text cannot hold line breaks or control characters").format(key=key)
+        )
     if text.startswith(("=", "+", "-", "@")):
         raise RulesError(
-            f"{key}: {text[:40]!r} cannot start with {text[0]} (a spreadsheet would run it as a "
-            f"formula)"
+            _(
+                "{key}: {text!r} cannot start with {text2} (a spreadsheet would run it "
+                "as a formula)"
+            ).format(key=key, text=text[:40], text2=text[0])
         )
     if len(text) > MAX_TEXT:
-        raise RulesError(f"{key}: at most {MAX_TEXT} characters ({len(text)} given)")
+        raise RulesError(
+            _("{key}: at most {max_text} characters ({len_text} given)").format(
+                key=key, max_text=MAX_TEXT, len_text=len(text)
+            )
+        )
     return text
 
 
@@ -443,12 +455,20 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
     parts = key.split(".")
     if len(parts) == 3 and parts[0] == "deal" and parts[2] in _DEAL_BY_FIELD:
         if not re.fullmatch(r"[2-8]", parts[1]):
-            raise RulesError(f"{key}: a deal is for 2 to 8 players, e.g. deal.5.{parts[2]}")
+            raise RulesError(
+                _("{key}: a deal is for 2 to 8 players, e.g. deal.5.{parts}").format(
+                    key=key, parts=parts[2]
+                )
+            )
         base = _DEAL_BY_FIELD[parts[2]]
         return Setting(key, base.kind, base.help, base.choices, base.low, base.high)
     if len(parts) == 2 and parts[0] == "game_values" and parts[1] in VALUED:
         return Setting(
-            key, "int", _("Schafkopf: base value of a {game} game").format(game=parts[1]), low=1, family="schafkopf"
+            key,
+            "int",
+            _("Schafkopf: base value of a {game} game").format(game=parts[1]),
+            low=1,
+            family="schafkopf",
         )
     if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
         return Setting(
@@ -462,9 +482,7 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
         return Setting(
             key,
             "int",
-            _("Schafkopf: most runs that count in a {game} game (0: no cap)").format(
-                game=parts[1]
-            ),
+            _("Schafkopf: most runs that count in a {game} game (0: no cap)").format(game=parts[1]),
             low=0,
             high=16,
             family="schafkopf",
@@ -475,8 +493,11 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
     close = difflib.get_close_matches(key, valid, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise RulesError(
-        f"unknown setting {key!r}{hint}; valid settings: {', '.join(valid)}, "
-        f"deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME, runs_max.GAME"
+        _(
+            "unknown setting {key!r}{hint}; valid settings: {valid}, "
+            "deal.N.cards|blind|partners|call, game_values.GAME, runs_min.GAME, "
+            "runs_max.GAME"
+        ).format(key=key, hint=hint, valid=", ".join(valid))
     )
 
 
@@ -582,7 +603,11 @@ class Rules(NamedTuple):
         found = self.deals.get(players)
         if found is None:
             counts = ", ".join(str(n) for n in sorted(self.deals))
-            raise RulesError(f"{self.name} rules deal for {counts} players, not {players}")
+            raise RulesError(
+                _("{name} rules deal for {counts} players, not {players}").format(
+                    name=self.name, counts=counts, players=players
+                )
+            )
         return found
 
     def flat(self) -> dict[str, Any]:
@@ -634,7 +659,11 @@ def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, A
     for key, value in data.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, Mapping) and dotted.count(".") >= 2:
-            raise RulesError(f"{dotted[:60]}: tables nest at most three deep (deal.5.cards)")
+            raise RulesError(
+                _("{dotted}: tables nest at most three deep (deal.5.cards)").format(
+                    dotted=dotted[:60]
+                )
+            )
         if isinstance(value, Mapping):
             yield from _flatten(value, dotted + ".")
         else:
@@ -669,10 +698,18 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
         required += [f"runs_min.{g}" for g in BASE_GAMES]
     missing = [key for key in required if key not in flat]
     if missing:
-        raise RulesError(f"{source}: missing settings: {', '.join(missing)}")
+        raise RulesError(
+            _("{source}: missing settings: {missing}").format(
+                source=source, missing=", ".join(missing)
+            )
+        )
     stray = [k for k in flat if _setting_for(k).family not in (None, family)]
     if stray:
-        raise RulesError(f"{source}: {', '.join(stray)}: not a setting of {family} rules")
+        raise RulesError(
+            _("{source}: {stray}: not a setting of {family} rules").format(
+                source=source, stray=", ".join(stray), family=family
+            )
+        )
 
     deals: dict[int, Deal] = {}
     head_counts = sorted({int(k.split(".")[1]) for k in flat if k.startswith("deal.")})
@@ -682,50 +719,71 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
             key = f"deal.{players}.{name}"
             if key not in flat:
                 raise RulesError(
-                    f"{source}: deal.{players} needs cards, blind, partners and "
-                    f"call (missing {key})"
+                    _(
+                        "{source}: deal.{players} needs cards, blind, partners and call (missing "
+                        "{key})"
+                    ).format(source=source, players=players, key=key)
                 )
             fields[name] = flat[key]
         deal = Deal(**fields)
         deck = players * deal.cards + deal.blind
         if deck not in DECK_SIZES:
             raise RulesError(
-                f"{source}: deal.{players}: {players} players x {deal.cards} cards + "
-                f"{deal.blind} in the blind is {deck} cards, not a 32- or 24-card pack"
+                _(
+                    "{source}: deal.{players}: {players} players x {cards} cards + {blind} "
+                    "in the blind is {deck} cards, not a 32- or 24-card pack"
+                ).format(
+                    source=source, players=players, cards=deal.cards, blind=deal.blind, deck=deck
+                )
             )
         if deal.partners > players - 2:
             raise RulesError(
-                f"{source}: deal.{players}.partners: at most {players - 2} partners "
-                f"leave anyone to defend"
+                _(
+                    "{source}: deal.{players}.partners: at most {players2} partners leave "
+                    "anyone to defend"
+                ).format(source=source, players=players, players2=players - 2)
             )
         if (deal.partners == 0) != (deal.call == "none"):
             raise RulesError(
-                f"{source}: deal.{players}: call = {deal.call!r} does not fit "
-                f"partners = {deal.partners}"
+                _(
+                    "{source}: deal.{players}: call = {call!r} does not fit partners = {partners}"
+                ).format(source=source, players=players, call=deal.call, partners=deal.partners)
             )
         deals[players] = deal
     if not deals:
-        raise RulesError(f"{source}: no deal table: add [deal.5] (cards, blind, partners, call)")
+        raise RulesError(
+            _("{source}: no deal table: add [deal.5] (cards, blind, partners, call)").format(
+                source=source
+            )
+        )
     if family == "schafkopf" and any(d.blind for d in deals.values()):
-        raise RulesError(f"{source}: Schafkopf deals have no blind")
+        raise RulesError(_("{source}: Schafkopf deals have no blind").format(source=source))
     if flat["all_pass"] == "ramsch" and "game_values.ramsch" not in flat:
         raise RulesError(
-            f"{source}: all_pass = ramsch needs a Schafkopf table with game_values.ramsch "
-            f'(e.g. preset = "bavarian")'
+            _(
+                "{source}: all_pass = ramsch needs a Schafkopf table with "
+                'game_values.ramsch (e.g. preset = "bavarian")'
+            ).format(source=source)
         )
 
     places = tuple(flat["leaster_places"])
     if places and flat["leaster_scoring"] != "fewest-wins":
         raise RulesError(
-            f"{source}: leaster_places pays the fewest card points, so it needs "
-            f"leaster_scoring = fewest-wins (or leaster_places=none)"
+            _(
+                "{source}: leaster_places pays the fewest card points, so it needs "
+                "leaster_scoring = fewest-wins (or leaster_places=none)"
+            ).format(source=source)
         )
     if places and not any(leaster_places_divide(places, n) for n in deals):
         counts = ", ".join(str(n) for n in deals)
         raise RulesError(
-            f"{source}: leaster_places = {format_value(places)}: the {sum(places)} they pay "
-            f"does not divide into equal shares among the other players at any table these "
-            f"rules deal for ({counts} players)"
+            _(
+                "{source}: leaster_places = {format_value}: the {sum} they pay does not "
+                "divide into equal shares among the other players at any table these "
+                "rules deal for ({counts} players)"
+            ).format(
+                source=source, format_value=format_value(places), sum=sum(places), counts=counts
+            )
         )
 
     values = {s.key: flat[s.key] if s.family in (None, family) else s.elsewhere for s in _SCALARS}
@@ -769,8 +827,9 @@ def _unknown_preset(spec: str) -> RulesError:
     close = difflib.get_close_matches(spec, PRESETS, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return RulesError(
-        f"unknown rules {spec!r}{hint}; presets: {', '.join(PRESETS)}, "
-        f"or the path of a TOML rules file"
+        _(
+            "unknown rules {spec!r}{hint}; presets: {presets}, or the path of a TOML rules file"
+        ).format(spec=spec, hint=hint, presets=", ".join(PRESETS))
     )
 
 
@@ -780,23 +839,39 @@ def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
 
     try:
         if not path.is_file():
-            raise RulesError(f"{path}: not a rules file (a TOML file is needed)")
+            raise RulesError(
+                _("{path}: not a rules file (a TOML file is needed)").format(path=path)
+            )
         with open(path, "rb") as handle:
             raw = handle.read(MAX_RULES_FILE + 1)
         if len(raw) > MAX_RULES_FILE:
-            raise RulesError(f"{path}: a rules file has at most {MAX_RULES_FILE // 1024} KiB")
+            raise RulesError(
+                _("{path}: a rules file has at most {max_rules_file} KiB").format(
+                    path=path, max_rules_file=MAX_RULES_FILE // 1024
+                )
+            )
         data = tomllib.loads(raw.decode("utf-8"))
     except OSError as exc:
-        raise RulesError(f"{path}: cannot read rules file: {exc.strerror or exc}") from None
+        raise RulesError(
+            _("{path}: cannot read rules file: {value}").format(
+                path=path, value=exc.strerror or exc
+            )
+        ) from None
     except UnicodeDecodeError:
-        raise RulesError(f"{path}: not a UTF-8 text file") from None
+        raise RulesError(_("{path}: not a UTF-8 text file").format(path=path)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+        raise RulesError(_("{path}: not valid TOML: {exc}").format(path=path, exc=exc)) from None
     except (RecursionError, ValueError) as exc:  # nested too deep, or a number too long
-        raise RulesError(f"{path}: not a rules table scorepad can read ({exc})") from None
+        raise RulesError(
+            _("{path}: not a rules table scorepad can read ({exc})").format(path=path, exc=exc)
+        ) from None
     preset = data.pop("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
-        raise RulesError(f"{path}: preset: {_unknown_preset(str(preset))}")
+        raise RulesError(
+            _("{path}: preset: {unknown_preset}").format(
+                path=path, unknown_preset=_unknown_preset(str(preset))
+            )
+        )
     flat = _preset_flat(preset)
     own = _checked_flat(data, str(path))
     if "name" not in own:
@@ -806,8 +881,10 @@ def _file_flat(path: Path) -> tuple[dict[str, Any], str]:
             own["name"] = "rules file"  # a file name that cannot stand in a cell is not used
     if own.get("family", flat["family"]) != flat["family"]:
         raise RulesError(
-            f"{path}: family: start from a {own['family']} preset "
-            f'(preset = "schafkopf") to change the family'
+            _(
+                '{path}: family: start from a {own} preset (preset = "schafkopf") to '
+                "change the family"
+            ).format(path=path, own=own["family"])
         )
     flat.update(own)
     return flat, preset
@@ -818,11 +895,15 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise RulesError(f"⟨set⟩ {text!r}: write KEY=VALUE, e.g. ⟨set⟩ double_on_the_bump=true")
+        raise RulesError(
+            _("⟨set⟩ {text!r}: write KEY=VALUE, e.g. ⟨set⟩ double_on_the_bump=true").format(
+                text=text
+            )
+        )
     try:
         return key, _setting_for(key).parse(value)
     except RulesError as exc:
-        raise RulesError(f"⟨set⟩ {text}: {exc}") from None
+        raise RulesError(_("⟨set⟩ {text}: {exc}").format(text=text, exc=exc)) from None
 
 
 def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
@@ -842,13 +923,15 @@ def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
     """The table with some settings changed (`scorepad set KEY=VALUE`): the same family, every
     setting checked as `--set` checks it, the changes added to its overrides."""
     if not overrides:
-        raise RulesError("give at least one KEY=VALUE, e.g. base=2")
+        raise RulesError(_("give at least one KEY=VALUE, e.g. base=2"))
     flat = {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.flat().items()}
     new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
     if new.settlement != rules.settlement:
         raise RulesError(
-            "settlement: a night keeps its settlement (a race cannot become zero-sum half way); "
-            "start a new session for that"
+            _(
+                "settlement: a night keeps its settlement (a race cannot become zero-sum "
+                "half way); start a new session for that"
+            )
         )
     return new
 
@@ -864,11 +947,17 @@ def _overridden(
     for text in overrides:
         key, value = parse_override(text)
         if _setting_for(key).family not in (None, flat["family"]):
-            raise RulesError(f"⟨set⟩ {text}: {key} is not a setting of {flat['family']} rules")
+            raise RulesError(
+                _("⟨set⟩ {text}: {key} is not a setting of {flat} rules").format(
+                    text=text, key=key, flat=flat["family"]
+                )
+            )
         if key == "family" and value != flat["family"]:
             raise RulesError(
-                f"⟨set⟩ {text}: the family comes with the preset; "
-                f"use ⟨rules⟩ schafkopf or a Sheepshead preset"
+                _(
+                    "⟨set⟩ {text}: the family comes with the preset; use ⟨rules⟩ schafkopf "
+                    "or a Sheepshead preset"
+                ).format(text=text)
             )
         flat[key] = value
         applied = [a for a in applied if a.partition("=")[0] != key]
@@ -885,7 +974,11 @@ def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
     data = dict(data)
     preset = data.pop("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
-        raise RulesError(f"{source}: preset: {_unknown_preset(str(preset))}")
+        raise RulesError(
+            _("{source}: preset: {unknown_preset}").format(
+                source=source, unknown_preset=_unknown_preset(str(preset))
+            )
+        )
     return _build(_checked_flat(data, source), preset, source, ())
 
 

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
+from .i18n import gettext as _
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
 from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules, format_value
 
@@ -205,7 +206,11 @@ def find_player(name: str, among: Sequence[str], option: str) -> str:
 
     close = difflib.get_close_matches(name, list(among), n=1, cutoff=0.5)
     hint = f" (did you mean {close[0]}?)" if close else ""
-    raise HandError(f"{option} {name}: unknown player{hint}; players: {', '.join(among)}")
+    raise HandError(
+        _("{option} {name}: unknown player{hint}; players: {among}").format(
+            option=option, name=name, hint=hint, among=", ".join(among)
+        )
+    )
 
 
 def seat(
@@ -215,15 +220,18 @@ def seat(
     players = tuple(players)
     if len(players) < 2:
         raise HandError(
-            "⟨players⟩: name everyone at the table, in seat order, e.g. ⟨players⟩ Ann,Bob,Cy,Dee,Ed"
+            _(
+                "⟨players⟩: name everyone at the table, in seat order, e.g. ⟨players⟩ "
+                "Ann,Bob,Cy,Dee,Ed"
+            )
         )
     seen: dict[str, str] = {}
     for name in players:
         if not name.strip():
-            raise HandError("⟨players⟩: a player's name is empty")
+            raise HandError(_("⟨players⟩: a player's name is empty"))
         key = same_name(name)
         if key in seen:
-            raise HandError(f"⟨players⟩: {name} is listed twice")
+            raise HandError(_("⟨players⟩: {name} is listed twice").format(name=name))
         seen[key] = name
     dealer = find_player(dealer, players, "⟨dealer⟩") if dealer else players[-1]
     start = players.index(dealer) + 1
@@ -237,7 +245,9 @@ def seat(
         counts = ", ".join(str(n) for n in sorted(rules.deals))
         why = f" ({len(sitting)} sitting out)" if sitting else ""
         raise HandError(
-            f"{len(order)} players in the hand{why}: {rules.name} rules deal for {counts} players"
+            _(
+                "{len_order} players in the hand{why}: {name} rules deal for {counts} players"
+            ).format(len_order=len(order), why=why, name=rules.name, counts=counts)
         )
     return Seating(players, dealer, order, tuple(p for p in players if p in sitting), deal)
 
@@ -245,7 +255,9 @@ def seat(
 def _active(seating: Seating, name: str, option: str) -> str:
     player = find_player(name, seating.players, option)
     if player in seating.sitting_out:
-        raise HandError(f"{option} {player}: {player} sits out this hand")
+        raise HandError(
+            _("{option} {player}: {player} sits out this hand").format(option=option, player=player)
+        )
     return player
 
 
@@ -267,7 +279,7 @@ def _names(names: Sequence[str]) -> str:
 def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
     """Multiply the doublings that apply, capped by max_multiplier; return it and its text."""
     product = 1
-    for _, factor in factors:
+    for _label, factor in factors:
         product *= factor
     text = "".join(f" x {factor} ({label})" for label, factor in factors)
     if rules.max_multiplier and product > rules.max_multiplier:
@@ -280,7 +292,7 @@ def _doubling_words(rules: Rules, factors: list[tuple[str, int]]) -> tuple[str, 
     """Each doubling that applies, in a few words ("x2 crack"), and a cap of them."""
     words = tuple(f"x{factor} {label}" for label, factor in factors)
     product = 1
-    for _, factor in factors:
+    for _label, factor in factors:
         product *= factor
     if rules.max_multiplier and product > rules.max_multiplier:
         words += (f"capped at x{rules.max_multiplier} (max_multiplier)",)
@@ -289,10 +301,12 @@ def _doubling_words(rules: Rules, factors: list[tuple[str, int]]) -> tuple[str, 
 
 def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
     if hand.doubled < 0:
-        raise HandError("⟨doubled⟩: a hand cannot be doubled a negative number of times")
+        raise HandError(_("⟨doubled⟩: a hand cannot be doubled a negative number of times"))
     if hand.doubled > MAX_DOUBLED:
         raise HandError(
-            f"⟨doubled⟩: a hand is doubled by {MAX_DOUBLED} doublers at most ({hand.doubled} given)"
+            _(
+                "⟨doubled⟩: a hand is doubled by {max_doubled} doublers at most ({doubled} given)"
+            ).format(max_doubled=MAX_DOUBLED, doubled=hand.doubled)
         )
     return [("doubled hand after a doubler", 2)] * hand.doubled
 
@@ -412,15 +426,25 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
 def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
     p, t, total_tricks = hand.points, hand.tricks, deal.cards
     if not 0 <= p <= TOTAL_POINTS:
-        raise HandError(f"⟨points⟩ {p}: card points run from 0 to {TOTAL_POINTS}")
+        raise HandError(
+            _("⟨points⟩ {p}: card points run from 0 to {total_points}").format(
+                p=p, total_points=TOTAL_POINTS
+            )
+        )
     if t is None:
         return
     if not 0 <= t <= total_tricks:
-        raise HandError(f"⟨tricks⟩ {t}: this hand has {total_tricks} tricks (0 to {total_tricks})")
+        raise HandError(
+            _("⟨tricks⟩ {t}: this hand has {total_tricks} tricks (0 to {total_tricks})").format(
+                t=t, total_tricks=total_tricks
+            )
+        )
     if t == total_tricks and p != TOTAL_POINTS:
         raise HandError(
-            f"⟨tricks⟩ {t} is every trick, so the {words['side']} has all "
-            f"{TOTAL_POINTS} card points, not {p}"
+            _(
+                "⟨tricks⟩ {t} is every trick, so the {words} has all {total_points} card "
+                "points, not {p}"
+            ).format(t=t, words=words["side"], total_points=TOTAL_POINTS, p=p)
         )
     bury_most = deal.blind * ACE_POINTS
     if t == 0 and p > bury_most:
@@ -430,7 +454,9 @@ def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, s
             else "no card points (there is no blind)"
         )
         raise HandError(
-            f"⟨tricks⟩ 0 with ⟨points⟩ {p}: without a trick the {words['side']} has {held}"
+            _("⟨tricks⟩ 0 with ⟨points⟩ {p}: without a trick the {words} has {held}").format(
+                p=p, words=words["side"], held=held
+            )
         )
 
 
@@ -466,7 +492,11 @@ def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
     if any(p in possible_points(deck, k) for k in counts):
         return
     if hand.tricks is None:
-        raise HandError(f"⟨points⟩ {p}: no cards add up to {_plural(p, 'card point')}")
+        raise HandError(
+            _("⟨points⟩ {p}: no cards add up to {plural}").format(
+                p=p, plural=_plural(p, "card point")
+            )
+        )
     (k,) = counts
     t = hand.tricks
     held = f"{_plural(t, 'trick')} of {players} cards" + (
@@ -479,7 +509,7 @@ def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
         why = f"{held} are {k} cards, which hold at most {max(sums)} card points"
     else:
         why = f"no {k} cards of the pack add up to {_plural(p, 'card point')}"
-    raise HandError(f"⟨points⟩ {p} with ⟨tricks⟩ {t}: {why}")
+    raise HandError(_("⟨points⟩ {p} with ⟨tricks⟩ {t}: {why}").format(p=p, t=t, why=why))
 
 
 def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
@@ -522,24 +552,36 @@ def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[
     for name in hand.partners:
         partner = _active(seating, name, "⟨partners⟩")
         if partner == picker:
-            raise HandError(f"⟨partners⟩ {partner}: {partner} is the picker")
+            raise HandError(
+                _("⟨partners⟩ {partner}: {partner} is the picker").format(partner=partner)
+            )
         if partner in partners:
-            raise HandError(f"⟨partners⟩ {partner} is given twice")
+            raise HandError(_("⟨partners⟩ {partner} is given twice").format(partner=partner))
         partners.append(partner)
     allowed = seating.deal.partners
     if partners and hand.alone:
         raise HandError(
-            f"⟨alone⟩ with ⟨partners⟩ {partners[0]}: a picker who goes alone has no partner"
+            _("⟨alone⟩ with ⟨partners⟩ {partners}: a picker who goes alone has no partner").format(
+                partners=partners[0]
+            )
         )
     if len(partners) > allowed:
         raise HandError(
-            f"{_plural(len(partners), 'partner')} named: a {seating.size}-handed "
-            f"hand under {rules.name} rules has at most {allowed}"
+            _(
+                "{plural} named: a {size}-handed hand under {name} rules has at most {allowed}"
+            ).format(
+                plural=_plural(len(partners), "partner"),
+                size=seating.size,
+                name=rules.name,
+                allowed=allowed,
+            )
         )
     if allowed and not partners and not hand.alone:
         raise HandError(
-            f"name the ⟨partners⟩, or say ⟨alone⟩ ({seating.size}-handed "
-            f"{rules.name} finds the partner by {_CALL_WORDS[seating.deal.call]})"
+            _(
+                "name the ⟨partners⟩, or say ⟨alone⟩ ({size}-handed {name} finds the "
+                "partner by {call_words})"
+            ).format(size=seating.size, name=rules.name, call_words=_CALL_WORDS[seating.deal.call])
         )
     return picker, tuple(partners)
 
@@ -559,22 +601,33 @@ def _crack_factors(
     recrack = "Gegenstoss" if rules.is_schafkopf else "re-crack"
     if hand.crack is None:
         if hand.recrack:
-            raise HandError(f"⟨recrack⟩: a {recrack} answers a {crack}; give ⟨crack⟩ NAME too")
+            raise HandError(
+                _("⟨recrack⟩: a {recrack} answers a {crack}; give ⟨crack⟩ NAME too").format(
+                    recrack=recrack, crack=crack
+                )
+            )
         return []
     if not rules.cracks:
-        raise HandError(f"⟨crack⟩: {rules.name} rules have no {crack} (cracks = false)")
+        raise HandError(
+            _("⟨crack⟩: {name} rules have no {crack} (cracks = false)").format(
+                name=rules.name, crack=crack
+            )
+        )
     cracker = _active(seating, hand.crack, "⟨crack⟩")
     if cracker == picker or cracker in partners:
         raise HandError(
-            f"⟨crack⟩ {cracker}: {cracker} is on the {words['side']}; only a "
-            f"{words['defender']} may {crack}"
+            _("⟨crack⟩ {cracker}: {cracker} is on the {words}; only a {words2} may {crack}").format(
+                cracker=cracker, words=words["side"], words2=words["defender"], crack=crack
+            )
         )
     if rules.crack_by == "after-picker" and (
         seating.order.index(cracker) < seating.order.index(picker)
     ):
         raise HandError(
-            f"⟨crack⟩ {cracker}: {cracker} had the chance to pick before "
-            f"{picker} did; only a defender seated after the picker may crack"
+            _(
+                "⟨crack⟩ {cracker}: {cracker} had the chance to pick before {picker} "
+                "did; only a defender seated after the picker may crack"
+            ).format(cracker=cracker, picker=picker)
         )
     factors = [(f"{crack} by {cracker}", rules.crack_factor)]
     if hand.recrack:
@@ -587,25 +640,39 @@ def _check_family_options(rules: Rules, hand: PickerHand) -> None:
         for option, given in (("⟨game⟩", hand.game), ("⟨runs⟩", hand.runs)):
             if given is not None:
                 raise HandError(
-                    f"{option} belongs to Schafkopf; {rules.name} rules are "
-                    f"Sheepshead (use ⟨rules⟩ schafkopf)"
+                    _(
+                        "{option} belongs to Schafkopf; {name} rules are Sheepshead (use ⟨rules⟩ "
+                        "schafkopf)"
+                    ).format(option=option, name=rules.name)
                 )
         for option, count in (("⟨knocks⟩", hand.knocks), ("⟨stoss⟩", hand.stoss)):
             if count:
                 raise HandError(
-                    f"{option} belongs to Schafkopf; {rules.name} rules are Sheepshead "
-                    f"(a crack is ⟨crack⟩ NAME)"
+                    _(
+                        "{option} belongs to Schafkopf; {name} rules are Sheepshead (a crack is "
+                        "⟨crack⟩ NAME)"
+                    ).format(option=option, name=rules.name)
                 )
     if hand.blitz:
         if not rules.blitz:
-            raise HandError(f"⟨blitz⟩: {rules.name} rules play no blitz (blitz = false)")
+            raise HandError(
+                _("⟨blitz⟩: {name} rules play no blitz (blitz = false)").format(name=rules.name)
+            )
         if not 0 <= hand.blitz <= 2:
-            raise HandError(f"⟨blitz⟩ {hand.blitz}: at most 2 blitzes (black queens, red queens)")
+            raise HandError(
+                _("⟨blitz⟩ {blitz}: at most 2 blitzes (black queens, red queens)").format(
+                    blitz=hand.blitz
+                )
+            )
 
 
 def _knock_factors(rules: Rules, seating: Seating, knocks: int) -> list[tuple[str, int]]:
     if not 0 <= knocks <= seating.size:
-        raise HandError(f"⟨knocks⟩ {knocks}: each of {seating.size} players knocks once at most")
+        raise HandError(
+            _("⟨knocks⟩ {knocks}: each of {size} players knocks once at most").format(
+                knocks=knocks, size=seating.size
+            )
+        )
     return [("knock", rules.knock_factor)] * knocks
 
 
@@ -613,11 +680,17 @@ def _stoss_factors(rules: Rules, hand: PickerHand) -> list[tuple[str, int]]:
     if not hand.stoss:
         return []
     if hand.crack is not None or hand.recrack:
-        raise HandError("⟨stoss⟩ N counts every Stoss; give it or ⟨crack⟩/⟨recrack⟩, not both")
+        raise HandError(_("⟨stoss⟩ N counts every Stoss; give it or ⟨crack⟩/⟨recrack⟩, not both"))
     if not rules.cracks:
-        raise HandError(f"⟨stoss⟩: {rules.name} rules have no Stoss (cracks = false)")
+        raise HandError(
+            _("⟨stoss⟩: {name} rules have no Stoss (cracks = false)").format(name=rules.name)
+        )
     if not 0 <= hand.stoss <= rules.max_stoss:
-        raise HandError(f"⟨stoss⟩ {hand.stoss}: at most {rules.max_stoss} (max_stoss)")
+        raise HandError(
+            _("⟨stoss⟩ {stoss}: at most {max_stoss} (max_stoss)").format(
+                stoss=hand.stoss, max_stoss=rules.max_stoss
+            )
+        )
     return [("Stoss", 2)] * hand.stoss
 
 
@@ -635,12 +708,16 @@ def _common_factors(
     if hand.forced:
         if rules.all_pass != "forced":
             raise HandError(
-                f"⟨forced⟩: {rules.name} rules have all_pass = {rules.all_pass}; a "
-                f"forced pick needs all_pass = forced"
+                _(
+                    "⟨forced⟩: {name} rules have all_pass = {all_pass}; a forced pick needs "
+                    "all_pass = forced"
+                ).format(name=rules.name, all_pass=rules.all_pass)
             )
         if picker != seating.dealer:
             raise HandError(
-                f"⟨forced⟩: a forced pick is the dealer's ({seating.dealer}), not {picker}'s"
+                _("⟨forced⟩: a forced pick is the dealer's ({dealer}), not {picker}'s").format(
+                    dealer=seating.dealer, picker=picker
+                )
             )
     waived = (hand.forced and not rules.bump_on_forced) or (no_trick and not rules.bump_on_no_trick)
     if not won and rules.double_on_the_bump and not waived:
@@ -659,8 +736,10 @@ def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
         return []
     if not rules.last_hand_doubled:
         raise HandError(
-            f"⟨last⟩: {rules.name} rules do not double the night's last hand "
-            f"(last_hand_doubled = false)"
+            _(
+                "⟨last⟩: {name} rules do not double the night's last hand "
+                "(last_hand_doubled = false)"
+            ).format(name=rules.name)
         )
     return [("the night's last hand", 2)]
 
@@ -748,19 +827,27 @@ def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
     """A Schafkopf hand's game checked against the table (valued, with or without a partner as
     the game is played); a game without a partner is the declarer's alone."""
     if hand.alone:
-        raise HandError("⟨alone⟩: in Schafkopf a lone game is a solo, wenz or geier; give ⟨game⟩")
+        raise HandError(
+            _("⟨alone⟩: in Schafkopf a lone game is a solo, wenz or geier; give ⟨game⟩")
+        )
     game = hand.game or "partner"
     if game not in GAMES:
-        raise HandError(f"⟨game⟩ {game}: choose one of {', '.join(GAMES)}")
+        raise HandError(
+            _("⟨game⟩ {game}: choose one of {games}").format(game=game, games=", ".join(GAMES))
+        )
     valued = GAME_BY_NAME[game].value
     if valued not in rules.game_values:
         raise HandError(
-            f"⟨game⟩ {game}: {rules.name} rules give a {game} no value (set "
-            f"game_values.{valued}, or use ⟨rules⟩ bavarian)"
+            _(
+                "⟨game⟩ {game}: {name} rules give a {game} no value (set "
+                "game_values.{valued}, or use ⟨rules⟩ bavarian)"
+            ).format(game=game, name=rules.name, valued=valued)
         )
     if not GAME_BY_NAME[game].partner:
         if hand.partners:
-            raise HandError(f"⟨partners⟩: a {game} is one against three and has no partner")
+            raise HandError(
+                _("⟨partners⟩: a {game} is one against three and has no partner").format(game=game)
+            )
         return hand._replace(alone=True)
     if not hand.partners:
         raise HandError(
@@ -920,11 +1007,15 @@ def _sheepshead_value(
 
 def _check_bettel(hand: PickerHand, deal: Deal) -> None:
     if hand.tricks is None:
-        raise HandError("⟨tricks⟩ is needed for a bettel: the declarer wins by taking none")
+        raise HandError(_("⟨tricks⟩ is needed for a bettel: the declarer wins by taking none"))
     if not 0 <= hand.tricks <= deal.cards:
-        raise HandError(f"⟨tricks⟩ {hand.tricks}: this hand has {deal.cards} tricks")
+        raise HandError(
+            _("⟨tricks⟩ {tricks}: this hand has {cards} tricks").format(
+                tricks=hand.tricks, cards=deal.cards
+            )
+        )
     if hand.runs:
-        raise HandError("⟨runs⟩: a bettel has no trumps, so no runs")
+        raise HandError(_("⟨runs⟩: a bettel has no trumps, so no runs"))
 
 
 def _max_runs(game: str, seating: Seating) -> int:
@@ -944,7 +1035,11 @@ def _counted_runs(
     """The value of a game's runs (runs x run_value), from runs_min, capped at runs_max."""
     most = _max_runs(game, seating)
     if not 0 <= runs <= most:
-        raise HandError(f"⟨runs⟩ {runs}: a {game} has {most} trumps, so 0 to {most} runs")
+        raise HandError(
+            _("⟨runs⟩ {runs}: a {game} has {most} trumps, so 0 to {most} runs").format(
+                runs=runs, game=game, most=most
+            )
+        )
     counts_as = GAME_BY_NAME[game].runs_as
     assert counts_as is not None
     least = rules.runs_min[counts_as]
@@ -987,7 +1082,9 @@ def _schafkopf_value(
     if tout:
         if t is None:
             raise HandError(
-                f"⟨tricks⟩ is needed for a {game}: it is won only by taking every trick"
+                _("⟨tricks⟩ is needed for a {game}: it is won only by taking every trick").format(
+                    game=game
+                )
             )
         won = t == total_tricks
         lines.append(
@@ -1107,30 +1204,45 @@ def _per_player(
     for name, value in given.items():
         player = _active(seating, name, option)
         if player in values:
-            raise HandError(f"{option}: {player} is given twice")
+            raise HandError(
+                _("{option}: {player} is given twice").format(option=option, player=player)
+            )
         if not low <= value <= high:
-            raise HandError(f"{option}: {player}={value} is outside {low} to {high}")
+            raise HandError(
+                _("{option}: {player}={value} is outside {low} to {high}").format(
+                    option=option, player=player, value=value, low=low, high=high
+                )
+            )
         values[player] = value
     missing = [p for p in seating.order if p not in values]
     if missing:
-        raise HandError(f"{option}: give every player in the hand; missing {_names(missing)}")
+        raise HandError(
+            _("{option}: give every player in the hand; missing {names}").format(
+                option=option, names=_names(missing)
+            )
+        )
     if total is not None and sum(values.values()) != total:
-        raise HandError(f"{option}: the values add up to {sum(values.values())}, not {total}")
+        raise HandError(
+            _("{option}: the values add up to {sum}, not {total}").format(
+                option=option, sum=sum(values.values()), total=total
+            )
+        )
     return values
 
 
 def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if rules.all_pass != "leaster":
         raise HandError(
-            f"⟨leaster⟩: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play leasters with ⟨set⟩ all_pass=leaster (in a session: "
-            f"scorepad set all_pass=leaster)"
+            _(
+                "⟨leaster⟩: {name} rules have all_pass = {all_pass}; play leasters with "
+                "⟨set⟩ all_pass=leaster (in a session: scorepad set all_pass=leaster)"
+            ).format(name=rules.name, all_pass=rules.all_pass)
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if rules.leaster_scoring == "most-loses":
         return _score_leaster_most_loses(rules, seating, hand)
     if not hand.winner and hand.leaster_points is None:
-        raise HandError("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,...")
+        raise HandError(_("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,..."))
     points, tricks = _leaster_counts(rules, seating, hand)
     winner = _active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
     lines = [
@@ -1141,8 +1253,10 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
     if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
         raise HandError(
-            f"⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
-            f"leaster winner must take one (must_take_trick)"
+            _(
+                "⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
+                "leaster winner must take one (must_take_trick)"
+            ).format(winner=winner)
         )
     if rules.leaster_places:
         return _score_leaster_places(rules, seating, hand, points, tricks, winner, lines)
@@ -1185,15 +1299,19 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
     each player outside the tie)."""
     if hand.winner:
         raise HandError(
-            f"⟨winner⟩ {hand.winner}: under leaster_scoring = most-loses the most card points "
-            f"loses; give everyone's ⟨leaster_points⟩ instead"
+            _(
+                "⟨winner⟩ {winner}: under leaster_scoring = most-loses the most card "
+                "points loses; give everyone's ⟨leaster_points⟩ instead"
+            ).format(winner=hand.winner)
         )
     if hand.leaster_points is None:
         raise HandError(
-            "a leaster under leaster_scoring = most-loses needs everyone's ⟨leaster_points⟩ "
-            "A=N,B=N,... (the most loses)"
+            _(
+                "a leaster under leaster_scoring = most-loses needs everyone's "
+                "⟨leaster_points⟩ A=N,B=N,... (the most loses)"
+            )
         )
-    points, _ = _leaster_counts(rules, seating, hand)
+    points, _tricks = _leaster_counts(rules, seating, hand)
     assert points is not None
     lines = [
         f"Leaster: everyone plays alone; the most card points loses (leaster_scoring = "
@@ -1218,9 +1336,11 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
         losers = tied
     elif rules.leaster_tie == "name":
         raise HandError(
-            f"{both} tie for the most with {high}: a leaster's loser cannot be named, so a "
-            f"table that plays leaster_scoring = most-loses settles a tie with leaster_tie = "
-            f"none or share (leaster_tie = name)"
+            _(
+                "{both} tie for the most with {high}: a leaster's loser cannot be named, "
+                "so a table that plays leaster_scoring = most-loses settles a tie with "
+                "leaster_tie = none or share (leaster_tie = name)"
+            ).format(both=both, high=high)
         )
     elif rules.leaster_tie == "none":
         lines.append(f"{both} tie for the most with {high}: nobody pays (leaster_tie = none).")
@@ -1265,8 +1385,10 @@ def _score_leaster_places(
     if points is None:
         if len(places) > 1:
             raise HandError(
-                f"leaster_places = {shown} pays {len(places)} places: give everyone's "
-                f"⟨leaster_points⟩ (⟨winner⟩ names only the first)"
+                _(
+                    "leaster_places = {shown} pays {len_places} places: give everyone's "
+                    "⟨leaster_points⟩ (⟨winner⟩ names only the first)"
+                ).format(shown=shown, len_places=len(places))
             )
         assert winner is not None
         ranked: list[list[str]] = [[winner]]
@@ -1300,7 +1422,9 @@ def _score_leaster_places(
                     "or share"
                 )
                 raise HandError(
-                    f"{tie}, which pay {format_value(span)}: {hint} (leaster_tie = name)"
+                    _("{tie}, which pay {format_value}: {hint} (leaster_tie = name)").format(
+                        tie=tie, format_value=format_value(span), hint=hint
+                    )
                 )
             if rules.leaster_tie == "none":
                 lines.append(f"{tie}: nobody is paid (leaster_tie = none).")
@@ -1308,8 +1432,10 @@ def _score_leaster_places(
                 break
             if sum(span) % len(group):
                 raise HandError(
-                    f"{tie}, which pay {sum(span)} in all: that does not divide among "
-                    f"{len(group)} (leaster_tie = share)"
+                    _(
+                        "{tie}, which pay {sum} in all: that does not divide among {len_group} "
+                        "(leaster_tie = share)"
+                    ).format(tie=tie, sum=sum(span), len_group=len(group))
                 )
             lines.append(
                 f"{tie}: they share the {sum(span)} those places pay, {sum(span) // len(group)} "
@@ -1348,10 +1474,16 @@ def _score_leaster_places(
     elif placed:
         if not payers or total % len(payers):
             raise HandError(
-                f"leaster_places = {shown}: in a {seating.size}-handed leaster the "
-                f"{_plural(len(payers), 'player')} not placed would pay {total} in all, which "
-                f"does not divide into equal shares (leaster_places needs a head count where "
-                f"it does)"
+                _(
+                    "leaster_places = {shown}: in a {size}-handed leaster the {plural} not "
+                    "placed would pay {total} in all, which does not divide into equal "
+                    "shares (leaster_places needs a head count where it does)"
+                ).format(
+                    shown=shown,
+                    size=seating.size,
+                    plural=_plural(len(payers), "player"),
+                    total=total,
+                )
             )
         share = total // len(payers)
         for p in placed:
@@ -1373,24 +1505,33 @@ def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
     if rules.leaster_blind != "set-aside":
         if blind is not None:
             raise HandError(
-                f"⟨blind_points⟩: under leaster_blind = {rules.leaster_blind} the blind's "
-                f"points go to the winner of the last trick (count them in ⟨leaster_points⟩)"
+                _(
+                    "⟨blind_points⟩: under leaster_blind = {leaster_blind} the blind's "
+                    "points go to the winner of the last trick (count them in "
+                    "⟨leaster_points⟩)"
+                ).format(leaster_blind=rules.leaster_blind)
             )
         return TOTAL_POINTS
     most = seating.deal.blind * ACE_POINTS
     if blind is None:
         if hand.leaster_points is not None:
             raise HandError(
-                "⟨leaster_points⟩ with leaster_blind = set-aside: give the blind's card "
-                "points too, ⟨blind_points⟩ N (the players' points add up to 120 less them)"
+                _(
+                    "⟨leaster_points⟩ with leaster_blind = set-aside: give the blind's card "
+                    "points too, ⟨blind_points⟩ N (the players' points add up to 120 less "
+                    "them)"
+                )
             )
         return TOTAL_POINTS
     if not seating.deal.blind:
-        raise HandError(f"⟨blind_points⟩: a {seating.size}-handed deal has no blind")
+        raise HandError(
+            _("⟨blind_points⟩: a {size}-handed deal has no blind").format(size=seating.size)
+        )
     if not 0 <= blind <= most:
         raise HandError(
-            f"⟨blind_points⟩ {blind}: a blind of {_plural(seating.deal.blind, 'card')} holds "
-            f"0 to {most} card points"
+            _("⟨blind_points⟩ {blind}: a blind of {plural} holds 0 to {most} card points").format(
+                blind=blind, plural=_plural(seating.deal.blind, "card"), most=most
+            )
         )
     return TOTAL_POINTS - blind
 
@@ -1421,8 +1562,10 @@ def _leaster_counts(
         for player in seating.order:
             if tricks[player] == 0 and points[player] > 0:
                 raise HandError(
-                    f"⟨leaster_points⟩ {player}={points[player]}: {player} took no "
-                    f"trick, so took no card points"
+                    _(
+                        "⟨leaster_points⟩ {player}={points}: {player} took no trick, so took no "
+                        "card points"
+                    ).format(player=player, points=points[player])
                 )
     return points, tricks
 
@@ -1443,8 +1586,10 @@ def _leaster_winners(
     if winner is not None:
         if winner not in tied:
             raise HandError(
-                f"⟨winner⟩ {winner}: {winner} took {points[winner]} points, but "
-                f"{_names(tied)} took fewer ({low})"
+                _(
+                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
+                    "fewer ({low})"
+                ).format(winner=winner, points=points[winner], names=_names(tied), low=low)
             )
         lines.append(
             f"{winner} won the leaster with {points[winner]} card points"
@@ -1457,7 +1602,10 @@ def _leaster_winners(
     both = " and ".join(tied)
     if rules.leaster_tie == "name":
         raise HandError(
-            f"{both} tie for fewest with {low}: name the winner with ⟨winner⟩ (leaster_tie = name)"
+            _(
+                "{both} tie for fewest with {low}: name the winner with ⟨winner⟩ "
+                "(leaster_tie = name)"
+            ).format(both=both, low=low)
         )
     if rules.leaster_tie == "none":
         lines.append(f"{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).")
@@ -1487,8 +1635,10 @@ def _leaster_ranks(
         if points[winner] != low:
             tied = [p for p in eligible if points[p] == low]
             raise HandError(
-                f"⟨winner⟩ {winner}: {winner} took {points[winner]} points, but "
-                f"{_names(tied)} took fewer ({low})"
+                _(
+                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
+                    "fewer ({low})"
+                ).format(winner=winner, points=points[winner], names=_names(tied), low=low)
             )
         lines.append(f"{winner} is placed first (named with ⟨winner⟩).")
         groups.append([winner])
@@ -1533,12 +1683,14 @@ def _leaster_eligible(
             unsure = [p for p in eligible if points[p] == 0 and p != winner]
             if unsure and not winner:
                 raise HandError(
-                    f"{_names(unsure)} took 0 points; give ⟨leaster_tricks⟩ (or "
-                    f"⟨winner⟩), since a leaster winner must have taken a trick"
+                    _(
+                        "{names} took 0 points; give ⟨leaster_tricks⟩ (or ⟨winner⟩), since a "
+                        "leaster winner must have taken a trick"
+                    ).format(names=_names(unsure))
                 )
             eligible = [p for p in eligible if points[p] > 0 or p == winner]
     if not eligible:
-        raise HandError("nobody in this leaster took a trick, so nobody can win it")
+        raise HandError(_("nobody in this leaster took a trick, so nobody can win it"))
     return eligible
 
 
@@ -1579,20 +1731,22 @@ SCHWANZER_POINTS = 4 * 3 + 4 * 2 + 6 * 1  # queens 3, jacks 2, the six other tru
 def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     if rules.all_pass != "schwanzer":
         raise HandError(
-            f"⟨schwanzer⟩: {rules.name} rules have all_pass = {rules.all_pass}; "
-            f"play schwanzer with ⟨set⟩ all_pass=schwanzer (in a session: "
-            f"scorepad set all_pass=schwanzer)"
+            _(
+                "⟨schwanzer⟩: {name} rules have all_pass = {all_pass}; play schwanzer "
+                "with ⟨set⟩ all_pass=schwanzer (in a session: scorepad set "
+                "all_pass=schwanzer)"
+            ).format(name=rules.name, all_pass=rules.all_pass)
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     if hand.schwanzer_points is None and not hand.losers:
         raise HandError(
-            "a schwanzer needs ⟨schwanzer_points⟩ A=N,B=N,... (every player) or ⟨losers⟩ NAME"
+            _("a schwanzer needs ⟨schwanzer_points⟩ A=N,B=N,... (every player) or ⟨losers⟩ NAME")
         )
     named: list[str] = []
     for name in hand.losers:
         loser = _active(seating, name, "⟨losers⟩")
         if loser in named:
-            raise HandError(f"⟨losers⟩ {loser} is given twice")
+            raise HandError(_("⟨losers⟩ {loser} is given twice").format(loser=loser))
         named.append(loser)
     lines = [
         f"Schwanzer: everyone passed; each counts the schwanzer points they were dealt "
@@ -1605,16 +1759,19 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
         points = _per_player(seating, hand.schwanzer_points, "⟨schwanzer_points⟩", 0, most, None)
         if sum(points.values()) > SCHWANZER_POINTS:
             raise HandError(
-                f"⟨schwanzer_points⟩: the values add up to {sum(points.values())}, but the "
-                f"pack holds {SCHWANZER_POINTS} schwanzer points"
+                _(
+                    "⟨schwanzer_points⟩: the values add up to {sum}, but the pack holds "
+                    "{schwanzer_points} schwanzer points"
+                ).format(sum=sum(points.values()), schwanzer_points=SCHWANZER_POINTS)
             )
         high = max(points.values())
         tied = tuple(p for p in seating.players if p in points and points[p] == high)
         lines.append(f"Schwanzer points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
         if named and set(named) != set(tied):
             raise HandError(
-                f"⟨losers⟩ {', '.join(named)}: the most schwanzer points ({high}) were "
-                f"{_names(tied)}'s"
+                _("⟨losers⟩ {named}: the most schwanzer points ({high}) were {names}'s").format(
+                    named=", ".join(named), high=high, names=_names(tied)
+                )
             )
         losers = tied
     else:
@@ -1650,9 +1807,11 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
 def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     if rules.all_pass != "ramsch":
         raise HandError(
-            f"⟨ramsch⟩: {rules.name} rules have all_pass = {rules.all_pass}; Ramsch needs "
-            f"all_pass = ramsch (⟨rules⟩ bavarian plays it; in a session: scorepad set "
-            f"all_pass=ramsch)"
+            _(
+                "⟨ramsch⟩: {name} rules have all_pass = {all_pass}; Ramsch needs "
+                "all_pass = ramsch (⟨rules⟩ bavarian plays it; in a session: scorepad "
+                "set all_pass=ramsch)"
+            ).format(name=rules.name, all_pass=rules.all_pass)
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     lines = [
@@ -1671,8 +1830,10 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         player = _active(seating, hand.durchmarsch, "⟨durchmarsch⟩")
         if hand.ramsch_points is not None or hand.losers or hand.jungfrau:
             raise HandError(
-                f"⟨durchmarsch⟩ {player}: {player} took every trick; give no ⟨ramsch_points⟩, "
-                f"⟨losers⟩ or ⟨jungfrau⟩ with it"
+                _(
+                    "⟨durchmarsch⟩ {player}: {player} took every trick; give no "
+                    "⟨ramsch_points⟩, ⟨losers⟩ or ⟨jungfrau⟩ with it"
+                ).format(player=player)
             )
         value, text = _durchmarsch_value(rules)
         stake = value * product
@@ -1697,15 +1858,21 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
     for name in hand.jungfrau:
         player = _active(seating, name, "⟨jungfrau⟩")
         if player in jungfrau:
-            raise HandError(f"⟨jungfrau⟩ {player} is given twice")
+            raise HandError(_("⟨jungfrau⟩ {player} is given twice").format(player=player))
         jungfrau.append(player)
     loser = _ramsch_loser(seating, hand, jungfrau, lines)
     if loser in jungfrau:
-        raise HandError(f"⟨jungfrau⟩ {loser}: the loser took tricks (the most card points)")
+        raise HandError(
+            _("⟨jungfrau⟩ {loser}: the loser took tricks (the most card points)").format(
+                loser=loser
+            )
+        )
     if len(jungfrau) >= seating.size - 1:
         raise HandError(
-            "⟨jungfrau⟩: if everyone but one took no trick, that one took every trick "
-            "(a ⟨durchmarsch⟩)"
+            _(
+                "⟨jungfrau⟩: if everyone but one took no trick, that one took every "
+                "trick (a ⟨durchmarsch⟩)"
+            )
         )
     stake = rules.game_values["ramsch"] * product
     text = f"Stake: ramsch {rules.game_values['ramsch']}{factor_text}"
@@ -1774,11 +1941,11 @@ def _durchmarsch_value(rules: Rules) -> tuple[int, str]:
 def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines: list[str]) -> str:
     """The Ramsch's loser: the most card points, a tie settled by --loser."""
     if len(hand.losers) > 1:
-        raise HandError("⟨losers⟩: a Ramsch has one loser (a tie is settled by naming one)")
+        raise HandError(_("⟨losers⟩: a Ramsch has one loser (a tie is settled by naming one)"))
     named = _active(seating, hand.losers[0], "⟨losers⟩") if hand.losers else None
     if hand.ramsch_points is None:
         if named is None:
-            raise HandError("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME")
+            raise HandError(_("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME"))
         lines.append(f"{named} took the most card points and loses (named with ⟨losers⟩).")
         return named
     points = _per_player(
@@ -1787,18 +1954,24 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
     for player in jungfrau:
         if points[player]:
             raise HandError(
-                f"⟨jungfrau⟩ {player}: {player} took {points[player]} card points, so a trick"
+                _("⟨jungfrau⟩ {player}: {player} took {points} card points, so a trick").format(
+                    player=player, points=points[player]
+                )
             )
     lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
     high = max(points.values())
     tied = [p for p in seating.order if points[p] == high]
     if named is not None and named not in tied:
         raise HandError(
-            f"⟨losers⟩ {named}: {named} took {points[named]}, but {_names(tied)} took more ({high})"
+            _("⟨losers⟩ {named}: {named} took {points}, but {names} took more ({high})").format(
+                named=named, points=points[named], names=_names(tied), high=high
+            )
         )
     if len(tied) > 1 and named is None:
         raise HandError(
-            f"{' and '.join(tied)} tie for the most with {high}: name the loser with ⟨losers⟩ NAME"
+            _("{tied} tie for the most with {high}: name the loser with ⟨losers⟩ NAME").format(
+                tied=" and ".join(tied), high=high
+            )
         )
     loser = named or tied[0]
     lines.append(
@@ -1817,9 +1990,13 @@ def score_penalty(rules: Rules, penalty: Penalty) -> Score:
     offender = find_player(penalty.offender, penalty.players, "penalty")
     to = find_player(penalty.to, penalty.players, "⟨paid_to⟩") if penalty.to else None
     if to == offender:
-        raise HandError(f"⟨paid_to⟩ {to}: {to} is the one who pays")
+        raise HandError(_("⟨paid_to⟩ {to}: {to} is the one who pays").format(to=to))
     if not 1 <= penalty.points <= MAX_AMOUNT:
-        raise HandError(f"⟨points⟩ {penalty.points}: a penalty is 1 to {MAX_AMOUNT:,} points")
+        raise HandError(
+            _("⟨points⟩ {points}: a penalty is 1 to {max_amount:,} points").format(
+                points=penalty.points, max_amount=MAX_AMOUNT
+            )
+        )
     n = penalty.points
     paid = [to] if to else [p for p in penalty.players if p != offender]
     deltas = dict.fromkeys(penalty.players, 0)

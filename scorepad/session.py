@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
+from .i18n import gettext as _
 from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, score
@@ -91,7 +92,7 @@ def check_pass(
                     if torn_at is not None and done >= torn_at:  # a torn line, not a break
                         problems.append(Problem(torn_at, TORN))
                         return problems
-                    found = [Problem(line, "a cell holds a line break")]
+                    found = [Problem(line, _("a cell holds a line break"))]
                 elif torn_at is not None and line == torn_at:
                     problems.append(Problem(torn_at, TORN))
                     return problems
@@ -107,12 +108,12 @@ def check_pass(
             if line == torn_at:  # (torn inside a quoted cell: the reader found no end to it)
                 problems.append(Problem(line, TORN))
                 return problems
-            problems.append(Problem(line, f"cannot read this line as CSV: {exc}"))
+            problems.append(Problem(line, _("cannot read this line as CSV: {exc}").format(exc=exc)))
             if above + reader.line_num < line or stop_at_first:
                 return problems
             done = above + reader.line_num
         except UnicodeDecodeError:
-            problems.append(Problem(done + 1, "not UTF-8 text"))
+            problems.append(Problem(done + 1, _("not UTF-8 text")))
             return problems
         except LineTooLong:
             problems.append(Problem(done + 1, TOO_LONG))
@@ -141,7 +142,7 @@ class Reading:
     def __init__(self, path: Path, snapshot: Snapshot):
         self.path = path
         self._snapshot = snapshot
-        self.head, _ = snapshot.read_head()  # (the pass reads on from line 3 itself)
+        self.head, _unused = snapshot.read_head()  # (the pass reads on from line 3 itself)
 
     def state(self) -> Ledger:
         """The night as its last row records it (reads only the end of the file, and the row
@@ -193,7 +194,7 @@ class Reading:
     def rows(self) -> Iterator[Row]:
         """Every row below the head, decoded, with its line (a second pass, after `night`)."""
         reader = csv.reader(self._snapshot.lines(), strict=True)
-        for _ in range(3):
+        for _try in range(3):
             next(reader, None)
         for cells in reader:
             yield self.head.codec.decode(cells, reader.line_num)
@@ -291,13 +292,15 @@ class Session:
             first = files.pread(snapshot.fd, MAX_HEAD, 0).find(b"\n") + 1
             if not 0 < first <= offset <= end or end - offset > most:
                 return [], end
-            head, _ = snapshot.read_head()
+            head, _unused = snapshot.read_head()
             data = files.pread(snapshot.fd, end - offset, offset)
         try:
             lines = data.decode(ENCODING).splitlines()
             return [head.codec.decode(c, 0) for c in csv.reader(lines, strict=True) if c], end
         except (UnicodeDecodeError, csv.Error, LedgerError) as exc:
-            raise SessionError(self.path, f"cannot read the new rows: {exc}") from None
+            raise SessionError(
+                self.path, _("cannot read the new rows: {exc}").format(exc=exc)
+            ) from None
 
     def preview(self, hand: Hand) -> Score:
         """Score a hand as `record` would now, without writing anything."""
@@ -321,7 +324,7 @@ class Session:
     def _resumed(self) -> Iterator[_Resumed]:
         """Under the lock: the night as its last row records it, to add a row to."""
         with self._locked() as fd, self._snapshot() as snapshot:
-            head, _ = snapshot.read_head()
+            head, _unused = snapshot.read_head()
             last, last_hand = tail(snapshot, head)
             ledger = _resume(snapshot, head, last, last_hand)
             yield _Resumed(fd, head, ledger, last, last_hand)
@@ -343,7 +346,7 @@ class Session:
             version = max(needed.version, CREATED_VERSION)
             wanted = Codec.new(head.players, version)
             if head.codec.version >= version and set(wanted.order) <= set(head.codec.order):
-                raise SessionError(self.path, "this file cannot hold the new row", 1)
+                raise SessionError(self.path, _("this file cannot hold the new row"), 1)
             self.night()
             upgrade(self.path, fd, head, version)
 
@@ -367,26 +370,36 @@ class Session:
             with self._resumed() as night, self._snapshot() as snapshot:
                 ledger = night.ledger
                 reader = csv.reader(snapshot.lines(), strict=True)
-                for _ in range(3):
+                for _try in range(3):
                     next(reader, None)
                 try:
                     recorded = night.head.codec.digests(reader)
                 except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
                     raise SessionError(
-                        self.path, f"cannot read the rows ({exc}); {VERIFY_HINT}"
+                        self.path,
+                        _("cannot read the rows ({exc}); {verify_hint}").format(
+                            exc=exc, verify_hint=VERIFY_HINT
+                        ),
                     ) from None
                 if digest in recorded:
                     raise HandError(
-                        f"not recorded: this hand file is recorded already, as hand "
-                        f"{recorded[digest]} (void that hand first to record it again)"
+                        _(
+                            "not recorded: this hand file is recorded already, as hand {recorded} "
+                            "(void that hand first to record it again)"
+                        ).format(recorded=recorded[digest])
                     )
                 if hand.dealer is not None and same_name(hand.dealer) != same_name(
                     ledger.next_dealer
                 ):
                     raise HandError(
-                        f"not recorded: the hand file says {hand.dealer} deals, but the "
-                        f"session's next hand ({ledger.last_hand + 1}) is {ledger.next_dealer}'s "
-                        f"to deal"
+                        _(
+                            "not recorded: the hand file says {dealer} deals, but the session's "
+                            "next hand ({last_hand}) is {next_dealer}'s to deal"
+                        ).format(
+                            dealer=hand.dealer,
+                            last_hand=ledger.last_hand + 1,
+                            next_dealer=ledger.next_dealer,
+                        )
                     )
                 row, result = ledger.record(hand, note, now())
                 row = row._replace(digest=digest)
@@ -436,7 +449,9 @@ class Session:
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
         """Void hand `ref`: its points are reversed by a new row."""
-        row, _, ledger = self._correct(ref, lambda led, r: (led.void_row(r, reason, now()), None))
+        row, _unused, ledger = self._correct(
+            ref, lambda led, r: (led.void_row(r, reason, now()), None)
+        )
         return row, ledger
 
     def undo(self, reason: str = "") -> tuple[str, Row, Score | None, Ledger]:
@@ -456,7 +471,7 @@ class Session:
         """How many changes `undo` (`back`) or `redo` could take back or make again now, counted
         up to `most` (`undo N` refuses before writing anything when fewer are there)."""
         with self._snapshot() as snapshot:
-            head, _ = snapshot.read_head()
+            head, _unused = snapshot.read_head()
             if back:
                 return sum(1 for _, _ in zip(range(most), _undoable(snapshot, head)))
             return min(most, len(_redo_stack(snapshot, head)))
@@ -474,7 +489,7 @@ class Session:
     def _step_held(self, fd: int, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
         word = "undo" if back else "redo"
         with self._snapshot() as snapshot:
-            head, _ = snapshot.read_head()
+            head, _unused = snapshot.read_head()
             if snapshot.torn():
                 raise SessionError(self.path, TORN, line_count(snapshot) + 1)
             found = _to_undo(snapshot, head) if back else _to_redo(snapshot, head)
@@ -506,7 +521,7 @@ class Session:
             self._append(fd, head.codec, [row])
             return what, row, None, ledger
         if kind is RowKind.SET:
-            changes, _ = set_row_text(change.note)
+            changes, _unused = set_row_text(change.note)
             rules = rules_before if back else rules_of_set_row(change.note)
             row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, now())
             row = mark(row)
@@ -563,7 +578,7 @@ class Session:
             name = check_new_name(name)
             player = next((p for p in head.players if same_name(p) == same_name(name)), name)
             if player in ledger.seated:
-                raise ScorepadError(f"{player} is already seated")
+                raise ScorepadError(_("{player} is already seated").format(player=player))
             order = list(ledger.seated)
             after = find_player(after, order, "⟨after⟩") if after else None
             order.insert(order.index(after) + 1 if after else len(order), player)
@@ -621,7 +636,9 @@ class Session:
             )
             if gone is not None and gone not in ledger.seated:
                 raise ScorepadError(
-                    f"{gone} has already left the table; seated: {', '.join(ledger.seated)}"
+                    _("{gone} has already left the table; seated: {seated}").format(
+                        gone=gone, seated=", ".join(ledger.seated)
+                    )
                 )
             player = find_player(name, ledger.seated, "seat remove")
             order = [p for p in ledger.seated if p != player]
@@ -652,7 +669,9 @@ class Session:
         try:
             os.unlink(path)
         except OSError as exc:
-            raise SessionError(path, f"cannot remove the empty file: {exc.strerror}") from None
+            raise SessionError(
+                path, _("cannot remove the empty file: {strerror}").format(strerror=exc.strerror)
+            ) from None
         return ["removed the empty file (start the session with `scorepad new`)"]
 
 
@@ -669,7 +688,11 @@ def _rules_in_force(snapshot: Snapshot, head: Head, line: int | None) -> Rules:
     row = row_at_line(snapshot, head, line)
     if row.kind is not RowKind.SET:
         raise SessionError(
-            head.path, f"rules_line: line {line} is not a change of the rules; {VERIFY_HINT}", line
+            head.path,
+            _("rules_line: line {line} is not a change of the rules; {verify_hint}").format(
+                line=line, verify_hint=VERIFY_HINT
+            ),
+            line,
         )
     try:
         return rules_of_set_row(row.note)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 
 from .errors import ScorepadError
+from .i18n import amount_typed, decimal_text, rate_money
+from .i18n import gettext as _
 
 EXACT_LIMIT = 12
 """Up to this many players with a balance, the plan is provably the fewest payments."""
@@ -34,7 +36,7 @@ def _amount_text(text: str) -> bool:
     an optional sign (`Decimal` would take `0_25`, `1e3`, `Infinity` and other scripts'
     digits)."""
     digits = text[1:] if text[:1] in ("+", "-") else text
-    whole, _, cents = digits.partition(".")
+    whole, _unused, cents = digits.partition(".")
     return (
         bool(whole or cents)
         and digits.isascii()
@@ -44,24 +46,38 @@ def _amount_text(text: str) -> bool:
 
 
 def parse_rate(text: str) -> Decimal:
-    """A per-point rate as typed (`0.25`, `1`, `.10`): a positive Decimal."""
-    if len(text) > 40 or not _amount_text(text.strip()):
-        raise ScorepadError(f"⟨rate⟩ {text[:40]}: not an amount; write e.g. 0.25")
+    """A per-point rate as typed (`0.25`, `1`, `.10`; in German also `0,25`): a positive
+    Decimal."""
+    typed = amount_typed(text)
+    if len(text) > 40 or not _amount_text(typed.strip()):
+        raise ScorepadError(
+            _("⟨rate⟩ {text}: not an amount; write e.g. {example}").format(
+                text=text[:40], example=decimal_text("0.25")
+            )
+        )
     try:
-        rate = Decimal(text.strip())
+        rate = Decimal(typed.strip())
     except InvalidOperation:  # pragma: no cover - (the text is an amount)
-        raise ScorepadError(f"⟨rate⟩ {text}: not an amount; write e.g. 0.25") from None
+        raise ScorepadError(
+            _("⟨rate⟩ {text}: not an amount; write e.g. {example}").format(
+                text=text, example=decimal_text("0.25")
+            )
+        ) from None
     if not rate.is_finite() or rate <= 0:
-        raise ScorepadError(f"⟨rate⟩ {text}: the rate must be an amount above zero")
+        raise ScorepadError(
+            _("⟨rate⟩ {text}: the rate must be an amount above zero").format(text=text)
+        )
     if rate > Decimal("1000000"):
-        raise ScorepadError(f"⟨rate⟩ {text}: that is more than a million a point")
+        raise ScorepadError(
+            _("⟨rate⟩ {text}: that is more than a million a point").format(text=text)
+        )
     return rate
 
 
 def rate_text(rate: Decimal, currency: str = "$") -> str:
     """A per-point rate as the user gave it: $0.25, $1.00, $0.001 (never rounded to the cent)."""
     shown = f"{rate:.2f}" if rate == rate.quantize(CENT) else f"{rate.normalize():f}"
-    return f"{currency}{shown}"
+    return rate_money(shown, currency)
 
 
 def check_rate_pays(points: Mapping[str, int], rate: Decimal) -> None:
@@ -69,9 +85,16 @@ def check_rate_pays(points: Mapping[str, int], rate: Decimal) -> None:
     largest = max((abs(v) for v in points.values()), default=0)
     if largest and largest * rate < CENT / 2:
         raise ScorepadError(
-            f"⟨rate⟩ {rate_text(rate, '')}: at that rate every balance rounds to nothing "
-            f"(the largest, {largest} points, is {largest * rate.normalize():f}); give a larger "
-            f"rate, e.g. ⟨rate⟩ 0.01"
+            _(
+                "⟨rate⟩ {rate}: at that rate every balance rounds to nothing "
+                "(the largest, {largest} points, is {amount}); give a larger "
+                "rate, e.g. ⟨rate⟩ {example}"
+            ).format(
+                rate=rate_text(rate, "").strip(),
+                largest=largest,
+                amount=decimal_text(f"{largest * rate.normalize():f}"),
+                example=decimal_text("0.01"),
+            )
         )
 
 

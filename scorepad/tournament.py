@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .errors import ScorepadError
+from .i18n import gettext as _
 from .rules import Rules
 from .scoring import same_name
 
@@ -107,7 +108,9 @@ def parse_percent(text: str, what: str, positive: bool = False) -> Decimal:
     number = _decimal(text, what, "a percent, e.g. 12.5")
     if (number <= 0 if positive else number < 0) or number > HUNDRED:
         low = "above 0" if positive else "0"
-        raise TournamentError(f"{what} {text}: a percent is {low} to 100")
+        raise TournamentError(
+            _("{what} {text}: a percent is {low} to 100").format(what=what, text=text, low=low)
+        )
     return number
 
 
@@ -115,7 +118,7 @@ def parse_money(text: str, what: str = "⟨entry⟩") -> Decimal:
     """An amount of money as typed (`10`, `12.50`), to the cent at most."""
     amount = _decimal(text, what, "an amount, e.g. 10 or 12.50")
     if amount > MAX_ENTRY:
-        raise TournamentError(f"{what} {text}: more than a million")
+        raise TournamentError(_("{what} {text}: more than a million").format(what=what, text=text))
     return amount
 
 
@@ -130,11 +133,17 @@ def _decimal(text: str, what: str, example: str) -> Decimal:
         or (dot and not part.isdigit())
         or len(part) > 2
     ):
-        raise TournamentError(f"{what} {str(text)[:40]!r}: not {example} (two decimals at most)")
+        raise TournamentError(
+            _("{what} {text!r}: not {example} (two decimals at most)").format(
+                what=what, text=str(text)[:40], example=example
+            )
+        )
     try:
         return Decimal(raw)
     except InvalidOperation:  # pragma: no cover - (the text is a number)
-        raise TournamentError(f"{what} {text!r}: not {example}") from None
+        raise TournamentError(
+            _("{what} {text!r}: not {example}").format(what=what, text=text, example=example)
+        ) from None
 
 
 def parse_tie_breaks(text: str) -> tuple[str, ...]:
@@ -143,21 +152,31 @@ def parse_tie_breaks(text: str) -> tuple[str, ...]:
     for item in items:
         if item not in TIE_BREAKS:
             raise TournamentError(
-                f"⟨tie_breaks⟩ {item!r}: not a tie-break; use {', '.join(TIE_BREAKS)}"
+                _("⟨tie_breaks⟩ {item!r}: not a tie-break; use {tie_breaks}").format(
+                    item=item, tie_breaks=", ".join(TIE_BREAKS)
+                )
             )
     if len(set(items)) != len(items):
-        raise TournamentError("⟨tie_breaks⟩: a tie-break is listed twice")
+        raise TournamentError(_("⟨tie_breaks⟩: a tie-break is listed twice"))
     return items
 
 
 def check(t: Tournament) -> Tournament:
     """Check that the settings fit together (on `new`, and every time the file is read)."""
     if not t.name.strip():
-        raise TournamentError("⟨name⟩: a tournament needs a name")
+        raise TournamentError(_("⟨name⟩: a tournament needs a name"))
     if not 1 <= t.rounds <= MAX_ROUNDS:
-        raise TournamentError(f"⟨rounds⟩ {t.rounds}: 1 to {MAX_ROUNDS} rounds")
+        raise TournamentError(
+            _("⟨rounds⟩ {rounds}: 1 to {max_rounds} rounds").format(
+                rounds=t.rounds, max_rounds=MAX_ROUNDS
+            )
+        )
     if not 1 <= t.hands <= MAX_HANDS:
-        raise TournamentError(f"⟨hands⟩ {t.hands}: 1 to {MAX_HANDS} hands a round")
+        raise TournamentError(
+            _("⟨hands⟩ {hands}: 1 to {max_hands} hands a round").format(
+                hands=t.hands, max_hands=MAX_HANDS
+            )
+        )
     if dealt(t.rules, t.table_size) != t.table_size:
         counts = ", ".join(str(n) for n in sorted(t.rules.deals))
         raise TournamentError(
@@ -170,27 +189,46 @@ def check(t: Tournament) -> Tournament:
         )
     if t.rules.settlement != "zero-sum":
         raise TournamentError(
-            f"⟨rules⟩ {t.rules.name}: a race (settlement = race) has no points to rank by"
+            _("⟨rules⟩ {name}: a race (settlement = race) has no points to rank by").format(
+                name=t.rules.name
+            )
         )
     allotted = sum(t.payout, Decimal(0)) + t.round_prize * t.rounds
     if allotted > HUNDRED:
         raise TournamentError(
-            f"⟨payout⟩: the places ({_percent_text(sum(t.payout, Decimal(0)))}) and the round "
-            f"prizes ({t.rounds} x {_percent_text(t.round_prize)}) come to "
-            f"{_percent_text(allotted)} of the pool, more than all of it"
+            _(
+                "⟨payout⟩: the places ({percent_text}) and the round prizes ({rounds} x "
+                "{percent_text2}) come to {percent_text3} of the pool, more than all of "
+                "it"
+            ).format(
+                percent_text=_percent_text(sum(t.payout, Decimal(0))),
+                rounds=t.rounds,
+                percent_text2=_percent_text(t.round_prize),
+                percent_text3=_percent_text(allotted),
+            )
         )
     if len(t.tie_breaks) != len(set(t.tie_breaks)) or not set(t.tie_breaks) <= set(TIE_BREAKS):
-        raise TournamentError(f"⟨tie_breaks⟩: each of {', '.join(TIE_BREAKS)}, once at most")
+        raise TournamentError(
+            _("⟨tie_breaks⟩: each of {tie_breaks}, once at most").format(
+                tie_breaks=", ".join(TIE_BREAKS)
+            )
+        )
     seen: set[str] = set()
     for p in t.players:
         key = same_name(p.name)
         if key in seen:
-            raise TournamentError(f"⟨players⟩: {p.name} is listed twice")
+            raise TournamentError(_("⟨players⟩: {name} is listed twice").format(name=p.name))
         seen.add(key)
     if len(t.players) > MAX_PLAYERS:
-        raise TournamentError(f"⟨players⟩: at most {MAX_PLAYERS} players")
+        raise TournamentError(
+            _("⟨players⟩: at most {max_players} players").format(max_players=MAX_PLAYERS)
+        )
     if len(t.drawn) > t.rounds:
-        raise TournamentError(f"{len(t.drawn)} rounds drawn, but the tournament has {t.rounds}")
+        raise TournamentError(
+            _("{len_drawn} rounds drawn, but the tournament has {rounds}").format(
+                len_drawn=len(t.drawn), rounds=t.rounds
+            )
+        )
     return t
 
 
@@ -272,12 +310,16 @@ def draw(
     depends only on who plays, the seed, the round and the rounds before. It draws `tries`
     times and keeps the first draw with the fewest pairs who met in the rounds before."""
     if sum(sizes) != len(players):
-        raise TournamentError(f"{len(players)} players for {sum(sizes)} seats")  # (a bug)
+        raise TournamentError(
+            _("{len_players} players for {sum} seats").format(
+                len_players=len(players), sum=sum(sizes)
+            )
+        )  # (a bug)
     rng = random.Random(f"scorepad tournament {seed} round {round_number}")
     pool = sorted(players, key=lambda p: (same_name(p), p))
     before = before or {}
     best: tuple[tuple[Table, ...], int] | None = None
-    for _ in range(max(1, tries)):
+    for _try in range(max(1, tries)):
         order = pool[:]
         rng.shuffle(order)
         tables, at = [], 0
@@ -298,7 +340,7 @@ def next_draw(t: Tournament, tries: int = DRAW_TRIES) -> tuple[tuple[Table, ...]
     the round cannot be drawn."""
     number = t.next_round
     if number > t.rounds:
-        raise TournamentError(f"all {t.rounds} rounds are drawn")
+        raise TournamentError(_("all {rounds} rounds are drawn").format(rounds=t.rounds))
     players = t.playing(number)
     sizes = table_sizes(len(players), t.table_size, t.rules)
     return draw(players, sizes, t.seed, number, met(t.drawn), tries)
@@ -333,9 +375,11 @@ def score_sheet(t: Tournament, round_number: int, table: int, seats: Table, path
 def add_player(t: Tournament, name: str) -> Tournament:
     """A late entry: drawn from the next round on."""
     if t.player(name) is not None:
-        raise TournamentError(f"{name} is already entered")
+        raise TournamentError(_("{name} is already entered").format(name=name))
     if t.next_round > t.rounds:
-        raise TournamentError(f"all {t.rounds} rounds are drawn: no round is left to enter")
+        raise TournamentError(
+            _("all {rounds} rounds are drawn: no round is left to enter").format(rounds=t.rounds)
+        )
     return t._replace(players=(*t.players, Player(name, t.next_round)))
 
 
@@ -345,9 +389,15 @@ def remove_player(t: Tournament, name: str) -> tuple[Tournament, str]:
     the tournament and the player's name as entered."""
     found = t.player(name)
     if found is None:
-        raise TournamentError(f"{name}: not entered; players: {', '.join(t.playing(t.next_round))}")
+        raise TournamentError(
+            _("{name}: not entered; players: {playing}").format(
+                name=name, playing=", ".join(t.playing(t.next_round))
+            )
+        )
     if found.left is not None:
-        raise TournamentError(f"{found.name} already left after round {found.left}")
+        raise TournamentError(
+            _("{name} already left after round {left}").format(name=found.name, left=found.left)
+        )
     last = t.next_round - 1
     if found.joined > last:
         return t._replace(players=tuple(p for p in t.players if p is not found)), found.name
@@ -397,7 +447,9 @@ def standings(
         for player, value in result.totals.items():
             if player not in points:
                 raise TournamentError(
-                    f"round {result.round}, table {result.table}: {player} is not entered"
+                    _("round {round}, table {table}: {player} is not entered").format(
+                        round=result.round, table=result.table, player=player
+                    )
                 )
             before = points[player][result.round]
             points[player][result.round] = (before or 0) + value
@@ -418,7 +470,7 @@ def standings(
         )
 
     def key(line: tuple[str, int, dict[int, int | None], int, int | None, int]) -> list[object]:
-        _, total, _, solo_count, best, last_points = line
+        _unused, total, _unused2, solo_count, best, last_points = line
         parts: list[object] = [-total]
         for tie_break in t.tie_breaks:
             if tie_break == "solos":
@@ -487,8 +539,10 @@ def payout(
     rounded down; the cents that do not divide and the percents not given are the remainder."""
     if t.entry is None:
         raise TournamentError(
-            "no entry fee is set: give ⟨entry⟩ when the tournament starts (or entry in "
-            "tournament.toml)"
+            _(
+                "no entry fee is set: give ⟨entry⟩ when the tournament starts (or entry "
+                "in tournament.toml)"
+            )
         )
     entries = len(t.players)
     gross = t.entry * entries

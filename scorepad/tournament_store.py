@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import ScorepadError, wording
+from .i18n import gettext as _
 from .ledger import HandView
 from .rules import Rules, load_rules, rules_from_dict
 from .scoring import Outcome
@@ -108,14 +109,22 @@ def _from_data(data: Mapping[str, Any], where: str) -> Tournament:
     """A tournament from tournament.toml's data, every key and value checked."""
     unknown = sorted(set(data) - set(_KEYS))
     if unknown:
-        raise TournamentError(f"{where}: unknown keys: {', '.join(unknown)}")
+        raise TournamentError(
+            _("{where}: unknown keys: {unknown}").format(where=where, unknown=", ".join(unknown))
+        )
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
-        raise TournamentError(f"{where}: missing keys: {', '.join(missing)}")
+        raise TournamentError(
+            _("{where}: missing keys: {missing}").format(where=where, missing=", ".join(missing))
+        )
     for key, kind in _KEYS.items():
         value = data.get(key)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            raise TournamentError(f"{where}: {key} must be a {kind.__name__}")
+            raise TournamentError(
+                _("{where}: {key} must be a {name__}").format(
+                    where=where, key=key, name__=kind.__name__
+                )
+            )
     try:
         rules = rules_from_dict(data["rules"], f"{where}: rules")
         rules = rules._replace(source=rules.name)
@@ -152,7 +161,7 @@ def _from_data(data: Mapping[str, Any], where: str) -> Tournament:
 
 def _text(value: Any) -> str:
     if not isinstance(value, str) or any(not c.isprintable() for c in value) or len(value) > 200:
-        raise TournamentError("a name is one line of at most 200 printable characters")
+        raise TournamentError(_("a name is one line of at most 200 printable characters"))
     return value
 
 
@@ -161,9 +170,13 @@ def check_currency(symbol: str) -> str:
     from .store.format import FORMULA_STARTS
 
     if not isinstance(symbol, str) or len(symbol) > 5 or not symbol.isprintable():
-        raise TournamentError("currency: a symbol of up to 5 printable characters, e.g. $, €")
+        raise TournamentError(_("currency: a symbol of up to 5 printable characters, e.g. $, €"))
     if symbol.startswith(FORMULA_STARTS):
-        raise TournamentError(f"currency: {symbol!r} cannot start with {symbol[0]}")
+        raise TournamentError(
+            _("currency: {symbol!r} cannot start with {symbol2}").format(
+                symbol=symbol, symbol2=symbol[0]
+            )
+        )
     return symbol
 
 
@@ -171,15 +184,19 @@ def _entry(data: Any) -> Player:
     from .store.format import check_new_name
 
     if not isinstance(data, dict) or set(data) - {"name", "joined", "left"} or "name" not in data:
-        raise TournamentError("players: each is a table of name, joined and (if they left) left")
+        raise TournamentError(_("players: each is a table of name, joined and (if they left) left"))
     name = check_new_name(_text(data["name"]))
     joined, left = data.get("joined", 1), data.get("left")
     if not isinstance(joined, int) or isinstance(joined, bool) or joined < 1:
-        raise TournamentError(f"players: {name}: joined is the round they entered (1 or more)")
+        raise TournamentError(
+            _("players: {name}: joined is the round they entered (1 or more)").format(name=name)
+        )
     if left is not None and (
         not isinstance(left, int) or isinstance(left, bool) or not joined <= left
     ):
-        raise TournamentError(f"players: {name}: left is the last round they played")
+        raise TournamentError(
+            _("players: {name}: left is the last round they played").format(name=name)
+        )
     return Player(name, joined, left)
 
 
@@ -189,11 +206,11 @@ def _round(data: Any) -> tuple[tuple[str, ...], ...]:
         or set(data) != {"tables"}
         or not isinstance(data["tables"], list)
     ):
-        raise TournamentError("round: each round drawn is a table with its tables")
+        raise TournamentError(_("round: each round drawn is a table with its tables"))
     tables = []
     for table in data["tables"]:
         if not isinstance(table, list) or not all(isinstance(n, str) for n in table):
-            raise TournamentError("round: a table is a list of the names at it")
+            raise TournamentError(_("round: a table is a list of the names at it"))
         tables.append(tuple(table))
     return tuple(tables)
 
@@ -205,8 +222,14 @@ def _check_drawn(t: Tournament) -> None:
         expected = t.playing(number)
         if sorted(seated) != sorted(expected):
             raise TournamentError(
-                f"round {number}: the tables seat {', '.join(sorted(seated)) or 'nobody'}, "
-                f"not the players entered for it ({', '.join(sorted(expected))})"
+                _(
+                    "round {number}: the tables seat {value}, not the players entered for it "
+                    "({sorted_expected})"
+                ).format(
+                    number=number,
+                    value=", ".join(sorted(seated)) or "nobody",
+                    sorted_expected=", ".join(sorted(expected)),
+                )
             )
 
 
@@ -218,22 +241,32 @@ def load(folder: Path) -> Tournament:
     where = str(path)
     if not path.is_file():
         raise TournamentError(
-            f"{folder}: no {FILE} here (start one with `scorepad tournament new {folder}`)"
+            _(
+                "{folder}: no {file} here (start one with `scorepad tournament new {folder}`)"
+            ).format(folder=folder, file=FILE)
         )
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE + 1)
         data = tomllib.loads(raw[: MAX_FILE + 1].decode("utf-8")) if len(raw) <= MAX_FILE else None
     except OSError as exc:
-        raise TournamentError(f"{where}: cannot read: {exc.strerror or exc}") from None
+        raise TournamentError(
+            _("{where}: cannot read: {value}").format(where=where, value=exc.strerror or exc)
+        ) from None
     except UnicodeDecodeError:
-        raise TournamentError(f"{where}: not UTF-8 text") from None
+        raise TournamentError(_("{where}: not UTF-8 text").format(where=where)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{where}: not valid TOML: {exc}") from None
+        raise TournamentError(
+            _("{where}: not valid TOML: {exc}").format(where=where, exc=exc)
+        ) from None
     except (RecursionError, ValueError) as exc:
-        raise TournamentError(f"{where}: not a file scorepad can read ({exc})") from None
+        raise TournamentError(
+            _("{where}: not a file scorepad can read ({exc})").format(where=where, exc=exc)
+        ) from None
     if data is None:
-        raise TournamentError(f"{where}: larger than {MAX_FILE >> 20} MiB")
+        raise TournamentError(
+            _("{where}: larger than {max_file} MiB").format(where=where, max_file=MAX_FILE >> 20)
+        )
     with wording(lambda name: name):  # (a key of the file, not an option)
         return _from_data(data, where)
 
@@ -253,7 +286,11 @@ def save(folder: Path, t: Tournament) -> None:
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
-        raise TournamentError(f"{folder / FILE}: cannot write: {exc.strerror or exc}") from None
+        raise TournamentError(
+            _("{folder}: cannot write: {value}").format(
+                folder=folder / FILE, value=exc.strerror or exc
+            )
+        ) from None
 
 
 def read_players(path: Path) -> list[str]:
@@ -262,12 +299,16 @@ def read_players(path: Path) -> list[str]:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE + 1)
         if len(raw) > MAX_FILE:
-            raise TournamentError(f"{path}: larger than {MAX_FILE >> 20} MiB")
+            raise TournamentError(
+                _("{path}: larger than {max_file} MiB").format(path=path, max_file=MAX_FILE >> 20)
+            )
         text = raw.decode("utf-8-sig")
     except OSError as exc:
-        raise TournamentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise TournamentError(
+            _("{path}: cannot read: {value}").format(path=path, value=exc.strerror or exc)
+        ) from None
     except UnicodeDecodeError:
-        raise TournamentError(f"{path}: not UTF-8 text") from None
+        raise TournamentError(_("{path}: not UTF-8 text").format(path=path)) from None
     names = [line.strip() for line in text.splitlines()]
     return [n for n in names if n and not n.startswith("#")]
 
@@ -309,14 +350,20 @@ def create(
     )
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TournamentError(
-            f"{folder}: already exists and is not an empty folder; a tournament starts in a "
-            f"folder of its own"
+            _(
+                "{folder}: already exists and is not an empty folder; a tournament "
+                "starts in a folder of its own"
+            ).format(folder=folder)
         )
     created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise TournamentError(f"{folder}: cannot make the folder: {exc.strerror}") from None
+        raise TournamentError(
+            _("{folder}: cannot make the folder: {strerror}").format(
+                folder=folder, strerror=exc.strerror
+            )
+        ) from None
     try:
         save(folder, t)
     except TournamentError:
@@ -378,7 +425,7 @@ def status(folder: Path, t: Tournament) -> list[TableStatus]:
             path = table_path(folder, number, k)
             hands, problem = 0, None
             try:
-                _, ledger, _ = _read(path, t, number, k, table)
+                _unused, ledger, _unused2 = _read(path, t, number, k, table)
                 hands = ledger.hands
                 if hands > t.hands:
                     problem = f"{hands} hands recorded, the round has {t.hands}"
@@ -394,7 +441,7 @@ def _read(
     """A table's checked night (refusing a file that does not verify, is not the table drawn
     or plays other rules), and each player's solos won."""
     if not path.is_file():
-        raise TournamentError(f"{path}: the table's session file is missing")
+        raise TournamentError(_("{path}: the table's session file is missing").format(path=path))
     solos: Counter[str] = Counter()
 
     def on_hand(view: HandView) -> None:
@@ -411,14 +458,26 @@ def _read(
         ledger = reading.night(on_hand=on_hand)
     if head.players != table:
         raise TournamentError(
-            f"{path}: its players ({', '.join(head.players)}) are not the table drawn for "
-            f"round {number} ({', '.join(table)})"
+            _(
+                "{path}: its players ({players}) are not the table drawn for round "
+                "{number} ({table})"
+            ).format(
+                path=path, players=", ".join(head.players), number=number, table=", ".join(table)
+            )
         )
     if head.rules.to_dict() != t.rules.to_dict() or ledger.rules_line is not None:
-        raise TournamentError(f"{path}: its rules are not the tournament's ({t.rules.name})")
+        raise TournamentError(
+            _("{path}: its rules are not the tournament's ({name})").format(
+                path=path, name=t.rules.name
+            )
+        )
     strangers = [p for p in ledger.totals if t.player(p) is None]
     if strangers:
-        raise TournamentError(f"{path}: {', '.join(strangers)} is not entered in the tournament")
+        raise TournamentError(
+            _("{path}: {strangers} is not entered in the tournament").format(
+                path=path, strangers=", ".join(strangers)
+            )
+        )
     return head, ledger, solos
 
 
@@ -429,15 +488,21 @@ def results(folder: Path, t: Tournament) -> Iterator[TableResult]:
         for k, table in enumerate(tables, 1):
             path = table_path(folder, number, k)
             try:
-                _, ledger, solos = _read(path, t, number, k, table)
+                _unused, ledger, solos = _read(path, t, number, k, table)
             except SessionError as exc:
                 raise SessionError(
-                    exc.path, f"{exc.message}; the standings need every table to verify", exc.line
+                    exc.path,
+                    _("{message}; the standings need every table to verify").format(
+                        message=exc.message
+                    ),
+                    exc.line,
                 ) from None
             if ledger.hands > t.hands:
                 raise TournamentError(
-                    f"{path}: {ledger.hands} hands recorded, the round has {t.hands} (void the "
-                    f"extra with `scorepad -f {path} void N`)"
+                    _(
+                        "{path}: {hands} hands recorded, the round has {hands2} (void the extra "
+                        "with `scorepad -f {path} void N`)"
+                    ).format(path=path, hands=ledger.hands, hands2=t.hands)
                 )
             yield TableResult(number, k, dict(ledger.totals), dict(solos), ledger.hands)
 
@@ -463,7 +528,9 @@ def draw(
     tables, repeated = next_draw(t)
     where = folder / f"round-{number}"
     if where.exists():
-        raise TournamentError(f"{where}: already exists; tournament.toml has no draw for it")
+        raise TournamentError(
+            _("{where}: already exists; tournament.toml has no draw for it").format(where=where)
+        )
     temp = Path(tempfile.mkdtemp(prefix=f".round-{number}.", dir=folder))
     try:
         for k, table in enumerate(tables, 1):

@@ -25,7 +25,6 @@ from .. import __version__
 from ..errors import ScorepadError, set_wording
 from ..i18n import LANGUAGES
 from ..i18n import gettext as _
-from ._language import Translated, speak, translate_help
 from ._common import (
     CONTEXT_SETTINGS,
     NumberRange,
@@ -34,6 +33,7 @@ from ._common import (
     option_word,
     use_color,
 )
+from ._language import Translated, speak, translate_help
 
 set_wording(option_word)  # the domain's messages name inputs; here they are options
 

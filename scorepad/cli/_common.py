@@ -17,7 +17,7 @@ import click
 from ..errors import ScorepadError, worded
 from ..games import GAMES as GAME_NAMES
 from ..i18n import gettext as _
-from ..i18n import ngettext
+from ..i18n import joined, ngettext
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
 
@@ -86,13 +86,15 @@ class _Ascii:
                 and (not part or part.isdigit())
                 and (not dot or floats)
             ) and _python_reads(text, floats):
-                kind = "a number" if floats else "a whole number"
-                self.fail(  # type: ignore[attr-defined]
-                    f"{value[:40]!r} is not {kind} (the digits 0-9"
-                    f"{', a point' if floats else ''} and a sign, nothing else)",
-                    param,
-                    ctx,
-                )
+                if floats:
+                    text = _(
+                        "{value} is not a number (the digits 0-9, a point and a sign, nothing else)"
+                    )
+                else:
+                    text = _(
+                        "{value} is not a whole number (the digits 0-9 and a sign, nothing else)"
+                    )
+                self.fail(text.format(value=repr(value[:40])), param, ctx)  # type: ignore[attr-defined]
             value = text
         return super().convert(value, param, ctx)  # type: ignore[misc]
 
@@ -126,9 +128,13 @@ def currency_symbol(symbol: str) -> str:
     from ..store.format import FORMULA_STARTS
 
     if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
-        raise click.BadParameter("a symbol of up to 5 printable characters, e.g. $, €, EUR")
+        raise click.BadParameter(_("a symbol of up to 5 printable characters, e.g. $, €, EUR"))
     if symbol.startswith(FORMULA_STARTS):
-        raise click.BadParameter(f"{symbol!r}: a symbol cannot start with {symbol[0]}")
+        raise click.BadParameter(
+            _("{symbol}: a symbol cannot start with {start}").format(
+                symbol=repr(symbol), start=symbol[0]
+            )
+        )
     return symbol
 
 
@@ -307,7 +313,13 @@ class FormatType(click.ParamType):  # type: ignore[type-arg]  # (generic from cl
         known = [*table_formats(), *self.extra]
         if value in known:
             return str(value)
-        self.fail(f"{value!r} is not a format; use one of {', '.join(known)}", param, ctx)
+        self.fail(
+            _("{value} is not a format; use one of {formats}").format(
+                value=repr(value), formats=", ".join(known)
+            ),
+            param,
+            ctx,
+        )
 
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str
@@ -350,11 +362,13 @@ def _csv_items(value: str) -> list[str]:
     import csv
 
     if any(c in value for c in "\r\n"):
-        raise click.BadParameter("a list of names is one line: it cannot hold a line break")
+        raise click.BadParameter(_("a list of names is one line: it cannot hold a line break"))
     try:
         rows = list(csv.reader([value], skipinitialspace=True))
     except csv.Error as exc:
-        raise click.BadParameter(f"{value[:40]!r} is not a list of names: {exc}") from None
+        raise click.BadParameter(
+            _("{value} is not a list of names: {reason}").format(value=repr(value[:40]), reason=exc)
+        ) from None
     return [item.strip() for item in rows[0]] if rows else [""]
 
 
@@ -379,11 +393,15 @@ def _split_pairs(
         name, sep, number = item.rpartition("=")
         name, number = name.strip(), number.strip()
         if not sep or not name or whole(number) is None:
-            raise click.BadParameter(f"{item!r}: write NAME=N, e.g. Ann=10,Bob=25")
+            raise click.BadParameter(
+                _("{item}: write NAME=N, e.g. Ann=10,Bob=25").format(item=repr(item))
+            )
         if len(number) > 6:
-            raise click.BadParameter(f"{item[:40]!r}: more card points than a deck holds")
+            raise click.BadParameter(
+                _("{item}: more card points than a deck holds").format(item=repr(item[:40]))
+            )
         if name in pairs:
-            raise click.BadParameter(f"{name} is given twice")
+            raise click.BadParameter(_("{name} is given twice").format(name=name))
         pairs[name] = int(number)
     return pairs
 
@@ -466,7 +484,11 @@ def score_table(result: Score, totals: Mapping[str, int] | None = None, fmt: str
     headers = ["Player", "Role", "Points"] + (["Total"] if totals is not None else [])
     rows = []
     for player, role in result.roles.items():
-        row = [player, Word(role), Points(result.deltas[player]) if player in result.deltas else None]
+        row = [
+            player,
+            Word(role),
+            Points(result.deltas[player]) if player in result.deltas else None,
+        ]
         if totals is not None:
             row.append(Points(totals[player]))
         rows.append(row)
@@ -483,7 +505,7 @@ def rules_in_force(head: Head, state: Ledger) -> str:
 
 
 def rules_sentence(rules: Rules) -> str:
-    return f"Rules: {rules.summary()}."
+    return _("Rules: {rules}.").format(rules=rules.summary())
 
 
 def next_line(state: Ledger) -> str:
@@ -495,12 +517,11 @@ def next_line(state: Ledger) -> str:
 
 def race_line(state: Ledger) -> str | None:
     if state.race_winners:
-        who = " and ".join(state.race_winners)
-        return (
-            f"{who} {'reaches' if len(state.race_winners) == 1 else 'reach'} "
-            f"{state.rules.target} and {'wins' if len(state.race_winners) == 1 else 'win'} "
-            f"the night!"
-        )
+        return ngettext(
+            "{players} reaches {target} and wins the night!",
+            "{players} reach {target} and win the night!",
+            len(state.race_winners),
+        ).format(players=joined(state.race_winners), target=state.rules.target)
     return None
 
 
@@ -530,7 +551,7 @@ def echo_recorded(
     click.echo()
     race = race_line(state)
     if row.last and not race:
-        click.echo("That was the night's last hand: settle up with `scorepad settle`.")
+        click.echo(_("That was the night's last hand: settle up with `scorepad settle`."))
         return
     click.echo(race if race else next_line(state))
 
@@ -571,10 +592,16 @@ def session_files(sources: Sequence[Path]) -> list[Path]:
         else:
             files.append(source)
     if not files:
-        raise ScorepadError(f"no session files (*.csv) in {', '.join(map(str, sources))}")
+        raise ScorepadError(
+            _("no session files (*.csv) in {folders}").format(folders=", ".join(map(str, sources)))
+        )
     seen: dict[Path, Path] = {}
     for file in files:
         same = seen.setdefault(file.resolve(), file)
         if same is not file:
-            raise ScorepadError(f"{file}: this night is given twice (also as {same})")
+            raise ScorepadError(
+                _("{file}: this night is given twice (also as {other})").format(
+                    file=file, other=same
+                )
+            )
     return files

@@ -140,8 +140,11 @@ def _teach_click() -> None:
             module._ = i18n.gettext  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
-    for kind, word in ((click.types.IntParamType, "integer"), (click.types.FloatParamType, "float")):
-        kind.name = _TypeName(word)  # type: ignore[assignment]
+    for kind, word in (
+        (click.types.IntParamType, "integer"),
+        (click.types.FloatParamType, "float"),
+    ):
+        kind.name = _TypeName(word)
     _TAUGHT[0] = True
 
 
@@ -160,7 +163,7 @@ class Translated(str):
     __slots__ = ()
 
     def __mod__(self, values: Any) -> str:
-        return i18n.gettext(str(self)) % values
+        return str(i18n.gettext(str(self)) % values)
 
 
 N_("%(prog)s %(version)s")
@@ -225,7 +228,11 @@ def message_of(paragraph: str) -> str:
 def is_code(paragraph: str) -> bool:
     """Whether a paragraph of help is a block of command lines alone (nothing to translate)."""
     lines = paragraph.strip(" ").split("\n")
-    return lines[0] == "\b" and "#" not in paragraph and all(line[:1] in (" ", "") for line in lines[1:])
+    return (
+        lines[0] == "\b"
+        and "#" not in paragraph
+        and all(line[:1] in (" ", "") for line in lines[1:])
+    )
 
 
 def paragraphs(text: str | None) -> list[str]:

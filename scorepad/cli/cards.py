@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     GameChoice,
@@ -206,8 +207,10 @@ def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
         for option, given in (("--game", game), ("--trump", trump)):
             if given:
                 raise ScorepadError(
-                    f"{option} belongs to Schafkopf; {rules.name} rules are "
-                    f"Sheepshead, where trump never changes"
+                    _(
+                        "{option} belongs to Schafkopf; {name} rules are Sheepshead, where trump "
+                        "never changes"
+                    ).format(option=option, name=rules.name)
                 )
         return Game.sheepshead()
     return Game.schafkopf(game or "partner", parse_suit(trump) if trump else None)
@@ -259,7 +262,11 @@ def trick(
     order = _game_for(rules, game, trump)
     played = parse_cards(cards, "trick")
     if players is not None and len(players) != len(played):
-        raise ScorepadError(f"--players names {len(players)} players for {len(played)} cards")
+        raise ScorepadError(
+            _("--players names {len_players} players for {len_played} cards").format(
+                len_players=len(players), len_played=len(played)
+            )
+        )
     win = order.winner(played)
     points = card_points(played)
     why = order.why(played)
@@ -355,11 +362,17 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
     try:
         text = hand_file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise ScorepadError(f"{hand_file}: no such hand file") from None
+        raise ScorepadError(
+            _("{hand_file}: no such hand file").format(hand_file=hand_file)
+        ) from None
     except UnicodeDecodeError:
-        raise ScorepadError(f"{hand_file}: not UTF-8 text") from None
+        raise ScorepadError(_("{hand_file}: not UTF-8 text").format(hand_file=hand_file)) from None
     except OSError as exc:
-        raise ScorepadError(f"{hand_file}: cannot read: {exc.strerror}") from None
+        raise ScorepadError(
+            _("{hand_file}: cannot read: {strerror}").format(
+                hand_file=hand_file, strerror=exc.strerror
+            )
+        ) from None
     try:
         parsed = parse_hand_file(text)
         rules_line = parsed.lines.get("rules", 1)
@@ -374,8 +387,10 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
     if record:
         if outcome.problems:
             raise ScorepadError(
-                f"not recorded: {len(outcome.problems)} thing(s) found wrong "
-                f"(run without --record to see them)"
+                _(
+                    "not recorded: {len_problems} thing(s) found wrong (run without --record "
+                    "to see them)"
+                ).format(len_problems=len(outcome.problems))
             )
 
         recorded = open_session(path).record_replayed(outcome.hand(), digest(parsed), note)

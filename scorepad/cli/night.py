@@ -561,7 +561,10 @@ def log(path: Path, fmt: str) -> None:
         said: dict[int, str] = {}  # each change in words, by its line (an undo names one)
         for row in reading.rows():
             text = change_text(row)
-            for step, line in ((_("undo of {change}"), row.undoes), (_("redo of {change}"), row.redoes)):
+            for step, line in (
+                (_("undo of {change}"), row.undoes),
+                (_("redo of {change}"), row.redoes),
+            ):
                 if line is not None:
                     change = said.get(line, _("line {line}").format(line=line))
                     text = step.format(change=change)

@@ -14,6 +14,7 @@ import click
 from ..errors import ScorepadError
 from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     echo_recorded,
@@ -77,10 +78,18 @@ def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str
     if text.isascii() and text.isdigit() and seats:
         number = int(text)
         if not 1 <= number <= len(seats):
-            raise ScorepadError(f"seat {text}: the seats run from 1 to {len(seats)}")
+            raise ScorepadError(
+                _("seat {text}: the seats run from 1 to {len_seats}").format(
+                    text=text, len_seats=len(seats)
+                )
+            )
         player = seats[number - 1]
         if player not in among:
-            raise ScorepadError(f"seat {number} is {player}; name one of {', '.join(among)}")
+            raise ScorepadError(
+                _("seat {number} is {player}; name one of {among}").format(
+                    number=number, player=player, among=", ".join(among)
+                )
+            )
         return player
     wanted = folded(text)
     same = [p for p in among if folded(p) == wanted]
@@ -91,7 +100,9 @@ def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str
         return starting[0]
     if len(starting) > 1:
         raise ScorepadError(
-            f"{text}: the start of {', '.join(starting[:-1])} and {starting[-1]}; give more"
+            _("{text}: the start of {starting} and {starting2}; give more").format(
+                text=text, starting=", ".join(starting[:-1]), starting2=starting[-1]
+            )
         )
     return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
 
@@ -165,7 +176,9 @@ def _whole(
             or len(text) > 9
             or not low <= int(text) <= high
         ):
-            raise ScorepadError(f"give a whole number from {low} to {high}")
+            raise ScorepadError(
+                _("give a whole number from {low} to {high}").format(low=low, high=high)
+            )
         return int(text)
 
     return check
@@ -183,12 +196,14 @@ def _who(
     pick = _one_of(players, (extra,) if extra else (), True, seats)
 
     def check(text: str) -> Any:
-        word, _, rest = text.partition(" ")
+        word, _sep, rest = text.partition(" ")
         word, rest = word.lower(), rest.strip()
         if word == "undo" or (word in CHANGES and rest):
             return (word, rest)
         if word in ("amend", "void"):
-            raise ScorepadError(f"write: {word} N (the hand's number), e.g. {word} 3")
+            raise ScorepadError(
+                _("write: {word} N (the hand's number), e.g. {word} 3").format(word=word)
+            )
         return pick(text)
 
     return check
@@ -196,9 +211,9 @@ def _who(
 
 def _hand_number(text: str) -> tuple[int, str]:
     """`N REST`: a hand's number and what follows it."""
-    number, _, rest = text.partition(" ")
+    number, _sep, rest = text.partition(" ")
     if not (number.isascii() and number.isdigit()) or len(number) > 9 or int(number) < 1:
-        raise ScorepadError(f"{number[:20]}: not a hand's number; e.g. 3")
+        raise ScorepadError(_("{number}: not a hand's number; e.g. 3").format(number=number[:20]))
     return int(number), rest.strip()
 
 
@@ -225,13 +240,21 @@ def _amend(session: Session, text: str) -> None:
         words = shlex.split(rest)
         params = _amend_command().make_context("amend", words).params
     except ValueError as exc:  # (shlex: a quote not closed)
-        raise ScorepadError(f"amend {number}: {exc}") from None
+        raise ScorepadError(_("amend {number}: {exc}").format(number=number, exc=exc)) from None
     except click.ClickException as exc:
-        raise ScorepadError(f"amend {number}: {exc.format_message()}") from None
+        raise ScorepadError(
+            _("amend {number}: {format_message}").format(
+                number=number, format_message=exc.format_message()
+            )
+        ) from None
     note, out = params.pop("note"), params.pop("out")
     changes = amend_changes(params, out)
     if not changes:
-        raise ScorepadError(f"amend {number}: give what changes, e.g. amend {number} --points 58")
+        raise ScorepadError(
+            _("amend {number}: give what changes, e.g. amend {number} --points 58").format(
+                number=number
+            )
+        )
     row, result, state = session.amend(number, changes, note)
     echo_recorded(session.path, row, result, state, "text")
 
@@ -240,7 +263,7 @@ def _change(session: Session, what: str, name: str) -> None:
     """Undo, amend or void a hand, seat a player or let one leave, and say what happened."""
     try:
         if what == "undo":
-            undone, _, _, state = session.undo(name or "undo during play")
+            undone, _unused, _unused2, state = session.undo(name or "undo during play")
             click.echo(f"Undid {undone}.")
             click.echo(totals_table(state))
         elif what == "amend":
@@ -260,7 +283,7 @@ def _change(session: Session, what: str, name: str) -> None:
                 or len(words[1]) > 9
                 or (len(words) == 4 and words[2].lower() != "to")
             ):
-                raise ScorepadError("write: penalty NAME N, or penalty NAME N to NAME")
+                raise ScorepadError(_("write: penalty NAME N, or penalty NAME N to NAME"))
             penalty = Penalty((), words[0], int(words[1]), words[3] if len(words) == 4 else None)
             row, result, state = session.penalty(penalty, "penalty during play")
             from ..reports import summary_text
@@ -268,7 +291,7 @@ def _change(session: Session, what: str, name: str) -> None:
             click.echo(summary_text(row, result))
             click.echo(totals_table(state))
         elif what == "join":
-            player, _, state = session.seat_add(name)
+            player, _place, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
         else:
             seated = session.state().seated
@@ -286,7 +309,9 @@ def _offer_new(session: Session) -> None:
 
     path = session.path
     if not _ask(f"There is no session at {path}. Start one? [Y/n]", lambda t: _yes(t or "y")):
-        raise ScorepadError(f"{path}: no such session file; start one with `scorepad new`")
+        raise ScorepadError(
+            _("{path}: no such session file; start one with `scorepad new`").format(path=path)
+        )
 
     from ..names import PRESETS
 
@@ -321,7 +346,7 @@ def _some_of(names: Sequence[str], seats: Sequence[str] = ()) -> Callable[[str],
     def check(text: str) -> tuple[str, ...]:
         found = tuple(find_name(n, names, seats) for n in text.split(",") if n.strip())
         if not found:
-            raise ScorepadError(f"name one or more of {', '.join(names)}")
+            raise ScorepadError(_("name one or more of {names}").format(names=", ".join(names)))
         return found
 
     return check
@@ -332,7 +357,7 @@ def _yes(text: str) -> bool:
         return True
     if text.lower() in ("", "n", "no"):
         return False
-    raise ScorepadError("answer y or n")
+    raise ScorepadError(_("answer y or n"))
 
 
 def _one_of(
@@ -390,8 +415,10 @@ def _play(path: Path) -> None:
             _offer_new(session)
         except _Stop:
             raise ScorepadError(
-                f"{path}: no such session file; start one with `scorepad new --players "
-                f"A,B,C,D,E` (or give -f FILE)"
+                _(
+                    "{path}: no such session file; start one with `scorepad new --players "
+                    "A,B,C,D,E` (or give -f FILE)"
+                ).format(path=path)
             ) from None
     with session.reading() as reading:  # a damaged file stops here, before any question
         head, state = reading.head, reading.state()
@@ -514,7 +541,7 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
     from ..scoring import RamschHand
 
     def loser_or_durchmarsch(text: str) -> tuple[str, str]:
-        word, _, name = text.partition(" ")
+        word, _unused, name = text.partition(" ")
         if word.lower() == "durchmarsch" and name.strip():
             return "durchmarsch", find_name(name, players, state.seated)
         return "loser", find_name(text, players, state.seated)
@@ -559,7 +586,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
 
         def pick_game(text: str) -> str:
             if text not in games:
-                raise ScorepadError(f"choose one of {', '.join(games)}")
+                raise ScorepadError(_("choose one of {games}").format(games=", ".join(games)))
             return text
 
         game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
@@ -579,9 +606,11 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 return "alone"
             names = tuple(find_name(n, others, state.seated) for n in text.split(",") if n.strip())
             if not names:
-                raise ScorepadError("name the partner, or say alone")
+                raise ScorepadError(_("name the partner, or say alone"))
             if len(names) > seating.deal.partners:
-                raise ScorepadError(f"at most {seating.deal.partners} partner(s)")
+                raise ScorepadError(
+                    _("at most {partners} partner(s)").format(partners=seating.deal.partners)
+                )
             return names
 
         answer = _ask(

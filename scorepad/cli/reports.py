@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ScorepadError
+from ..i18n import decimal_text, ngettext, percent_text
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     WholeRange,
@@ -75,7 +77,9 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not state.rules.zero_sum:
         race = race_line(state) or (
-            f"Nobody has reached {state.rules.target} yet: the race goes on."
+            _("Nobody has reached {target} yet: the race goes on.").format(
+                target=state.rules.target
+            )
         )
         if fmt == "json":
             click.echo(
@@ -101,7 +105,11 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         )
         if fmt != "csv":
             click.echo()
-            click.echo(f"A race to {state.rules.target} settles no money. {race}")
+            click.echo(
+                _("A race to {target} settles no money. {race}").format(
+                    target=state.rules.target, race=race
+                )
+            )
         return
     check_rate_pays(state.totals, per_point)
     balances = money_balances(state.totals, per_point)
@@ -140,19 +148,26 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         click.echo(plan)
         return
     click.echo(
-        f"Settlement at {rate_text(per_point, currency)} a point "
-        f"({state.hands} hands, {rules_words(head, state)}):"
+        ngettext(
+            "Settlement at {rate} a point ({count} hand, {rules}):",
+            "Settlement at {rate} a point ({count} hands, {rules}):",
+            state.hands,
+        ).format(
+            rate=rate_text(per_point, currency), count=state.hands, rules=rules_words(head, state)
+        )
     )
     click.echo(people)
     click.echo()
     if payments:
         count = len(payments)
         click.echo(
-            f"{count} payment{'s' if count != 1 else ''} settle{'s' if count == 1 else ''} it:"
+            ngettext("{count} payment settles it:", "{count} payments settle it:", count).format(
+                count=count
+            )
         )
         click.echo(plan)
     else:
-        click.echo("Everyone is even: nobody pays.")
+        click.echo(_("Everyone is even: nobody pays."))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -171,7 +186,7 @@ def stats(path: Path, fmt: str) -> None:
     \b
         scorepad -f sample_sessions/standard-friday.csv stats
     """
-    from ..render import Points, render, to_json
+    from ..render import Figure, Points, render, to_json
     from ..reports import rules_words, stats_records
 
     head, state, stats = night_stats(open_session(path))
@@ -181,7 +196,7 @@ def stats(path: Path, fmt: str) -> None:
         return
 
     def percent(value: float | None) -> str | None:
-        return None if value is None else f"{value:.0%}"
+        return None if value is None else percent_text(value)
 
     def points(value: int | None) -> Points | None:
         return None if value is None else Points(value)
@@ -193,7 +208,7 @@ def stats(path: Path, fmt: str) -> None:
             r["picks"],
             percent(r["pick_rate"]),
             percent(r["picker_win_rate"]),
-            r["average_picker_points"],
+            None if r["average_picker_points"] is None else Figure(r["average_picker_points"]),
             r["partner"],
             f"{r['schneider_for']}/{r['schneider_against']}",
             f"{r['no_trick_for']}/{r['no_trick_against']}",
@@ -262,8 +277,13 @@ def stats(path: Path, fmt: str) -> None:
     if fmt not in ("csv",):
         click.echo()
         click.echo(
-            f"{state.hands} hands ({rules_words(head, state)}). Wins: the picker's wins "
-            f"out of picks; Avg points: card points taken when picking."
+            ngettext(
+                "{count} hand ({rules}). Wins: the picker's wins out of picks; Avg points: card "
+                "points taken when picking.",
+                "{count} hands ({rules}). Wins: the picker's wins out of picks; Avg points: card "
+                "points taken when picking.",
+                state.hands,
+            ).format(count=state.hands, rules=rules_words(head, state))
         )
 
 
@@ -331,25 +351,29 @@ def season(
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(
-                    exc.path, f"{exc.message} (leave it out with --skip-bad)", exc.line
+                    exc.path,
+                    _("{message} (leave it out with --skip-bad)").format(message=exc.message),
+                    exc.line,
                 ) from None
-            click.echo(f"scorepad: skipped {exc}", err=True)
+            click.echo(_("scorepad: skipped {problem}").format(problem=exc), err=True)
             continue
         settlements.setdefault(state.rules.settlement, str(file))
         if len(settlements) > 1:
             race = settlements.get("race")
             raise ScorepadError(
-                f"{race}: a race night (its points are steps in a race, not game points) "
-                f"cannot be added up with zero-sum nights; give the race nights a season of "
-                f"their own"
+                _(
+                    "{file}: a race night (its points are steps in a race, not game points) "
+                    "cannot be added up with zero-sum nights; give the race nights a season of "
+                    "their own"
+                ).format(file=race)
             )
         nights.append((names[file], state.totals))
         families.setdefault(state.rules.family, []).append(names[file])
         played.append(file)
     if not nights:
-        raise ScorepadError("every night failed verification: no table to show")
+        raise ScorepadError(_("every night failed verification: no table to show"))
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
-        click.echo(f"Warning: {_mixed_families(families)}", err=True)
+        click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
     columns, records = league(nights)
     ratings = _ratings(played) if with_rating else {}
     if fmt == "json":
@@ -372,7 +396,7 @@ def season(
             *[None if v is None else Points(v) for v in r["nights"].values()],
             Points(r["total"]),
             r["played"],
-            f"{r['average']:+.2f}" if r["average"] else "0.00",
+            decimal_text(f"{r['average']:+.2f}" if r["average"] else "0.00"),
         ]
         + [_rating_cell(ratings.get(r["player"]), min_hands)] * with_rating
         for r in records
@@ -385,20 +409,24 @@ def season(
         click.echo()
         if apart:
             listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
-            click.echo(f"Under {min_hands} hands, no rating: {listed}.")
-        click.echo("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma.")
+            click.echo(
+                _("Under {count} hands, no rating: {players}.").format(
+                    count=min_hands, players=listed
+                )
+            )
+        click.echo(_("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma."))
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:
     """What a season over Sheepshead and Schafkopf nights adds up, in words."""
-    said = {"sheepshead": "Sheepshead game points", "schafkopf": "Schafkopf points"}
+    said = {"sheepshead": _("Sheepshead game points"), "schafkopf": _("Schafkopf points")}
     parts = [
         f"{said.get(family, family)} ({', '.join(nights)})" for family, nights in families.items()
     ]
-    return (
-        f"this season adds {' to '.join(parts)}: not the same unit (a Bavarian tariff counts "
-        f"cents); give each game a season of its own to compare like with like"
-    )
+    return _(
+        "this season adds {parts}: not the same unit (a Bavarian tariff counts "
+        "cents); give each game a season of its own to compare like with like"
+    ).format(parts=_(" to ").join(parts))
 
 
 def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
@@ -409,7 +437,7 @@ def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
 
 
 def _rating_cell(found: PlayerRating | None, least: int) -> str | None:
-    return None if found is None or found.hands < least else f"{found.rating:.2f}"
+    return None if found is None or found.hands < least else decimal_text(f"{found.rating:.2f}")
 
 
 def night_names(files: list[Path]) -> dict[Path, str]:
@@ -460,7 +488,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     from ..reports import RunningSeries, rules_words
 
     if output and output.suffix.lower() not in (".png", ".svg"):
-        raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
+        raise click.BadParameter(_("the image must be a .png or .svg file"), param_hint="--output")
     with open_session(path).reading() as reading:
         head = reading.head
         running = RunningSeries(head.players)
@@ -468,10 +496,12 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     players = list(state.totals)
     hands = running.hands
     series = {p: running.series[p] for p in players}
-    title = f"Running totals: {path.name} ({rules_words(head, state)})"
+    title = _("Running totals: {file} ({rules})").format(
+        file=path.name, rules=rules_words(head, state)
+    )
     if output:
         _chart_image(output, title, hands, series)
-        click.echo(f"Wrote {output}.")
+        click.echo(_("Wrote {file}.").format(file=output))
         return
     import shutil
 
@@ -496,7 +526,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     # and the hand axis: 5 lines)
     plt.yticks(whole_ticks(low, high, (height or 20) - 5))
     plt.title(title)
-    plt.xlabel("hand")
+    plt.xlabel(_("hand"))
     text = plt.build()
     if not color:
         text = plt.uncolorize(text)
@@ -522,7 +552,7 @@ def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, l
         import matplotlib
     except ImportError:
         raise ScorepadError(
-            "--output needs matplotlib, which is not installed: pip install 'scorepad[plot]'"
+            _("--output needs matplotlib, which is not installed: pip install 'scorepad[plot]'")
         ) from None
     matplotlib.use("Agg")
     from matplotlib import pyplot
@@ -532,12 +562,14 @@ def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, l
         axes.step(hands, values, where="post", label=player)
     axes.axhline(0, color="grey", linewidth=0.8)
     axes.set_title(title)
-    axes.set_xlabel("hand")
-    axes.set_ylabel("game points")
+    axes.set_xlabel(_("hand"))
+    axes.set_ylabel(_("game points"))
     axes.legend()
     try:
         figure.savefig(output)
     except OSError as exc:
-        raise ScorepadError(f"{output}: cannot write: {exc.strerror or exc}") from None
+        raise ScorepadError(
+            _("{file}: cannot write: {reason}").format(file=output, reason=exc.strerror or exc)
+        ) from None
     finally:
         pyplot.close(figure)

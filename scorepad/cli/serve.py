@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from ..errors import ScorepadError
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     allow_host_option,
@@ -100,7 +101,9 @@ def serve(
         len(token) < 8 or len(token) > 200 or not token.isascii() or not token.isprintable()
         or " " in token
     ):  # fmt: skip
-        raise click.BadParameter("8 to 200 printable characters, no spaces", param_hint="--token")
+        raise click.BadParameter(
+            _("8 to 200 printable characters, no spaces"), param_hint="--token"
+        )
     check_host_names(allow_hosts)
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     where = listen(host, port, allow_hosts)
@@ -132,7 +135,9 @@ def need_the_extra(command: str) -> None:
         import uvicorn  # noqa: F401
     except ImportError:
         raise ScorepadError(
-            f"{command} needs the serve extra: pip install 'scorepad[serve]'"
+            _("{command} needs the serve extra: pip install 'scorepad[serve]'").format(
+                command=command
+            )
         ) from None
 
 
@@ -141,7 +146,9 @@ def check_host_names(names: tuple[str, ...]) -> None:
     for name in names:
         if not _HOST_NAME.fullmatch(name):
             raise click.BadParameter(
-                f"{name[:60]!r}: a host name or address (letters, digits, '.', '-', ':')",
+                _("{name!r}: a host name or address (letters, digits, '.', '-', ':')").format(
+                    name=name[:60]
+                ),
                 param_hint="--allow-host",
             )
 
@@ -175,8 +182,10 @@ def _bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror:
-        raise ScorepadError(f"--host {host}: not an address of this machine") from None
-    family, kind, proto, _, where = infos[0]
+        raise ScorepadError(
+            _("--host {host}: not an address of this machine").format(host=host)
+        ) from None
+    family, kind, proto, _name, where = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -185,7 +194,9 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise ScorepadError(
-            f"cannot listen on {host}:{port}: {exc.strerror} (give another --port)"
+            _("cannot listen on {host}:{port}: {strerror} (give another --port)").format(
+                host=host, port=port, strerror=exc.strerror
+            )
         ) from None
     return sock
 

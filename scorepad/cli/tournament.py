@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
@@ -159,7 +160,7 @@ def new(
     from ..tournament_store import check_currency, create
 
     if (players is None) == (players_file is None):
-        raise click.UsageError("give the players with --players or --players-file (one of them)")
+        raise click.UsageError(_("give the players with --players or --players-file (one of them)"))
     entered = list(players if players is not None else players_file or [])
     size = table_size or load_rules(rules_spec).seats
     t = create(
@@ -334,7 +335,11 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
 
     t = load(folder)
     if only is not None and only > len(t.drawn):
-        raise TournamentError(f"⟨round⟩ {only}: {len(t.drawn)} rounds are drawn")
+        raise TournamentError(
+            _("⟨round⟩ {only}: {len_drawn} rounds are drawn").format(
+                only=only, len_drawn=len(t.drawn)
+            )
+        )
     lines = ranked(t, list(results(folder, t)), only)
     if fmt == "json":
         click.echo(to_json(standings_record(t, lines, only)))

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import ScorepadError
 from ..hands import INPUTS as HAND_INPUTS
 from ..hands import PENALTY, Type, given
+from ..i18n import gettext as _
 from ..names import TOTAL_POINTS
 from ..rules import Rules
 from ..scoring import Penalty, Score, points_class, score, score_penalty
@@ -530,8 +531,9 @@ class Checker(Night):
                 problems.append(
                     Problem(
                         row.line,
-                        f"{name}: recorded {shown(recorded)}, but "
-                        f"the rows above give {shown(value)}",
+                        _("{name}: recorded {shown}, but the rows above give {shown2}").format(
+                            name=name, shown=shown(recorded), shown2=shown(value)
+                        ),
                         edited=True,
                     )
                 )
@@ -590,23 +592,27 @@ class Checker(Night):
         line = row.line
         kind = row.kind
         if kind in (RowKind.RULES, RowKind.SESSION):
-            raise LedgerError(line, f"a {kind} row belongs at the top of the file")
+            raise LedgerError(
+                line, _("a {kind} row belongs at the top of the file").format(kind=kind)
+            )
         if row.undoes is not None or row.redoes is not None:
             _check_step(row)
         if row.digest and (kind not in _FAST_KINDS or not _DIGEST.fullmatch(row.digest)):
             raise LedgerError(
                 line,
-                f"digest: {row.digest[:60]!r} is not what `replay --record` keeps (the "
-                f"digest of a hand file, 64 hexadecimal digits, on a hand's row)",
+                _(
+                    "digest: {digest!r} is not what `replay --record` keeps (the digest of a "
+                    "hand file, 64 hexadecimal digits, on a hand's row)"
+                ).format(digest=row.digest[:60]),
             )
         if kind is RowKind.SEAT:
             if row.hand is not None or row.ref is not None or row.deltas:
-                raise LedgerError(line, "a seat row has no hand number, ref or points")
+                raise LedgerError(line, _("a seat row has no hand number, ref or points"))
             self._check_seats(row.seated, line)
             return {}, None
         if kind is RowKind.SET:
             if row.hand is not None or row.ref is not None or row.deltas:
-                raise LedgerError(line, "a set row has no hand number, ref or points")
+                raise LedgerError(line, _("a set row has no hand number, ref or points"))
             self._rules_of(row)
             return {}, None
         if kind is RowKind.PENALTY:
@@ -620,27 +626,31 @@ class Checker(Night):
         if row.hand != self.last_hand + 1:
             raise LedgerError(
                 row.line,
-                f"hand number {row.hand} is out of order: {self.last_hand + 1} comes next",
+                _("hand number {hand} is out of order: {last_hand} comes next").format(
+                    hand=row.hand, last_hand=self.last_hand + 1
+                ),
             )
 
     def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
         self._check_number(row)
         if row.ref is not None:
-            raise LedgerError(line, "a penalty row has no ref")
+            raise LedgerError(line, _("a penalty row has no ref"))
         if set(row.deltas) != set(self.seated):
-            raise LedgerError(line, "every player at the table needs a number of points")
+            raise LedgerError(line, _("every player at the table needs a number of points"))
         stray = given(row._asdict(), _NOT_A_PENALTYS)
         if stray:
-            raise LedgerError(line, f"{stray[0]}: a penalty row has no {stray[0]}")
+            raise LedgerError(
+                line, _("{stray}: a penalty row has no {stray}").format(stray=stray[0])
+            )
         if row.offender is None or row.penalty is None:
-            raise LedgerError(line, "a penalty row needs its offender and penalty")
+            raise LedgerError(line, _("a penalty row needs its offender and penalty"))
         try:
             result = score_penalty(
                 self.rules, Penalty(self.seated, row.offender, row.penalty, row.paid_to)
             )
         except ScorepadError as exc:
-            raise LedgerError(line, f"this penalty cannot be: {exc}") from None
+            raise LedgerError(line, _("this penalty cannot be: {exc}").format(exc=exc)) from None
         seated = self.seated
         self._last_scored = Scored(
             row.inputs_only(RowKind.PENALTY), dict(result.deltas), lean(result), seated
@@ -651,26 +661,33 @@ class Checker(Night):
         line = row.line
         self._check_number(row)
         if row.ref is not None:
-            raise LedgerError(line, "a hand row has no ref")
+            raise LedgerError(line, _("a hand row has no ref"))
         if row.dealer is None:
-            raise LedgerError(line, "dealer: missing")
+            raise LedgerError(line, _("dealer: missing"))
         if set(row.deltas) != set(self.seated):
-            raise LedgerError(line, "every player at the table needs a number of points")
+            raise LedgerError(line, _("every player at the table needs a number of points"))
         if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
             raise LedgerError(
-                line, f"kind: a {row.kind} row, but its inputs are those of a {kind_of(row)}"
+                line,
+                _("kind: a {kind} row, but its inputs are those of a {kind_of}").format(
+                    kind=row.kind, kind_of=kind_of(row)
+                ),
             )
         if row.kind is RowKind.DOUBLER:
             if self.rules.all_pass != "doubler":
                 raise LedgerError(
-                    line, f"a doubler under rules with all_pass = {self.rules.all_pass}"
+                    line,
+                    _("a doubler under rules with all_pass = {all_pass}").format(
+                        all_pass=self.rules.all_pass
+                    ),
                 )
             return dict.fromkeys(self.seated, 0), None
         if row.doubled != self.doubled_next():
             raise LedgerError(
                 line,
-                f"doubled: recorded {row.doubled}, but the doublers "
-                f"before it give {self.doubled_next()}",
+                _(
+                    "doubled: recorded {doubled}, but the doublers before it give {doubled_next}"
+                ).format(doubled=row.doubled, doubled_next=self.doubled_next()),
             )
         entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
@@ -680,36 +697,48 @@ class Checker(Night):
     ) -> tuple[dict[str, int], Score | None]:
         line = row.line
         if row.hand is not None:
-            raise LedgerError(line, f"a {row.kind} row has no hand number")
+            raise LedgerError(line, _("a {kind} row has no hand number").format(kind=row.kind))
         if row.ref is None or not 1 <= row.ref <= self.last_hand:
-            raise LedgerError(line, f"ref: {row.ref} is not a hand recorded above")
+            raise LedgerError(
+                line, _("ref: {ref} is not a hand recorded above").format(ref=row.ref)
+            )
         if row.kind is RowKind.RESTORE:
             if row.ref not in self.voided:
                 raise LedgerError(
-                    line, f"ref: hand {row.ref} is not void: there is nothing to restore"
+                    line,
+                    _("ref: hand {ref} is not void: there is nothing to restore").format(
+                        ref=row.ref
+                    ),
                 )
         elif row.ref in self.voided:
-            raise LedgerError(line, f"ref: hand {row.ref} is already void")
+            raise LedgerError(line, _("ref: hand {ref} is already void").format(ref=row.ref))
         version = self.kept.get(row.ref)
         if version is None:
             raise LedgerError(
                 line,
-                f"ref: hand {row.ref} cannot be checked (it was not read "
-                f"as a hand this correction refers to)",
+                _(
+                    "ref: hand {ref} cannot be checked (it was not read as a hand this "
+                    "correction refers to)"
+                ).format(ref=row.ref),
             )
         if row.kind is RowKind.VOID:
             return {p: -v for p, v in version.deltas.items()}, None
         if row.kind is RowKind.RESTORE:
             return dict(version.deltas), None
         if version.row.kind is RowKind.DOUBLER:
-            raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
+            raise LedgerError(
+                line, _("hand {ref} is a doubler: there is nothing to amend").format(ref=row.ref)
+            )
         if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
-            raise LedgerError(line, f"hand {row.ref}: a penalty is voided, not amended")
+            raise LedgerError(
+                line, _("hand {ref}: a penalty is voided, not amended").format(ref=row.ref)
+            )
         if row.doubled != version.row.doubled:
             raise LedgerError(
                 line,
-                f"doubled: an amendment keeps the doubling of hand "
-                f"{row.ref} ({version.row.doubled})",
+                _("doubled: an amendment keeps the doubling of hand {ref} ({doubled})").format(
+                    ref=row.ref, doubled=version.row.doubled
+                ),
             )
         seats = self._seats_of(version)
         known = self._remembered(cells, seats) if cells is not None else None
@@ -781,7 +810,7 @@ class Checker(Night):
 
 def _fed(cells: Sequence[str], line: int) -> list[Problem]:
     """`feed` once the pass is over (`Checker.done`)."""
-    raise RuntimeError("this ledger's pass is over: read the file again to check more rows")
+    raise RuntimeError(_("this ledger's pass is over: read the file again to check more rows"))
 
 
 def _check_step(row: Row) -> None:
@@ -789,12 +818,22 @@ def _check_step(row: Row) -> None:
     or make it again: not a new hand)."""
     name, target = ("undoes", row.undoes) if row.redoes is None else ("redoes", row.redoes)
     if row.undoes is not None and row.redoes is not None:
-        raise LedgerError(row.line, "undoes and redoes: a row is an undo or a redo, not both")
+        raise LedgerError(row.line, _("undoes and redoes: a row is an undo or a redo, not both"))
     if row.kind in HAND_KINDS:
-        raise LedgerError(row.line, f"{name}: a {row.kind} row is no {name[:4]}")
+        raise LedgerError(
+            row.line,
+            _("{name}: a {kind} row is no {name2}").format(
+                name=name, kind=row.kind, name2=name[:4]
+            ),
+        )
     assert target is not None
     if row.line and not 3 < target < row.line:
-        raise LedgerError(row.line, f"{name}: line {target} is not a change above this row")
+        raise LedgerError(
+            row.line,
+            _("{name}: line {target} is not a change above this row").format(
+                name=name, target=target
+            ),
+        )
 
 
 def _point_classes(rules: Rules) -> dict[str, tuple[str, int]]:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
+from ..i18n import gettext as _
 from ..scoring import Score
 from ..store.format import LedgerError, Row, RowKind
 
@@ -185,8 +186,10 @@ def check_throw_in(version: Version, result: Score | None, ref: int | None, line
     if before != after:
         raise LedgerError(
             line,
-            f"hand {ref} {'doubled' if before else 'did not double'} the next hand (a 60-60 "
-            f"under sixty_sixty); an amendment cannot change that: void it and record it again",
+            _(
+                "hand {ref} {value} the next hand (a 60-60 under sixty_sixty); an "
+                "amendment cannot change that: void it and record it again"
+            ).format(ref=ref, value="doubled" if before else "did not double"),
         )
 
 

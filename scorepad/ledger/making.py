@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import HandError, ScorepadError
+from ..i18n import gettext as _
 from ..rules import MAX_DOUBLED, Rules
 from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
 from ..store.format import LedgerError, Row, RowKind, check_note
@@ -41,8 +42,10 @@ class NewRows(Night):
             hand = hand._replace(dealer=self.next_dealer)
         if hand.doubled:
             raise HandError(
-                "⟨doubled⟩: a session doubles the hands after a recorded doubler by "
-                "itself; record the doubler with `scorepad hand ⟨doubler⟩`"
+                _(
+                    "⟨doubled⟩: a session doubles the hands after a recorded doubler by "
+                    "itself; record the doubler with `scorepad hand ⟨doubler⟩`"
+                )
             )
         why = tricks_needed(self.rules, hand)
         if why:
@@ -53,16 +56,21 @@ class NewRows(Night):
         """The row of a thrown-in hand under all_pass = doubler."""
         if self.rules.all_pass != "doubler":
             raise HandError(
-                f"⟨doubler⟩: {self.rules.name} rules have all_pass = "
-                f"{self.rules.all_pass}; a doubler needs all_pass = doubler: "
-                f"scorepad set all_pass=doubler (from the next hand on)"
+                _(
+                    "⟨doubler⟩: {name} rules have all_pass = {all_pass}; a doubler needs "
+                    "all_pass = doubler: scorepad set all_pass=doubler (from the next hand "
+                    "on)"
+                ).format(name=self.rules.name, all_pass=self.rules.all_pass)
             )
         self._check_race_open()
         self.check_night_open()
         if self.rules.doubler_stacking == "multiply" and self.doubled_next() >= MAX_DOUBLED:
             raise HandError(
-                f"⟨doubler⟩: {self.doubled_next()} doublers are pending, and a hand is doubled "
-                f"by {MAX_DOUBLED} at most (doubler_stacking = multiply): score a hand first"
+                _(
+                    "⟨doubler⟩: {doubled_next} doublers are pending, and a hand is doubled "
+                    "by {max_doubled} at most (doubler_stacking = multiply): score a hand "
+                    "first"
+                ).format(doubled_next=self.doubled_next(), max_doubled=MAX_DOUBLED)
             )
         dealer = find_player(dealer, self.seated, "⟨dealer⟩") if dealer else self.next_dealer
         row = Row(
@@ -93,7 +101,9 @@ class NewRows(Night):
     def restore_row(self, ref: int, note: str = "", time: str = "") -> Row:
         """The row that makes voided hand `ref` count again (`undo` of its void)."""
         if ref not in self.voided:
-            raise HandError(f"hand {ref} is not void: there is nothing to restore")
+            raise HandError(
+                _("hand {ref} is not void: there is nothing to restore").format(ref=ref)
+            )
         version = self.kept[ref]
         row = Row(
             RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
@@ -109,13 +119,17 @@ class NewRows(Night):
         version = self.kept[ref]
         if version.row.kind is RowKind.DOUBLER:
             raise HandError(
-                f"hand {ref} is a doubler: there is nothing to amend (void it with "
-                f"`scorepad void {ref}` and record the hand)"
+                _(
+                    "hand {ref} is a doubler: there is nothing to amend (void it with "
+                    "`scorepad void {ref}` and record the hand)"
+                ).format(ref=ref)
             )
         if version.row.kind is RowKind.PENALTY:
             raise HandError(
-                f"hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
-                f"the penalty again"
+                _(
+                    "hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
+                    "the penalty again"
+                ).format(ref=ref)
             )
         inputs = {**version.row.hand_inputs(), **changes}
         if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
@@ -132,7 +146,9 @@ class NewRows(Night):
             raise HandError(exc.message) from None
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():
-            raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
+            raise HandError(
+                _("hand {ref} already has these inputs: there is nothing to amend").format(ref=ref)
+            )
         row = new._replace(
             kind=RowKind.AMEND,
             ref=ref,
@@ -178,11 +194,13 @@ class NewRows(Night):
         """The row that puts `rules` in force from the next hand on (`scorepad set`, and its
         undo); `line` is the line the row will stand on in the file."""
         if rules.family != self.rules.family:
-            raise HandError("a change of the rules keeps the family of the game")
+            raise HandError(_("a change of the rules keeps the family of the game"))
         try:
             seat(rules, self.seated, self.next_dealer)
         except ScorepadError as exc:
-            raise HandError(f"with these rules the table cannot be dealt: {exc}") from None
+            raise HandError(
+                _("with these rules the table cannot be dealt: {exc}").format(exc=exc)
+            ) from None
         self._check_race_open()
         row = Row(
             RowKind.SET, line=line, note=set_row_note(rules, changes, check_note(note)), time=time
@@ -197,16 +215,20 @@ class NewRows(Night):
     def _check_race_open(self) -> None:
         if self.race_winners:
             raise HandError(
-                f"the race is over: {' and '.join(self.race_winners)} reached "
-                f"{self.rules.target}; start a new session for another night"
+                _(
+                    "the race is over: {race_winners} reached {target}; start a new session "
+                    "for another night"
+                ).format(race_winners=" and ".join(self.race_winners), target=self.rules.target)
             )
 
     def check_night_open(self) -> None:
         """A HandError when the night's last hand (⟨last⟩) was played."""
         if self.night_over:
             raise HandError(
-                f"hand {self.night_over} was marked the night's last (⟨last⟩); to play on, take "
-                f"the mark off: scorepad amend {self.night_over} ⟨no_last⟩"
+                _(
+                    "hand {night_over} was marked the night's last (⟨last⟩); to play on, "
+                    "take the mark off: scorepad amend {night_over} ⟨no_last⟩"
+                ).format(night_over=self.night_over)
             )
 
     def _check_ref(self, ref: int) -> None:
@@ -217,4 +239,4 @@ class NewRows(Night):
                 else f"there is no hand {ref}: no hand recorded"
             )
         if ref in self.voided:
-            raise HandError(f"hand {ref} is already void")
+            raise HandError(_("hand {ref} is already void").format(ref=ref))

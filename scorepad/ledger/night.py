@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
+from ..i18n import gettext as _
 from ..rules import Rules
 from ..scoring import Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
@@ -356,9 +357,11 @@ class Night:
             rules = rules_of_set_row(row.note)
             seat(rules, self.seated, None)
         except ScorepadError as exc:
-            raise LedgerError(row.line, f"this change of the rules cannot be: {exc}") from None
+            raise LedgerError(
+                row.line, _("this change of the rules cannot be: {exc}").format(exc=exc)
+            ) from None
         if rules.family != self.rules.family:
-            raise LedgerError(row.line, "a change of the rules keeps the family of the game")
+            raise LedgerError(row.line, _("a change of the rules keeps the family of the game"))
         return rules
 
     def _seats_of(self, version: Version) -> tuple[str, ...]:
@@ -367,7 +370,9 @@ class Night:
 
     def _check_seats(self, seated: Sequence[str], line: int) -> None:
         if len(set(seated)) != len(seated) or not all(p in self.players for p in seated):
-            raise LedgerError(line, f"seated: {shown(seated)} is not a list of players")
+            raise LedgerError(
+                line, _("seated: {shown} is not a list of players").format(shown=shown(seated))
+            )
         try:
             seat(self.rules, seated, None)
         except ScorepadError as exc:

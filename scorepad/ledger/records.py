@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import HandError, ScorepadError, field
 from ..hands import BY_NAME as BY_INPUT
 from ..hands import Type
+from ..i18n import gettext as _
 from ..rules import Rules, rules_from_dict
 from ..scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand, Score, find_player
 from ..store.format import Row, RowKind
@@ -50,9 +51,9 @@ def hand_of(row: Row, seated: Sequence[str]) -> Hand:
     the row's cells of the inputs its kind of hand has (`hands.INPUTS`; the same names)."""
     kind = kind_of(row)
     if kind is RowKind.PENALTY:
-        raise HandError("a penalty is not a hand")
+        raise HandError(_("a penalty is not a hand"))
     if kind is RowKind.PICKER and row.points is None:
-        raise HandError("points: missing")
+        raise HandError(_("points: missing"))
     return _RECORDS[kind](tuple(seated), *_INPUTS_OF[kind](row))
 
 
@@ -110,9 +111,9 @@ def rules_of_set_row(note: str) -> Rules:
     try:
         data = json.loads(note)
     except (ValueError, RecursionError):
-        raise ScorepadError("its note is not a JSON change of the rules") from None
+        raise ScorepadError(_("its note is not a JSON change of the rules")) from None
     if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
-        raise ScorepadError("its note is not a JSON change of the rules")
+        raise ScorepadError(_("its note is not a JSON change of the rules"))
     for key in ("changes", "note", "source", "overrides"):  # (all shown: log, status)
         value = data.get(key)
         for text in value if isinstance(value, list) else [value]:

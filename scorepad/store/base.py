@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ScorepadError, worded
+from ..i18n import gettext as _
 
 ENCODING = "utf-8"
 
@@ -66,12 +67,16 @@ def file_error(path: Path, exc: OSError, doing: str) -> SessionError:
     if isinstance(exc, FileNotFoundError):
         return SessionError(
             path,
-            "no such session file; start one with `scorepad new "
-            "⟨players⟩ A,B,C,D,E` (or give -f FILE)",
+            _(
+                "no such session file; start one with `scorepad new ⟨players⟩ A,B,C,D,E` "
+                "(or give -f FILE)"
+            ),
         )
     if isinstance(exc, IsADirectoryError):
-        return SessionError(path, "is a folder, not a session file")
-    return SessionError(path, f"cannot {doing}: {exc.strerror}")
+        return SessionError(path, _("is a folder, not a session file"))
+    return SessionError(
+        path, _("cannot {doing}: {strerror}").format(doing=doing, strerror=exc.strerror)
+    )
 
 
 def write_all(fd: int, data: bytes) -> None:

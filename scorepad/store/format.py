@@ -31,6 +31,7 @@ from ..errors import HandError, ScorepadError
 from ..hands import BY_NAME as HAND_INPUTS
 from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
+from ..i18n import gettext as _
 from ..text import unprintable, unprintable_problem
 
 FORMAT_VERSION = 7
@@ -231,20 +232,32 @@ def check_name(name: str, version: int = FORMAT_VERSION) -> str:
 
         name = unicodedata.normalize("NFC", name)
     if not name:
-        raise HandError("a player's name is empty")
+        raise HandError(_("a player's name is empty"))
     if any(not c.isprintable() for c in name):
-        raise HandError(f"player {name!r}: a name cannot hold line breaks or control characters")
+        raise HandError(
+            _("player {name!r}: a name cannot hold line breaks or control characters").format(
+                name=name
+            )
+        )
     if name.startswith(FORMULA_STARTS):
         raise HandError(
-            f"player {name!r}: a name cannot start with {name[0]} (a spreadsheet "
-            f"would run it as a formula)"
+            _(
+                "player {name!r}: a name cannot start with {name2} (a spreadsheet would "
+                "run it as a formula)"
+            ).format(name=name, name2=name[0])
         )
     if len(name) > MAX_NAME:
-        raise HandError(f"player {name[:20]}...: a name has at most {MAX_NAME} characters")
+        raise HandError(
+            _("player {name}...: a name has at most {max_name} characters").format(
+                name=name[:20], max_name=MAX_NAME
+            )
+        )
     if name in BY_NAME and BY_NAME[name].since <= version:
         raise HandError(
-            f"player {name!r}: that is the name of a column of the session file; "
-            f"add a letter (e.g. {name.title()} or {name}2)"
+            _(
+                "player {name!r}: that is the name of a column of the session file; add "
+                "a letter (e.g. {title} or {name}2)"
+            ).format(name=name, title=name.title())
         )
     return name
 
@@ -256,8 +269,10 @@ def check_new_name(name: str) -> str:
     name = check_name(name)
     if "," in name:
         raise HandError(
-            f"player {name!r}: a name cannot hold a comma (it could not be told from two names "
-            f"in a list); write it without, e.g. {name.replace(',', '')!r}"
+            _(
+                "player {name!r}: a name cannot hold a comma (it could not be told from "
+                "two names in a list); write it without, e.g. {replace!r}"
+            ).format(name=name, replace=name.replace(",", ""))
         )
     return name
 
@@ -265,10 +280,12 @@ def check_new_name(name: str) -> str:
 def check_note(note: str) -> str:
     """A hand's note as it may stand in a session file."""
     if any(not c.isprintable() for c in note):
-        raise HandError("⟨note⟩: a note cannot hold line breaks or control characters")
+        raise HandError(_("⟨note⟩: a note cannot hold line breaks or control characters"))
     if note.startswith(FORMULA_STARTS):
         raise HandError(
-            f"⟨note⟩: a note cannot start with {note[0]} (a spreadsheet would run it as a formula)"
+            _(
+                "⟨note⟩: a note cannot start with {note} (a spreadsheet would run it as a formula)"
+            ).format(note=note[0])
         )
     return note
 
@@ -361,9 +378,13 @@ def _json(text: str, kind: type, what: str, line: int) -> Any:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        raise LedgerError(line, f"{what}: {text[:60]!r} is not valid") from None
+        raise LedgerError(
+            line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
+        ) from None
     if not isinstance(value, kind):
-        raise LedgerError(line, f"{what}: {text[:60]!r} is not valid")
+        raise LedgerError(
+            line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
+        )
     return value
 
 
@@ -388,10 +409,14 @@ def _int(text: str, what: str, line: int) -> int:
         if found and "." in text:
             raise LedgerError(
                 line,
-                f"{what}: {text[:60]!r} is not a whole number; run `scorepad repair` to write "
-                f"it as {int(found.group(1))}",
+                _(
+                    "{what}: {text!r} is not a whole number; run `scorepad repair` to write "
+                    "it as {group}"
+                ).format(what=what, text=text[:60], group=int(found.group(1))),
             )
-        raise LedgerError(line, f"{what}: {text[:60]!r} is not a whole number")
+        raise LedgerError(
+            line, _("{what}: {text!r} is not a whole number").format(what=what, text=text[:60])
+        )
     return number
 
 
@@ -439,7 +464,7 @@ class Codec:
         players = []
         for name in cells:
             if name in seen:
-                raise LedgerError(1, f"header: {name!r} is listed twice")
+                raise LedgerError(1, _("header: {name!r} is listed twice").format(name=name))
             seen.add(name)
             if name not in BY_NAME:
                 players.append(name)
@@ -447,8 +472,10 @@ class Codec:
         if "hand" in missing or "kind" in missing:  # (a CSV of another program, most likely)
             raise LedgerError(
                 1,
-                "not a scorepad session: its header has no hand and kind columns (a session "
-                "file starts hand,kind,ref,...)",
+                _(
+                    "not a scorepad session: its header has no hand and kind columns (a "
+                    "session file starts hand,kind,ref,...)"
+                ),
             )
         if missing:
             listed = ", ".join(missing[:5])
@@ -456,8 +483,9 @@ class Codec:
                 listed += f" and {len(missing) - 5} more"
             raise LedgerError(
                 1,
-                "not a scorepad session: the header has no "
-                f"{listed} column{'s' if len(missing) > 1 else ''}",
+                _("not a scorepad session: the header has no {listed} column{value}").format(
+                    listed=listed, value="s" if len(missing) > 1 else ""
+                ),
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 
@@ -557,14 +585,22 @@ class Codec:
         if len(cells) != self.width:
             if len(cells) < 2 and not "".join(cells).strip():
                 raise LedgerError(line, BLANK_LINE)
-            raise LedgerError(line, f"{len(cells)} cells where the header has {self.width}")
+            raise LedgerError(
+                line,
+                _("{len_cells} cells where the header has {width}").format(
+                    len_cells=len(cells), width=self.width
+                ),
+            )
         index, players = self.index, self.players
         kind_text = cells[index["kind"]]
         try:
             kind = RowKind(kind_text)
         except ValueError:
             raise LedgerError(
-                line, f"kind: {kind_text[:60]!r} is not one of {', '.join(RowKind)}"
+                line,
+                _("kind: {kind_text!r} is not one of {rowkind}").format(
+                    kind_text=kind_text[:60], rowkind=", ".join(RowKind)
+                ),
             ) from None
         values: dict[str, Any] = {"kind": kind, "line": line}
         deltas = {}
@@ -583,13 +619,20 @@ class Codec:
             elif cell is _NAME:
                 found = canonical.get(text)
                 if found is None:
-                    raise LedgerError(line, f"{name}: unknown player {text[:60]!r}")
+                    raise LedgerError(
+                        line, _("{name}: unknown player {text!r}").format(name=name, text=text[:60])
+                    )
                 values[name] = found
             elif cell is _NAMES:
                 values[name] = _names(_json(text, list, name, line), canonical, name, line)
             elif cell is _FLAG:
                 if text != "yes":
-                    raise LedgerError(line, f"{name}: {text[:60]!r} is not 'yes' or empty")
+                    raise LedgerError(
+                        line,
+                        _("{name}: {text!r} is not 'yes' or empty").format(
+                            name=name, text=text[:60]
+                        ),
+                    )
                 values[name] = True
             elif cell is _COUNTS:
                 values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
@@ -600,8 +643,10 @@ class Codec:
                 if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
                     raise LedgerError(
                         line,
-                        f"{name}: {text[:40]!r} would run as a formula in a spreadsheet; "
-                        f"take away its leading {text[0]!r}",
+                        _(
+                            "{name}: {text!r} would run as a formula in a spreadsheet; take away "
+                            "its leading {text2!r}"
+                        ).format(name=name, text=text[:40], text2=text[0]),
                     )
                 values[name] = text
         return Row(**values)
@@ -613,9 +658,11 @@ def _names(
     out = []
     for name in value:
         if not isinstance(name, str):
-            raise LedgerError(line, f"{what}: names must be text")
+            raise LedgerError(line, _("{what}: names must be text").format(what=what))
         if name not in players:
-            raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
+            raise LedgerError(
+                line, _("{what}: unknown player {name!r}").format(what=what, name=name[:60])
+            )
         out.append(players[name])
     return _shared(tuple(out))
 
@@ -636,8 +683,12 @@ def _counts(
     out = {}
     for name, number in value.items():
         if name not in players:
-            raise LedgerError(line, f"{what}: unknown player {name[:60]!r}")
+            raise LedgerError(
+                line, _("{what}: unknown player {name!r}").format(what=what, name=name[:60])
+            )
         if isinstance(number, bool) or not isinstance(number, int):
-            raise LedgerError(line, f"{what}: {name}'s value is not a whole number")
+            raise LedgerError(
+                line, _("{what}: {name}'s value is not a whole number").format(what=what, name=name)
+            )
         out[players[name]] = number
     return out

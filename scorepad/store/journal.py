@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 
+from ..i18n import gettext as _
 from . import files
 from .base import BLOCK, SessionError, fsync_dir, write_all
 
@@ -87,9 +88,11 @@ def finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
         if digest != _digest(locked_fd) and not _is_prefix(locked_fd, journal):
             raise SessionError(
                 path,
-                f"{journal.name} is an unfinished rewrite of another version of this file, "
-                f"not of this one: nothing was changed; remove or rename {journal.name} (it "
-                f"is a whole session file, in the newer version) and run the command again",
+                _(
+                    "{name} is an unfinished rewrite of another version of this file, not of "
+                    "this one: nothing was changed; remove or rename {name} (it is a whole "
+                    "session file, in the newer version) and run the command again"
+                ).format(name=journal.name),
             )
         with open(journal, "rb") as source:
             os.ftruncate(locked_fd, 0)  # (the descriptor appends: the copy starts at byte 0)
@@ -100,8 +103,10 @@ def finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
     except OSError as exc:
         raise SessionError(
             path,
-            f"cannot finish rewriting the file: {exc.strerror}; the next scorepad command "
-            f"finishes it (from {journal.name})",
+            _(
+                "cannot finish rewriting the file: {strerror}; the next scorepad command "
+                "finishes it (from {name})"
+            ).format(strerror=exc.strerror, name=journal.name),
         ) from None
     fsync_dir(journal)
 
@@ -144,4 +149,9 @@ def temp_beside(path: Path, doing: str = "cannot rewrite", follow: bool = True) 
     try:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise SessionError(path, f"{doing}: {exc.strerror}; the file is as it was") from None
+        raise SessionError(
+            path,
+            _("{doing}: {strerror}; the file is as it was").format(
+                doing=doing, strerror=exc.strerror
+            ),
+        ) from None

@@ -9,6 +9,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import NamedTuple
 
+from ..i18n import gettext as _
 from . import files
 from .base import SessionError, file_error
 from .journal import tidy
@@ -44,8 +45,10 @@ def flock(fd: int, shared: bool, path: Path, waiting: Waiting) -> None:
         if waited >= waiting.seconds:
             raise SessionError(
                 path,
-                f"locked by another scorepad for {waited:.0f} s; gave up (wait longer with "
-                f"⟨wait⟩ SECONDS, or see whether a scorepad is still running)",
+                _(
+                    "locked by another scorepad for {waited:.0f} s; gave up (wait longer "
+                    "with ⟨wait⟩ SECONDS, or see whether a scorepad is still running)"
+                ).format(waited=waited),
             )
         if not said and waited >= min(_QUIET_WAIT, waiting.seconds) and waiting.say:
             waiting.say(

@@ -9,6 +9,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from ..i18n import gettext as _
 from .base import ENCODING, SessionError, encode
 from .format import (
     DECIMAL_WHOLE,
@@ -97,7 +98,7 @@ def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
     path = snapshot.path
     room = _room_problem(snapshot)
     if room is not None:
-        done, _ = _mend(snapshot, codec, _Discard())
+        done, _unused = _mend(snapshot, codec, _Discard())
         if not done:
             return []  # (nothing to mend: no room needed)
         raise SessionError(path, room)
@@ -119,7 +120,10 @@ def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
             os.unlink(temp)
         if isinstance(exc, SessionError):
             raise
-        raise SessionError(path, f"cannot repair: {exc.strerror}; the file is as it was") from None
+        raise SessionError(
+            path,
+            _("cannot repair: {strerror}; the file is as it was").format(strerror=exc.strerror),
+        ) from None
     done.append(f"the file as it was is kept as {path.name}.bak")
     return done
 
@@ -231,10 +235,19 @@ class _Mending:
         if len(fits) != 1:
             raise SessionError(
                 self.path,
-                f"cannot repair: the {name} cell of line {line} names line {target}, and with "
-                f"the blank lines above it removed, which row it means cannot be told "
-                f"({'both' if fits else 'neither'} of lines {was} and {now} as the file is); "
-                f"nothing was changed (remove the blank lines and set that cell by hand)",
+                _(
+                    "cannot repair: the {name} cell of line {line} names line {target}, and "
+                    "with the blank lines above it removed, which row it means cannot be "
+                    "told ({value} of lines {was} and {now} as the file is); nothing was "
+                    "changed (remove the blank lines and set that cell by hand)"
+                ).format(
+                    name=name,
+                    line=line,
+                    target=target,
+                    value="both" if fits else "neither",
+                    was=was,
+                    now=now,
+                ),
                 line,
             )
         return self.new_line(fits[0])
@@ -245,7 +258,7 @@ def _names(row: _Seen, target: _Seen | None) -> bool:
     last change not taken back, a redo makes again what an undo took back)."""
     if target is None or target[3]:
         return False
-    kind, _, ref, _ = row
+    kind, _unused, ref, _unused2 = row
     if kind in ("set", "seat"):
         return target[0] == kind
     return ref != "" and (target[2] == ref or (target[1] == ref and target[0] in _HANDS))
@@ -380,4 +393,6 @@ def _reject(path: Path, raw: bytes, line: int) -> None:
             out.flush()
             os.fsync(out.fileno())
     except OSError as exc:
-        raise SessionError(rejected, f"cannot write: {exc.strerror}") from None
+        raise SessionError(
+            rejected, _("cannot write: {strerror}").format(strerror=exc.strerror)
+        ) from None

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ..errors import ScorepadError
+from ..i18n import gettext as _
 from ..rules import Rules, rules_from_dict
 from ..scoring import same_name
 from . import files
@@ -92,7 +93,7 @@ class Snapshot:
             self.size = os.fstat(fd).st_size
             return
         if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
-            raise SessionError(path, "is not a regular file")
+            raise SessionError(path, _("is not a regular file"))
         while True:
             try:
                 self.fd = os.open(path, os.O_RDONLY | files.BINARY)
@@ -164,14 +165,16 @@ class Snapshot:
         reader, positioned at the first row below them."""
         path = self.path
         if self.size == 0:
-            raise SessionError(path, "the file is empty, not a scorepad session", 1)
+            raise SessionError(path, _("the file is empty, not a scorepad session"), 1)
         # The head's three lines are short (the rules row is the longest, a few KiB): a file
         # whose first lines are not is refused before they are read into memory.
         start = files.pread(self.fd, MAX_HEAD + 1, 0)
         if start.count(b"\n") < 3 and len(start) > MAX_HEAD:
             raise SessionError(
                 path,
-                f"the first lines are longer than {MAX_HEAD // 1024} KiB: not a scorepad session",
+                _("the first lines are longer than {max_head} KiB: not a scorepad session").format(
+                    max_head=MAX_HEAD // 1024
+                ),
                 1,
             )
         reader = csv.reader(self.lines(), strict=True)
@@ -182,18 +185,20 @@ class Snapshot:
                 cells = next(reader)
             except StopIteration:
                 raise SessionError(
-                    path, "the file ends before its rules and session rows", number
+                    path, _("the file ends before its rules and session rows"), number
                 ) from None
             except csv.Error as exc:
                 if self.torn() and self.head_line_ends() < number:  # (torn inside quotes)
                     raise SessionError(
-                        path, "the line is incomplete; run `scorepad repair`", number
+                        path, _("the line is incomplete; run `scorepad repair`"), number
                     ) from None
-                raise SessionError(path, f"cannot read this line as CSV: {exc}", number) from None
+                raise SessionError(
+                    path, _("cannot read this line as CSV: {exc}").format(exc=exc), number
+                ) from None
             except UnicodeDecodeError:
-                raise SessionError(path, "not UTF-8 text", number) from None
+                raise SessionError(path, _("not UTF-8 text"), number) from None
             if reader.line_num != number:
-                raise SessionError(path, "a cell holds a line break", number)
+                raise SessionError(path, _("a cell holds a line break"), number)
             records.append(cells)
             if number == 1:
                 try:
@@ -203,7 +208,9 @@ class Snapshot:
         if self.torn():
             ends = self.head_line_ends()
             if ends < 3:
-                raise SessionError(path, "the line is incomplete; run `scorepad repair`", ends + 1)
+                raise SessionError(
+                    path, _("the line is incomplete; run `scorepad repair`"), ends + 1
+                )
         assert codec is not None
         return _head(path, codec, *records[1:]), reader
 
@@ -224,18 +231,24 @@ def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
     at = codec.index["format"]
     text = rules_cells[at] if len(rules_cells) == codec.width else ""
     if not (text.isascii() and text.isdigit()):
-        raise SessionError(path, f"format: {text[:20]!r} is not a format version", 2)
+        raise SessionError(
+            path, _("format: {text!r} is not a format version").format(text=text[:20]), 2
+        )
     number = int(text)
     if number > FORMAT_VERSION:
         raise SessionError(
             path,
-            f"this session file is in format {number}, written by a newer "
-            f"scorepad; this one reads formats 1 to {FORMAT_VERSION}: "
-            f"upgrade scorepad (pip install -U scorepad)",
+            _(
+                "this session file is in format {number}, written by a newer scorepad; "
+                "this one reads formats 1 to {format_version}: upgrade scorepad (pip "
+                "install -U scorepad)"
+            ).format(number=number, format_version=FORMAT_VERSION),
             2,
         )
     if number < 2:
-        raise SessionError(path, f"format: {number} is not a format version", 2)
+        raise SessionError(
+            path, _("format: {number} is not a format version").format(number=number), 2
+        )
     return number
 
 
@@ -243,7 +256,7 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
     codec = codec.of_version(_version(path, codec, rules_cells))
     players = codec.players
     if not players:
-        raise SessionError(path, "not a scorepad session: the header names no players", 1)
+        raise SessionError(path, _("not a scorepad session: the header names no players"), 1)
     seen = set()
     for name in players:
         try:
@@ -252,7 +265,11 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
             raise SessionError(path, f"header: {exc}", 1) from None
         if name != name.strip() or same_name(name) in seen:
             raise SessionError(
-                path, f"header: player {name!r} is listed twice or has spaces around it", 1
+                path,
+                _("header: player {name!r} is listed twice or has spaces around it").format(
+                    name=name
+                ),
+                1,
             )
         seen.add(same_name(name))
     try:
@@ -261,13 +278,13 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
     except LedgerError as exc:
         raise SessionError(path, exc.message, exc.line) from None
     if rules_row.kind is not RowKind.RULES:
-        raise SessionError(path, "the second line must be the rules row", 2)
+        raise SessionError(path, _("the second line must be the rules row"), 2)
     try:
         data = json.loads(rules_row.note)
         if not isinstance(data, dict):
             raise ValueError
     except (ValueError, RecursionError):
-        raise SessionError(path, "the rules row's note is not a JSON rules table", 2) from None
+        raise SessionError(path, _("the rules row's note is not a JSON rules table"), 2) from None
     try:
         rules = rules_from_dict(data, "rules")
         rules = rules._replace(source=rules.name)  # (what it was read from is this file)
@@ -275,6 +292,6 @@ def _head(path: Path, codec: Codec, rules_cells: list[str], start_cells: list[st
         raise SessionError(path, str(exc), 2) from None
     if start.kind is not RowKind.SESSION or start.dealer is None or start.next_dealer is None:
         raise SessionError(
-            path, "the third line must be the session row, naming the first dealer", 3
+            path, _("the third line must be the session row, naming the first dealer"), 3
         )
     return Head(path, players, rules, start.dealer, start, codec)

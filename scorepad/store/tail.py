@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator
 
+from ..i18n import gettext as _
 from . import files
 from .base import ENCODING, MAX_LINE, TORN, VERIFY_HINT, SessionError, hinted
 from .format import (
@@ -33,7 +34,7 @@ def tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
         if last is not None and last_hand is not None:
             return last, last_hand
         if start == 0:
-            raise SessionError(path, "no session row found", 3)
+            raise SessionError(path, _("no session row found"), 3)
         if not lines and chunk > MAX_LINE:  # not one whole line in the end of the file
             raise SessionError(path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot))
         chunk *= 4
@@ -109,11 +110,11 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
     try:
         text = raw.decode(ENCODING).rstrip("\r")
     except UnicodeDecodeError:
-        raise fail("not UTF-8 text") from None
+        raise fail(_("not UTF-8 text")) from None
     try:
         cells = next(csv.reader([text], strict=True), [])
     except csv.Error as exc:
-        raise fail(f"cannot read this line as CSV: {exc}") from None
+        raise fail(_("cannot read this line as CSV: {exc}").format(exc=exc)) from None
     try:
         return head.codec.decode(cells, 0)
     except LedgerError as exc:

@@ -7,6 +7,7 @@ import os
 from contextlib import suppress
 from pathlib import Path
 
+from ..i18n import gettext as _
 from .base import ENCODING, NEWLINE, SessionError
 from .format import (
     BY_NAME,
@@ -28,9 +29,12 @@ def upgrade(path: Path, locked_fd: int, head: Head, version: int = CREATED_VERSI
     if named:
         raise SessionError(
             path,
-            f"this change needs the file in format {version}, which has a column named "
-            f"{named[0]!r}, the name of a player here: the file is as it was (what it records "
-            f"is read as before; a change that needs the newer format cannot be made in it)",
+            _(
+                "this change needs the file in format {version}, which has a column "
+                "named {named!r}, the name of a player here: the file is as it was (what "
+                "it records is read as before; a change that needs the newer format "
+                "cannot be made in it)"
+            ).format(version=version, named=named[0]),
         )
     new = Codec(head.codec.players, header(head.codec.players, version), version)
     fd, temp = temp_beside(path, "cannot rewrite")
@@ -52,5 +56,8 @@ def upgrade(path: Path, locked_fd: int, head: Head, version: int = CREATED_VERSI
         with suppress(OSError):
             os.unlink(temp)
         raise SessionError(
-            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+            path,
+            _("cannot rewrite: {value}; the file is as it was").format(
+                value=getattr(exc, "strerror", None) or exc
+            ),
         ) from None

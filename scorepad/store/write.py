@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 
+from ..i18n import gettext as _
 from ..rules import Rules
 from . import files
 from .base import ENCODING, NEWLINE, SessionError, encode, fsync_dir, write_all
@@ -44,14 +45,16 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     )
     data = encode([codec.order, codec.encode(rules_row), codec.encode(start)])
     exists = SessionError(
-        path, "already exists; scorepad never overwrites a session (choose another ⟨file⟩)"
+        path, _("already exists; scorepad never overwrites a session (choose another ⟨file⟩)")
     )
     if os.path.lexists(path):
         if os.path.isfile(path) and os.path.getsize(path) == 0:
             raise SessionError(
                 path,
-                "is empty (a `scorepad new` that never finished?): `scorepad repair` removes "
-                "it; then run `scorepad new` again",
+                _(
+                    "is empty (a `scorepad new` that never finished?): `scorepad repair` "
+                    "removes it; then run `scorepad new` again"
+                ),
             )
         raise exists
     # Written whole to a temp file beside it, then linked into place, which fails if the path
@@ -68,7 +71,9 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     except FileExistsError:
         raise exists from None
     except OSError as exc:
-        raise SessionError(path, f"cannot create: {exc.strerror}") from None
+        raise SessionError(
+            path, _("cannot create: {strerror}").format(strerror=exc.strerror)
+        ) from None
     finally:
         if fd >= 0:
             os.close(fd)
@@ -91,7 +96,9 @@ def append(path: Path, fd: int, codec: Codec, new_rows: Sequence[Row]) -> None:
             os.fsync(fd)
         except OSError:
             pass
-        raise SessionError(path, f"cannot write: {exc.strerror}; the file is as it was") from None
+        raise SessionError(
+            path, _("cannot write: {strerror}; the file is as it was").format(strerror=exc.strerror)
+        ) from None
 
 
 def add_column(
@@ -123,5 +130,8 @@ def add_column(
         with suppress(OSError):
             os.unlink(temp)
         raise SessionError(
-            path, f"cannot rewrite: {getattr(exc, 'strerror', None) or exc}; the file is as it was"
+            path,
+            _("cannot rewrite: {value}; the file is as it was").format(
+                value=getattr(exc, "strerror", None) or exc
+            ),
         ) from None

@@ -415,7 +415,7 @@ class Board(LiveBoard):
 
     def authorized(self, request: Request) -> bool:
         given = request.headers.get("authorization", "")
-        scheme, _, token = given.partition(" ")
+        scheme, _unused, token = given.partition(" ")
         # as bytes: compare_digest refuses text that is not ASCII (headers arrive as Latin-1)
         return scheme.lower() == "bearer" and secrets.compare_digest(
             token.strip().encode("latin-1"), self.token.encode("latin-1")
@@ -811,7 +811,7 @@ def _step(session: Session, path: Path, data: dict[str, Any], back: bool) -> dic
         try:
             note = check_note(reason) or f"{'undo' if back else 'redo'} on the board"
             step = session.undo if back else session.redo
-            done, row, _, state = step(note)
+            done, row, _unused, state = step(note)
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
     return {
