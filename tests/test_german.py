@@ -1,0 +1,319 @@
+"""scorepad speaks German (issue 26): every message has its translation, the language is chosen
+as documented, the commands' help, output and errors read German, numbers and money are written
+the German way, and what programs read stays byte for byte the same in both languages."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from scorepad import i18n
+from scorepad.cli import COMMANDS, cli
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import messages  # type: ignore[import-not-found]  # noqa: E402
+
+sys.path.remove(str(ROOT / "scripts"))
+
+
+def de(*args: object, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    """`scorepad --lang de ARGS...`, in-process."""
+    return CliRunner().invoke(
+        cli, ["--lang", "de", *map(str, args)], input=input, prog_name="scorepad", env=env
+    )
+
+
+def en(*args: object) -> Result:
+    return CliRunner().invoke(cli, [*map(str, args)], prog_name="scorepad")
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+# --- the catalog ---------------------------------------------------------------------------
+
+
+def test_every_message_has_a_german_translation() -> None:
+    """Each marked message, each paragraph of help, each setting's meaning, role and game name
+    is in the German .po, translated and not fuzzy: when a new message comes, this names it
+    (then run `python scripts/messages.py` and translate it in
+    scorepad/locale/de/LC_MESSAGES/scorepad.po)."""
+    lacking = messages.lacking("de")
+    assert lacking == [], "\n".join(lacking)
+
+
+def _fields(text: str) -> set[str]:
+    named = {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+    return named | set(re.findall(r"%\((\w+)\)", text)) | set(re.findall(r"⟨[a-z_]+⟩", text))
+
+
+def test_each_translation_has_the_placeholders_of_its_message() -> None:
+    """A translation that names another field would fail as it is formatted."""
+    catalog = messages.read("de")
+    wrong = []
+    for entry in catalog:
+        if not entry.id:
+            continue
+        ids = entry.id if isinstance(entry.id, tuple) else (entry.id,)
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        wanted = set().union(*map(_fields, ids))
+        for text in strings:
+            if _fields(text) - wanted:
+                wrong.append(f"{entry.id!r}: {text!r}")
+    assert wrong == []
+
+
+def test_the_compiled_catalog_is_the_po() -> None:
+    """scorepad.mo, what scorepad ships and loads, is compiled from scorepad.po as it is now."""
+    catalog = messages.read("de")
+    compiled = i18n.catalog("de")
+    stale = [
+        e.id
+        for e in catalog
+        if e.id and isinstance(e.id, str) and not e.context and compiled.gettext(e.id) != e.string
+    ]
+    assert stale == [], "run python scripts/messages.py"
+
+
+def test_a_regular_install_ships_the_catalog() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    data = config["tool"]["setuptools"]["package-data"]["scorepad"]
+    assert "locale/*/LC_MESSAGES/*.mo" in data
+    assert (ROOT / "scorepad/locale/de/LC_MESSAGES/scorepad.mo").is_file()
+
+
+# --- choosing the language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "environ", "language"),
+    [
+        (None, {}, "en"),
+        ("de", {}, "de"),
+        ("en", {"SCOREPAD_LANG": "de"}, "en"),
+        (None, {"SCOREPAD_LANG": "de"}, "de"),
+        (None, {"SCOREPAD_LANG": "fr", "LANG": "de_DE.UTF-8"}, "de"),
+        (None, {"LC_ALL": "de_AT.UTF-8", "LANG": "en_US.UTF-8"}, "de"),
+        (None, {"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
+        (None, {"LC_MESSAGES": "de_CH", "LANG": "en_GB"}, "de"),
+        (None, {"LANG": "fr_FR.UTF-8"}, "en"),
+    ],
+)
+def test_the_language_is_lang_then_scorepad_lang_then_the_locale(
+    option: str | None, environ: dict[str, str], language: str
+) -> None:
+    assert i18n.choose(option, environ) == language
+
+
+def test_the_environment_chooses_german() -> None:
+    environ = {"SCOREPAD_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
+    result = CliRunner().invoke(cli, ["--help"], env=environ, prog_name="scorepad")
+    assert result.stdout.startswith("Aufruf: scorepad [OPTIONEN] BEFEHL [ARGUMENTE]...")
+
+
+def test_english_loads_no_catalog() -> None:
+    code = (
+        "import sys\nfrom scorepad.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print('gettext' in sys.modules, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "SCOREPAD_LANG": "en"},
+    )
+    assert result.stderr.strip() == "False"
+
+
+def test_an_unknown_language_is_a_usage_error() -> None:
+    result = en("--lang", "fr", "status")
+    assert result.exit_code == 2
+    assert "'fr' is not one of 'en', 'de'" in result.stderr or "--lang" in result.stderr
+
+
+# --- help -----------------------------------------------------------------------------------
+
+
+def _all_commands() -> list[list[str]]:
+    found: list[list[str]] = [[]]
+    for name in COMMANDS:
+        found.append([name])
+        command = cli.get_command(None, name)  # type: ignore[arg-type]
+        if command is not None and hasattr(command, "commands"):
+            found += [[name, sub] for sub in command.commands]
+    return found
+
+
+@pytest.mark.parametrize("path", _all_commands(), ids=lambda p: " ".join(p) or "scorepad")
+def test_every_commands_help_is_german(path: list[str]) -> None:
+    result = de(*path, "--help")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Aufruf: scorepad"), out
+    assert "Optionen:" in out and "Diese Hilfe zeigen und beenden." in out
+    assert "Show this message" not in out and "Options:" not in out
+    english = en(*path, "--help").stdout
+    first = english.split("\n\n")[1].strip().split("\n")[0]
+    assert first not in out  # the command's own first line is translated too
+
+
+def test_version_in_german() -> None:
+    assert de("--version").stdout == f"scorepad Version {i18n_version()}\n"
+    assert en("--version").stdout == f"scorepad {i18n_version()}\n"
+
+
+def i18n_version() -> str:
+    from scorepad import __version__
+
+    return __version__
+
+
+# --- a night in German ----------------------------------------------------------------------
+
+
+def test_a_hand_recorded_in_german(tmp_path: Path) -> None:
+    path = tmp_path / "abend.csv"
+    result = de("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    assert result.stdout == (
+        f"{path} begonnen: Ann, Bob, Cy, Dee, Ed; Regeln: standard.\n"
+        "Als Nächstes: Spiel 1, Ed gibt, Ann spielt aus.\n"
+    )
+    result = de("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", 64)
+    assert result.stdout == (
+        "Spiel 1: Ann hat aufgenommen, Partner Bob, 64 Augen: gewonnen, Stufe 1, Einsatz 1.\n"
+        "Spieler    Rolle           Punkte    Stand\n"
+        "---------  ------------  --------  -------\n"
+        "Ann        Spieler             +2       +2\n"
+        "Bob        Partner             +1       +1\n"
+        "Cy         Gegenspieler        -1       -1\n"
+        "Dee        Gegenspieler        -1       -1\n"
+        "Ed         Gegenspieler        -1       -1\n"
+        "\n"
+        "Als Nächstes: Spiel 2, Ann gibt, Bob spielt aus.\n"
+    )
+
+
+def test_settle_writes_money_the_german_way(tmp_path: Path) -> None:
+    sample = ROOT / "sample_sessions/standard-friday.csv"
+    out = de("-f", sample, "settle", "--rate", "0,10", "--currency", "€").stdout
+    assert out.startswith("Abrechnung zu 0,10 € je Punkt (39 Spiele, Regeln standard):")
+    assert "1,20 €" in out and "-1,00 €" in out and "$" not in out
+    english = en("-f", sample, "settle", "--rate", "0.10").stdout
+    assert "$1.20" in english and "-$1.00" in english
+
+
+def test_german_game_names(tmp_path: Path) -> None:
+    base = ["check", "--rules", "schafkopf", "--players", "Ann,Bob,Cy,Dee", "--picker", "Ann"]
+    hand = [*base, "--partner", "Bob", "--points", "70", "--format", "json"]
+    partner = json.loads(en(*hand, "--game", "partner").stdout)
+    for word in ("rufspiel", "sauspiel", "Sauspiel"):
+        assert json.loads(en(*hand, "--game", word).stdout) == partner
+
+
+# --- errors users can cause -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "german"),
+    [
+        (["status", "--bogus"], 2, "Fehler: Keine solche Option '--bogus'"),
+        (["new"], 2, "Fehler: Fehlende Option '--players'"),
+        (["hand", "--picker"], 2, "braucht ein Argument"),
+        (["settle", "--rate", "x"], 1, "Fehler: --rate x: kein Betrag; schreib z. B. 0,25"),
+        (["settle", "--rate", "-1"], 1, "der Tarif muss ein Betrag über null sein"),
+        (["status"], 1, "keine solche Sitzungsdatei"),
+        (
+            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--points", "130"],
+            1,
+            "Fehler: --points 130: Augen gehen von 0 bis 120",
+        ),
+        (
+            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Zed", "--points", "70"],
+            1,
+            "unbekannter Spieler",
+        ),
+        (["check", "--players", "Ann,Ann"], 1, "steht zweimal da"),
+        (["rules", "nope"], 1, "unbekannte Regeln 'nope'"),
+        (["rules", "--set", "base=x"], 1, "ist nicht gültig"),
+        (["trick", "ZZ"], 1, "unbekannte Karte"),
+        (["check", "--players", "A,B,C,D,E", "--game", "solo"], 2, "'solo' ist keins von"),
+    ],
+)
+def test_errors_users_can_cause_are_german(
+    args: list[str], code: int, german: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = de(*args)
+    assert result.exit_code == code, result.output
+    assert german in result.stderr, result.stderr
+    assert result.stderr.startswith("Fehler: ") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_the_error_of_a_bad_game_is_german() -> None:
+    result = de("check", "--players", "A,B,C,D,E", "--game", "tarock")
+    assert "Ungültiger Wert für '--game'" in result.stderr
+
+
+# --- what machines read ---------------------------------------------------------------------
+
+MACHINE = [
+    ["standings", "--format", "json"],
+    ["standings", "--format", "csv"],
+    ["sheet", "--format", "csv"],
+    ["sheet", "--format", "json"],
+    ["settle", "--rate", "0.25", "--format", "json"],
+    ["settle", "--rate", "0.25", "--format", "csv"],
+    ["stats", "--format", "json"],
+    ["stats", "--format", "csv"],
+    ["status", "--format", "json"],
+    ["log", "--format", "csv"],
+    ["rules", "--format", "toml"],
+    ["rules", "--format", "json"],
+]
+
+
+@pytest.mark.parametrize("args", MACHINE, ids=" ".join)
+@pytest.mark.parametrize("night", ["standard-friday.csv", "bavarian-evening.csv"])
+def test_machine_output_is_the_same_in_both_languages(args: list[str], night: str) -> None:
+    path = ROOT / "sample_sessions" / night
+    english = en("-f", path, *args)
+    german = de("-f", path, *args)
+    assert english.exit_code == 0, english.output
+    assert german.stdout == english.stdout
+
+
+def test_check_json_is_the_same_in_both_languages() -> None:
+    args = ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--alone"]
+    args += ["--points", "95", "--crack", "Bob", "--format", "json"]
+    assert de(*args).stdout == en(*args).stdout
+
+
+def test_a_german_night_writes_the_same_file(tmp_path: Path) -> None:
+    """The session file is never translated: the same night, in either language, is the
+    same file (but for the times its rows carry)."""
+    files = []
+    for run, name in ((en, "en.csv"), (de, "de.csv")):
+        path = tmp_path / name
+        run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
+        run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "64")
+        run("-f", path, "hand", "--leaster", "--winner", "Dee")
+        run("-f", path, "void", "1", "--reason", "Zählfehler")
+        files.append(re.sub(r"\d{4}-\d\d-\d\dT[\d:.+Z-]+", "T", path.read_text(encoding="utf-8")))
+    assert files[0] == files[1]
