@@ -16,6 +16,7 @@ from typing import NamedTuple
 from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
+from .i18n import N_, game_word, ngettext
 from .i18n import gettext as _
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
 from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules, format_value
@@ -205,7 +206,7 @@ def find_player(name: str, among: Sequence[str], option: str) -> str:
     import difflib  # only on the way to an error
 
     close = difflib.get_close_matches(name, list(among), n=1, cutoff=0.5)
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    hint = _(" (did you mean {close}?)").format(close=close[0]) if close else ""
     raise HandError(
         _("{option} {name}: unknown player{hint}; players: {among}").format(
             option=option, name=name, hint=hint, among=", ".join(among)
@@ -243,7 +244,7 @@ def seat(
     deal = rules.deal_for(len(order))
     if deal is None:
         counts = ", ".join(str(n) for n in sorted(rules.deals))
-        why = f" ({len(sitting)} sitting out)" if sitting else ""
+        why = _(" ({len_sitting} sitting out)").format(len_sitting=len(sitting)) if sitting else ""
         raise HandError(
             _(
                 "{len_order} players in the hand{why}: {name} rules deal for {counts} players"
@@ -265,12 +266,27 @@ def _in_seat_order(seating: Seating, values: Mapping[str, int]) -> dict[str, int
     return {p: values[p] for p in seating.players if p in values}
 
 
+_PLURALS = {
+    "card point": (N_("{n} card point"), N_("{n} card points")),
+    "card": (N_("{n} card"), N_("{n} cards")),
+    "partner": (N_("{n} partner"), N_("{n} partners")),
+    "player": (N_("{n} player"), N_("{n} players")),
+    "run": (N_("{n} run"), N_("{n} runs")),
+    "trick": (N_("{n} trick"), N_("{n} tricks")),
+    "defender": (N_("{n} defender"), N_("{n} defenders")),
+    "opponent": (N_("{n} opponent"), N_("{n} opponents")),
+}
+
+
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    forms = _PLURALS.get(word)
+    if forms is None:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return ngettext(forms[0], forms[1], n).format(n=n)
 
 
 def _names(names: Sequence[str]) -> str:
-    return ", ".join(names) if names else "nobody"
+    return ", ".join(names) if names else _("nobody")
 
 
 # --- doublings and settlement (shared by every kind of hand) ------------------------------------
@@ -281,21 +297,27 @@ def _doublings(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
     product = 1
     for _label, factor in factors:
         product *= factor
-    text = "".join(f" x {factor} ({label})" for label, factor in factors)
+    text = "".join(f" x {factor} ({_(label)})" for label, factor in factors)
     if rules.max_multiplier and product > rules.max_multiplier:
-        text += f", capped at x {rules.max_multiplier} (max_multiplier)"
+        text += _(", capped at x {max_multiplier} (max_multiplier)").format(
+            max_multiplier=rules.max_multiplier
+        )
         product = rules.max_multiplier
     return product, text
 
 
 def _doubling_words(rules: Rules, factors: list[tuple[str, int]]) -> tuple[str, ...]:
     """Each doubling that applies, in a few words ("x2 crack"), and a cap of them."""
-    words = tuple(f"x{factor} {label}" for label, factor in factors)
+    words = tuple(f"x{factor} {_(label)}" for label, factor in factors)
     product = 1
     for _label, factor in factors:
         product *= factor
     if rules.max_multiplier and product > rules.max_multiplier:
-        words += (f"capped at x{rules.max_multiplier} (max_multiplier)",)
+        words += (
+            _("capped at x{max_multiplier} (max_multiplier)").format(
+                max_multiplier=rules.max_multiplier
+            ),
+        )
     return words
 
 
@@ -308,7 +330,7 @@ def _doubler_factors(hand: Hand) -> list[tuple[str, int]]:
                 "⟨doubled⟩: a hand is doubled by {max_doubled} doublers at most ({doubled} given)"
             ).format(max_doubled=MAX_DOUBLED, doubled=hand.doubled)
         )
-    return [("doubled hand after a doubler", 2)] * hand.doubled
+    return [(N_("doubled hand after a doubler"), 2)] * hand.doubled
 
 
 def _settle(
@@ -327,15 +349,21 @@ def _settle(
     deltas = dict.fromkeys(seating.order, 0)
     lines = []
     if rules.zero_sum:
-        pay, get = ("pays", "receives") if won else ("receives", "pays")
+        pay, get = (_("pays"), _("receives")) if won else (_("receives"), _("pays"))
         for d in defenders:
             deltas[d] = -sign * stake
-        lines.append(f"Each {side['defender']} {pay} {stake}: {_names(defenders)}.")
+        lines.append(
+            _("Each {side} {pay} {stake}: {names}.").format(
+                side=_(side["defender"]), pay=pay, stake=stake, names=_names(defenders)
+            )
+        )
         paying_partners = () if partner_free else partners
         if partners and partner_free:
             lines.append(
-                f"{side['Partner']} {_names(partners)} pays nothing: the "
-                f"{side['picker']} pays every share (partner_free_on_no_trick)."
+                _(
+                    "{side} {names} pays nothing: the {side2} pays every share "
+                    "(partner_free_on_no_trick)."
+                ).format(side=_(side["Partner"]), names=_names(partners), side2=_(side["picker"]))
             )
         if paying_partners and rules.partner_split == "equal":
             pot = len(defenders) * stake
@@ -344,34 +372,58 @@ def _settle(
                 deltas[p] = sign * each
             deltas[picker] = sign * (each + left)
             lines.append(
-                f"The {side['side']} shares {len(defenders)} x {stake} = {pot} equally "
-                f"(partner_split = equal): {_names(paying_partners)} {get} {each}; "
-                f"{side['Picker'].lower()} {picker} {get} {each + left}"
-                + (f" (the {left} that does not divide)." if left else ".")
+                _(
+                    "The {side} shares {len_defenders} x {stake} = {pot} equally "
+                    "(partner_split = equal): {names} {get} {each}; {lower} {picker} {get} "
+                    "{each2}"
+                ).format(
+                    side=_(side["side"]),
+                    len_defenders=len(defenders),
+                    stake=stake,
+                    pot=pot,
+                    names=_names(paying_partners),
+                    get=get,
+                    each=each,
+                    lower=_(side["Picker"]).lower(),
+                    picker=picker,
+                    each2=each + left,
+                )
+                + (_(" (the {left} that does not divide).").format(left=left) if left else ".")
             )
         else:
             for p in paying_partners:
                 deltas[p] = sign * stake
             if paying_partners:
-                lines.append(f"{side['Partner']} {_names(partners)} {get} {stake}.")
+                lines.append(f"{_(side['Partner'])} {_names(partners)} {get} {stake}.")
             share = len(defenders) - len(paying_partners)
             deltas[picker] = sign * share * stake
             rest = (
-                f"the rest, ({_plural(len(defenders), side['defender'])} - "
-                f"{_plural(len(paying_partners), 'partner')}) x {stake}"
+                _("the rest, ({plural} - {plural2}) x {stake}").format(
+                    plural=_plural(len(defenders), side["defender"]),
+                    plural2=_plural(len(paying_partners), "partner"),
+                    stake=stake,
+                )
                 if paying_partners
                 else f"{len(defenders)} x {stake}"
             )
-            lines.append(f"{side['Picker']} {picker} {get} {rest} = {share * stake}.")
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
+            lines.append(f"{_(side['Picker'])} {picker} {get} {rest} = {share * stake}.")
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     else:
         movers = [picker] + ([] if partner_free else list(partners))
         for p in movers:
             deltas[p] = sign * stake
         way = "up" if won else "down"
         lines.append(
-            f"Race to {rules.target}: {_names(movers)} move {way} {stake}; "
-            f"{side['defender']}s do not move (race ledgers are not zero-sum)."
+            _(
+                "Race to {target}: {names} move {way} {stake}; {side}s do not move (race "
+                "ledgers are not zero-sum)."
+            ).format(
+                target=rules.target,
+                names=_names(movers),
+                way=way,
+                stake=stake,
+                side=_(side["defender"]),
+            )
         )
     return deltas, lines
 
@@ -380,17 +432,17 @@ def _settle(
 
 _SHEEPSHEAD_WORDS = {
     "picker": Role.PICKER,
-    "Picker": "Picker",
+    "Picker": N_("Picker"),
     "defender": Role.DEFENDER,
-    "Partner": "Partner",
-    "side": "picker's side",
+    "Partner": N_("Partner"),
+    "side": N_("picker's side"),
 }
 _SCHAFKOPF_WORDS = {
     "picker": Role.DECLARER,
-    "Picker": "Declarer",
+    "Picker": N_("Declarer"),
     "defender": Role.OPPONENT,
-    "Partner": "Partner",
-    "side": "declarer's side",
+    "Partner": N_("Partner"),
+    "side": N_("declarer's side"),
 }
 
 
@@ -414,13 +466,19 @@ def tricks_needed(rules: Rules, hand: Hand) -> str | None:
     deal = seat(rules, hand.players, hand.dealer, hand.out).deal
     top = "schwarz" if rules.is_schafkopf else "no-trick"
     if hand.points == TOTAL_POINTS:
-        why = f"all {TOTAL_POINTS} points may be every trick ({top}) or not"
+        why = _("all {total_points} points may be every trick ({top}) or not").format(
+            total_points=TOTAL_POINTS, top=top
+        )
     elif hand.points <= deal.blind * ACE_POINTS:
         held = "the bury alone could hold them" if hand.points else "a trick may hold none"
-        why = f"{hand.points} points may mean no trick ({top}) or not: {held}"
+        why = _("{points} points may mean no trick ({top}) or not: {held}").format(
+            points=hand.points, top=top, held=held
+        )
     else:
         return None
-    return f"⟨points⟩ {hand.points} needs ⟨tricks⟩: {why}; give ⟨tricks⟩ N"
+    return _("⟨points⟩ {points} needs ⟨tricks⟩: {why}; give ⟨tricks⟩ N").format(
+        points=hand.points, why=why
+    )
 
 
 def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, str]) -> None:
@@ -444,18 +502,18 @@ def _check_points_and_tricks(hand: PickerHand, deal: Deal, words: Mapping[str, s
             _(
                 "⟨tricks⟩ {t} is every trick, so the {words} has all {total_points} card "
                 "points, not {p}"
-            ).format(t=t, words=words["side"], total_points=TOTAL_POINTS, p=p)
+            ).format(t=t, words=_(words["side"]), total_points=TOTAL_POINTS, p=p)
         )
     bury_most = deal.blind * ACE_POINTS
     if t == 0 and p > bury_most:
         held = (
-            f"only the bury's points, at most {bury_most}"
+            _("only the bury's points, at most {bury_most}").format(bury_most=bury_most)
             if deal.blind
             else "no card points (there is no blind)"
         )
         raise HandError(
             _("⟨tricks⟩ 0 with ⟨points⟩ {p}: without a trick the {words} has {held}").format(
-                p=p, words=words["side"], held=held
+                p=p, words=_(words["side"]), held=held
             )
         )
 
@@ -499,16 +557,22 @@ def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
         )
     (k,) = counts
     t = hand.tricks
-    held = f"{_plural(t, 'trick')} of {players} cards" + (
-        f" and the bury ({deal.blind})" if deal.blind else ""
+    held = _("{plural} of {players} cards").format(plural=_plural(t, "trick"), players=players) + (
+        _(" and the bury ({blind})").format(blind=deal.blind) if deal.blind else ""
     )
     sums = possible_points(deck, k)
     if p < min(sums):
-        why = f"{held} are {k} cards, which hold at least {min(sums)} card points"
+        why = _("{held} are {k} cards, which hold at least {min_sums} card points").format(
+            held=held, k=k, min_sums=min(sums)
+        )
     elif p > max(sums):
-        why = f"{held} are {k} cards, which hold at most {max(sums)} card points"
+        why = _("{held} are {k} cards, which hold at most {max_sums} card points").format(
+            held=held, k=k, max_sums=max(sums)
+        )
     else:
-        why = f"no {k} cards of the pack add up to {_plural(p, 'card point')}"
+        why = _("no {k} cards of the pack add up to {plural}").format(
+            k=k, plural=_plural(p, "card point")
+        )
     raise HandError(_("⟨points⟩ {p} with ⟨tricks⟩ {t}: {why}").format(p=p, t=t, why=why))
 
 
@@ -535,7 +599,9 @@ def _losers_pay(
         for p in losers:
             deltas[p] = -stake
         lines.append(
-            f"Race to {rules.target}: {_names(losers)} move down {stake}; nobody else moves."
+            _("Race to {target}: {names} move down {stake}; nobody else moves.").format(
+                target=rules.target, names=_names(losers), stake=stake
+            )
         )
     elif losers:
         for p in losers:
@@ -581,12 +647,18 @@ def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[
             _(
                 "name the ⟨partners⟩, or say ⟨alone⟩ ({size}-handed {name} finds the "
                 "partner by {call_words})"
-            ).format(size=seating.size, name=rules.name, call_words=_CALL_WORDS[seating.deal.call])
+            ).format(
+                size=seating.size, name=rules.name, call_words=_(_CALL_WORDS[seating.deal.call])
+            )
         )
     return picker, tuple(partners)
 
 
-_CALL_WORDS = {"ace": "a called ace", "jack-of-diamonds": "the jack of diamonds", "none": "-"}
+_CALL_WORDS = {
+    "ace": N_("a called ace"),
+    "jack-of-diamonds": N_("the jack of diamonds"),
+    "none": "-",
+}
 
 
 def _crack_factors(
@@ -597,8 +669,8 @@ def _crack_factors(
     partners: tuple[str, ...],
     words: Mapping[str, str],
 ) -> list[tuple[str, int]]:
-    crack = "Stoss" if rules.is_schafkopf else "crack"
-    recrack = "Gegenstoss" if rules.is_schafkopf else "re-crack"
+    crack = N_("Stoss") if rules.is_schafkopf else N_("crack")
+    recrack = N_("Gegenstoss") if rules.is_schafkopf else N_("re-crack")
     if hand.crack is None:
         if hand.recrack:
             raise HandError(
@@ -617,7 +689,7 @@ def _crack_factors(
     if cracker == picker or cracker in partners:
         raise HandError(
             _("⟨crack⟩ {cracker}: {cracker} is on the {words}; only a {words2} may {crack}").format(
-                cracker=cracker, words=words["side"], words2=words["defender"], crack=crack
+                cracker=cracker, words=_(words["side"]), words2=_(words["defender"]), crack=crack
             )
         )
     if rules.crack_by == "after-picker" and (
@@ -629,7 +701,9 @@ def _crack_factors(
                 "did; only a defender seated after the picker may crack"
             ).format(cracker=cracker, picker=picker)
         )
-    factors = [(f"{crack} by {cracker}", rules.crack_factor)]
+    factors = [
+        (_("{crack} by {cracker}").format(crack=_(crack), cracker=cracker), rules.crack_factor)
+    ]
     if hand.recrack:
         factors.append((recrack, rules.recrack_factor))
     return factors
@@ -673,7 +747,7 @@ def _knock_factors(rules: Rules, seating: Seating, knocks: int) -> list[tuple[st
                 knocks=knocks, size=seating.size
             )
         )
-    return [("knock", rules.knock_factor)] * knocks
+    return [(N_("knock"), rules.knock_factor)] * knocks
 
 
 def _stoss_factors(rules: Rules, hand: PickerHand) -> list[tuple[str, int]]:
@@ -721,7 +795,7 @@ def _common_factors(
             )
     waived = (hand.forced and not rules.bump_on_forced) or (no_trick and not rules.bump_on_no_trick)
     if not won and rules.double_on_the_bump and not waived:
-        factors.append(("double on the bump", rules.bump_factor))
+        factors.append((N_("double on the bump"), rules.bump_factor))
     factors += _crack_factors(rules, seating, hand, picker, partners, words)
     factors += _stoss_factors(rules, hand)
     factors += _knock_factors(rules, seating, hand.knocks)
@@ -741,7 +815,7 @@ def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
                 "(last_hand_doubled = false)"
             ).format(name=rules.name)
         )
-    return [("the night's last hand", 2)]
+    return [(N_("the night's last hand"), 2)]
 
 
 def _score_picker(rules: Rules, hand: PickerHand) -> Score:
@@ -763,19 +837,30 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
 
     lines = []
     defenders = [x for x in seating.order if x != picker and x not in partners]
-    who = f"{words['Picker']} {picker}"
+    who = f"{_(words['Picker'])} {picker}"
     if partners:
-        who += f", {'partner' if len(partners) == 1 else 'partners'} {_names(partners)}"
+        who += ngettext(", partner {names}", ", partners {names}", len(partners)).format(
+            names=_names(partners)
+        )
     elif not rules.is_schafkopf:
-        who += " alone"
+        who += _(" alone")
     deal = seating.deal
     lines.append(
-        f"{who}; {words['defender']}s {_names(defenders)} "
-        f"({seating.size}-handed: {deal.cards} cards each, "
-        f"{deal.blind} in the blind)."
+        _(
+            "{who}; {words}s {names} ({size}-handed: {cards} cards each, {blind} in the blind)."
+        ).format(
+            who=who,
+            words=_(words["defender"]),
+            names=_names(defenders),
+            size=seating.size,
+            cards=deal.cards,
+            blind=deal.blind,
+        )
     )
     if seating.sitting_out:
-        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=_names(seating.sitting_out))
+        )
 
     won, value, level, value_lines, marks, formula = _value(rules, hand, seating)
     lines += value_lines
@@ -789,10 +874,14 @@ def _score_picker(rules: Rules, hand: PickerHand) -> Score:
     product, factor_text = _doublings(rules, factors)
     stake = value * product
     formula += factor_text
-    lines.append(f"Stake: {formula} = {stake}." if formula != str(stake) else f"Stake: {stake}.")
+    lines.append(
+        _("Stake: {formula} = {stake}.").format(formula=formula, stake=stake)
+        if formula != str(stake)
+        else _("Stake: {stake}.").format(stake=stake)
+    )
     lines += _bump_notes(rules, hand, won, no_trick, words)
     if tie:
-        lines.append("60-60: the next hand is doubled, as after a doubler (sixty_sixty).")
+        lines.append(_("60-60: the next hand is doubled, as after a doubler (sixty_sixty)."))
 
     deltas, settle_lines = _settle(
         rules, seating, picker, partners, won, stake, partner_free, words
@@ -851,7 +940,9 @@ def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
         return hand._replace(alone=True)
     if not hand.partners:
         raise HandError(
-            f"a {'partner game' if game == 'partner' else game} needs the ⟨partners⟩: "
+            _("a {value} needs the ⟨partners⟩: ").format(
+                value="partner game" if game == "partner" else game
+            )
             + (
                 "whoever took the offered trump"
                 if game == "hochzeit"
@@ -871,7 +962,9 @@ def _value(
         won, value, level, lines, marks = _schafkopf_value(rules, hand, seating, p, t)
         return won, value, level, lines, marks, str(value)
     won, value, level3, lines = _sheepshead_value(rules, p, t, seating.deal.cards)
-    formula = f"base {rules.base} x level multiplier {value // rules.base}"
+    formula = _("base {base} x level multiplier {value}").format(
+        base=rules.base, value=value // rules.base
+    )
     return won, value, level3, lines, (level3 == 2, level3 == 3), formula
 
 
@@ -883,13 +976,15 @@ def _bump_notes(
         return []
     notes = []
     if won:
-        notes.append("Double on the bump does not apply: it doubles losses only.")
+        notes.append(_("Double on the bump does not apply: it doubles losses only."))
     if hand.forced and not won and not rules.bump_on_forced:
-        notes.append("Double on the bump is waived for a forced pick (bump_on_forced = false).")
+        notes.append(_("Double on the bump is waived for a forced pick (bump_on_forced = false)."))
     elif no_trick and not rules.bump_on_no_trick:
         notes.append(
-            f"Double on the bump is waived: the {words['side']} took no trick "
-            f"(bump_on_no_trick = false)."
+            _(
+                "Double on the bump is waived: the {words} took no trick "
+                "(bump_on_no_trick = false)."
+            ).format(words=_(words["side"]))
         )
     return notes
 
@@ -924,8 +1019,10 @@ def _sixty_sixty_thrown_in(
     _last_hand_factors(rules, hand)
     lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines[:-1]]
     lines.append(
-        "60-60: the hand is not scored, and the next hand is doubled, as after a doubler "
-        "(sixty_sixty = doubler)."
+        _(
+            "60-60: the hand is not scored, and the next hand is doubled, as after a "
+            "doubler (sixty_sixty = doubler)."
+        )
     )
     return Score(
         Outcome.TIE,
@@ -967,40 +1064,69 @@ def _sheepshead_value(
     """Win or loss, the stake before doublings, the level, and their explanation."""
     won = p >= MAKE
     lines = []
-    took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
+    took = _("{p} card points").format(p=p) + (
+        _(" and {t} of {total_tricks} tricks").format(t=t, total_tricks=total_tricks)
+        if t is not None
+        else ""
+    )
     if won:
-        lines.append(f"The picker's side took {took}: {p} >= {MAKE}, a win.")
+        lines.append(
+            _("The picker's side took {took}: {p} >= {make}, a win.").format(
+                took=took, p=p, make=MAKE
+            )
+        )
     elif p == TOTAL_POINTS // 2:
-        lines.append(f"The picker's side took {took}: a 60-60 tie is a loss.")
+        lines.append(_("The picker's side took {took}: a 60-60 tie is a loss.").format(took=took))
     else:
-        lines.append(f"The picker's side took {took}: {p} < {MAKE}, a loss.")
+        lines.append(
+            _("The picker's side took {took}: {p} < {make}, a loss.").format(
+                took=took, p=p, make=MAKE
+            )
+        )
     if t is None and rules.level3_by == "tricks":
-        lines.append("No ⟨tricks⟩ given: each side is taken to have won a trick.")
+        lines.append(_("No ⟨tricks⟩ given: each side is taken to have won a trick."))
 
     if rules.level3_by == "tricks":
         top = t == total_tricks if won else t == 0
         top_why = "took every trick (no-trick)" if won else "took no trick (no-trick)"
     else:
         top = p == TOTAL_POINTS if won else p == 0
-        top_why = f"took {'all 120' if won else 'no'} card points"
+        top_why = _("took {value} card points").format(value="all 120" if won else "no")
     if top:
-        level, why = 3, f"Level 3: the picker's side {top_why}."
+        level, why = 3, _("Level 3: the picker's side {top_why}.").format(top_why=top_why)
     elif won and p >= rules.schneider_win:
         level, why = (
             2,
             (
-                f"Level 2 (schneider): {p} >= {rules.schneider_win}, the defenders "
-                f"held {TOTAL_POINTS - p}."
+                _(
+                    "Level 2 (schneider): {p} >= {schneider_win}, the defenders held "
+                    "{total_points}."
+                ).format(p=p, schneider_win=rules.schneider_win, total_points=TOTAL_POINTS - p)
             ),
         )
         if p == TOTAL_POINTS and rules.level3_by == "tricks":
             why += " Not no-trick: the defenders took a trick, even if it held no points."
     elif not won and p <= rules.schneider_loss:
-        level, why = 2, f"Level 2 (schneider): {p} <= {rules.schneider_loss}."
+        level, why = (
+            2,
+            _("Level 2 (schneider): {p} <= {schneider_loss}.").format(
+                p=p, schneider_loss=rules.schneider_loss
+            ),
+        )
     elif won:
-        level, why = 1, f"Level 1: {p} is under the schneider line of {rules.schneider_win}."
+        level, why = (
+            1,
+            _("Level 1: {p} is under the schneider line of {schneider_win}.").format(
+                p=p, schneider_win=rules.schneider_win
+            ),
+        )
     else:
-        level, why = 1, f"Level 1: {p} is over the schneider line of {rules.schneider_loss}."
+        level, why = (
+            1,
+            _("Level 1: {p} is over the schneider line of {schneider_loss}.").format(
+                p=p, schneider_loss=rules.schneider_loss
+            ),
+        )
     lines.append(why)
     return won, rules.base * rules.level_multipliers[level - 1], level, lines
 
@@ -1046,15 +1172,25 @@ def _counted_runs(
     if runs < least:
         if runs:
             lines.append(
-                f"{_plural(runs, 'run')} count nothing: a {counts_as} game needs at least {least}."
+                _("{plural} count nothing: a {counts_as} game needs at least {least}.").format(
+                    plural=_plural(runs, "run"), counts_as=counts_as, least=least
+                )
             )
         return 0, ""
     cap = rules.runs_max.get(counts_as, 0)
     counted = min(runs, cap) if cap else runs
     if counted < runs:
-        lines.append(f"Runs are capped at {cap} (runs_max.{counts_as}).")
+        lines.append(
+            _("Runs are capped at {cap} (runs_max.{counts_as}).").format(
+                cap=cap, counts_as=counts_as
+            )
+        )
     value = counted * rules.run_value
-    text = f"runs {counted}" if rules.run_value == 1 else f"runs {counted} x {rules.run_value}"
+    text = (
+        f"runs {counted}"
+        if rules.run_value == 1
+        else _("runs {counted} x {run_value}").format(counted=counted, run_value=rules.run_value)
+    )
     return value, text
 
 
@@ -1068,16 +1204,26 @@ def _schafkopf_value(
     total_tricks = seating.deal.cards
     tout = spec.is_tout
     lines = []
-    took = f"{p} card points" + (f" and {t} of {total_tricks} tricks" if t is not None else "")
+    took = _("{p} card points").format(p=p) + (
+        _(" and {t} of {total_tricks} tricks").format(t=t, total_tricks=total_tricks)
+        if t is not None
+        else ""
+    )
     if spec.won_by == WonBy.NO_TRICK:
         assert t is not None
         won = t == 0
         lines.append(
-            f"The declarer took {_plural(t, 'trick')}: a bettel is "
-            f"{'won: no trick' if won else 'lost: it is won only by taking no trick'}."
+            _("The declarer took {plural}: a bettel is {value}.").format(
+                plural=_plural(t, "trick"),
+                value=_("won: no trick") if won else _("lost: it is won only by taking no trick"),
+            )
         )
         value = rules.game_values[spec.value]
-        lines.append(f"Game value: {game} {value} (no schneider, schwarz or runs).")
+        lines.append(
+            _("Game value: {game} {value} (no schneider, schwarz or runs).").format(
+                game=game_word(game), value=value
+            )
+        )
         return won, value, None, lines, (False, False)
     if tout:
         if t is None:
@@ -1088,30 +1234,46 @@ def _schafkopf_value(
             )
         won = t == total_tricks
         lines.append(
-            f"The declarer took {took}: a {game} is "
-            f"{'won: every trick' if won else 'lost: it needs every trick'}."
+            _("The declarer took {took}: a {game} is {value}.").format(
+                took=took,
+                game=game_word(game),
+                value=_("won: every trick") if won else _("lost: it needs every trick"),
+            )
         )
     else:
         won = p >= MAKE
         verdict = (
-            f"{p} >= {MAKE}, a win"
+            _("{p} >= {make}, a win").format(p=p, make=MAKE)
             if won
-            else ("a 60-60 tie is a loss" if p == 60 else f"{p} < {MAKE}, a loss")
+            else (
+                "a 60-60 tie is a loss"
+                if p == 60
+                else _("{p} < {make}, a loss").format(p=p, make=MAKE)
+            )
         )
-        lines.append(f"The declarer's side took {took}: {verdict}.")
+        lines.append(
+            _("The declarer's side took {took}: {verdict}.").format(took=took, verdict=verdict)
+        )
     runs_value, runs_text = _counted_runs(rules, game, seating, hand.runs or 0, lines)
     schneider = schwarz = False
     if spec.value_times != 1:  # (a sie: twice a solo-tout)
         tout_value, tout_text = _tout_value(rules, spec.value, runs_value, runs_text)
         value = spec.value_times * tout_value
         lines.append(
-            f"Game value: a {game} is twice a {spec.value}: {spec.value_times} x ({tout_text}) "
-            f"= {value}."
+            _(
+                "Game value: a {game} is twice a {value}: {value_times} x ({tout_text}) = {value2}."
+            ).format(
+                game=game_word(game),
+                value=spec.value,
+                value_times=spec.value_times,
+                tout_text=tout_text,
+                value2=value,
+            )
         )
         return won, value, None, lines, (False, False)
     if tout:
         value, text = _tout_value(rules, game, runs_value, runs_text)
-        lines.append(f"Game value: {text} = {value}.")
+        lines.append(_("Game value: {text} = {value}.").format(text=text, value=value))
         return won, value, None, lines, (False, False)
     value = rules.game_values[game]
     parts = [f"{game} {value}"]
@@ -1126,7 +1288,7 @@ def _schafkopf_value(
     if runs_text:
         value += runs_value
         parts.append(runs_text)
-    lines.append(f"Game value: {' + '.join(parts)} = {value}.")
+    lines.append(_("Game value: {parts} = {value}.").format(parts=" + ".join(parts), value=value))
     return won, value, None, lines, (schneider, schwarz)
 
 
@@ -1137,7 +1299,7 @@ def _tout_value(rules: Rules, game: str, runs_value: int, runs_text: str) -> tup
         base = game.removesuffix("-tout")
         inner = rules.game_values[base] + runs_value
         shown = f"{base} {rules.game_values[base]}" + (f" + {runs_text}" if runs_text else "")
-        return 2 * inner, f"({shown}) x 2 (tout_scoring = double)"
+        return 2 * inner, _("({shown}) x 2 (tout_scoring = double)").format(shown=shown)
     value = rules.game_values[game] + runs_value
     return value, f"{game} {rules.game_values[game]}" + (f" + {runs_text}" if runs_text else "")
 
@@ -1246,11 +1408,15 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     points, tricks = _leaster_counts(rules, seating, hand)
     winner = _active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
     lines = [
-        f"Leaster: everyone plays alone; fewest card points wins "
-        f"({seating.size}-handed, {seating.deal.cards} tricks)."
+        _(
+            "Leaster: everyone plays alone; fewest card points wins ({size}-handed, "
+            "{cards} tricks)."
+        ).format(size=seating.size, cards=seating.deal.cards)
     ]
     if seating.sitting_out:
-        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=_names(seating.sitting_out))
+        )
     if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
         raise HandError(
             _(
@@ -1263,16 +1429,18 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     if points is None:
         assert winner is not None
         winners: tuple[str, ...] = (winner,)
-        lines.append(f"{winner} won the leaster (named with ⟨winner⟩).")
+        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
     else:
         winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
     factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.leaster_payout * product
     lines.append(
-        f"Payout: {rules.leaster_payout}{factor_text} = {stake}."
+        _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
+            leaster_payout=rules.leaster_payout, factor_text=factor_text, stake=stake
+        )
         if factors
-        else f"Payout: {stake}."
+        else _("Payout: {stake}.").format(stake=stake)
     )
     deltas = _settle_leaster(rules, seating, winners, stake, lines)
     roles = _roles(seating, winners, Role.LEASTER_WINNER, Role.LEASTER)
@@ -1314,25 +1482,35 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
     points, _tricks = _leaster_counts(rules, seating, hand)
     assert points is not None
     lines = [
-        f"Leaster: everyone plays alone; the most card points loses (leaster_scoring = "
-        f"most-loses; {seating.size}-handed, {seating.deal.cards} tricks)."
+        _(
+            "Leaster: everyone plays alone; the most card points loses "
+            "(leaster_scoring = most-loses; {size}-handed, {cards} tricks)."
+        ).format(size=seating.size, cards=seating.deal.cards)
     ]
     if seating.sitting_out:
-        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
-    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=_names(seating.sitting_out))
+        )
+    lines.append(
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    )
     if sum(points.values()) < TOTAL_POINTS:
         lines.append(
-            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
-            f"(leaster_blind = set-aside)."
+            _(
+                "The blind's {total_points} card points count for nobody (leaster_blind "
+                "= set-aside)."
+            ).format(total_points=TOTAL_POINTS - sum(points.values()))
         )
     high = max(points.values())
     tied = tuple(p for p in seating.order if points[p] == high)
     both = " and ".join(tied)
     if len(tied) == seating.size:
-        lines.append(f"Everyone took {high}: nobody pays.")
+        lines.append(_("Everyone took {high}: nobody pays.").format(high=high))
         losers: tuple[str, ...] = ()
     elif len(tied) == 1:
-        lines.append(f"{tied[0]} took the most, {high}, and loses.")
+        lines.append(_("{tied} took the most, {high}, and loses.").format(tied=tied[0], high=high))
         losers = tied
     elif rules.leaster_tie == "name":
         raise HandError(
@@ -1343,12 +1521,18 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
             ).format(both=both, high=high)
         )
     elif rules.leaster_tie == "none":
-        lines.append(f"{both} tie for the most with {high}: nobody pays (leaster_tie = none).")
+        lines.append(
+            _("{both} tie for the most with {high}: nobody pays (leaster_tie = none).").format(
+                both=both, high=high
+            )
+        )
         losers = ()
     else:
         lines.append(
-            f"{both} tie for the most with {high}: each pays every player outside the tie "
-            f"(leaster_tie = share)."
+            _(
+                "{both} tie for the most with {high}: each pays every player outside the "
+                "tie (leaster_tie = share)."
+            ).format(both=both, high=high)
         )
         losers = tied
     product = _leaster_factors(rules, hand, rules.leaster_payout, lines)
@@ -1356,10 +1540,15 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
     deltas, others = _losers_pay(rules, seating.order, losers, stake, lines)
     if losers and rules.zero_sum:
         lines.append(
-            f"{_names(losers)} {'pays' if len(losers) == 1 else 'each pay'} {stake} to each of "
-            f"{_names(others)} = {stake * len(others)}."
+            _("{names} {value} {stake} to each of {names2} = {stake2}.").format(
+                names=_names(losers),
+                value="pays" if len(losers) == 1 else "each pay",
+                stake=stake,
+                names2=_names(others),
+                stake2=stake * len(others),
+            )
         )
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     roles = _roles(seating, losers, Role.LEASTER_LOSER, Role.LEASTER)
     return _alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, losers=losers)
 
@@ -1392,7 +1581,7 @@ def _score_leaster_places(
             )
         assert winner is not None
         ranked: list[list[str]] = [[winner]]
-        lines.append(f"{winner} won the leaster (named with ⟨winner⟩).")
+        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
     else:
         ranked = _leaster_ranks(rules, seating, points, tricks, winner, lines)
     paid: dict[str, int] = {}
@@ -1413,7 +1602,9 @@ def _score_leaster_places(
         else:
             assert points is not None
             both = " and ".join(group)
-            tie = f"{both} tie with {points[group[0]]} for {where}"
+            tie = _("{both} tie with {points} for {where}").format(
+                both=both, points=points[group[0]], where=where
+            )
             if rules.leaster_tie == "name":
                 hint = (
                     "name the winner with ⟨winner⟩"
@@ -1427,7 +1618,7 @@ def _score_leaster_places(
                     )
                 )
             if rules.leaster_tie == "none":
-                lines.append(f"{tie}: nobody is paid (leaster_tie = none).")
+                lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
                 paid = {}
                 break
             if sum(span) % len(group):
@@ -1438,8 +1629,10 @@ def _score_leaster_places(
                     ).format(tie=tie, sum=sum(span), len_group=len(group))
                 )
             lines.append(
-                f"{tie}: they share the {sum(span)} those places pay, {sum(span) // len(group)} "
-                f"each (leaster_tie = share)."
+                _(
+                    "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie "
+                    "= share)."
+                ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
             )
             for p in group:
                 paid[p] = sum(span) // len(group)
@@ -1447,7 +1640,7 @@ def _score_leaster_places(
     placed = tuple(p for p in paid if paid[p])
     if placed:
         lines.append(
-            f"Places (leaster_places = {shown}): "
+            _("Places (leaster_places = {shown}): ").format(shown=shown)
             + ", ".join(
                 f"{p} receives {paid[p]}" + (" in all" if i == 0 else "")
                 for i, p in enumerate(placed)
@@ -1467,8 +1660,10 @@ def _score_leaster_places(
         for p in placed:
             deltas[p] = paid[p] * product
         lines.append(
-            f"Race to {rules.target}: "
-            + ", ".join(f"{p} moves up {paid[p] * product}" for p in placed)
+            _("Race to {target}: ").format(target=rules.target)
+            + ", ".join(
+                _("{p} moves up {paid}").format(p=p, paid=paid[p] * product) for p in placed
+            )
             + "; nobody else moves."
         )
     elif placed:
@@ -1491,10 +1686,11 @@ def _score_leaster_places(
         for p in payers:
             deltas[p] = -share
         lines.append(
-            f"{_names(payers)} pay the {total} in equal shares: {share} each "
-            f"(leaster_places = {shown})."
+            _(
+                "{names} pay the {total} in equal shares: {share} each (leaster_places = {shown})."
+            ).format(names=_names(payers), total=total, share=share, shown=shown)
         )
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     roles = _roles(seating, placed, Role.LEASTER_WINNER, Role.LEASTER)
     return _alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
 
@@ -1592,12 +1788,14 @@ def _leaster_winners(
                 ).format(winner=winner, points=points[winner], names=_names(tied), low=low)
             )
         lines.append(
-            f"{winner} won the leaster with {points[winner]} card points"
+            _("{winner} won the leaster with {points} card points").format(
+                winner=winner, points=points[winner]
+            )
             + (" (named with ⟨winner⟩)." if len(tied) > 1 else ".")
         )
         return (winner,)
     if len(tied) == 1:
-        lines.append(f"{tied[0]} took the fewest, {low}, and wins.")
+        lines.append(_("{tied} took the fewest, {low}, and wins.").format(tied=tied[0], low=low))
         return tied
     both = " and ".join(tied)
     if rules.leaster_tie == "name":
@@ -1608,11 +1806,17 @@ def _leaster_winners(
             ).format(both=both, low=low)
         )
     if rules.leaster_tie == "none":
-        lines.append(f"{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).")
+        lines.append(
+            _("{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).").format(
+                both=both, low=low
+            )
+        )
         return ()
     lines.append(
-        f"{both} tie for fewest with {low}: each collects from every player outside "
-        f"the tie (leaster_tie = share)."
+        _(
+            "{both} tie for fewest with {low}: each collects from every player "
+            "outside the tie (leaster_tie = share)."
+        ).format(both=both, low=low)
     )
     return tied
 
@@ -1640,7 +1844,7 @@ def _leaster_ranks(
                     "fewer ({low})"
                 ).format(winner=winner, points=points[winner], names=_names(tied), low=low)
             )
-        lines.append(f"{winner} is placed first (named with ⟨winner⟩).")
+        lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
         groups.append([winner])
         eligible = [p for p in eligible if p != winner]
     first = len(groups)  # (the rest are grouped among themselves)
@@ -1653,11 +1857,17 @@ def _leaster_ranks(
 
 
 def _leaster_points_lines(seating: Seating, points: Mapping[str, int], lines: list[str]) -> None:
-    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    lines.append(
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    )
     if sum(points.values()) < TOTAL_POINTS:
         lines.append(
-            f"The blind's {TOTAL_POINTS - sum(points.values())} card points count for nobody "
-            f"(leaster_blind = set-aside)."
+            _(
+                "The blind's {total_points} card points count for nobody (leaster_blind "
+                "= set-aside)."
+            ).format(total_points=TOTAL_POINTS - sum(points.values()))
         )
 
 
@@ -1676,7 +1886,11 @@ def _leaster_eligible(
             shut_out = [p for p in eligible if tricks[p] == 0]
             eligible = [p for p in eligible if tricks[p] > 0]
             if shut_out:
-                lines.append(f"{_names(shut_out)} took no trick and cannot win (must_take_trick).")
+                lines.append(
+                    _("{names} took no trick and cannot win (must_take_trick).").format(
+                        names=_names(shut_out)
+                    )
+                )
         else:
             # Without tricks, a player with points surely took a trick; one with none may have
             # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
@@ -1706,7 +1920,9 @@ def _settle_leaster(
         for w in winners:
             deltas[w] = stake
         lines.append(
-            f"Race to {rules.target}: {_names(winners)} move up {stake}; nobody else moves."
+            _("Race to {target}: {names} move up {stake}; nobody else moves.").format(
+                target=rules.target, names=_names(winners), stake=stake
+            )
         )
         return deltas
     for w in winners:
@@ -1715,11 +1931,17 @@ def _settle_leaster(
         deltas[o] = -stake * len(winners)
     if len(winners) == 1:
         lines.append(
-            f"{winners[0]} receives {stake} from each of {_names(others)} = {stake * len(others)}."
+            _("{winners} receives {stake} from each of {names} = {stake2}.").format(
+                winners=winners[0], stake=stake, names=_names(others), stake2=stake * len(others)
+            )
         )
     else:
-        lines.append(f"Each of {_names(winners)} receives {stake} from each of {_names(others)}.")
-    lines.append(f"The hand sums to {sum(deltas.values())}.")
+        lines.append(
+            _("Each of {names} receives {stake} from each of {names2}.").format(
+                names=_names(winners), stake=stake, names2=_names(others)
+            )
+        )
+    lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     return deltas
 
 
@@ -1749,11 +1971,16 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
             raise HandError(_("⟨losers⟩ {loser} is given twice").format(loser=loser))
         named.append(loser)
     lines = [
-        f"Schwanzer: everyone passed; each counts the schwanzer points they were dealt "
-        f"(a queen 3, a jack 2, any other trump 1); the most loses ({seating.size}-handed)."
+        _(
+            "Schwanzer: everyone passed; each counts the schwanzer points they were "
+            "dealt (a queen 3, a jack 2, any other trump 1); the most loses "
+            "({size}-handed)."
+        ).format(size=seating.size)
     ]
     if seating.sitting_out:
-        lines.append(f"Sitting out: {_names(seating.sitting_out)} (0 points).")
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=_names(seating.sitting_out))
+        )
     if hand.schwanzer_points is not None:
         most = min(seating.deal.cards * 3, SCHWANZER_POINTS)  # a queen is 3 at most
         points = _per_player(seating, hand.schwanzer_points, "⟨schwanzer_points⟩", 0, most, None)
@@ -1766,7 +1993,11 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
             )
         high = max(points.values())
         tied = tuple(p for p in seating.players if p in points and points[p] == high)
-        lines.append(f"Schwanzer points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+        lines.append(
+            _("Schwanzer points: {value}.").format(
+                value=", ".join(f"{p} {points[p]}" for p in seating.order)
+            )
+        )
         if named and set(named) != set(tied):
             raise HandError(
                 _("⟨losers⟩ {named}: the most schwanzer points ({high}) were {names}'s").format(
@@ -1777,24 +2008,37 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     else:
         losers = tuple(p for p in seating.players if p in named)
     if len(losers) == len(seating.order):
-        lines.append("Everyone ties: nobody pays.")
+        lines.append(_("Everyone ties: nobody pays."))
         losers = ()
     elif len(losers) == 1:
-        lines.append(f"{losers[0]} has the most and loses.")
+        lines.append(_("{losers} has the most and loses.").format(losers=losers[0]))
     else:
-        lines.append(f"{' and '.join(losers)} tie for the most: each loses.")
+        lines.append(
+            _("{losers} tie for the most: each loses.").format(losers=" and ".join(losers))
+        )
     factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.base * product
-    lines.append(f"Stake: base {rules.base}{factor_text} = {stake}.")
+    lines.append(
+        _("Stake: base {base}{factor_text} = {stake}.").format(
+            base=rules.base, factor_text=factor_text, stake=stake
+        )
+    )
     deltas, winners = _losers_pay(rules, seating.order, losers, stake, lines)
     if losers and rules.zero_sum:
         lines.append(
-            f"Each loser pays {stake} to each of {_names(winners)}: "
-            f"{_names(losers)} {-stake * len(winners)} each, the others "
-            f"+{stake * len(losers)} each."
+            _(
+                "Each loser pays {stake} to each of {names}: {names2} {value} each, the "
+                "others +{stake2} each."
+            ).format(
+                stake=stake,
+                names=_names(winners),
+                names2=_names(losers),
+                value=-stake * len(winners),
+                stake2=stake * len(losers),
+            )
         )
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     roles = _roles(seating, losers, Role.SCHWANZER_LOSER, Role.SCHWANZER)
     return _alone_score(
         Outcome.SCHWANZER, rules, seating, stake, deltas, roles, lines, losers=losers
@@ -1815,8 +2059,9 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
     lines = [
-        f"Ramsch: everyone passed and plays alone; the most card points loses "
-        f"({seating.size}-handed)."
+        _(
+            "Ramsch: everyone passed and plays alone; the most card points loses ({size}-handed)."
+        ).format(size=seating.size)
     ]
     factors = (
         _doubler_factors(hand)
@@ -1837,21 +2082,35 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
             )
         value, text = _durchmarsch_value(rules)
         stake = value * product
-        lines.append(f"Durchmarsch: {player} took every trick, {text}.")
         lines.append(
-            f"Stake: {value}{factor_text} = {stake}." if factor_text else f"Stake: {stake}."
+            _("Durchmarsch: {player} took every trick, {text}.").format(player=player, text=text)
+        )
+        lines.append(
+            _("Stake: {value}{factor_text} = {stake}.").format(
+                value=value, factor_text=factor_text, stake=stake
+            )
+            if factor_text
+            else _("Stake: {stake}.").format(stake=stake)
         )
         others = [p for p in seating.order if p != player]
         if rules.zero_sum:
             for p in others:
                 deltas[p] = -stake
             deltas[player] = stake * len(others)
-            lines.append(f"{player} receives {stake} from each of {_names(others)}.")
+            lines.append(
+                _("{player} receives {stake} from each of {names}.").format(
+                    player=player, stake=stake, names=_names(others)
+                )
+            )
         else:
             deltas[player] = stake
-            lines.append(f"Race to {rules.target}: {player} moves up {stake}.")
+            lines.append(
+                _("Race to {target}: {player} moves up {stake}.").format(
+                    target=rules.target, player=player, stake=stake
+                )
+            )
         if rules.zero_sum:
-            lines.append(f"The hand sums to {sum(deltas.values())}.")
+            lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
         roles = _roles(seating, (player,), Role.DURCHMARSCH, Role.RAMSCH)
         return _alone_score(Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, (player,))
     jungfrau: list[str] = []
@@ -1875,19 +2134,26 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
             )
         )
     stake = rules.game_values["ramsch"] * product
-    text = f"Stake: ramsch {rules.game_values['ramsch']}{factor_text}"
+    text = _("Stake: ramsch {game_values}{factor_text}").format(
+        game_values=rules.game_values["ramsch"], factor_text=factor_text
+    )
     if jungfrau and rules.jungfrau == "double-all":
         stake *= 2 ** len(jungfrau)
-        text += "".join(f" x 2 (jungfrau {p})" for p in jungfrau)
+        text += "".join(_(" x 2 (jungfrau {p})").format(p=p) for p in jungfrau)
     lines.append(
-        f"{text} = {stake}." if stake != rules.game_values["ramsch"] else f"Stake: {stake}."
+        f"{text} = {stake}."
+        if stake != rules.game_values["ramsch"]
+        else _("Stake: {stake}.").format(stake=stake)
     )
     others = [p for p in seating.order if p != loser]
     # what the loser pays a player without a trick, in stakes
     times = {"double-own": 2, "double-each": 2 ** len(jungfrau)}.get(rules.jungfrau, 1)
     pays = {p: stake * (times if p in jungfrau else 1) for p in others}
     if jungfrau:
-        lines.append(f"Jungfrau (no trick): {_names(jungfrau)}; " + _JUNGFRAU_WORDS[rules.jungfrau])
+        lines.append(
+            _("Jungfrau (no trick): {names}; ").format(names=_names(jungfrau))
+            + _(_JUNGFRAU_WORDS[rules.jungfrau])
+        )
     if rules.zero_sum:
         for p, amount in pays.items():
             deltas[p] = amount
@@ -1899,9 +2165,13 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         )
     else:
         deltas[loser] = -stake
-        lines.append(f"Race to {rules.target}: {loser} moves down {stake}; nobody else moves.")
+        lines.append(
+            _("Race to {target}: {loser} moves down {stake}; nobody else moves.").format(
+                target=rules.target, loser=loser, stake=stake
+            )
+        )
     if rules.zero_sum:
-        lines.append(f"The hand sums to {sum(deltas.values())}.")
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
     roles = _roles(seating, (loser,), Role.RAMSCH_LOSER, Role.RAMSCH)
     return _alone_score(
         Outcome.RAMSCH, rules, seating, stake, deltas, roles, lines, losers=(loser,)
@@ -1909,10 +2179,10 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
 
 
 _JUNGFRAU_WORDS = {
-    "double-own": "the loser pays each of them twice (jungfrau = double-own).",
-    "double-all": "each doubles the hand (jungfrau = double-all).",
-    "off": "no extra for them: the loser pays everyone the same (jungfrau = off).",
-    "double-each": (
+    "double-own": N_("the loser pays each of them twice (jungfrau = double-own)."),
+    "double-all": N_("each doubles the hand (jungfrau = double-all)."),
+    "off": N_("no extra for them: the loser pays everyone the same (jungfrau = off)."),
+    "double-each": N_(
         "the loser pays each of them the stake doubled once for each player without a trick "
         "(jungfrau = double-each)."
     ),
@@ -1924,17 +2194,29 @@ def _durchmarsch_value(rules: Rules) -> tuple[int, str]:
     solo = rules.game_values["solo"]
     if rules.durchmarsch_value == "solo":
         return solo, (
-            f"scored as a solo (durchmarsch_value = solo: no schneider, schwarz or runs): {solo}"
+            _(
+                "scored as a solo (durchmarsch_value = solo: no schneider, schwarz or runs): {solo}"
+            ).format(solo=solo)
         )
     if rules.durchmarsch_value == "ramsch":
         ramsch = rules.game_values["ramsch"]
         return ramsch, (
-            f"paid the Ramsch's price by each player, as won (durchmarsch_value = ramsch): {ramsch}"
+            _(
+                "paid the Ramsch's price by each player, as won (durchmarsch_value = "
+                "ramsch): {ramsch}"
+            ).format(ramsch=ramsch)
         )
     value = solo + rules.schneider_bonus + rules.schwarz_bonus
     return value, (
-        f"scored as a solo won schwarz: solo {solo} + schneider {rules.schneider_bonus} + "
-        f"schwarz {rules.schwarz_bonus} = {value}"
+        _(
+            "scored as a solo won schwarz: solo {solo} + schneider {schneider_bonus} "
+            "+ schwarz {schwarz_bonus} = {value}"
+        ).format(
+            solo=solo,
+            schneider_bonus=rules.schneider_bonus,
+            schwarz_bonus=rules.schwarz_bonus,
+            value=value,
+        )
     )
 
 
@@ -1946,7 +2228,11 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
     if hand.ramsch_points is None:
         if named is None:
             raise HandError(_("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME"))
-        lines.append(f"{named} took the most card points and loses (named with ⟨losers⟩).")
+        lines.append(
+            _("{named} took the most card points and loses (named with ⟨losers⟩).").format(
+                named=named
+            )
+        )
         return named
     points = _per_player(
         seating, hand.ramsch_points, "⟨ramsch_points⟩", 0, TOTAL_POINTS, TOTAL_POINTS
@@ -1958,7 +2244,11 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
                     player=player, points=points[player]
                 )
             )
-    lines.append(f"Card points: {', '.join(f'{p} {points[p]}' for p in seating.order)}.")
+    lines.append(
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    )
     high = max(points.values())
     tied = [p for p in seating.order if points[p] == high]
     if named is not None and named not in tied:
@@ -1975,7 +2265,7 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
         )
     loser = named or tied[0]
     lines.append(
-        f"{loser} took the most, {high}, and loses"
+        _("{loser} took the most, {high}, and loses").format(loser=loser, high=high)
         + (" (named with ⟨losers⟩, settling the tie)." if len(tied) > 1 else ".")
     )
     return loser
@@ -2005,14 +2295,18 @@ def score_penalty(rules: Rules, penalty: Penalty) -> Score:
             deltas[p] = n
         deltas[offender] = -n * len(paid)
         lines = [
-            f"Penalty: {offender} pays {n} to "
-            + (to if to else f"each other seated player ({_names(paid)})")
+            _("Penalty: {offender} pays {n} to ").format(offender=offender, n=n)
+            + (to if to else _("each other seated player ({names})").format(names=_names(paid)))
             + f" = {n * len(paid)}.",
-            f"The penalty sums to {sum(deltas.values())}.",
+            _("The penalty sums to {sum}.").format(sum=sum(deltas.values())),
         ]
     else:
         deltas[offender] = -n
-        lines = [f"Penalty: race to {rules.target}: {offender} moves down {n}."]
+        lines = [
+            _("Penalty: race to {target}: {offender} moves down {n}.").format(
+                target=rules.target, offender=offender, n=n
+            )
+        ]
     roles = {p: Role.OFFENDER if p == offender else Role.PAID if p in paid else "" for p in deltas}
     return Score(
         Outcome.PENALTY,
