@@ -223,7 +223,7 @@ class Misplay:
     message: str
 
     def __str__(self) -> str:
-        where = f"trick {self.trick}: " if self.trick else ""
+        where = _("trick {trick}: ").format(trick=self.trick) if self.trick else ""
         return f"{where}{self.message}"
 
 
@@ -399,13 +399,13 @@ def _call(
                 raise HandFileError(
                     line, _("call: {picker} offered the hochzeit").format(picker=picker)
                 )
-            return _Call((taker,), f"plays a hochzeit, taken by {taker}")
+            return _Call((taker,), _("plays a hochzeit, taken by {taker}").format(taker=taker))
         if game != "partner":
             if words:
                 raise HandFileError(
                     line, _("a {game} has no call: it is one against three").format(game=game)
                 )
-            return _Call((), f"plays a {hand.game}")
+            return _Call((), _("plays a {game}").format(game=hand.game))
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
             raise HandFileError(line, _("no 'call:' line: give the called card, or 'alone'"))
@@ -429,7 +429,9 @@ def _call(
     elif len(words) != 1:
         raise HandFileError(line, _("call: write a card (AC), 'AS unknown 7C', or 'alone'"))
     problems += _call_problems(rules, picker, called, unknown, holding[picker])
-    said = f"calls {called}" + (f" (unknown card {unknown})" if unknown else "")
+    said = f"calls {called}" + (
+        _(" (unknown card {unknown})").format(unknown=unknown) if unknown else ""
+    )
     return _Call((holder,) if holder != picker else (), said, called, unknown)
 
 
@@ -448,7 +450,10 @@ def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int)
     if partners_allowed == 2:  # Pagat's six-handed game: the picker's right is a partner too
         right = players[(players.index(picker) - 1) % len(players)]
         partners = tuple(dict.fromkeys((*partners, right)))
-    return _Call(tuple(p for p in partners if p != picker), f"the {called} names the partner")
+    return _Call(
+        tuple(p for p in partners if p != picker),
+        _("the {called} names the partner").format(called=called),
+    )
 
 
 def _call_problems(
@@ -461,22 +466,39 @@ def _call_problems(
     )
     found = []
     if game.is_trump(called) or called.suit not in callable_suits:
-        found.append(f"{called} cannot be called: call the ace of a suit that is not trump")
+        found.append(
+            _("{called} cannot be called: call the ace of a suit that is not trump").format(
+                called=called
+            )
+        )
     if called in own:
-        found.append(f"{picker} called {called}, which {picker} holds")
+        found.append(
+            _("{picker} called {called}, which {picker} holds").format(picker=picker, called=called)
+        )
     if called.rank == Rank.TEN:
         if not all(Card(Rank.ACE, s) in own for s in FAIL_SUITS):
-            found.append(f"{picker} may call a 10 only holding all three fail aces")
+            found.append(
+                _("{picker} may call a 10 only holding all three fail aces").format(picker=picker)
+            )
     elif called.rank != Rank.ACE:
         found.append(
-            f"{called} cannot be called: call an ace (a 10 only when holding all three fail aces)"
+            _(
+                "{called} cannot be called: call an ace (a 10 only when holding all "
+                "three fail aces)"
+            ).format(called=called)
         )
     if unknown is not None:
         if unknown not in own:
-            found.append(f"the unknown card {unknown} is not in {picker}'s hand after the bury")
+            found.append(
+                _("the unknown card {unknown} is not in {picker}'s hand after the bury").format(
+                    unknown=unknown, picker=picker
+                )
+            )
     elif not any(game.suit_of(c) == called.suit for c in own):
         found.append(
-            f"{picker} called {called} without keeping a {suit_word(called.suit)} (after the bury)"
+            _("{picker} called {called} without keeping a {suit_word} (after the bury)").format(
+                picker=picker, called=called, suit_word=suit_word(called.suit)
+            )
         )
     return [Misplay(None, picker, message) for message in found]
 
@@ -514,8 +536,9 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
                 Misplay(
                     None,
                     picker,
-                    f"a sie is all four obers and all four unters; {picker} lacks "
-                    f"{', '.join(lacking)}",
+                    _(
+                        "a sie is all four obers and all four unters; {picker} lacks {lacking}"
+                    ).format(picker=picker, lacking=", ".join(lacking)),
                 )
             )
     tricks = _play(hand, rules, game, call, holding, problems)
@@ -544,7 +567,7 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
     try:
         result = score(rules, outcome.hand())
     except ScorepadError as exc:
-        problems.append(Misplay(None, None, f"the hand cannot be scored: {exc}"))
+        problems.append(Misplay(None, None, _("the hand cannot be scored: {exc}").format(exc=exc)))
         result = None
     return replace(outcome, problems=tuple(problems), score=result)
 
@@ -578,7 +601,9 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
         result = score(rules, ramsch)
     except ScorepadError as exc:
         message = worded(exc.raw.replace("with ⟨losers⟩ NAME", "with a 'loser: NAME' line"))
-        problems.append(Misplay(None, None, f"the hand cannot be scored: {message}"))
+        problems.append(
+            Misplay(None, None, _("the hand cannot be scored: {message}").format(message=message))
+        )
         result = None
     return HandReplay(
         rules,
@@ -709,7 +734,11 @@ def _check_held(
     for player, card in plays:
         if card not in holding[player]:
             owner = next((p for p in players if card in holding[p]), None)
-            where = f" ({owner} holds it)" if owner else " (it was played or buried before)"
+            where = (
+                _(" ({owner} holds it)").format(owner=owner)
+                if owner
+                else " (it was played or buried before)"
+            )
             raise HandFileError(
                 line,
                 _(
@@ -733,8 +762,14 @@ def _follow_problems(
                 play.trick,
                 play.player,
                 (
-                    f"{play.player} reneged: played {play.card} on a {suit_word(led)} lead while "
-                    f"holding {', '.join(map(str, following))}"
+                    _(
+                        "{player} reneged: played {card} on a {suit_word} lead while holding {map}"
+                    ).format(
+                        player=play.player,
+                        card=play.card,
+                        suit_word=suit_word(led),
+                        map=", ".join(map(str, following)),
+                    )
                 ),
             )
         ]
@@ -760,8 +795,10 @@ def _called_rules(
             )
             if not run_away:
                 found.append(
-                    f"{player} held the called {called} and played {card}: the called "
-                    f"card must be played when its suit is first led"
+                    _(
+                        "{player} held the called {called} and played {card}: the called card "
+                        "must be played when its suit is first led"
+                    ).format(player=player, called=called, card=card)
                 )
         elif (
             not play.first_of_called
@@ -769,7 +806,11 @@ def _called_rules(
             and card == called
             and not play.last_trick
         ):
-            found.append(f"{player} played the called {called} before its suit was led")
+            found.append(
+                _("{player} played the called {called} before its suit was led").format(
+                    player=player, called=called
+                )
+            )
     if player == picker:
         found += _picker_called_rules(play, call, game, rules.keep_called_suit)
     return [Misplay(play.trick, player, message) for message in found]
@@ -787,23 +828,31 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game, keep: bool) -> li
         if unknown is not None:
             if card == unknown:
                 found.append(
-                    f"{player} played the unknown card {unknown} before {suit_word(suit)}s were led"
+                    _(
+                        "{player} played the unknown card {unknown} before {suit_word}s were led"
+                    ).format(player=player, unknown=unknown, suit_word=suit_word(suit))
                 )
         elif keep and game.suit_of(card) == suit and not keeps:
             found.append(
-                f"{player} played {card}, the last {suit_word(suit)}, before the called "
-                f"suit was led: the picker must keep one"
+                _(
+                    "{player} played {card}, the last {suit_word}, before the called suit "
+                    "was led: the picker must keep one"
+                ).format(player=player, card=card, suit_word=suit_word(suit))
             )
     ace = Card(Rank.ACE, suit)
     if play.first_of_called and called.rank == Rank.TEN and ace in held and card != ace:
         found.append(
-            f"{player} called the {called} and must play the ace of {suit_word(suit)}s "
-            f"when {suit_word(suit)}s are first led, not {card}"
+            _(
+                "{player} called the {called} and must play the ace of {suit_word}s when "
+                "{suit_word}s are first led, not {card}"
+            ).format(player=player, called=called, suit_word=suit_word(suit), card=card)
         )
     if play.first_of_called and unknown is not None and card != unknown:
         found.append(
-            f"{player} must play the unknown card {unknown} when {suit_word(suit)}s "
-            f"are first led, not {card}"
+            _(
+                "{player} must play the unknown card {unknown} when {suit_word}s are "
+                "first led, not {card}"
+            ).format(player=player, unknown=unknown, suit_word=suit_word(suit), card=card)
         )
     return found
 

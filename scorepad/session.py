@@ -514,7 +514,7 @@ class Session:
         kind = change.kind
         if kind is RowKind.SEAT:
             seats = (before.seated or head.start.seated or head.players) if back else change.seated
-            what = f"the seat change ({change.note})"
+            what = _("the seat change ({note})").format(note=change.note)
             text = "the seats as before" if back else change.note
             row = ledger.seat_row(seats, f"{reason or word}: {text}", now())
             row = mark(row)
@@ -526,13 +526,18 @@ class Session:
             row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, now())
             row = mark(row)
             self._append(fd, head.codec, [row])
-            return f"the change of the rules ({changes})", row, None, ledger
+            return (
+                _("the change of the rules ({changes})").format(changes=changes),
+                row,
+                None,
+                ledger,
+            )
         ref = change.hand if kind in HAND_KINDS else change.ref
         assert ref is not None
         note = reason or word
         make: Callable[[Ledger, int], tuple[Row, Score | None]]
         if kind is RowKind.AMEND:
-            what = f"the amendment of hand {ref}"
+            what = _("the amendment of hand {hand}").format(hand=ref)
 
             def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
                 if not back:
@@ -545,10 +550,12 @@ class Session:
                 )
         else:
             what = (
-                f"hand {ref}"
+                _("hand {hand}")
                 if kind in HAND_KINDS
-                else f"the {'void' if kind is RowKind.VOID else 'restoring'} of hand {ref}"
-            )
+                else _("the void of hand {hand}")
+                if kind is RowKind.VOID
+                else _("the restoring of hand {hand}")
+            ).format(hand=ref)
             voids = back != (kind is RowKind.VOID)  # (taking back a void restores the hand)
 
             def make(led: Ledger, r: int) -> tuple[Row, Score | None]:

@@ -129,7 +129,8 @@ def test_english_loads_no_catalog() -> None:
     code = (
         "import sys\nfrom scorepad.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "print('gettext' in sys.modules, file=sys.stderr)\n"
+        "from scorepad import i18n\n"
+        "print(i18n.catalog.__name__, i18n._CATALOG[0] is None, file=sys.stderr)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
@@ -138,7 +139,7 @@ def test_english_loads_no_catalog() -> None:
         check=True,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "SCOREPAD_LANG": "en"},
     )
-    assert result.stderr.strip() == "False"
+    assert result.stderr.strip() == "catalog True"
 
 
 def test_an_unknown_language_is_a_usage_error() -> None:
@@ -239,20 +240,20 @@ def test_german_game_names(tmp_path: Path) -> None:
         (["settle", "--rate", "-1"], 1, "der Tarif muss ein Betrag über null sein"),
         (["status"], 1, "keine solche Sitzungsdatei"),
         (
-            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--points", "130"],
+            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--alone", "--points", "130"],
             1,
             "Fehler: --points 130: Augen gehen von 0 bis 120",
         ),
         (
-            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Zed", "--points", "70"],
+            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Zed", "--alone", "--points", "70"],
             1,
             "unbekannter Spieler",
         ),
-        (["check", "--players", "Ann,Ann"], 1, "steht zweimal da"),
+        (["new", "--players", "Ann,Bob,Cy,Ann"], 1, "steht zweimal da"),
         (["rules", "nope"], 1, "unbekannte Regeln 'nope'"),
         (["rules", "--set", "base=x"], 1, "ist nicht gültig"),
         (["trick", "ZZ"], 1, "unbekannte Karte"),
-        (["check", "--players", "A,B,C,D,E", "--game", "solo"], 2, "'solo' ist keins von"),
+        (["check", "--players", "A,B,C,D,E", "--tricks", "x"], 2, "'x' ist keine gültige ganze Zahl"),
     ],
 )
 def test_errors_users_can_cause_are_german(

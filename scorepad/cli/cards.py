@@ -299,7 +299,11 @@ def trick(
     who = f"{winner}'s " if winner else ""
     german = f" ({played[win].german})" if rules.is_schafkopf else ""
     click.echo()
-    click.echo(f"{who}{played[win]}{german} wins: {why}. The trick is worth {points} card points.")
+    click.echo(
+        _("{who}{played}{german} wins: {why}. The trick is worth {points} card points.").format(
+            who=who, played=played[win], german=german, why=why, points=points
+        )
+    )
 
 
 @click.command("replay", context_settings=CONTEXT_SETTINGS)
@@ -431,7 +435,7 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
         _echo_replay(outcome, fmt, render)
         if recorded:
             click.echo()
-            click.echo(f"Recorded into {path}:")
+            click.echo(_("Recorded into {path}:").format(path=path))
             row, result, state = recorded
             from ..reports import summary_text
 
@@ -443,7 +447,9 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
     words = "declarer" if outcome.rules.is_schafkopf else "picker"
     bury = " ".join(map(str, outcome.bury))
-    head = f"{outcome.rules.name} rules, {len(outcome.players)} players; {outcome.dealer} deals."
+    head = _("{name} rules, {len_players} players; {dealer} deals.").format(
+        name=outcome.rules.name, len_players=len(outcome.players), dealer=outcome.dealer
+    )
     if outcome.picker is None:
         head += " Everyone passed: a Ramsch, everyone alone"
     else:
@@ -453,7 +459,9 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
             else f" {outcome.picker} declares"
         )
         if bury:
-            head += f", buries {bury} ({sum(c.points for c in outcome.bury)} points)"
+            head += _(", buries {bury} ({sum} points)").format(
+                bury=bury, sum=sum(c.points for c in outcome.bury)
+            )
         head += f" and {outcome.call_text}"
     if outcome.partners:
         head += f": {', '.join(outcome.partners)} {'is' if len(outcome.partners) == 1 else 'are'}"
@@ -481,7 +489,7 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
     if fmt == "csv":
         return
     click.echo()
-    runs = f"; runs: {outcome.runs}" if outcome.runs is not None else ""
+    runs = _("; runs: {runs}").format(runs=outcome.runs) if outcome.runs is not None else ""
     if outcome.picker is None:
         taken = {p: sum(1 for t in outcome.tricks if t.winner == p) for p in outcome.players}
         points = outcome.player_points or {}
@@ -493,16 +501,25 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
     else:
         side = ", ".join((outcome.picker, *outcome.partners))
         click.echo(
-            f"The {words}'s side ({side}) took {outcome.points} card points"
-            f"{' with the bury' if outcome.bury else ''} and {outcome.side_tricks} of "
-            f"{len(outcome.tricks)} tricks{runs}."
+            _(
+                "The {words}'s side ({side}) took {points} card points{value} and "
+                "{side_tricks} of {len_tricks} tricks{runs}."
+            ).format(
+                words=words,
+                side=side,
+                points=outcome.points,
+                value=" with the bury" if outcome.bury else "",
+                side_tricks=outcome.side_tricks,
+                len_tricks=len(outcome.tricks),
+                runs=runs,
+            )
         )
     if outcome.score is not None:
         click.echo(score_table(outcome.score, fmt=fmt))
     click.echo()
     if outcome.problems:
-        click.echo(f"Found wrong ({len(outcome.problems)}):")
+        click.echo(_("Found wrong ({len_problems}):").format(len_problems=len(outcome.problems)))
         for problem in outcome.problems:
             click.echo(f"- {problem}")
     else:
-        click.echo("Nothing found wrong: every card was played by the rules.")
+        click.echo(_("Nothing found wrong: every card was played by the rules."))

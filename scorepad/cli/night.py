@@ -808,6 +808,8 @@ def seat_add(path: Path, name: str, after: str | None, note: str) -> None:
     now = session.state()
     before = seating_of(now.rules, now.seated).deal
     player, place, state = session.seat_add(name, after, note)
+    if place:  # (" after Bob", as the session notes it)
+        place = _(" after {player}").format(player=place.removeprefix(" after "))
     click.echo(
         _("{player} joins the table{place}. Seats: {players}.").format(
             player=player, place=place, players=", ".join(state.seated)

@@ -264,14 +264,18 @@ def _change(session: Session, what: str, name: str) -> None:
     try:
         if what == "undo":
             undone, _unused, _unused2, state = session.undo(name or "undo during play")
-            click.echo(f"Undid {undone}.")
+            click.echo(_("Undid {undone}.").format(undone=undone))
             click.echo(totals_table(state))
         elif what == "amend":
             _amend(session, name)
         elif what == "void":
             number, reason = _hand_number(name)
             row, state = session.void(number, reason or "voided during play")
-            click.echo(f"Hand {row.ref} is void ({row.note}): its points are reversed.")
+            click.echo(
+                _("Hand {ref} is void ({note}): its points are reversed.").format(
+                    ref=row.ref, note=row.note
+                )
+            )
             click.echo(totals_table(state))
         elif what == "penalty":
             from ..scoring import Penalty
@@ -292,11 +296,19 @@ def _change(session: Session, what: str, name: str) -> None:
             click.echo(totals_table(state))
         elif what == "join":
             player, _place, state = session.seat_add(name)
-            click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
+            click.echo(
+                _("{player} joins the table. Seats: {seated}.").format(
+                    player=player, seated=", ".join(state.seated)
+                )
+            )
         else:
             seated = session.state().seated
             player, state = session.seat_remove(find_name(name, seated, seated))
-            click.echo(f"{player} leaves the table. Seats: {', '.join(state.seated)}.")
+            click.echo(
+                _("{player} leaves the table. Seats: {seated}.").format(
+                    player=player, seated=", ".join(state.seated)
+                )
+            )
     except ScorepadError as exc:
         click.echo(f"  {exc}", err=True)
 
@@ -308,7 +320,10 @@ def _offer_new(session: Session) -> None:
     from ..session import Session
 
     path = session.path
-    if not _ask(f"There is no session at {path}. Start one? [Y/n]", lambda t: _yes(t or "y")):
+    if not _ask(
+        _("There is no session at {path}. Start one? [Y/n]").format(path=path),
+        lambda t: _yes(t or "y"),
+    ):
         raise ScorepadError(
             _("{path}: no such session file; start one with `scorepad new`").format(path=path)
         )
@@ -316,7 +331,9 @@ def _offer_new(session: Session) -> None:
     from ..names import PRESETS
 
     rules = _ask(
-        f"Rules? ({', '.join(PRESETS)}, or a rules file; Enter for standard)",
+        _("Rules? ({presets}, or a rules file; Enter for standard)").format(
+            presets=", ".join(PRESETS)
+        ),
         lambda text: load_rules(text or None),
         complete=PRESETS,
     )
@@ -328,17 +345,21 @@ def _offer_new(session: Session) -> None:
         seat(rules, names)  # can this table be dealt at all?
         return names
 
-    names = _ask("Players, in seat order (A,B,C,...)?", players)
+    names = _ask(_("Players, in seat order (A,B,C,...)?"), players)
     Session.create(path, names, rules, names[-1])
-    click.echo(f"Started {path}: {', '.join(names)}; rules: {rules.summary()}.")
+    click.echo(
+        _("Started {path}: {names}; rules: {summary}.").format(
+            path=path, names=", ".join(names), summary=rules.summary()
+        )
+    )
 
 
 def _record_or_note(text: str) -> tuple[bool, str]:
     """Yes (Enter), no (n, no, cancel), or a note to record the hand with."""
     from ..store.format import check_note
 
-    if text.lower() in ("", "y", "yes", "n", "no", "cancel"):
-        return text.lower() in ("", "y", "yes"), ""
+    if text.lower() in ("", *YES, *NO, "cancel", "abbrechen"):
+        return text.lower() in ("", *YES), ""
     return True, check_note(text)
 
 
@@ -352,10 +373,15 @@ def _some_of(names: Sequence[str], seats: Sequence[str] = ()) -> Callable[[str],
     return check
 
 
+YES = ("y", "yes", "j", "ja")
+"""The answers that say yes (in English or German: a table may answer in either)."""
+NO = ("n", "no", "nein")
+
+
 def _yes(text: str) -> bool:
-    if text.lower() in ("y", "yes"):
+    if text.lower() in YES:
         return True
-    if text.lower() in ("", "n", "no"):
+    if text.lower() in ("", *NO):
         return False
     raise ScorepadError(_("answer y or n"))
 
@@ -401,7 +427,7 @@ def play(path: Path) -> None:
     try:
         _play(path)
     except KeyboardInterrupt:
-        click.echo("\nStopped: the hand being entered was not recorded.", err=True)
+        click.echo(_("\nStopped: the hand being entered was not recorded."), err=True)
         raise SystemExit(130) from None
 
 
@@ -424,8 +450,10 @@ def _play(path: Path) -> None:
         head, state = reading.head, reading.state()
     state.check_night_open()  # (the night's last hand was played: nothing to ask)
     click.echo(
-        f"Recording into {path}; rules in force: {rules_in_force(head, state)}. "
-        f"? for help; an empty answer to 'Who picked?' or Ctrl-D ends."
+        _(
+            "Recording into {path}; rules in force: {rules_in_force}. ? for help; an "
+            "empty answer to 'Who picked?' or Ctrl-D ends."
+        ).format(path=path, rules_in_force=rules_in_force(head, state))
     )
     while True:
         try:
@@ -441,12 +469,12 @@ def _play(path: Path) -> None:
             click.echo(race)
             break
         if recorded[0].last:
-            click.echo("That was the night's last hand.")
+            click.echo(_("That was the night's last hand."))
             break
     state = session.state()
     order = sorted(state.totals, key=lambda p: -state.totals[p])
     click.echo()
-    click.echo("Standings:")
+    click.echo(_("Standings:"))
     click.echo(
         render(
             ("Player", "Total"),
@@ -479,7 +507,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
     choices = ", ".join(numbered + ([extra] if extra else []))
     who = _ask(
-        f"Who picked? ({choices}; ? for more; Enter to stop)",
+        _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
         complete=[*players, *([extra] if extra else []), *CHANGES],
     )
@@ -489,7 +517,9 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         _change(session, *who)
         return None
     if who == "doubler":
-        if not _ask("Record a doubler (the next hand is doubled)? [Y/n]", lambda t: _yes(t or "y")):
+        if not _ask(
+            _("Record a doubler (the next hand is doubled)? [Y/n]"), lambda t: _yes(t or "y")
+        ):
             return None
         row, state = session.record_doubler()
         from ..reports import summary_text
@@ -499,14 +529,16 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     hand: Hand
     if who == "leaster":
         winner = _ask(
-            f"Who won the leaster? ({', '.join(players)})",
+            _("Who won the leaster? ({players})").format(players=", ".join(players)),
             _one_of(players, seats=state.seated),
             complete=players,
         )
         hand = LeasterHand(state.seated, winner=winner)
     elif who == "schwanzer":
         losers = _ask(
-            f"Who had the most schwanzer points? ({', '.join(players)}; A,B for a tie)",
+            _("Who had the most schwanzer points? ({players}; A,B for a tie)").format(
+                players=", ".join(players)
+            ),
             _some_of(players, state.seated),
             complete=players,
         )
@@ -515,19 +547,22 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         hand = _ask_ramsch(state, players)
     else:
         hand = _ask_picker_hand(state, seating, who)
-    if rules.last_hand_doubled and _ask("The night's last hand (doubled)? [y/N]", _yes):
+    if rules.last_hand_doubled and _ask(_("The night's last hand (doubled)? [y/N]"), _yes):
         hand = hand._replace(last=True)
     try:
         preview = session.preview(hand)
     except ScorepadError as exc:
-        click.echo(f"  {exc}. Let's take that hand again.", err=True)
+        click.echo(_("  {exc}. Let's take that hand again.").format(exc=exc), err=True)
         return None
     click.echo(score_table(preview))
     record, note = _ask(
-        f"Record hand {state.last_hand + 1}? [Y/n, or a note to record it with]", _record_or_note
+        _("Record hand {last_hand}? [Y/n, or a note to record it with]").format(
+            last_hand=state.last_hand + 1
+        ),
+        _record_or_note,
     )
     if not record:
-        click.echo("Not recorded.")
+        click.echo(_("Not recorded."))
         return None
     row, result, state = session.record(hand, note)
     from ..reports import summary_text
@@ -547,12 +582,14 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
         return "loser", find_name(text, players, state.seated)
 
     what, name = _ask(
-        f"Who took the most card points, the loser? ({', '.join(players)}; or "
-        f"'durchmarsch NAME' if one took every trick)",
+        _(
+            "Who took the most card points, the loser? ({players}; or 'durchmarsch "
+            "NAME' if one took every trick)"
+        ).format(players=", ".join(players)),
         loser_or_durchmarsch,
         complete=[*players, "durchmarsch"],
     )
-    knocks = _ask("Knocks? (0 for none)", _whole(0, len(players)), "0")
+    knocks = _ask(_("Knocks? (0 for none)"), _whole(0, len(players)), "0")
     if what == "durchmarsch":
         return RamschHand(state.seated, durchmarsch=name, knocks=knocks)
     others = [p for p in players if p != name]
@@ -561,7 +598,9 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
         return _some_of(others, state.seated)(text) if text else ()
 
     jungfrau = _ask(
-        f"Who took no trick (jungfrau)? ({', '.join(others)}; A,B for more; Enter for nobody)",
+        _("Who took no trick (jungfrau)? ({others}; A,B for more; Enter for nobody)").format(
+            others=", ".join(others)
+        ),
         nobody_or_some,
         complete=others,
     )
@@ -589,12 +628,14 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 raise ScorepadError(_("choose one of {games}").format(games=", ".join(games)))
             return text
 
-        game = _ask(f"Game? ({', '.join(games)})", pick_game, "partner")
+        game = _ask(_("Game? ({games})").format(games=", ".join(games)), pick_game, "partner")
         if GAME_BY_NAME[game].partner:
             who = "held the called ace" if game == "partner" else "took the offered trump"
             partners = (
                 _ask(
-                    f"Who {who}, the partner? ({', '.join(others)})",
+                    _("Who {who}, the partner? ({others})").format(
+                        who=who, others=", ".join(others)
+                    ),
                     _one_of(others, seats=state.seated),
                     complete=others,
                 ),
@@ -614,7 +655,9 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             return names
 
         answer = _ask(
-            f"Partner? ({', '.join(others)}, alone)", pick_partners, complete=[*others, "alone"]
+            _("Partner? ({others}, alone)").format(others=", ".join(others)),
+            pick_partners,
+            complete=[*others, "alone"],
         )
         alone = answer == "alone"
         partners = () if isinstance(answer, str) else answer
@@ -623,32 +666,42 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     tricks_in_hand = seating.deal.cards
     if game is not None and GAME_BY_NAME[game].won_by == WonBy.NO_TRICK:
         tricks = _ask(
-            f"Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?",
+            _("Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?").format(
+                tricks_in_hand=tricks_in_hand
+            ),
             _whole(0, tricks_in_hand),
         )
-        knocks = _ask("Knocks? (0 for none)", _whole(0, len(seating.order)), "0")
+        knocks = _ask(_("Knocks? (0 for none)"), _whole(0, len(seating.order)), "0")
         return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
-    points = _ask("Card points of the picker's side, bury included (0-120)?", _whole(0, 120))
+    points = _ask(_("Card points of the picker's side, bury included (0-120)?"), _whole(0, 120))
     need = tricks_needed(
         rules,
         PickerHand(state.seated, picker, points, seating.dealer, tuple(partners), alone, game=game),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
         tricks = _ask(
-            f"Tricks the picker's side took (0-{tricks_in_hand}; {points} points could be "
-            f"{'every' if points else 'no'} trick or not)?",
+            _(
+                "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
+                "could be {value} trick or not)?"
+            ).format(
+                tricks_in_hand=tricks_in_hand, points=points, value="every" if points else "no"
+            ),
             _whole(0, tricks_in_hand),
         )
     else:
         tricks = _ask(
-            f"Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?",
+            _("Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?").format(
+                tricks_in_hand=tricks_in_hand
+            ),
             _whole(0, tricks_in_hand, blank=(None,)),
         )
     crack = recrack = None
     stoss = 0
     if rules.cracks and rules.is_schafkopf:  # Stoss, Re, Sup, ...: counted
         stoss = _ask(
-            f"Stoss calls (Kontra, Re, ...)? (0 to {rules.max_stoss})",
+            _("Stoss calls (Kontra, Re, ...)? (0 to {max_stoss})").format(
+                max_stoss=rules.max_stoss
+            ),
             _whole(0, rules.max_stoss),
             "0",
         )
@@ -662,22 +715,22 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ]
         if can:
             crack = _ask(
-                f"Cracked by? ({', '.join(can)}; Enter for nobody)",
+                _("Cracked by? ({can}; Enter for nobody)").format(can=", ".join(can)),
                 _one_of(can, allow_blank=True, seats=state.seated),
                 complete=can,
             )
             if crack:
-                recrack = _ask("Re-cracked? [y/N]", _yes)
-    runs = _ask("Runs? (0 for none)", _whole(0, 14), "0") if rules.is_schafkopf else None
+                recrack = _ask(_("Re-cracked? [y/N]"), _yes)
+    runs = _ask(_("Runs? (0 for none)"), _whole(0, 14), "0") if rules.is_schafkopf else None
     knocks = (
-        _ask("Knocks? (0 for none)", _whole(0, len(seating.order)), "0")
+        _ask(_("Knocks? (0 for none)"), _whole(0, len(seating.order)), "0")
         if rules.is_schafkopf
         else 0
     )
-    blitz = _ask("Blitzes shown? (0-2)", _whole(0, 2), "0") if rules.blitz else 0
+    blitz = _ask(_("Blitzes shown? (0-2)"), _whole(0, 2), "0") if rules.blitz else 0
     forced = False
     if rules.all_pass == "forced" and picker == seating.dealer:
-        forced = _ask("Was the pick forced? [y/N]", _yes)
+        forced = _ask(_("Was the pick forced? [y/N]"), _yes)
     return PickerHand(
         state.seated,
         picker,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..i18n import gettext as _
 from ._common import CONTEXT_SETTINGS, WholeRange, session_files, table_format_option
 
 if TYPE_CHECKING:
@@ -88,7 +89,13 @@ def rating(sources: tuple[Path, ...], min_hands: int, fmt: str) -> None:
     click.echo()
     if apart:
         listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
-        click.echo(f"Under {min_hands} hands, not ranked: {listed}.")
+        click.echo(
+            _("Under {min_hands} hands, not ranked: {listed}.").format(
+                min_hands=min_hands, listed=listed
+            )
+        )
     click.echo(
-        f"{len(files)} file{'s' if len(files) != 1 else ''}; {MODEL}, rating = mu - 3 sigma."
+        _("{len_files} file{value}; {model}, rating = mu - 3 sigma.").format(
+            len_files=len(files), value="s" if len(files) != 1 else "", model=MODEL
+        )
     )

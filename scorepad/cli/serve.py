@@ -108,10 +108,14 @@ def serve(
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
-    click.echo(f"Serving {path} at {where.url} (Ctrl-C stops).")
+    click.echo(_("Serving {path} at {url} (Ctrl-C stops).").format(path=path, url=where.url))
     if allow_entry:
-        click.echo(f"Entry is on. Token: {board.token}")
-        click.echo(f"Open this link to enter hands from a phone: {where.url}?token={board.token}")
+        click.echo(_("Entry is on. Token: {token}").format(token=board.token))
+        click.echo(
+            _("Open this link to enter hands from a phone: {url}?token={token}").format(
+                url=where.url, token=board.token
+            )
+        )
     run_board(board, where, where.url + (f"?token={board.token}" if allow_entry else ""))
 
 

@@ -179,12 +179,23 @@ def new(
         tie_breaks=parse_tie_breaks(tie_breaks),
     )
     click.echo(
-        f"Started {folder / 'tournament.toml'}: {t.name}; {len(t.players)} players, "
-        f"{t.rounds} rounds of {t.hands} hand{'s' if t.hands != 1 else ''} at tables of "
-        f"{t.table_size} "
-        f"({t.rules.name} rules); seed {t.seed}."
+        _(
+            "Started {folder}: {name}; {len_players} players, {rounds} rounds of "
+            "{hands} hand{value} at tables of {table_size} ({name2} rules); seed "
+            "{seed}."
+        ).format(
+            folder=folder / "tournament.toml",
+            name=t.name,
+            len_players=len(t.players),
+            rounds=t.rounds,
+            hands=t.hands,
+            value="s" if t.hands != 1 else "",
+            table_size=t.table_size,
+            name2=t.rules.name,
+            seed=t.seed,
+        )
     )
-    click.echo(f"Next: scorepad tournament draw {folder}")
+    click.echo(_("Next: scorepad tournament draw {folder}").format(folder=folder))
 
 
 @tournament.command("draw", context_settings=CONTEXT_SETTINGS)
@@ -237,8 +248,17 @@ def draw(folder: Path, sheets: bool, fmt: str) -> None:
         click.echo(render(("round", "table", "seat", "player", "file"), rows, fmt))
         return
     click.echo(
-        f"Round {number} of {t.rounds}: {len(tables)} tables "
-        f"({repeated} pairing{'s' if repeated != 1 else ''} repeated; seed {t.seed})."
+        _(
+            "Round {number} of {rounds}: {len_tables} tables ({repeated} "
+            "pairing{value} repeated; seed {seed})."
+        ).format(
+            number=number,
+            rounds=t.rounds,
+            len_tables=len(tables),
+            repeated=repeated,
+            value="s" if repeated != 1 else "",
+            seed=t.seed,
+        )
     )
     click.echo(
         render(
@@ -252,7 +272,9 @@ def draw(folder: Path, sheets: bool, fmt: str) -> None:
         )
     )
     if sheets:
-        click.echo(f"Score sheets: {folder / f'round-{number}'}/table-K.txt")
+        click.echo(
+            _("Score sheets: {folder}/table-K.txt").format(folder=folder / f"round-{number}")
+        )
 
 
 @tournament.command("status", context_settings=CONTEXT_SETTINGS)
@@ -365,8 +387,11 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
         return
     click.echo()
     click.echo(
-        f"{t.name}: {progress(t, table_status(folder, t), folder)} Tie-breaks: "
-        f"{', '.join(t.tie_breaks) or 'none'}."
+        _("{name}: {progress} Tie-breaks: {value}.").format(
+            name=t.name,
+            progress=progress(t, table_status(folder, t), folder),
+            value=", ".join(t.tie_breaks) or "none",
+        )
     )
 
 
@@ -403,7 +428,7 @@ def payout(folder: Path, fmt: str) -> None:
     c = t.currency
     rows = [
         (
-            f"{a.what} high score"
+            _("{what} high score").format(what=a.what)
             if a.what.startswith("round")
             else f"place{'s' if '-' in a.what else ''} {a.what}",
             ", ".join(a.players),
@@ -423,22 +448,35 @@ def payout(folder: Path, fmt: str) -> None:
         click.echo(table)
         return
     click.echo(
-        f"{t.name}: {paid.entries} entries x {Money(paid.entry, c)} = {Money(paid.gross, c)}"
+        _("{name}: {entries} entries x {money} = {money2}").format(
+            name=t.name,
+            entries=paid.entries,
+            money=Money(paid.entry, c),
+            money2=Money(paid.gross, c),
+        )
         + (
-            f", less the house's {t.house_share.normalize():f}% ({Money(paid.house, c)})"
+            _(", less the house's {normalize:f}% ({money})").format(
+                normalize=t.house_share.normalize(), money=Money(paid.house, c)
+            )
             if paid.house
             else ""
         )
-        + f": a pool of {Money(paid.pool, c)}."
+        + _(": a pool of {money}.").format(money=Money(paid.pool, c))
         + ("" if final else " Provisional: the tournament is not over.")
     )
     click.echo(table)
     click.echo()
     parts = []
     if paid.unallotted:
-        parts.append(f"{Money(paid.unallotted, c)} given to no place or round")
+        parts.append(
+            _("{money} given to no place or round").format(money=Money(paid.unallotted, c))
+        )
     if paid.undivided:
-        parts.append(f"{Money(paid.undivided, c)} that does not divide among tied players")
+        parts.append(
+            _("{money} that does not divide among tied players").format(
+                money=Money(paid.undivided, c)
+            )
+        )
     click.echo(
         f"Remainder: {Money(paid.remainder, c)}" + (f" ({'; '.join(parts)})." if parts else ".")
     )
@@ -481,7 +519,11 @@ def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> N
     t = load(folder)  # a missing or broken tournament.toml is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
-    click.echo(f"Serving {t.name} ({folder}) at {where.url} (Ctrl-C stops).")
+    click.echo(
+        _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
+            name=t.name, folder=folder, url=where.url
+        )
+    )
     run_board(board, where, where.url)
 
 
@@ -511,7 +553,11 @@ def players_add(folder: Path, name: str) -> None:
     from ..tournament_store import enter
 
     t, name = enter(folder, name)
-    click.echo(f"{name} is entered from round {t.next_round} ({len(t.players)} entries).")
+    click.echo(
+        _("{name} is entered from round {next_round} ({len_players} entries).").format(
+            name=name, next_round=t.next_round, len_players=len(t.players)
+        )
+    )
 
 
 @players.command("remove", context_settings=CONTEXT_SETTINGS)
@@ -532,6 +578,14 @@ def players_remove(folder: Path, name: str) -> None:
     t, found = withdraw(folder, name)
     entry = t.player(found)
     if entry is None:
-        click.echo(f"{found} is no longer entered ({len(t.players)} entries).")
+        click.echo(
+            _("{found} is no longer entered ({len_players} entries).").format(
+                found=found, len_players=len(t.players)
+            )
+        )
     else:
-        click.echo(f"{found} leaves after round {entry.left}, keeping the points played.")
+        click.echo(
+            _("{found} leaves after round {left}, keeping the points played.").format(
+                found=found, left=entry.left
+            )
+        )

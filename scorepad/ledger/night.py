@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..rules import Rules
 from ..scoring import Outcome, Score, seat
@@ -135,26 +136,34 @@ class Night:
         not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
         hands, 39 hands counted (1 void), ...'."""
 
-        def count(n: int, word: str) -> str:
-            return f"{n} {word}" + ("" if n == 1 else "s")
+        def count(n: int, one: str, many: str) -> str:
+            return ngettext(one, many, n).format(count=n)
 
         corrections = sum(fate.rows for fate in self.corrections.values())
-        numbered = count(self.last_hand, "hand")
+        numbered = count(self.last_hand, N_("{count} hand"), N_("{count} hands"))
         if self.hands != self.last_hand:
             void = len(self.voided)
             penalties = len(self.penalties - self.voided)
             doublers = self.last_hand - self.hands - void - penalties
-            why = [f"{void} void"] if void else []
-            why += [count(doublers, "doubler")] if doublers else []
+            why = [_("{count} void").format(count=void)] if void else []
+            if doublers:
+                why.append(count(doublers, N_("{count} doubler"), N_("{count} doublers")))
             if penalties:
-                why.append("1 penalty" if penalties == 1 else f"{penalties} penalties")
-            numbered = (
-                f"{self.last_hand} {'row' if self.last_hand == 1 else 'rows'} of hands, "
-                f"{count(self.hands, 'hand')} counted ({', '.join(why)})"
+                why.append(count(penalties, N_("{count} penalty"), N_("{count} penalties")))
+            numbered = ngettext(
+                "{rows} row of hands, {hands} counted ({why})",
+                "{rows} rows of hands, {hands} counted ({why})",
+                self.last_hand,
+            ).format(
+                rows=self.last_hand,
+                hands=count(self.hands, N_("{count} hand"), N_("{count} hands")),
+                why=", ".join(why),
             )
-        parts = [numbered, count(corrections, "correction")]
+        parts = [numbered, count(corrections, N_("{count} correction"), N_("{count} corrections"))]
         if self.seat_changes:
-            parts.append(count(self.seat_changes, "seat change"))
+            parts.append(
+                count(self.seat_changes, N_("{count} seat change"), N_("{count} seat changes"))
+            )
         return ", ".join(parts)
 
     def last_effective(self) -> int:
