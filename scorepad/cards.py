@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .errors import CardError
 from .games import BY_NAME as GAME_BY_NAME
 from .games import PLAYED, Tops, TrumpSuit
+from .i18n import N_
 from .i18n import gettext as _
 from .names import MAKE, TOTAL_POINTS  # noqa: F401 - one definition, shared with scoring
 
@@ -315,22 +316,24 @@ class Game:
         win = cards[self.winner(cards)]
         if self.is_trump(win):
             trumps = sum(1 for c in cards if self.is_trump(c))
-            return "the only trump" if trumps == 1 else "the highest trump"
+            return _("the only trump") if trumps == 1 else _("the highest trump")
         led = cards[0].suit
-        return f"the highest {_SUIT_WORDS[led]}, the suit led, and no trump played"
+        return _("the highest {suit}, the suit led, and no trump played").format(
+            suit=_(_SUIT_WORDS[led])
+        )
 
 
 _SUIT_WORDS = {
-    Suit.CLUBS: "club",
-    Suit.SPADES: "spade",
-    Suit.HEARTS: "heart",
-    Suit.DIAMONDS: "diamond",
+    Suit.CLUBS: N_("club"),
+    Suit.SPADES: N_("spade"),
+    Suit.HEARTS: N_("heart"),
+    Suit.DIAMONDS: N_("diamond"),
 }
 
 
 def suit_word(suit: Suit | str) -> str:
     """'club', 'trump', ... for messages."""
-    return "trump" if suit == TRUMP or not isinstance(suit, Suit) else _SUIT_WORDS[suit]
+    return _("trump") if suit == TRUMP or not isinstance(suit, Suit) else _(_SUIT_WORDS[suit])
 
 
 def parse_suit(text: str) -> Suit:

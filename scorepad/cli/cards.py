@@ -196,7 +196,7 @@ def count(cards: tuple[str, ...], fmt: str) -> None:
     if fmt == "csv":
         click.echo(render(("Card", "Points"), rows, fmt))
         return
-    click.echo(render(("Card", "Points"), [*rows, ("Total", total)], fmt, ("left", "right")))
+    click.echo(render(("Card", "Points"), [*rows, (_("Total"), total)], fmt, ("left", "right")))
 
 
 def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
@@ -286,9 +286,9 @@ def trick(
         (
             (players[i] if players else i + 1),
             str(c),
-            "trump" if order.is_trump(c) else "",
+            _("trump") if order.is_trump(c) else "",
             c.points,
-            "wins" if i == win else "",
+            _("wins") if i == win else "",
         )
         for i, c in enumerate(played)
     ]
