@@ -7,7 +7,8 @@
 The messages are (1) the strings the code marks (`_()`, `gettext()`, `ngettext()`, `N_()`),
 extracted with Babel as `pybabel extract -F babel.cfg` does, and (2) the help of every command
 and option, paragraph by paragraph (a docstring is no call to mark), and what the domain
-declares once and a user reads: the settings' meanings (`rules.SETTINGS`). They go into
+declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles and the
+games' names; and (3) the messages of the board's pages, marked `⟦...⟧`. They go into
 `scorepad/locale/scorepad.pot`; each language's `scorepad/locale/LANG/LC_MESSAGES/scorepad.po`
 is updated from it (new messages come in empty, to be translated; a changed one is marked
 fuzzy), and compiled into the `.mo` beside it, which scorepad ships and loads.
@@ -27,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 LOCALE = ROOT / "scorepad" / "locale"
 POT = LOCALE / "scorepad.pot"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+
 
 class Context(NamedTuple):
     """A message that says something else elsewhere: `partner`, the game (a Sauspiel), is not
@@ -99,10 +101,22 @@ def declared() -> Iterator[tuple[Message, str]]:
         yield Context("game", game.name), "scorepad/games.py: a game's name (i18n.game_word)"
 
 
+def pages() -> Iterator[tuple[Message, str]]:
+    """The messages of the board's pages, marked `⟦...⟧` in scorepad/web/ (`page_html`)."""
+    import re
+
+    for page in sorted((ROOT / "scorepad" / "web").glob("*.*")):
+        if page.suffix in (".html", ".js"):
+            text = page.read_text(encoding="utf-8")
+            for found in re.finditer("⟦(.*?)⟧", text, re.DOTALL):
+                line = text.count("\n", 0, found.start()) + 1
+                yield found[1], f"scorepad/web/{page.name}:{line}"
+
+
 def collect() -> dict[Message, list[str]]:
     """Every message, with where it is used."""
     found: dict[Message, list[str]] = {}
-    for source in (marked(), helps(), declared()):
+    for source in (marked(), helps(), declared(), pages()):
         for message, where in source:
             if message:
                 found.setdefault(message, []).append(where)

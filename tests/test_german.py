@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -240,12 +241,30 @@ def test_german_game_names(tmp_path: Path) -> None:
         (["settle", "--rate", "-1"], 1, "der Tarif muss ein Betrag über null sein"),
         (["status"], 1, "keine solche Sitzungsdatei"),
         (
-            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--alone", "--points", "130"],
+            [
+                "check",
+                "--players",
+                "Ann,Bob,Cy,Dee,Ed",
+                "--picker",
+                "Ann",
+                "--alone",
+                "--points",
+                "130",
+            ],
             1,
             "Fehler: --points 130: Augen gehen von 0 bis 120",
         ),
         (
-            ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Zed", "--alone", "--points", "70"],
+            [
+                "check",
+                "--players",
+                "Ann,Bob,Cy,Dee,Ed",
+                "--picker",
+                "Zed",
+                "--alone",
+                "--points",
+                "70",
+            ],
             1,
             "unbekannter Spieler",
         ),
@@ -253,7 +272,11 @@ def test_german_game_names(tmp_path: Path) -> None:
         (["rules", "nope"], 1, "unbekannte Regeln 'nope'"),
         (["rules", "--set", "base=x"], 1, "ist nicht gültig"),
         (["trick", "ZZ"], 1, "unbekannte Karte"),
-        (["check", "--players", "A,B,C,D,E", "--tricks", "x"], 2, "'x' ist keine gültige ganze Zahl"),
+        (
+            ["check", "--players", "A,B,C,D,E", "--tricks", "x"],
+            2,
+            "'x' ist keine gültige ganze Zahl",
+        ),
     ],
 )
 def test_errors_users_can_cause_are_german(
@@ -318,3 +341,92 @@ def test_a_german_night_writes_the_same_file(tmp_path: Path) -> None:
         run("-f", path, "void", "1", "--reason", "Zählfehler")
         files.append(re.sub(r"\d{4}-\d\d-\d\dT[\d:.+Z-]+", "T", path.read_text(encoding="utf-8")))
     assert files[0] == files[1]
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+def _board_page(path: Path, accept: str | None, language: str | None = None) -> Any:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    from scorepad.web.serve import Board, create_app
+
+    board = Board(path, poll=0.05)
+    board.language = language
+    headers = {"accept-language": accept} if accept else {}
+    with TestClient(create_app(board), base_url="http://127.0.0.1") as client:
+        return client.get("/", headers=headers)
+
+
+@pytest.fixture
+def night(tmp_path: Path) -> Path:
+    path = tmp_path / "abend.csv"
+    en("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    return path
+
+
+def test_the_board_speaks_the_browsers_language(night: Path) -> None:
+    page = _board_page(night, "de-DE,de;q=0.9,en;q=0.8")
+    assert page.headers["content-language"] == "de"
+    assert '<html lang="de">' in page.text and "<h2>Stand</h2>" in page.text
+    assert "⟦" not in page.text and "Standings" not in page.text
+    english = _board_page(night, "fr-FR,en;q=0.5")
+    assert "<h2>Standings</h2>" in english.text and "⟦" not in english.text
+    assert _board_page(night, None).headers["content-language"] == "en"
+
+
+def test_serve_lang_decides_the_boards_language(night: Path) -> None:
+    assert "<h2>Stand</h2>" in _board_page(night, "en-US", "de").text
+    assert "<h2>Standings</h2>" in _board_page(night, "de", "en").text
+
+
+def test_the_boards_messages_fit_in_its_script() -> None:
+    """A page's message is written into its HTML and its script as it is: a translation
+    holds no character either would read otherwise."""
+    catalog = messages.read("de")
+    wrong = [
+        e.string
+        for e in catalog
+        if any("scorepad/web/" in where for where, _ in e.locations)
+        and any(c in e.string for c in '"\\<>&')
+    ]
+    assert wrong == []
+
+
+def test_the_german_board_in_chromium(night: Path) -> None:
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from test_serve import TOKEN, _chromium, served
+
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    en("-f", night, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "64")
+    with served(night, allow_entry=True, token=TOKEN) as url, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
+            page.goto(f"{url}/?token={TOKEN}")
+            page.wait_for_selector("#live.on", timeout=10_000)
+            assert page.locator("#live").inner_text() == "live"
+            assert page.locator("#standings-card h2").text_content() == "Stand"
+            assert page.locator("#next").inner_text() == "Spiel 2: Ann gibt, Bob spielt aus."
+            assert page.locator("#pending").inner_text() == "Keine Doubler ausstehend"
+            assert page.locator("#entry h2").text_content() == "Ein Spiel aufschreiben"
+            assert page.locator("#undo").inner_text() == "Letzte Änderung zurücknehmen"
+            page.select_option("#picker", "Cy")
+            page.fill("#points", "95")
+            page.check("#alone")
+            page.click("#hand-form button[type=submit]")
+            page.wait_for_function(
+                "document.getElementById('entry-message').textContent.startsWith('Aufgeschrieben')",
+                timeout=10_000,
+            )
+            assert (
+                page.locator("#entry-message").inner_text().startswith("Aufgeschrieben: Spiel 2: ")
+            )
+        finally:
+            browser.close()

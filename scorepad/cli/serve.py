@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
+from .. import i18n
 from ..errors import ScorepadError
+from ..i18n import LANGUAGES
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -57,6 +59,13 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     callback=lambda ctx, param, value: currency_symbol(value),
     help="Currency symbol to show amounts with, with --rate (up to 5 characters).",
 )
+@click.option(
+    "--lang",
+    "language",
+    type=click.Choice(LANGUAGES),
+    metavar="de|en",
+    help="The page's language (else each browser's, as it asks: Accept-Language).",
+)
 @session_file_option
 @click.pass_obj
 def serve(
@@ -68,6 +77,7 @@ def serve(
     allow_hosts: tuple[str, ...],
     rate: str | None,
     currency: str,
+    language: str | None,
 ) -> None:
     """A live scoreboard of the session for every phone at the table (or the TV).
 
@@ -108,6 +118,7 @@ def serve(
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
+    board.language = language
     click.echo(_("Serving {path} at {url} (Ctrl-C stops).").format(path=path, url=where.url))
     if allow_entry:
         click.echo(_("Entry is on. Token: {token}").format(token=board.token))
@@ -177,6 +188,9 @@ def run_board(board: LiveBoard, where: Listening, link: str) -> None:
     if where.shown not in LOOPBACK:
         _qr(link)
     server = uvicorn.Server(server_config(board))
+    # What the board's API answers is for programs (its JSON, its errors): English, whatever
+    # the terminal speaks; the page is in its own language (`--lang`, else the browser's).
+    i18n.use("en")
     with suppress(KeyboardInterrupt):  # (uvicorn handles Ctrl-C itself)
         server.run(sockets=[where.sock])
 

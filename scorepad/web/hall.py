@@ -121,4 +121,4 @@ class HallBoard(LiveBoard):
         return {"changed": changed, "state": state}
 
     def app(self) -> Starlette:
-        return live_app(self, lambda: page_html("hall.html", {}))
+        return live_app(self, lambda language: page_html("hall.html", {}, language))

@@ -16,9 +16,9 @@ function live(render) {
   fetch("/api/state").then((r) => r.json()).then((state) => render(state, null)).catch(() => {});
   const source = new EventSource("/events");
   source.addEventListener("state", (e) => {
-    $("live").className = "on"; $("live").textContent = "live";
+    $("live").className = "on"; $("live").textContent = "⟦live⟧";
     const event = JSON.parse(e.data);
     render(event.state, event);
   });
-  source.onerror = () => { $("live").className = "off"; $("live").textContent = "reconnecting"; };
+  source.onerror = () => { $("live").className = "off"; $("live").textContent = "⟦reconnecting⟧"; };
 }

@@ -37,6 +37,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -60,6 +61,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .. import i18n
 from ..errors import ScorepadError, wording
 from ..games import BY_NAME as GAMES
 from ..games import WonBy
@@ -303,6 +305,7 @@ class LiveBoard:
 
     def __init__(self, poll: float = POLL, hosts: Sequence[str] = ()):
         self.poll = poll
+        self.language: str | None = None  # the page's language (None: each browser's own)
         names = [name.lower() for name in (*LOOPBACK_HOSTS, *hosts)]
         # (an IPv6 address stands in brackets in a Host header)
         names += [f"[{name}]" for name in names if ":" in name and not name.startswith("[")]
@@ -461,18 +464,48 @@ class Board(LiveBoard):
         return 201, recorded
 
 
-def page_html(name: str, settings: dict[str, Any]) -> str:
+PAGE_MESSAGE = re.compile("⟦(.*?)⟧", re.DOTALL)
+"""A message of a page (`⟦Standings⟧` in board.html, live.js): written in the page's language."""
+
+
+def page_html(name: str, settings: dict[str, Any], language: str = "en") -> str:
     """A page of `scorepad.web`, whole: what every board's page shares written into it (the
     style of `live.css` at `/*LIVE_CSS*/`, the script of `live.js` at `/*LIVE_JS*/`) and its
-    settings (at `/*SETTINGS*/{}`), so that it needs nothing from elsewhere."""
+    settings (at `/*SETTINGS*/{}`), so that it needs nothing from elsewhere; each of its
+    messages (`⟦...⟧`) in `language`."""
     folder = resources.files("scorepad.web")
     text = folder.joinpath(name).read_text("utf-8")
     for mark, shared in (("/*LIVE_CSS*/", "live.css"), ("/*LIVE_JS*/", "live.js")):
         text = text.replace(mark, folder.joinpath(shared).read_text("utf-8"), 1)
-    return text.replace("/*SETTINGS*/{}", json.dumps(settings))
+    text = text.replace("/*SETTINGS*/{}", json.dumps(settings))
+    if language == "en":
+        return PAGE_MESSAGE.sub(lambda m: m[1], text)
+    catalog = i18n.catalog(language)
+    text = text.replace('<html lang="en">', f'<html lang="{language}">', 1)
+    return PAGE_MESSAGE.sub(lambda m: catalog.gettext(m[1]), text)
 
 
-def live_app(board: LiveBoard, page: Callable[[], str], routes: Sequence[Route] = ()) -> Starlette:
+def page_language(board: LiveBoard, accept: str | None) -> str:
+    """The language of a board's page: the board's (`serve --lang`), else the first the
+    browser asks for (`Accept-Language`, by its weights) that scorepad speaks, else English."""
+    if board.language:
+        return board.language
+    wanted = []
+    for position, item in enumerate((accept or "").split(",")):
+        tag, _semi, weight = item.strip().partition(";")
+        try:
+            q = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            q = 0.0
+        code = tag.strip().split("-")[0].lower()
+        if code in i18n.LANGUAGES and q > 0:
+            wanted.append((-q, position, code))
+    return min(wanted)[2] if wanted else "en"
+
+
+def live_app(
+    board: LiveBoard, page: Callable[[str], str], routes: Sequence[Route] = ()
+) -> Starlette:
     """The app every live board is: `GET /` (the page `page` makes), `GET /api/state` (the
     latest state; 500 when it is an error), `GET /events` (server-sent events, a `state` event
     a change, the latest on connecting) and `routes`, answering only to the board's host
@@ -488,7 +521,15 @@ def live_app(board: LiveBoard, page: Callable[[], str], routes: Sequence[Route] 
             task.cancel()
 
     async def get_page(request: Request) -> Response:
-        return HTMLResponse(page(), headers={"cache-control": "no-store"})
+        language = page_language(board, request.headers.get("accept-language"))
+        return HTMLResponse(
+            page(language),
+            headers={
+                "cache-control": "no-store",
+                "content-language": language,
+                "vary": "accept-language",
+            },
+        )
 
     async def api_state(request: Request) -> Response:
         await board.refresh()
@@ -567,7 +608,7 @@ def create_app(board: Board) -> Starlette:
 
     return live_app(
         board,
-        lambda: page_html("board.html", {"entry": board.allow_entry}),
+        lambda language: page_html("board.html", {"entry": board.allow_entry}, language),
         [
             Route("/api/hands", post_hand, methods=["POST"]),
             Route("/api/undo", post_undo, methods=["POST"]),
