@@ -16,14 +16,13 @@ never translated; numbers and money in text are written as the language writes t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import gettext as gettext_module
+    from decimal import Decimal
 
 LANGUAGES = ("en", "de")
 """The languages scorepad speaks (English first: the messages as written)."""
@@ -32,7 +31,85 @@ DOMAIN = "scorepad"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 _LANGUAGE = ["en"]
-_CATALOG: list[gettext_module.NullTranslations | None] = [None]
+
+
+class Catalog:
+    """A compiled catalog (a gettext `.mo` file), read as its messages are asked for: the file's
+    table of messages is sorted, so a message is found by a binary search of it, and nothing
+    is decoded but what is found. (Python's `gettext.GNUTranslations` decodes every message as
+    it opens the file: about 8 ms for scorepad's, which recording a hand would pay.)"""
+
+    def __init__(self, data: bytes):
+        import struct
+
+        self._data = data
+        magic = struct.unpack_from("<I", data)[0]
+        self._order = "<" if magic == 0x950412DE else ">"
+        _revision, self._count, self._ids, self._strings = struct.unpack_from(
+            self._order + "4I", data, 4
+        )
+        self._unpack = struct.Struct(self._order + "2I").unpack_from
+        self._plural: Callable[[int], int] | None = None
+
+    def _find(self, key: bytes) -> str | None:
+        data, unpack = self._data, self._unpack
+        low, high = 0, self._count
+        while low < high:
+            middle = (low + high) // 2
+            length, offset = unpack(data, self._ids + 8 * middle)
+            found = data[offset : offset + length]
+            if found == key:
+                length, offset = unpack(data, self._strings + 8 * middle)
+                return data[offset : offset + length].decode("utf-8")
+            if found < key:
+                low = middle + 1
+            else:
+                high = middle
+        return None
+
+    def gettext(self, message: str) -> str:
+        found = self._find(message.encode("utf-8"))
+        return found or message
+
+    def pgettext(self, context: str, message: str) -> str:
+        found = self._find(f"{context}\x04{message}".encode())
+        return found or message
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        found = self._find(f"{singular}\0{plural}".encode())
+        if not found:
+            return singular if count == 1 else plural
+        forms = found.split("\0")
+        return forms[min(self.plural(count), len(forms) - 1)]
+
+    def plural(self, count: int) -> int:
+        """Which plural form `count` takes (the catalog's Plural-Forms)."""
+        if self._plural is None:
+            import gettext
+
+            header = self._find(b"") or ""
+            rule = "nplurals=2; plural=(n != 1);"
+            for line in header.splitlines():
+                if line.lower().startswith("plural-forms:"):
+                    rule = line.split(":", 1)[1]
+            self._plural = gettext.c2py(rule.split("plural=", 1)[1].rstrip(";"))
+        return self._plural(count)
+
+
+class _English:
+    """The catalog of English: every message is itself."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return singular if count == 1 else plural
+
+
+_CATALOGS: dict[str, Catalog | _English] = {"en": _English()}
 
 
 def choose(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -63,9 +140,7 @@ def use(language: str) -> None:
     """Speak `language` in this process from now on (an interface calls it as it starts)."""
     if language not in LANGUAGES:
         raise ValueError(f"scorepad does not speak {language!r}")
-    if language != _LANGUAGE[0]:
-        _LANGUAGE[0] = language
-        _CATALOG[0] = None
+    _LANGUAGE[0] = language
 
 
 def language() -> str:
@@ -73,22 +148,19 @@ def language() -> str:
     return _LANGUAGE[0]
 
 
-def catalog(language_code: str | None = None) -> gettext_module.NullTranslations:
+def catalog(language_code: str | None = None) -> Catalog | _English:
     """The compiled catalog of a language (of the one in force), loaded on first use."""
-    import gettext
-
     code = language_code or _LANGUAGE[0]
-    if code == _LANGUAGE[0] and _CATALOG[0] is not None:
-        return _CATALOG[0]
-    found: gettext.NullTranslations
-    if code == "en":
-        found = gettext.NullTranslations()
-    else:
-        with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as file:
-            found = gettext.GNUTranslations(file)
-    if code == _LANGUAGE[0]:
-        _CATALOG[0] = found
+    found = _CATALOGS.get(code)
+    if found is None:
+        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        found = _CATALOGS[code] = Catalog(path.read_bytes())
     return found
+
+
+def loaded() -> tuple[str, ...]:
+    """The languages whose catalog this process has loaded (English has none to load)."""
+    return tuple(code for code in _CATALOGS if code != "en")
 
 
 def gettext(message: str) -> str:

@@ -164,9 +164,39 @@ def lacking(language: str) -> list[str]:
     return wrong
 
 
+def compiled(catalog: object) -> bytes:
+    """A catalog as a gettext `.mo` file, its messages sorted by their bytes (as GNU msgfmt
+    writes them: `i18n.Catalog` finds a message by a binary search), fuzzy and untranslated
+    ones left out."""
+    import struct
+
+    entries: dict[bytes, bytes] = {}
+    for message in catalog:  # type: ignore[attr-defined]
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.id and (message.fuzzy or not all(strings)):
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        key = "\0".join(ids)
+        if message.context:
+            key = f"{message.context}\x04{key}"
+        entries[key.encode()] = "\0".join(strings).encode()
+    keys = sorted(entries)
+    ids = b"".join(k + b"\0" for k in keys)
+    strings = b"".join(entries[k] + b"\0" for k in keys)
+    start = 7 * 4 + 16 * len(keys)
+    table, offset = [], start
+    for k in keys:
+        table += [len(k), offset]
+        offset += len(k) + 1
+    for k in keys:
+        table += [len(entries[k]), offset]
+        offset += len(entries[k]) + 1
+    header = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, start)
+    return header + struct.pack(f"<{len(table)}I", *table) + ids + strings
+
+
 def update() -> None:
     """Write the .pot, update every .po from it, and compile each into its .mo."""
-    from babel.messages.mofile import write_mo
     from babel.messages.pofile import write_po
 
     pot = template()
@@ -178,8 +208,7 @@ def update() -> None:
         po = LOCALE / language / "LC_MESSAGES" / "scorepad.po"
         with po.open("wb") as file:
             write_po(file, catalog, width=100, ignore_obsolete=True)  # type: ignore[arg-type]
-        with po.with_suffix(".mo").open("wb") as file:
-            write_mo(file, catalog)  # type: ignore[arg-type]
+        po.with_suffix(".mo").write_bytes(compiled(catalog))
 
 
 def main() -> int:
