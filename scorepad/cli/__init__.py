@@ -28,12 +28,13 @@ from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     NumberRange,
+    Translated,
     WholeHelpGroup,
     echo_error,
+    language_for,
     option_word,
     use_color,
 )
-from ._language import Translated, speak, translate_help
 
 set_wording(option_word)  # the domain's messages name inputs; here they are options
 
@@ -72,6 +73,9 @@ COMMANDS = {
 """Every command, and where it lives (module.attribute within this package)."""
 
 
+_SPEAKING = f"{__name__}._language"  # the module that speaks another language than English
+
+
 class ScorepadGroup(WholeHelpGroup):
     """A click group that loads its commands when they are called, and reports every user
     error on one line with a non-zero exit."""
@@ -85,7 +89,8 @@ class ScorepadGroup(WholeHelpGroup):
             return None
         module, attribute = where.split(".")
         command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
-        translate_help(command)
+        if _SPEAKING in sys.modules:  # (a language other than English was spoken here)
+            sys.modules[_SPEAKING].translate_help(command)
         gc.freeze()  # what the command's import made lives as long as the process (see main)
         return command
 
@@ -117,7 +122,11 @@ class ScorepadGroup(WholeHelpGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
-        speak(args, self)
+        language = language_for(args)
+        if language != "en" or _SPEAKING in sys.modules:
+            from ._language import speak
+
+            speak(language, self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -16,8 +16,8 @@ import click
 
 from ..errors import ScorepadError, worded
 from ..games import GAMES as GAME_NAMES
+from ..i18n import N_, joined, ngettext
 from ..i18n import gettext as _
-from ..i18n import joined, ngettext
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
 
@@ -34,6 +34,64 @@ if TYPE_CHECKING:
 
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+# --- the language of a call (the German machinery is `_language`, imported only for it) ---
+
+_TOP_OPTIONS_WITH_VALUE = ("-f", "--file", "--wait")
+
+
+def language_of(args: Sequence[str]) -> str | None:
+    """The `--lang` given among the top-level options (before the command's name), if any."""
+    words = iter(args)
+    for word in words:
+        if word == "--lang":
+            return next(words, None)
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+        if word in _TOP_OPTIONS_WITH_VALUE:
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return None
+    return None
+
+
+MACHINE_FORMATS = ("csv", "json", "toml", "tsv")
+"""The formats programs read: a command given one speaks English throughout."""
+
+
+def for_programs(args: Sequence[str]) -> bool:
+    """Whether the command line asks for output for programs (`--format csv|json|toml|tsv`)."""
+    for before, word in zip(["", *args], args):
+        if before == "--format" and word in MACHINE_FORMATS:
+            return True
+        if word.startswith("--format=") and word.partition("=")[2] in MACHINE_FORMATS:
+            return True
+    return False
+
+
+def language_for(args: Sequence[str] | None) -> str:
+    """The language of this call: `--lang` among the top-level options, else the
+    environment's (`i18n.choose`); English for output that programs read."""
+    from .. import i18n
+
+    words = sys.argv[1:] if args is None else list(args)
+    typed = language_of(words)
+    if for_programs(words):
+        return "en"
+    return i18n.choose(typed if typed in i18n.LANGUAGES else None)
+
+
+class Translated(str):
+    """A message click formats itself (`--version`'s), translated as it is formatted."""
+
+    __slots__ = ()
+
+    def __mod__(self, values: Any) -> str:
+        return str(_(str(self)) % values)
+
+
+N_("%(prog)s %(version)s")
 
 
 class WholeHelpGroup(click.Group):

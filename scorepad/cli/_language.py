@@ -11,8 +11,7 @@ translated paragraph by paragraph as the command is loaded.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -77,51 +76,13 @@ CLICK_MESSAGES = (
 )
 """Click's own messages a user meets, translated in scorepad's catalog (their ids are click's)."""
 
-_TOP_OPTIONS_WITH_VALUE = ("-f", "--file", "--wait")
 
-
-def language_of(args: Sequence[str]) -> str | None:
-    """The `--lang` given among the top-level options (before the command's name), if any."""
-    words = iter(args)
-    for word in words:
-        if word == "--lang":
-            return next(words, None)
-        if word.startswith("--lang="):
-            return word.partition("=")[2]
-        if word in _TOP_OPTIONS_WITH_VALUE:
-            next(words, None)
-        elif word == "--" or not word.startswith("-"):
-            return None
-    return None
-
-
-MACHINE_FORMATS = ("csv", "json", "toml", "tsv")
-"""The formats programs read: a command given one speaks English throughout."""
-
-
-def for_programs(args: Sequence[str]) -> bool:
-    """Whether the command line asks for output for programs (`--format csv|json|toml|tsv`)."""
-    for before, word in zip(["", *args], args):
-        if before == "--format" and word in MACHINE_FORMATS:
-            return True
-        if word.startswith("--format=") and word.partition("=")[2] in MACHINE_FORMATS:
-            return True
-    return False
-
-
-def speak(args: Sequence[str] | None, root: click.Command) -> str:
-    """Choose the language of this call (`--lang` in `args`, else the environment) and speak
-    it: scorepad's messages, click's, and the help of `root`."""
-    words = sys.argv[1:] if args is None else list(args)
-    typed = language_of(words)
-    code = i18n.choose(typed if typed in i18n.LANGUAGES else None)
-    if for_programs(words):
-        code = "en"
+def speak(code: str, root: click.Command) -> None:
+    """Speak `code` in this process: scorepad's messages, click's, and the help of `root`
+    (this module is imported only once a language other than English is spoken)."""
     i18n.use(code)
-    if code != "en" or _TAUGHT[0]:
-        _teach_click()
-        translate_help(root)
-    return code
+    _teach_click()
+    translate_help(root)
 
 
 _TAUGHT = [False]
@@ -156,17 +117,6 @@ class _TypeName(str):
     def __format__(self, spec: str) -> str:
         return format(i18n.gettext(str(self)), spec)
 
-
-class Translated(str):
-    """A message click formats itself (`--version`'s), translated as it is formatted."""
-
-    __slots__ = ()
-
-    def __mod__(self, values: Any) -> str:
-        return str(i18n.gettext(str(self)) % values)
-
-
-N_("%(prog)s %(version)s")
 
 _ENGLISH = "_scorepad_english"
 
