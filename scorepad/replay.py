@@ -409,7 +409,7 @@ def _call(
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
             raise HandFileError(line, _("no 'call:' line: give the called card, or 'alone'"))
-        return _Call((), "goes alone")
+        return _Call((), _("goes alone"))
     called = _card_of(words[0], line)
     if deal.partners == 0:
         raise HandFileError(
@@ -429,7 +429,7 @@ def _call(
     elif len(words) != 1:
         raise HandFileError(line, _("call: write a card (AC), 'AS unknown 7C', or 'alone'"))
     problems += _call_problems(rules, picker, called, unknown, holding[picker])
-    said = f"calls {called}" + (
+    said = _("calls {card}").format(card=called) + (
         _(" (unknown card {unknown})").format(unknown=unknown) if unknown else ""
     )
     return _Call((holder,) if holder != picker else (), said, called, unknown)

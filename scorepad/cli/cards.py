@@ -11,6 +11,7 @@ import click
 
 from ..errors import ScorepadError
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ._common import (
     CONTEXT_SETTINGS,
     GameChoice,
@@ -445,27 +446,26 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
 
 
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
-    words = "declarer" if outcome.rules.is_schafkopf else "picker"
+    words = _("declarer") if outcome.rules.is_schafkopf else _("picker")
     bury = " ".join(map(str, outcome.bury))
     head = _("{name} rules, {len_players} players; {dealer} deals.").format(
         name=outcome.rules.name, len_players=len(outcome.players), dealer=outcome.dealer
     )
     if outcome.picker is None:
-        head += " Everyone passed: a Ramsch, everyone alone"
+        head += _(" Everyone passed: a Ramsch, everyone alone")
     else:
         head += (
-            f" {outcome.picker} picks"
-            if not outcome.rules.is_schafkopf
-            else f" {outcome.picker} declares"
-        )
+            _(" {player} picks") if not outcome.rules.is_schafkopf else _(" {player} declares")
+        ).format(player=outcome.picker)
         if bury:
             head += _(", buries {bury} ({sum} points)").format(
                 bury=bury, sum=sum(c.points for c in outcome.bury)
             )
-        head += f" and {outcome.call_text}"
+        head += _(" and {call}").format(call=outcome.call_text)
     if outcome.partners:
-        head += f": {', '.join(outcome.partners)} {'is' if len(outcome.partners) == 1 else 'are'}"
-        head += " the partner" + ("s" if len(outcome.partners) > 1 else "")
+        head += ngettext(
+            ": {players} is the partner", ": {players} are the partners", len(outcome.partners)
+        ).format(players=", ".join(outcome.partners))
     click.echo(head + ".")
     rows = [
         (
@@ -508,7 +508,7 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
                 words=words,
                 side=side,
                 points=outcome.points,
-                value=" with the bury" if outcome.bury else "",
+                value=_(" with the bury") if outcome.bury else "",
                 side_tricks=outcome.side_tricks,
                 len_tricks=len(outcome.tricks),
                 runs=runs,
