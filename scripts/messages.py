@@ -64,9 +64,10 @@ def helps() -> Iterator[tuple[Message, str]]:
 
     from scorepad import i18n
     from scorepad.cli import COMMANDS, cli
-    from scorepad.cli._language import paragraphs
+    from scorepad.cli._language import paragraphs, translate_help
 
     i18n.use("en")
+    translate_help(cli)  # (the English help, in a process that spoke another language before)
     ctx = click.Context(cli)
 
     def walk(command: click.Command, path: str) -> Iterator[tuple[Message, str]]:
