@@ -115,7 +115,7 @@ _GERMAN_RANK_NAMES = {
     Rank.EIGHT: "Acht",
     Rank.SEVEN: "Sieben",
 }
-_HELP = (
+_HELP = N_(
     "write rank then suit, e.g. QC, 10D, A♥ (ranks 7 8 9 10 J Q K A, suits C S H D), or a "
     "German name such as Eichel-Ober or EO"
 )
@@ -133,7 +133,7 @@ class Card:
         """Read a card such as `QC`, `10D`, `TD`, `A♥`, `Eichel-Ober` or `EO`."""
         raw = text.strip()
         if not raw:
-            raise CardError(_("an empty card: {help}").format(help=_HELP))
+            raise CardError(_("an empty card: {help}").format(help=_(_HELP)))
         english = raw.upper()
         if len(english) >= 2:
             suit_text = _UNICODE_SUITS.get(english[-1], english[-1])
@@ -144,7 +144,7 @@ class Card:
                 pass
         german = cls._parse_german(raw)
         if german is None:
-            raise CardError(_("unknown card {text!r}: {help}").format(text=text, help=_HELP))
+            raise CardError(_("unknown card {text!r}: {help}").format(text=text, help=_(_HELP)))
         return german
 
     @classmethod

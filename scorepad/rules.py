@@ -64,19 +64,19 @@ class Setting(NamedTuple):
     def describe_valid(self) -> str:
         """Say which values are valid, for error messages."""
         if self.kind == "bool":
-            return "true or false"
+            return _("true or false")
         if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
+            return _("one of {choices}").format(choices=", ".join(self.choices))
         if self.kind == "levels":
-            return "three whole numbers of at least 1, e.g. 1,2,3"
+            return _("three whole numbers of at least 1, e.g. 1,2,3")
         if self.kind == "places":
-            return (
-                f"none, or up to {MAX_PLACES} whole numbers of at least 1, each no more than "
-                f"the one before, e.g. 2,1"
-            )
+            return _(
+                "none, or up to {most} whole numbers of at least 1, each no more than "
+                "the one before, e.g. 2,1"
+            ).format(most=MAX_PLACES)
         if self.kind == "int":
-            return f"a whole number {self.low} to {self.highest:,}"
-        return "any text"
+            return _("a whole number {low} to {high:,}").format(low=self.low, high=self.highest)
+        return _("any text")
 
     def parse(self, text: str) -> Any:
         """Turn the text of a `--set` value into a value of this setting's kind, checked."""

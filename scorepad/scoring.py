@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
-from .i18n import N_, game_word, ngettext
+from .i18n import N_, game_word, joined, ngettext
 from .i18n import gettext as _
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
 from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules, format_value
@@ -675,21 +675,21 @@ def _crack_factors(
         if hand.recrack:
             raise HandError(
                 _("⟨recrack⟩: a {recrack} answers a {crack}; give ⟨crack⟩ NAME too").format(
-                    recrack=recrack, crack=crack
+                    recrack=_(recrack), crack=_(crack)
                 )
             )
         return []
     if not rules.cracks:
         raise HandError(
             _("⟨crack⟩: {name} rules have no {crack} (cracks = false)").format(
-                name=rules.name, crack=crack
+                name=rules.name, crack=_(crack)
             )
         )
     cracker = _active(seating, hand.crack, "⟨crack⟩")
     if cracker == picker or cracker in partners:
         raise HandError(
             _("⟨crack⟩ {cracker}: {cracker} is on the {words}; only a {words2} may {crack}").format(
-                cracker=cracker, words=_(words["side"]), words2=_(words["defender"]), crack=crack
+                cracker=cracker, words=_(words["side"]), words2=_(words["defender"]), crack=_(crack)
             )
         )
     if rules.crack_by == "after-picker" and (
@@ -928,14 +928,16 @@ def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
     if valued not in rules.game_values:
         raise HandError(
             _(
-                "⟨game⟩ {game}: {name} rules give a {game} no value (set "
+                "⟨game⟩ {game}: {name} rules give a {shown} no value (set "
                 "game_values.{valued}, or use ⟨rules⟩ bavarian)"
-            ).format(game=game, name=rules.name, valued=valued)
+            ).format(game=game, shown=game_word(game), name=rules.name, valued=valued)
         )
     if not GAME_BY_NAME[game].partner:
         if hand.partners:
             raise HandError(
-                _("⟨partners⟩: a {game} is one against three and has no partner").format(game=game)
+                _("⟨partners⟩: a {game} is one against three and has no partner").format(
+                    game=game_word(game)
+                )
             )
         return hand._replace(alone=True)
     if not hand.partners:
@@ -1163,7 +1165,7 @@ def _counted_runs(
     if not 0 <= runs <= most:
         raise HandError(
             _("⟨runs⟩ {runs}: a {game} has {most} trumps, so 0 to {most} runs").format(
-                runs=runs, game=game, most=most
+                runs=runs, game=game_word(game), most=most
             )
         )
     counts_as = GAME_BY_NAME[game].runs_as
@@ -1229,7 +1231,7 @@ def _schafkopf_value(
         if t is None:
             raise HandError(
                 _("⟨tricks⟩ is needed for a {game}: it is won only by taking every trick").format(
-                    game=game
+                    game=game_word(game)
                 )
             )
         won = t == total_tricks
@@ -1505,7 +1507,7 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
         )
     high = max(points.values())
     tied = tuple(p for p in seating.order if points[p] == high)
-    both = " and ".join(tied)
+    both = joined(tied)
     if len(tied) == seating.size:
         lines.append(_("Everyone took {high}: nobody pays.").format(high=high))
         losers: tuple[str, ...] = ()
@@ -1601,7 +1603,7 @@ def _score_leaster_places(
                 paid[p] = span[0]
         else:
             assert points is not None
-            both = " and ".join(group)
+            both = joined(group)
             tie = _("{both} tie with {points} for {where}").format(
                 both=both, points=points[group[0]], where=where
             )
@@ -1797,7 +1799,7 @@ def _leaster_winners(
     if len(tied) == 1:
         lines.append(_("{tied} took the fewest, {low}, and wins.").format(tied=tied[0], low=low))
         return tied
-    both = " and ".join(tied)
+    both = joined(tied)
     if rules.leaster_tie == "name":
         raise HandError(
             _(
@@ -2013,9 +2015,7 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
     elif len(losers) == 1:
         lines.append(_("{losers} has the most and loses.").format(losers=losers[0]))
     else:
-        lines.append(
-            _("{losers} tie for the most: each loses.").format(losers=" and ".join(losers))
-        )
+        lines.append(_("{losers} tie for the most: each loses.").format(losers=joined(losers)))
     factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.base * product
@@ -2260,7 +2260,7 @@ def _ramsch_loser(seating: Seating, hand: RamschHand, jungfrau: list[str], lines
     if len(tied) > 1 and named is None:
         raise HandError(
             _("{tied} tie for the most with {high}: name the loser with ⟨losers⟩ NAME").format(
-                tied=" and ".join(tied), high=high
+                tied=joined(tied), high=high
             )
         )
     loser = named or tied[0]

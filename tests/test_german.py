@@ -430,3 +430,53 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             )
         finally:
             browser.close()
+
+
+SWEEP = [
+    "check --players A,B,C,D,E --picker A --partner A --points 70",
+    "check --players A,B,C,D,E --picker A --alone --partner B --points 70",
+    "check --players A,B,C,D,E --picker A --alone --points 70 --tricks 9",
+    "check --players A,B,C,D,E --picker A --alone --points 0 --tricks 6",
+    "check --players A,B,C,D,E --picker A --alone --points 70 --crack A",
+    "check --players A,B,C,D,E --picker A --alone --points 70 --recrack",
+    "check --players A,B,C,D,E --picker A --alone --points 70 --knocks 1",
+    "check --players A,B,C,D,E --leaster",
+    "check --players A,B,C,D,E --leaster --leaster-points A=10,B=10",
+    "check --players A,B,C,D,E --leaster --leaster-points A=x",
+    "check --players A,B,C,D,E --schwanzer --loser A",
+    "check --rules schafkopf --players A,B,C,D --picker A --game bettel --points 0",
+    "check --rules schafkopf --players A,B,C,D --picker A --game solo --partner B --points 70",
+    "check --rules schafkopf --players A,B,C,D --picker A --game wenz --points 70 --runs 9",
+    "check --rules bavarian --players A,B,C,D --ramsch --ramsch-points A=10",
+    "check --rules bavarian --players A,B,C,D --ramsch --ramsch-points A=0,B=40,C=40,D=40",
+    "check --rules schafkopf --players A,B,C,D,E --picker A --points 70",
+    "check --set nope=1 --players A,B,C,D,E --picker A --alone --points 70",
+    "check --set cracks=maybe --players A,B,C,D,E --picker A --alone --points 70",
+    "rules --set deal.9.cards=3",
+    "count ZZ 10C",
+    "trick --rules schafkopf --game solo EO",
+    "settle --rate 0,001 --currency 12345678",
+    "new --players A",
+    "new --players =A,B,C,D,E",
+    "hand --picker A --alone --points 70",
+    "void 3",
+    "amend 1",
+    "seat remove Zed",
+    "replay no-such-file.txt",
+    "season no-such-folder",
+    "chart --output chart.gif",
+]
+
+
+@pytest.mark.parametrize("line", SWEEP)
+def test_every_error_in_german_is_one_line_and_changes_nothing(
+    line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    en("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    before = (tmp_path / "scorepad.csv").read_bytes()
+    result = de(*line.split())
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (1, 2), result.output
+    assert result.stderr.startswith("Fehler: ") and result.stderr.count("\n") == 1, result.stderr
+    assert (tmp_path / "scorepad.csv").read_bytes() == before

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import HandError, ScorepadError
 from ..i18n import gettext as _
+from ..i18n import joined
 from ..rules import MAX_DOUBLED, Rules
 from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
 from ..store.format import LedgerError, Row, RowKind, check_note
@@ -218,7 +219,7 @@ class NewRows(Night):
                 _(
                     "the race is over: {race_winners} reached {target}; start a new session "
                     "for another night"
-                ).format(race_winners=" and ".join(self.race_winners), target=self.rules.target)
+                ).format(race_winners=joined(self.race_winners), target=self.rules.target)
             )
 
     def check_night_open(self) -> None:
@@ -234,9 +235,11 @@ class NewRows(Night):
     def _check_ref(self, ref: int) -> None:
         if not 1 <= ref <= self.last_hand:
             raise HandError(
-                f"there is no hand {ref}: hands run from 1 to {self.last_hand}"
+                _("there is no hand {ref}: hands run from 1 to {last}").format(
+                    ref=ref, last=self.last_hand
+                )
                 if self.last_hand
-                else f"there is no hand {ref}: no hand recorded"
+                else _("there is no hand {ref}: no hand recorded").format(ref=ref)
             )
         if ref in self.voided:
             raise HandError(_("hand {ref} is already void").format(ref=ref))
