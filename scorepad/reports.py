@@ -775,11 +775,15 @@ class NextHand(NamedTuple):
     sits_out: tuple[str, ...]
     doubled: int  # doublings pending on it (x 2 ** doubled)
 
-    def text(self) -> str:
-        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling)."""
-        words = _("Next: hand {hand}, {dealer} deals, {leads} leads").format(
-            hand=self.hand, dealer=self.dealer, leads=self.leads
+    def text(self, next_: bool = True) -> str:
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling); without
+        `next_`, `Hand 2, Ann deals, Bob leads.`"""
+        said = (
+            _("Next: hand {hand}, {dealer} deals, {leads} leads")
+            if next_
+            else _("Hand {hand}, {dealer} deals, {leads} leads")
         )
+        words = said.format(hand=self.hand, dealer=self.dealer, leads=self.leads)
         if self.sits_out:
             words += _(", {players} sits out").format(players=", ".join(self.sits_out))
         if self.doubled:

@@ -19,7 +19,6 @@ from ._common import (
     CONTEXT_SETTINGS,
     echo_recorded,
     hand_options,
-    next_line,
     open_session,
     race_line,
     rules_in_force,
@@ -495,8 +494,9 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     seating = seat(rules, state.seated, state.next_dealer)
     players = list(seating.order)
     click.echo()
-    line = next_line(state).removeprefix("Next: h").rstrip(".")
-    click.echo(f"H{line}.")
+    from ..reports import next_hand
+
+    click.echo(next_hand(state).text(next_=False))
     extra = {
         "leaster": "leaster",
         "doubler": "doubler",
