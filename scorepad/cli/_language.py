@@ -135,6 +135,9 @@ def translate_help(command: click.Command) -> None:
             text = english.get(name)
             if isinstance(text, str):
                 setattr(thing, name, help_text(text))
+    if getattr(command, "_help_option", None) is not None:
+        # click makes -h/--help once, in the language then spoken: made again when shown
+        command._help_option = None
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             translate_help(sub)
