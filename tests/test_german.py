@@ -399,13 +399,21 @@ def test_the_german_board_in_chromium(night: Path) -> None:
         "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
     )
     pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from decimal import Decimal
+
     from test_serve import TOKEN, _chromium, served
+
+    from scorepad.web.serve import MoneyRate
 
     chromium = _chromium()
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
     en("-f", night, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "64")
-    with served(night, allow_entry=True, token=TOKEN) as url, playwright.sync_playwright() as p:
+    money = MoneyRate(Decimal("0.10"), "€")
+    with (
+        served(night, allow_entry=True, token=TOKEN, money=money) as url,
+        playwright.sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
             page = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
@@ -415,6 +423,9 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             assert page.locator("#standings-card h2").text_content() == "Stand"
             assert page.locator("#next").inner_text() == "Spiel 2: Ann gibt, Bob spielt aus."
             assert page.locator("#pending").inner_text() == "Keine Doubler ausstehend"
+            assert page.locator("#money-rate").inner_text() == "Zu 0,10 € je Punkt:"
+            assert page.locator("#standings .money").first.inner_text() == "0,20 €"
+            assert "Cy zahlt an Ann 0,10 €" in page.locator("#payments").inner_text()
             assert page.locator("#entry h2").text_content() == "Ein Spiel aufschreiben"
             assert page.locator("#undo").inner_text() == "Letzte Änderung zurücknehmen"
             page.select_option("#picker", "Cy")
