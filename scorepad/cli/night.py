@@ -123,7 +123,10 @@ def status(path: Path, fmt: str) -> None:
         "last_hand_played": state.night_over,
     }
     owed = bock_owed(state)
-    if owed or state.rules.bock_after:  # (a night without Bock keeps the keys it had)
+    # (a night that can have no Bock keeps the keys it had: one of a file before format 8
+    # under rules without bock_after)
+    bocks = owed or state.rules.bock_after or "bock_queue" in head.codec.columns
+    if bocks:
         info.update(bock=bock_record(coming.bock), bock_owed=owed)
     if fmt == "json":
         from ..render import to_json
@@ -158,7 +161,7 @@ def status(path: Path, fmt: str) -> None:
             else "nobody yet (everyone at 0)",
         ),
     ]
-    if owed or state.rules.bock_after:
+    if bocks:
         from ..scoring import Bock
 
         bock = Bock.parse(coming.bock)

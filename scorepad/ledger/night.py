@@ -11,7 +11,7 @@ from typing import Self
 
 from ..errors import ScorepadError
 from ..rules import Rules
-from ..scoring import Outcome, Score, seat
+from ..scoring import Bock, Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
 from ..store.scan import Fate
 from . import bock as bocks
@@ -417,16 +417,14 @@ class Night:
                     f"{ref + 1} to {self.last_effective()} first"
                 )
             if version.row.bock != self.bock_next():
-                now = self.bock_next() or "no Bock hand"
                 return (
-                    f"hand {ref} was recorded as {version.row.bock or 'no Bock hand'}, but the "
-                    f"next hand now is {now}: it cannot count again as it was played"
+                    f"hand {ref} was played as {_bock_words(version.row.bock)}, but the next "
+                    f"hand now is {_bock_words(self.bock_next())}: it cannot count again as it "
+                    f"was played"
                 )
             return None
-        if mine:
-            blocked = top is None or top[0] != ref
-        else:  # (an amendment that brings a Bock round, where the hand brought none)
-            blocked = top is not None and top[2] >= ref
+        # (not `mine`: an amendment that brings a Bock round, where the hand brought none)
+        blocked = (top is None or top[0] != ref) if mine else (top is not None and top[2] >= ref)
         if not blocked and ref == self.last_effective():
             return None
         first = self._first_to_undo(top, ref)
@@ -514,6 +512,11 @@ _APPLY: dict[RowKind, Callable[[Night, Row, Score | None, Mapping[str, int]], No
     RowKind.RESTORE: Night._apply_restore,
     RowKind.BOCK: Night._apply_bock,
 }
+
+
+def _bock_words(cell: str) -> str:
+    found = Bock.parse(cell)
+    return "no Bock hand" if found is None else found.words()
 
 
 def _events(result: Score | None) -> tuple[str, ...]:
