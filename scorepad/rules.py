@@ -430,9 +430,7 @@ _SCALARS = (
     Setting(
         "bock_after",
         "choices",
-        "the events after which a Bock round follows: a 60-60 hand, a schwarz (a hand won or "
-        "lost without a trick), a re (Stoss 2 or more, a re-crack), a tout lost, a Ramsch "
-        "with a jungfrau, a durchmarsch",
+        "the events after which a Bock round follows",
         BOCK_EVENTS,
         default=(),
     ),
@@ -455,8 +453,7 @@ _SCALARS = (
     Setting(
         "bock_stacking",
         "choice",
-        "a Bock round earned during one: it follows it (queue), or starts at once and the "
-        "hands both cover multiply again (multiply: Doppelbock)",
+        "a Bock round earned in one: it follows (queue), or starts at once, overlaps x2 again",
         ("queue", "multiply"),
         default="queue",
     ),
