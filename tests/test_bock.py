@@ -30,8 +30,8 @@ def _status(night: Night) -> Any:
     return json.loads(result.stdout)
 
 
-def _ok(night: Night, *args: object) -> str:
-    result = night(*args)
+def _ok(night: Night, *args: object, input: str | None = None) -> str:
+    result = night(*args, input=input)
     assert result.exit_code == 0, result.stderr
     return result.stdout
 
@@ -306,6 +306,32 @@ def test_bock_refuses_more_rounds_than_it_starts(night: Night, fails: Fails) -> 
     before = night.path.read_bytes()
     assert "--rounds" in fails("-f", night.path, "bock", "--rounds", 21, code=2)
     assert night.path.read_bytes() == before
+
+
+def test_play_starts_a_bock_round(night: Night) -> None:
+    _ok(night, "new", "--players", FOUR, "--rules", "bavarian")
+    out = _ok(night, "play", input="bock 2\n\n")
+    assert "Bock: 2 Bock rounds started; 8 Bock hands owed." in out
+    assert "Hand 1, Dori deals, Anni leads; bock 1 of 4, x2." in out
+    assert _status(night)["bock_owed"] == 8
+
+
+def test_the_board_says_the_next_hand_is_a_bock_hand(night: Night) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    from scorepad.web.serve import Board, create_app
+
+    _ok(night, "new", "--players", FOUR, "--rules", "bavarian")
+    _ok(night, "bock")
+    _partner(night)
+    board = Board(night.path, allow_entry=False, token="t", poll=0.05)
+    with TestClient(create_app(board), base_url="http://localhost") as client:
+        state = client.get("/api/state").json()
+    assert state["next"]["bock"] == {"hand": 2, "of": 4, "factor": 2}
+    assert state["next"]["bock_owed"] == 3
+    assert state["recent"][0]["bock"] == {"hand": 1, "of": 4, "factor": 2}
+    assert state["recent"][0]["played"] == "Bertl + Dori 70, bock 1 of 4, x2"
 
 
 # --- corrections -----------------------------------------------------------------------------
