@@ -88,9 +88,7 @@ def test_check_bock_with_the_last_hand(run: Run) -> None:
 
 
 def test_check_bock_is_two_or_more(fails: Fails) -> None:
-    line = fails(
-        "check", "--players", FIVE, "--picker", "Ann", "--points", 70, "--bock", 1, code=2
-    )
+    line = fails("check", "--players", FIVE, "--picker", "Ann", "--points", 70, "--bock", 1, code=2)
     assert "--bock" in line
 
 
@@ -458,8 +456,7 @@ def test_a_hand_edited_bock_is_reported_at_its_line(night: Night) -> None:
     result = night("verify")
     assert result.exit_code == 1
     assert (
-        f"{path}:6: bock_queue: recorded 4-4/4x9, but the rows above give 3-4/4x2"
-        in result.stdout
+        f"{path}:6: bock_queue: recorded 4-4/4x9, but the rows above give 3-4/4x2" in result.stdout
     )
     assert "Traceback" not in result.stdout + result.stderr
     path.write_bytes(good)
@@ -556,3 +553,72 @@ def test_any_bock_night_verifies_and_its_passes_agree(
         # the state the last row records is the state the pass ends in (what `hand` resumes)
         assert Session(path).state().bock == results[0][2]
         assert sum(results[0][0].values()) == 0
+
+
+# --- the rules, and the queue as a value -----------------------------------------------------
+
+
+def test_rules_list_and_explain_the_bock_settings(run: Run) -> None:
+    out = run("rules", "bavarian").stdout
+    for key in ("bock_after", "bock_hands", "bock_factor", "bock_stacking"):
+        assert f"\n{key} " in out
+    assert "(choices: sixty-sixty, schwarz, re, tout-lost, jungfrau, durchmarsch)" in out
+    data = json.loads(run("rules", "bavarian", "--set", "bock_after=re,schwarz", "--format",
+                          "json").stdout)  # fmt: skip
+    assert data["bock_after"] == ["schwarz", "re"]  # (in the setting's order)
+
+
+def test_a_bad_bock_setting_is_one_line(fails: Fails) -> None:
+    line = fails("rules", "bavarian", "--set", "bock_after=schwartz")
+    assert line.startswith("Error: ") and "bock_after: 'schwartz' is not valid" in line
+    assert "bock_factor" in fails("rules", "--set", "bock_factor=1")
+
+
+def test_set_brings_bock_rounds_from_the_next_hand_on(night: Night) -> None:
+    _ok(night, "new", "--players", FOUR, "--rules", "bavarian")
+    _schwarz(night)
+    assert _status(night).get("bock_owed", 0) == 0
+    _ok(night, "set", "bock_after=schwarz")
+    _schwarz(night)
+    assert _status(night)["bock_owed"] == 4
+    _verifies(night)
+
+
+def test_the_cli_bock_bound_is_the_rules() -> None:
+    from scorepad.rules import MAX_BOCK
+
+    assert MAX_BOCK == 4096  # (cli/_common.py's --bock takes 2 to 4096 without importing rules)
+
+
+RUNS = st.lists(
+    # (factor, first, last, of): hands first to last of a round of `of`
+    st.tuples(st.integers(2, 16), st.integers(1, 6), st.integers(0, 5), st.integers(0, 3)).map(
+        lambda t: (t[0], t[1], t[1] + t[2], t[1] + t[2] + t[3])
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(RUNS, st.sampled_from(["queue", "multiply"]), st.integers(2, 6), st.integers(1, 3))
+def test_a_queue_reads_back_and_owes_what_was_added(
+    runs: list[tuple[int, int, int, int]], stacking: str, seated: int, rounds: int
+) -> None:
+    from scorepad.ledger import bock
+    from scorepad.rules import load_rules
+
+    queue = tuple(runs)
+    assert bock.parse(bock.text(queue)) == queue
+    rules = load_rules("bavarian", [f"bock_stacking={stacking}"])
+    more = bock.added(queue, rules, seated, rounds)
+    expected = (
+        bock.owed(queue) + seated * rounds
+        if stacking == "queue"
+        else max(bock.owed(queue), seated * rounds)
+    )
+    assert bock.owed(more) == expected
+    assert bock.parse(bock.text(more)) is not None
+    # the next hand is the first run's; playing it owes one fewer
+    if more:
+        assert bock.owed(bock.rest(more)) == bock.owed(more) - 1
+        assert bock.head(more) is not None

@@ -402,7 +402,9 @@ class Night:
         ref = row.ref
         assert ref is not None
         version = self.kept[ref]
-        mine = any(key == ref for key, _, _ in changes)
+        # (a hand that was a Bock hand or brought a round changed the Bock owed: its change is
+        # on the stack, unless so many came after it that it was let go, which refuses too)
+        mine = bool(version.row.bock or _events(version.result))
         if row.kind is RowKind.VOID and not mine:
             return None  # (it changed no Bock owed)
         if row.kind is RowKind.AMEND and _events(version.result) == _events(result):
@@ -426,7 +428,7 @@ class Night:
         # (not `mine`: an amendment that brings a Bock round, where the hand brought none)
         blocked = (top is None or top[0] != ref) if mine else (top is not None and top[2] >= ref)
         if not blocked and ref == self.last_effective():
-            return None
+            return None  # (it is the last change of the Bock owed, and the last hand dealt)
         first = self._first_to_undo(top, ref)
         if row.kind is RowKind.VOID:
             what = "is a Bock hand" if version.row.bock else "brought a Bock round"
