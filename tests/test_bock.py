@@ -622,3 +622,25 @@ def test_a_queue_reads_back_and_owes_what_was_added(
     if more:
         assert bock.owed(bock.rest(more)) == bock.owed(more) - 1
         assert bock.head(more) is not None
+
+
+def test_a_replayed_ramsch_with_a_jungfrau_brings_a_bock_round(night: Night) -> None:
+    hand_file = Path(__file__).parent.parent / "sample_sessions/hands/bavarian-ramsch.txt"
+    _ok(night, "new", "--players", "Anni,Bertl,Sepp,Vroni", "--rules", "bavarian", "--set",
+        "bock_after=jungfrau")  # fmt: skip
+    out = _ok(night, "replay", "--record", hand_file)
+    assert "jungfrau Vroni; Bock round follows." in out
+    assert _status(night)["bock"] == {"hand": 1, "of": 4, "factor": 2}
+    _verifies(night)
+
+
+def test_a_leaster_and_a_schwanzer_are_bock_hands_too(run: Run) -> None:
+    # a leaster's payout 1 x 2 (Bock): the winner +2 from each of four
+    leaster = run("check", "--players", FIVE, "--leaster", "--winner", "Cy", "--bock", 2,
+                  "--format", "json")  # fmt: skip
+    assert json.loads(leaster.stdout)["deltas"] == {"Ann": -2, "Bob": -2, "Cy": 8, "Dee": -2,
+                                                    "Ed": -2}  # fmt: skip
+    # a schwanzer's base 1 x 4 (Doppelbock): the loser pays 4 to each of four
+    schwanzer = run("check", "--set", "all_pass=schwanzer", "--players", FIVE, "--schwanzer",
+                    "--loser", "Ann", "--bock", 4, "--format", "json")  # fmt: skip
+    assert json.loads(schwanzer.stdout)["deltas"]["Ann"] == -16
