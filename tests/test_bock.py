@@ -644,3 +644,18 @@ def test_a_leaster_and_a_schwanzer_are_bock_hands_too(run: Run) -> None:
     schwanzer = run("check", "--set", "all_pass=schwanzer", "--players", FIVE, "--schwanzer",
                     "--loser", "Ann", "--bock", 4, "--format", "json")  # fmt: skip
     assert json.loads(schwanzer.stdout)["deltas"]["Ann"] == -16
+
+
+def test_the_rounds_of_a_bock_row_are_not_taken_back_once_played_in(night: Night) -> None:
+    from scorepad.errors import HandError
+    from scorepad.session import Session
+
+    _ok(night, "new", "--players", FOUR, "--rules", "bavarian")
+    _ok(night, "bock")  # line 4
+    _partner(night)
+    ledger = Session(night.path).night()
+    with pytest.raises(HandError) as refused:
+        ledger.bock_row(1, 6, "undo", undoes=4)
+    assert str(refused.value) == (
+        "the Bock rounds of line 4 cannot be taken back: hand 1 was played in them: void it first"
+    )

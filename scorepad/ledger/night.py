@@ -394,10 +394,14 @@ class Night:
             if row.undoes is None:
                 return None
             if top is None or top[0] != -row.undoes:
-                return (
-                    f"the Bock rounds of line {row.undoes} cannot be taken back: Bock hands "
-                    f"were played since; {self._first_to_undo(top)}"
+                since = (
+                    "none are owed"
+                    if top is None
+                    else f"hand {top[0]} was played in them: void it first"
+                    if top[0] > 0
+                    else f"the Bock rounds of line {-top[0]} came after: undo them first"
                 )
+                return f"the Bock rounds of line {row.undoes} cannot be taken back: {since}"
             return None
         ref = row.ref
         assert ref is not None
@@ -442,14 +446,13 @@ class Night:
             f"hands; {first}"
         )
 
-    def _first_to_undo(self, top: tuple[int, bocks.Queue, int] | None, ref: int = 0) -> str:
-        """What to take back first, so that a change of the Bock owed can be made."""
+    def _first_to_undo(self, top: tuple[int, bocks.Queue, int] | None, ref: int) -> str:
+        """What to take back first, so that hand `ref`'s change of the Bock owed can be made."""
         later = self.last_effective()
-        if top is not None and top[0] < 0 and (ref == 0 or top[2] >= ref):
+        if top is not None and top[0] < 0 and top[2] >= ref:
             return f"undo the Bock rounds started on line {-top[0]} first"
         if later > ref:
-            start = max(ref + 1, 1)
-            hands = f"hand {later}" if start == later else f"hands {start} to {later}"
+            hands = f"hand {later}" if ref + 1 == later else f"hands {ref + 1} to {later}"
             return f"void {hands} first (from the last: `scorepad undo`)"
         return "take back the changes after it first (`scorepad undo`)"
 
