@@ -659,3 +659,8 @@ def test_the_rounds_of_a_bock_row_are_not_taken_back_once_played_in(night: Night
     assert str(refused.value) == (
         "the Bock rounds of line 4 cannot be taken back: hand 1 was played in them: void it first"
     )
+
+
+def test_one_bock_hand_owed_is_one(night: Night) -> None:
+    _ok(night, "new", "--players", FOUR, "--rules", "bavarian", "--set", "bock_hands=1")
+    assert _ok(night, "bock").splitlines()[0] == "Bock: 1 Bock round started; 1 Bock hand owed."

@@ -543,7 +543,7 @@ def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
         )
         return
     started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
-    click.echo(f"Bock: {started} started; {owed} Bock hands owed.")
+    click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
     click.echo(next_line(state))
 
 

@@ -278,7 +278,8 @@ def _change(session: Session, what: str, name: str) -> None:
             from ..reports import bock_owed
 
             started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
-            click.echo(f"Bock: {started} started; {bock_owed(state)} Bock hands owed.")
+            owed = bock_owed(state)
+            click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
         elif what == "join":
             player, _, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")
