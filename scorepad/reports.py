@@ -18,7 +18,8 @@ from .games import WonBy
 from .i18n import game_word, joined, ngettext
 from .i18n import gettext as _
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
-from .scoring import Outcome, Score, same_name, seat
+from .ledger.bock import owed as bock_count
+from .scoring import Bock, Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
 if TYPE_CHECKING:
@@ -227,6 +228,11 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append(_("60-60: next hand doubled"))
     if row.last:
         found.append(_("last hand"))
+    bock = Bock.parse(row.bock) if row.bock else None
+    if bock is not None:
+        found.append(bock.words())
+    if result is not None and result.bock_next:
+        found.append(_("Bock round follows"))
     return found
 
 
@@ -237,6 +243,12 @@ def change_text(row: Row) -> str:
         return _("seats: {players}").format(players=", ".join(row.seated))
     if kind is RowKind.SET:
         return _("rules: {changes}").format(changes=set_row_text(row.note)[0])
+    if kind is RowKind.BOCK:
+        rounds = row.bock_rounds or 1
+        what = ngettext("1 Bock round", "{count} Bock rounds", rounds).format(count=rounds)
+        if row.undoes is not None:
+            return _("bock: {what} taken back").format(what=what)
+        return _("bock: {what}").format(what=what)
     if kind is RowKind.VOID:
         return _("void of hand {hand}").format(hand=row.ref)
     if kind is RowKind.RESTORE:
@@ -436,6 +448,15 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
     )
 
 
+def bock_record(cell: str) -> dict[str, int] | None:
+    """A Bock hand's place and factor as data (`hand`, `of`: its place in the round, 0 where
+    only the factor is known; `factor`), or None for a hand that is none."""
+    bock = Bock.parse(cell) if cell else None
+    if bock is None:
+        return None
+    return {"hand": bock.place, "of": bock.of, "factor": bock.factor}
+
+
 def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict[str, Any]:
     """A hand as data, with the same keys in every report: its number and kind, who dealt,
     picked and partnered, the points and tricks, the winners, its note, whether it is void or
@@ -460,6 +481,7 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "paid_to": row.paid_to,
         "last": row.last,
         "marks": marks(row, result),
+        "bock": bock_record(row.bock),
         "played": played_text(view),
         "note": view.note,
         "void": view.void,
@@ -766,6 +788,11 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
     return data
 
 
+def bock_owed(ledger: Ledger) -> int:
+    """How many Bock hands the night owes (the next hands, in turn)."""
+    return bock_count(ledger.bock)
+
+
 class NextHand(NamedTuple):
     """Who deals the next hand, who leads it, who sits it out, and how often it is doubled."""
 
@@ -774,10 +801,11 @@ class NextHand(NamedTuple):
     leads: str
     sits_out: tuple[str, ...]
     doubled: int  # doublings pending on it (x 2 ** doubled)
+    bock: str = ""  # its Bock, as a `bock` cell holds it ("": it is none)
 
     def text(self, next_: bool = True) -> str:
-        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling); without
-        `next_`, `Hand 2, Ann deals, Bob leads.`"""
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock);
+        without `next_`, `Hand 2, Ann deals, Bob leads.`"""
         said = (
             _("Next: hand {hand}, {dealer} deals, {leads} leads")
             if next_
@@ -788,6 +816,9 @@ class NextHand(NamedTuple):
             words += _(", {players} sits out").format(players=", ".join(self.sits_out))
         if self.doubled:
             words += _("; it is doubled (x{factor})").format(factor=2**self.doubled)
+        bock = Bock.parse(self.bock) if self.bock else None
+        if bock is not None:
+            words += f"; {bock.words()}"
         return words + "."
 
 
@@ -801,4 +832,5 @@ def next_hand(ledger: Ledger) -> NextHand:
         seating.order[0],
         seating.sitting_out,
         ledger.doubled_next(),
+        ledger.bock_next(),
     )
