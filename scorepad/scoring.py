@@ -838,21 +838,31 @@ class Bock(NamedTuple):
         """The Bock of a hand's `bock` cell (None: not a Bock hand), or a HandError."""
         if not text:
             return None
-        place, _, factor = text.rpartition("x")
-        at, _, of = place.partition("/")
+        place, _sep, factor = text.rpartition("x")
+        at, _sep2, of = place.partition("/")
         numbers = (factor, at, of) if place else (factor,)
         if not all(n.isascii() and n.isdigit() and len(n) <= 5 for n in numbers) or (
             place and "/" not in place
         ):
             raise HandError(
-                f"⟨bock⟩: {text[:40]!r} is not a Bock hand (its place and factor, e.g. 2/5x2, "
-                f"or its factor, e.g. x2)"
+                _(
+                    "⟨bock⟩: {text!r} is not a Bock hand (its place and factor, e.g. 2/5x2, "
+                    "or its factor, e.g. x2)"
+                ).format(text=text[:40])
             )
         bock = cls(int(factor), int(at), int(of)) if place else cls(int(factor))
         if not 2 <= bock.factor <= MAX_BOCK:
-            raise HandError(f"⟨bock⟩ {bock.factor}: a Bock hand is x2 to x{MAX_BOCK}")
+            raise HandError(
+                _("⟨bock⟩ {factor}: a Bock hand is x2 to x{max_bock}").format(
+                    factor=bock.factor, max_bock=MAX_BOCK
+                )
+            )
         if place and not 1 <= bock.place <= bock.of <= MAX_BOCK_PLACES:
-            raise HandError(f"⟨bock⟩ {text[:40]!r}: no hand {bock.place} of a round of {bock.of}")
+            raise HandError(
+                _("⟨bock⟩ {text!r}: no hand {place} of a round of {of}").format(
+                    text=text[:40], place=bock.place, of=bock.of
+                )
+            )
         return bock
 
     def text(self) -> str:

@@ -558,7 +558,7 @@ def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
     """
     from ..reports import bock_owed
 
-    _, state = open_session(path).bock(rounds, note)
+    _row, state = open_session(path).bock(rounds, note)
     owed = bock_owed(state)
     if fmt == "json":
         from ..render import to_json

@@ -298,9 +298,9 @@ def _change(session: Session, what: str, name: str) -> None:
             click.echo(totals_table(state))
         elif what == "bock":
             if name and not (name.isascii() and name.isdigit() and 1 <= int(name[:3]) <= 20):
-                raise ScorepadError("write: bock, or bock N (1 to 20 rounds)")
+                raise ScorepadError(_("write: bock, or bock N (1 to 20 rounds)"))
             rounds = int(name) if name else 1
-            _, state = session.bock(rounds, "Bock during play")
+            _row, state = session.bock(rounds, "Bock during play")
             from ..reports import bock_owed
 
             started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"

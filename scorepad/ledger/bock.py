@@ -56,7 +56,7 @@ def head(queue: Queue) -> Bock | None:
     """The next hand's Bock (None: it is no Bock hand)."""
     if not queue:
         return None
-    factor, first, _, of = queue[0]
+    factor, first, _unused, of = queue[0]
     return Bock(factor, first, of)
 
 

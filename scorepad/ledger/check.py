@@ -655,16 +655,23 @@ class Checker(Night):
         """A `bock` row: the table starts Bock rounds (or takes back a `bock` row's)."""
         line = row.line
         if row.hand is not None or row.ref is not None or row.deltas:
-            raise LedgerError(line, "a bock row has no hand number, ref or points")
+            raise LedgerError(line, _("a bock row has no hand number, ref or points"))
         if row.bock_rounds is None or not 1 <= row.bock_rounds <= MAX_ROUNDS:
-            raise LedgerError(line, f"bock_rounds: a bock row starts 1 to {MAX_ROUNDS} Bock rounds")
+            raise LedgerError(
+                line,
+                _("bock_rounds: a bock row starts 1 to {max_rounds} Bock rounds").format(
+                    max_rounds=MAX_ROUNDS
+                ),
+            )
         stray = given(row._asdict(), INPUTS)
         if stray:
-            raise LedgerError(line, f"{stray[0]}: a bock row has no {stray[0]}")
+            raise LedgerError(line, _("{stray}: a bock row has no {stray}").format(stray=stray[0]))
         if row.undoes is not None and row.line:
             undone = self._bock_rows.get(row.undoes)
             if undone is None:
-                raise LedgerError(line, f"undoes: line {row.undoes} is no bock row above")
+                raise LedgerError(
+                    line, _("undoes: line {undoes} is no bock row above").format(undoes=row.undoes)
+                )
         why = self.bock_refusal(row)
         if why is not None:
             raise LedgerError(line, why)
@@ -732,7 +739,7 @@ class Checker(Night):
                     ),
                 )
             if row.bock:
-                raise LedgerError(line, "bock: a doubler is no Bock hand (the next hand is)")
+                raise LedgerError(line, _("bock: a doubler is no Bock hand (the next hand is)"))
             return dict.fromkeys(self.seated, 0), None
         if row.doubled != self.doubled_next():
             raise LedgerError(
@@ -744,8 +751,9 @@ class Checker(Night):
         if row.bock != self.bock_next():
             raise LedgerError(
                 line,
-                f"bock: recorded {shown(row.bock or 'none')}, but the Bock rounds before it "
-                f"give {shown(self.bock_next() or 'none')}",
+                _("bock: recorded {shown}, but the Bock rounds before it give {shown2}").format(
+                    shown=shown(row.bock or "none"), shown2=shown(self.bock_next() or "none")
+                ),
             )
         entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
@@ -805,8 +813,9 @@ class Checker(Night):
         if row.bock != version.row.bock:
             raise LedgerError(
                 line,
-                f"bock: an amendment keeps the Bock of hand {row.ref} "
-                f"({version.row.bock or 'none'})",
+                _("bock: an amendment keeps the Bock of hand {ref} ({value})").format(
+                    ref=row.ref, value=version.row.bock or "none"
+                ),
             )
         seats = self._seats_of(version)
         known = self._remembered(cells, seats) if cells is not None else None

@@ -52,8 +52,10 @@ class NewRows(Night):
             )
         if hand.bock:
             raise HandError(
-                "⟨bock⟩: a session works out its Bock hands by itself; to start a Bock round, "
-                "`scorepad bock`"
+                _(
+                    "⟨bock⟩: a session works out its Bock hands by itself; to start a Bock "
+                    "round, `scorepad bock`"
+                )
             )
         why = tricks_needed(self.rules, hand)
         if why:
@@ -143,8 +145,10 @@ class NewRows(Night):
             )
         if changes.get("bock", version.row.bock) != version.row.bock:
             raise HandError(
-                f"⟨bock⟩: an amendment keeps the Bock of hand {ref} "
-                f"({version.row.bock or 'none'}): a session works it out by itself"
+                _(
+                    "⟨bock⟩: an amendment keeps the Bock of hand {ref} ({value}): a session "
+                    "works it out by itself"
+                ).format(ref=ref, value=version.row.bock or "none")
             )
         inputs = {**version.row.hand_inputs(), **changes}
         if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
@@ -236,15 +240,21 @@ class NewRows(Night):
         (after those owed, under bock_stacking = queue); with `undoes`, the row that takes back
         the `bock` row on that line. `line` is the line the row will stand on in the file."""
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise HandError(f"⟨rounds⟩ {rounds}: start 1 to {MAX_ROUNDS} Bock rounds at once")
+            raise HandError(
+                _("⟨rounds⟩ {rounds}: start 1 to {max_rounds} Bock rounds at once").format(
+                    rounds=rounds, max_rounds=MAX_ROUNDS
+                )
+            )
         if undoes is None:
             self._check_race_open()
             self.check_night_open()
             room = MAX_OWED - bocks.owed(self.bock)
             if room < bocks.round_length(self.rules, len(self.order)) * rounds:
                 raise HandError(
-                    f"⟨rounds⟩ {rounds}: {bocks.owed(self.bock)} Bock hands are owed already, "
-                    f"and a night owes {MAX_OWED} at most: play some first"
+                    _(
+                        "⟨rounds⟩ {rounds}: {owed} Bock hands are owed already, and a night owes "
+                        "{max_owed} at most: play some first"
+                    ).format(rounds=rounds, owed=bocks.owed(self.bock), max_owed=MAX_OWED)
                 )
         row = Row(
             RowKind.BOCK,
