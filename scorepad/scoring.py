@@ -872,8 +872,10 @@ class Bock(NamedTuple):
     def words(self) -> str:
         """`bock 2 of 5, x2` (or `bock x2`)."""
         if self.place:
-            return f"bock {self.place} of {self.of}, x{self.factor}"
-        return f"bock x{self.factor}"
+            return _("bock {place} of {of}, x{factor}").format(
+                place=self.place, of=self.of, factor=self.factor
+            )
+        return _("bock x{factor}").format(factor=self.factor)
 
 
 MAX_BOCK_PLACES = 20 * MAX_BOCK_HANDS  # the longest run of Bock hands (20 rounds of the most)

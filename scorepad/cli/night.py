@@ -183,7 +183,9 @@ def status(path: Path, fmt: str) -> None:
         lines.append(
             (
                 "Bock",
-                f"the next hand is {bock.words()}; {owed} Bock hand{'s' if owed > 1 else ''} owed"
+                _("the next hand is {words}; {owed} Bock hand{value} owed").format(
+                    words=bock.words(), owed=owed, value="s" if owed > 1 else ""
+                )
                 if bock is not None
                 else "none owed",
             )
@@ -576,8 +578,12 @@ def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
             )
         )
         return
-    started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
-    click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
+    started = "1 Bock round" if rounds == 1 else _("{rounds} Bock rounds").format(rounds=rounds)
+    click.echo(
+        _("Bock: {started} started; {owed} Bock hand{value} owed.").format(
+            started=started, owed=owed, value="" if owed == 1 else "s"
+        )
+    )
     click.echo(next_line(state))
 
 

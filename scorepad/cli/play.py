@@ -303,9 +303,15 @@ def _change(session: Session, what: str, name: str) -> None:
             _row, state = session.bock(rounds, "Bock during play")
             from ..reports import bock_owed
 
-            started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
+            started = (
+                "1 Bock round" if rounds == 1 else _("{rounds} Bock rounds").format(rounds=rounds)
+            )
             owed = bock_owed(state)
-            click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
+            click.echo(
+                _("Bock: {started} started; {owed} Bock hand{value} owed.").format(
+                    started=started, owed=owed, value="" if owed == 1 else "s"
+                )
+            )
         elif what == "join":
             player, _place, state = session.seat_add(name)
             click.echo(

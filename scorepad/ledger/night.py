@@ -408,11 +408,15 @@ class Night:
                 since = (
                     "none are owed"
                     if top is None
-                    else f"hand {top[0]} was played in them: void it first"
+                    else _("hand {top} was played in them: void it first").format(top=top[0])
                     if top[0] > 0
-                    else f"the Bock rounds of line {-top[0]} came after: undo them first"
+                    else _("the Bock rounds of line {value} came after: undo them first").format(
+                        value=-top[0]
+                    )
                 )
-                return f"the Bock rounds of line {row.undoes} cannot be taken back: {since}"
+                return _("the Bock rounds of line {undoes} cannot be taken back: {since}").format(
+                    undoes=row.undoes, since=since
+                )
             return None
         ref = row.ref
         assert ref is not None
@@ -428,16 +432,19 @@ class Night:
             if not (version.row.bock or _events(version.result)):
                 return None
             if ref < self.last_effective():
-                return (
-                    f"hand {ref} was a Bock hand, or brought a Bock round: restored now, it "
-                    f"would change which later hands were Bock hands; void hands "
-                    f"{ref + 1} to {self.last_effective()} first"
-                )
+                return _(
+                    "hand {ref} was a Bock hand, or brought a Bock round: restored now, it "
+                    "would change which later hands were Bock hands; void hands {ref2} to "
+                    "{last_effective} first"
+                ).format(ref=ref, ref2=ref + 1, last_effective=self.last_effective())
             if version.row.bock != self.bock_next():
-                return (
-                    f"hand {ref} was played as {_bock_words(version.row.bock)}, but the next "
-                    f"hand now is {_bock_words(self.bock_next())}: it cannot count again as it "
-                    f"was played"
+                return _(
+                    "hand {ref} was played as {bock_words}, but the next hand now is "
+                    "{bock_words2}: it cannot count again as it was played"
+                ).format(
+                    ref=ref,
+                    bock_words=_bock_words(version.row.bock),
+                    bock_words2=_bock_words(self.bock_next()),
                 )
             return None
         # (not `mine`: an amendment that brings a Bock round, where the hand brought none)
@@ -447,24 +454,28 @@ class Night:
         first = self._first_to_undo(top, ref)
         if row.kind is RowKind.VOID:
             what = "is a Bock hand" if version.row.bock else "brought a Bock round"
-            return (
-                f"hand {ref} {what}: voided, it would change which later hands are Bock "
-                f"hands; {first}"
-            )
+            return _(
+                "hand {ref} {what}: voided, it would change which later hands are Bock "
+                "hands; {first}"
+            ).format(ref=ref, what=what, first=first)
         bring = "bring a Bock round" if _events(result) else "bring no Bock round"
-        return (
-            f"hand {ref}: amended so, it would {bring} and change which later hands are Bock "
-            f"hands; {first}"
-        )
+        return _(
+            "hand {ref}: amended so, it would {bring} and change which later hands "
+            "are Bock hands; {first}"
+        ).format(ref=ref, bring=bring, first=first)
 
     def _first_to_undo(self, top: tuple[int, bocks.Queue, int] | None, ref: int) -> str:
         """What to take back first, so that hand `ref`'s change of the Bock owed can be made."""
         later = self.last_effective()
         if top is not None and top[0] < 0 and top[2] >= ref:
-            return f"undo the Bock rounds started on line {-top[0]} first"
+            return _("undo the Bock rounds started on line {value} first").format(value=-top[0])
         if later > ref:
-            hands = f"hand {later}" if ref + 1 == later else f"hands {ref + 1} to {later}"
-            return f"void {hands} first (from the last: `scorepad undo`)"
+            hands = (
+                f"hand {later}"
+                if ref + 1 == later
+                else _("hands {ref} to {later}").format(ref=ref + 1, later=later)
+            )
+            return _("void {hands} first (from the last: `scorepad undo`)").format(hands=hands)
         return "take back the changes after it first (`scorepad undo`)"
 
     def _throw_in(self, number: int) -> None:
