@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
+from ..pot import plays_for_pot
 from ..rules import Rules
 from ..scoring import Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
@@ -64,6 +65,12 @@ class Night:
         self.race_winners: tuple[str, ...] = ()
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
+        # The pot (all_pass = pot): what it holds, the hands passed into it and the hands that
+        # played for it (not void), each by number (a pass over the file finds them; `resume`
+        # knows only what the pot holds).
+        self.pot = 0
+        self.pot_rows: set[int] = set()
+        self.pot_hands: set[int] = set()
 
     @classmethod
     def resume(
@@ -92,6 +99,7 @@ class Night:
         }
         ledger.last_hand = last_hand
         ledger.rules_line = rules_line
+        ledger.pot = last.pot
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
         elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
@@ -142,9 +150,11 @@ class Night:
         if self.hands != self.last_hand:
             void = len(self.voided)
             penalties = len(self.penalties - self.voided)
-            doublers = self.last_hand - self.hands - void - penalties
+            pots = len(self.pot_rows - self.voided)
+            doublers = self.last_hand - self.hands - void - penalties - pots
             why = [f"{void} void"] if void else []
             why += [count(doublers, "doubler")] if doublers else []
+            why += [f"{pots} into the pot"] if pots else []
             if penalties:
                 why.append("1 penalty" if penalties == 1 else f"{penalties} penalties")
             numbered = (
@@ -154,6 +164,8 @@ class Night:
         parts = [numbered, count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))
+        if self.pot or self.pot_rows:
+            parts.append(f"the pot holds {self.pot}")
         return ", ".join(parts)
 
     def last_effective(self) -> int:
@@ -209,6 +221,7 @@ class Night:
             seated=self.seated,
             pending=len(self.pending),
             totals=dict(self.totals),
+            pot=self.pot,
         )
 
     def _apply(
@@ -237,14 +250,17 @@ class Night:
         """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
         assert row.hand is not None and row.dealer is not None
         kind = row.kind
-        thrown_in = kind is RowKind.DOUBLER or (
+        thrown_in = kind in (RowKind.DOUBLER, RowKind.POT) or (
             result is not None and result.outcome is Outcome.TIE
         )
         consumed = [] if thrown_in else self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(row.hand)
-        self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
-        self._keep(row.hand, row, deltas, consumed, result)
+        counted = kind not in (RowKind.DOUBLER, RowKind.POT)
+        self._played(row.hand, deltas, self.left_of(row.dealer), counted)
+        pot = self.pot  # (what the hand played for, if it did)
+        self._pot_moved(row.hand, kind, result)
+        self._keep(row.hand, row, deltas, consumed, result, pot)
 
     def _keep(
         self,
@@ -253,10 +269,12 @@ class Night:
         deltas: Mapping[str, int],
         consumed: list[int],
         result: Score | None,
+        pot: int = 0,
     ) -> None:
-        """Remember hand `number` as dealt, if a later row corrects it (till the last does)."""
+        """Remember hand `number` as dealt, if a later row corrects it (till the last does);
+        `pot`: what the pot held before it."""
         if number in self.refs:
-            self.kept[number] = Version(row, dict(deltas), consumed, result)
+            self.kept[number] = Version(row, dict(deltas), consumed, result, pot=pot)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""
@@ -264,9 +282,10 @@ class Night:
         version = self.kept[row.ref]
         was_last = row.ref == self.last_effective()
         self._add(deltas)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands -= 1
         self.voided.add(row.ref)
+        self._pot_corrected(row.ref, version, None)
         if throws_in(version):  # the doubling it put in the queue goes, if still there
             self.pending = [h for h in self.pending if h != row.ref]
         self.pending = version.consumed + self.pending
@@ -303,7 +322,8 @@ class Night:
         version = self.kept[row.ref]
         self._add(deltas)
         new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
-        self.kept[row.ref] = Version(row, new, version.consumed, result, version)
+        self.kept[row.ref] = Version(row, new, version.consumed, result, version, version.pot)
+        self._pot_corrected(row.ref, version, self.kept[row.ref])
         self._forget(row.ref)
 
     def _apply_restore(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
@@ -312,7 +332,8 @@ class Night:
         version = self.kept[row.ref]
         self._add(deltas)
         self.voided.discard(row.ref)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        self._pot_corrected(row.ref, None, version)
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands += 1
         for taken in version.consumed:  # it takes back the doublings it had
             if taken in self.pending:
@@ -323,6 +344,44 @@ class Night:
             assert version.row.dealer is not None
             self.next_dealer = self.left_of(version.row.dealer)
         self._forget(row.ref)
+
+    # -- the pot (all_pass = pot) ------------------------------------------------------------
+
+    def _pot_moved(self, number: int, kind: RowKind, result: Score | None) -> None:
+        """What hand `number` puts into the pot (`Score.pot`: the antes of a hand passed into
+        it, what a lost hand pays in; negative, what a won one takes out)."""
+        if result is None:
+            return
+        if kind is RowKind.POT:
+            self.pot_rows.add(number)
+        elif plays_for_pot(self.pot, result):
+            self.pot_hands.add(number)
+        self.pot += result.pot
+
+    def _pot_corrected(self, ref: int, was: Version | None, now: Version | None) -> None:
+        """Hand `ref`'s version `was` (None: void) became `now` (None: voided): what it put
+        into the pot changes with it, and whether it played for the pot."""
+        self.pot += _put(now) - _put(was)
+        self.pot_hands.discard(ref)
+        if now is not None and now.result is not None and plays_for_pot(now.pot, now.result):
+            self.pot_hands.add(ref)
+
+    def pot_change_problem(self, ref: int, change: int) -> str | None:
+        """Why a correction of hand `ref` that changes what it put into the pot by `change`
+        cannot be made: a later hand played for the pot it changes (those hands would have
+        played for another), which are to be voided first, the last first. None: it can."""
+        later = sorted(h for h in self.pot_hands if h > ref)
+        if not change or not later:
+            return None
+        why = f"this changes what it put into the pot ({change:+d}), and so the pot that"
+        if len(later) == 1:
+            return (
+                f"{why} hand {later[0]} played for: void hand {later[0]} first "
+                f"(scorepad void {later[0]})"
+            )
+        listed = ", ".join(map(str, later[:-1])) + f" and {later[-1]}"
+        order = ", then ".join(f"scorepad void {h}" for h in reversed(later))
+        return f"{why} hands {listed} played for: void them first, the last first ({order})"
 
     def _throw_in(self, number: int) -> None:
         """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""
@@ -372,6 +431,11 @@ class Night:
             seat(self.rules, seated, None)
         except ScorepadError as exc:
             raise LedgerError(line, f"seated: {exc}") from None
+
+
+def _put(version: Version | None) -> int:
+    """What a version of a hand put into the pot (0: none, or no version: void)."""
+    return 0 if version is None or version.result is None else version.result.pot
 
 
 # How each kind of row changes the night (`Night._apply`): one method a kind.

@@ -33,7 +33,7 @@ from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -65,6 +65,7 @@ class RowKind(StrEnum):
     SCHWANZER = "schwanzer"  # everyone passed under all_pass = schwanzer
     PENALTY = "penalty"  # a player pays a penalty (`scorepad penalty`): numbered, not dealt
     RAMSCH = "ramsch"  # everyone passed under all_pass = ramsch (Schafkopf)
+    POT = "pot"  # everyone passed under all_pass = pot: each player paid into the pot
 
 
 KIND_SINCE = {
@@ -73,6 +74,7 @@ KIND_SINCE = {
     RowKind.SCHWANZER: 4,
     RowKind.PENALTY: 4,
     RowKind.RAMSCH: 5,
+    RowKind.POT: 8,
 }
 """The format version that brought a kind of row (the others are in every version)."""
 HAND_KINDS = frozenset(
@@ -83,6 +85,7 @@ HAND_KINDS = frozenset(
         RowKind.RAMSCH,
         RowKind.DOUBLER,
         RowKind.PENALTY,
+        RowKind.POT,
     )
 )
 """The rows that take the next hand number."""
@@ -147,11 +150,13 @@ _NOT_INPUTS = {
         Column("redoes", Cell.INT, Part.META, since=6),
         # a hand recorded by `replay --record`: the digest of its hand file (`replay.digest`)
         Column("digest", Cell.TEXT, Part.META, since=7),
+        # what the pot holds after the row (all_pass = pot; empty: nothing)
+        Column("pot", Cell.INT, Part.STATE, since=8),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
-# after `ref`); then format 6's and 7's, and the inputs a later format brings, in the order of
-# `hands.INPUTS`.
+# after `ref`); then format 6's, 7's and 8's, and the inputs a later format brings, in the order
+# of `hands.INPUTS`.
 _ORDER_OF_FORMATS_1_TO_5 = (
     "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
     "crack", "recrack", "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
@@ -175,6 +180,7 @@ COLUMNS = tuple(
         "undoes",
         "redoes",
         "digest",
+        "pot",
         *(i.name for i in INPUT_TABLE if i.since > 5),
     )
 )
@@ -324,6 +330,7 @@ class Row(NamedTuple):
     undoes: int | None = None  # the line of the change an `undo` row takes back
     redoes: int | None = None  # the line of the change a `redo` row makes again
     digest: str = ""  # a hand `replay --record` recorded: its hand file's digest
+    pot: int = 0  # what the pot holds after this row (all_pass = pot)
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -339,9 +346,16 @@ _HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad 
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
 _ROW_FIELDS = frozenset(Row._fields)
 _DEFAULTS = Row._field_defaults
-_EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
-# the columns a row fills that a format after the first brought (its state is the file's own)
-_WRITTEN_SINCE_2 = tuple(c for c in COLUMNS if c.since > 1 and c.part in (Part.INPUT, Part.META))
+_EMPTY_WHEN_ZERO = ("knocks", "stoss", "pot")  # (format 5's counts, the pot: an empty cell is 0)
+# the state a row holds only in a format that has its column (the pot, once it holds anything)
+_STATE_NEEDED = ("pot",)
+# the columns a row fills that a format after the first brought (its state is the file's own,
+# but for `_STATE_NEEDED`)
+_WRITTEN_SINCE_2 = tuple(
+    c
+    for c in COLUMNS
+    if c.since > 1 and (c.part in (Part.INPUT, Part.META) or c.name in _STATE_NEEDED)
+)
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
 
