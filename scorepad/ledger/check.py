@@ -64,6 +64,10 @@ _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins w
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
+# what makes a lean score (`entries.lean`) the one it is, but its deltas (a mapping): scores
+# alike in all of it are one (interned), so a hand's doublings and runs are its own
+_SCORE_KEY = tuple(f for f in Score._fields if f not in ("deltas", "roles", "explanation"))
+
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -475,18 +479,7 @@ class Checker(Night):
         slim = lean(found.result)
         assert slim is not None
         slim = intern(
-            (
-                "score",
-                slim.outcome,
-                slim.stake,
-                tuple(slim.deltas.items()),
-                slim.level,
-                slim.winners,
-                slim.schneider,
-                slim.no_trick,
-                slim.sitting_out,
-            ),
-            slim,
+            ("score", tuple(slim.deltas.items()), *(getattr(slim, f) for f in _SCORE_KEY)), slim
         )
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
