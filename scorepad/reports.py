@@ -359,6 +359,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:
             f"is doubled{noted}."
         )
     partners = ", ".join(row.partners)
+    held = f"; the pot holds {row.pot}" if result.pot or row.pot else ""
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     if schafkopf and row.game in (None, "partner"):
         side = f"{row.picker} played a partner game with {partners}"
@@ -366,7 +367,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:
         took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
         return (
             f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
-            f"{result.stake}{noted}."
+            f"{result.stake}{noted}{held}."
         )
     elif schafkopf and row.game == "hochzeit":
         side = f"{row.picker} played a hochzeit with {partners}"
@@ -383,7 +384,6 @@ def summary_text(row: Row, result: Score | None = None) -> str:
         named = {2: " (schneider)", 3: " (no-trick)"}.get(result.level, "")
         level = f", level {result.level}{named if result.schneider or result.no_trick else ''}"
     why = f" ({', '.join(result.doublings)})" if result.doublings else ""
-    held = f"; the pot holds {row.pot}" if result.pot or row.pot else ""
     return (
         f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
         f"{result.stake}{why}{noted}{held}."

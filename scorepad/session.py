@@ -5,9 +5,9 @@
 - reading: `head()` (players, rules, format), `state()` (the night as its last row records it:
   only the head and the tail are read), `check()` (the one checking pass over every row, which
   `verify` prints and every report runs first), `night()` (the same, refusing on any problem);
-- changing, each under an exclusive lock on the file: `record`, `record_doubler`, `void`,
-  `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a hand as `record`
-  would, without writing.
+- changing, each under an exclusive lock on the file: `record`, `record_doubler`,
+  `record_pot`, `void`, `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a
+  hand as `record` would, without writing.
 
 A reader sees one snapshot of the file: it opens it once, notes its size under a shared lock
 (so never in the middle of an append) and reads no further; a rewrite renames a new file over
