@@ -66,6 +66,11 @@ def ante_score(
     )
 
 
+def put_in(result: Score | None) -> int:
+    """What a hand of this result put into the pot (negative: took out; 0 for none)."""
+    return 0 if result is None else result.pot
+
+
 def plays_for_pot(pot: int, result: Score) -> bool:
     """Whether a hand of this result plays for a pot holding `pot`: a hand with a picker that
     was won or lost (a 60-60 thrown in is not; a leaster, a Ramsch, a schwanzer, a penalty

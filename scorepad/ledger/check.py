@@ -29,7 +29,7 @@ from ..errors import ScorepadError
 from ..hands import INPUTS as HAND_INPUTS
 from ..hands import PENALTY, Type, given
 from ..names import TOTAL_POINTS
-from ..pot import ante_score, played_for_pot, plays_for_pot
+from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Penalty, Score, points_class, score, score_penalty
 from ..store.format import (
@@ -777,7 +777,7 @@ class Checker(Night):
                 f"ref: hand {row.ref} cannot be checked (it was not read "
                 f"as a hand this correction refers to)",
             )
-        put = version.result.pot if version.result is not None else 0  # (into the pot)
+        put = put_in(version.result)  # (what it put into the pot)
         if row.kind is RowKind.VOID:
             self._check_pot_change(row.ref, -put, line)
             return {p: -v for p, v in version.deltas.items()}, None
@@ -803,7 +803,7 @@ class Checker(Night):
         entry = known if known is not None else self._rescore(row, seats)
         entry = self._for_pot(entry, version.pot)
         check_throw_in(version, entry.result, row.ref, line)
-        self._check_pot_change(row.ref, (entry.result.pot if entry.result else 0) - put, line)
+        self._check_pot_change(row.ref, put_in(entry.result) - put, line)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,

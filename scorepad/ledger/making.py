@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import HandError, ScorepadError
-from ..pot import ante_score, played_for_pot, plays_for_pot
+from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import MAX_DOUBLED, Rules
 from ..scoring import (
     Hand,
@@ -127,7 +127,7 @@ class NewRows(Night):
         """The row that voids hand `ref` (which must be remembered: a hand corrections name)."""
         self._check_ref(ref)
         version = self.kept[ref]
-        self._refuse_pot_change(ref, -_put(version.result))
+        self._refuse_pot_change(ref, -put_in(version.result))
         row = Row(
             RowKind.VOID,
             ref=ref,
@@ -143,7 +143,7 @@ class NewRows(Night):
         if ref not in self.voided:
             raise HandError(f"hand {ref} is not void: there is nothing to restore")
         version = self.kept[ref]
-        self._refuse_pot_change(ref, _put(version.result))
+        self._refuse_pot_change(ref, put_in(version.result))
         row = Row(
             RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
         )
@@ -186,7 +186,7 @@ class NewRows(Night):
             check_throw_in(version, result, ref, 0)
         except LedgerError as exc:
             raise HandError(exc.message) from None
-        self._refuse_pot_change(ref, result.pot - _put(version.result))
+        self._refuse_pot_change(ref, result.pot - put_in(version.result))
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():
             raise HandError(f"hand {ref} already has these inputs: there is nothing to amend")
@@ -281,8 +281,3 @@ class NewRows(Night):
             )
         if ref in self.voided:
             raise HandError(f"hand {ref} is already void")
-
-
-def _put(result: Score | None) -> int:
-    """What a hand's result put into the pot (0: none)."""
-    return 0 if result is None else result.pot

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
-from ..pot import plays_for_pot
+from ..pot import plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
@@ -361,7 +361,7 @@ class Night:
     def _pot_corrected(self, ref: int, was: Version | None, now: Version | None) -> None:
         """Hand `ref`'s version `was` (None: void) became `now` (None: voided): what it put
         into the pot changes with it, and whether it played for the pot."""
-        self.pot += _put(now) - _put(was)
+        self.pot += put_in(now.result if now else None) - put_in(was.result if was else None)
         self.pot_hands.discard(ref)
         if now is not None and now.result is not None and plays_for_pot(now.pot, now.result):
             self.pot_hands.add(ref)
@@ -431,11 +431,6 @@ class Night:
             seat(self.rules, seated, None)
         except ScorepadError as exc:
             raise LedgerError(line, f"seated: {exc}") from None
-
-
-def _put(version: Version | None) -> int:
-    """What a version of a hand put into the pot (0: none, or no version: void)."""
-    return 0 if version is None or version.result is None else version.result.pot
 
 
 # How each kind of row changes the night (`Night._apply`): one method a kind.
