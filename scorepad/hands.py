@@ -323,12 +323,12 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
         raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
 
 
-def check_doubler(values: Mapping[str, Any]) -> None:
-    """A thrown-in hand (all_pass = doubler) has no inputs but its dealer: a HandError names the
-    first other input given."""
+def check_doubler(values: Mapping[str, Any], kind: str = "doubler") -> None:
+    """A thrown-in hand (all_pass = doubler, or `kind` pot: passed into the pot) has no inputs
+    but its dealer: a HandError names the first other input given."""
     stray = given(values, [i.name for i in OPTIONS if i.name != "dealer"])
     if stray:
-        raise HandError(f"{field(stray[0])} does not belong with {field('doubler')}")
+        raise HandError(f"{field(stray[0])} does not belong with {field(kind)}")
 
 
 def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[str] = ()) -> Hand:

@@ -114,8 +114,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
     the card points of those hands, added up)."""
     row, result = entry.row, entry.result
     assert result is not None
-    if result.outcome is Outcome.PENALTY:
-        return  # a penalty is not a hand played (its points are in the totals)
+    if result.outcome in (Outcome.PENALTY, Outcome.POT):
+        return  # a penalty, a hand passed into the pot: not played (its points are in the totals)
     side = {row.picker, *row.partners}
     won = result.outcome is Outcome.WIN
     for player, points in entry.deltas.items():
@@ -217,6 +217,8 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append("schwarz" if schafkopf else "no-trick")
     if result is not None and result.doubles_next:
         found.append("60-60: next hand doubled")
+    if result is not None and result.outcome in (Outcome.WIN, Outcome.LOSS) and result.pot:
+        found.append(_pot_words(result))
     if row.last:
         found.append("last hand")
     bock = Bock.parse(row.bock) if row.bock else None
@@ -225,6 +227,13 @@ def marks(row: Row, result: Score | None) -> list[str]:
     if result is not None and result.bock_next:
         found.append("Bock round follows")
     return found
+
+
+def _pot_words(result: Score) -> str:
+    """What a hand played for the pot did with it, in a few words."""
+    if result.pot < 0:
+        return f"took the pot ({-result.pot})"
+    return f"paid {result.pot} into the pot"
 
 
 def change_text(row: Row) -> str:
@@ -244,6 +253,8 @@ def change_text(row: Row) -> str:
         return f"{kind} of hand {row.ref}"
     if kind is RowKind.DOUBLER:
         return f"hand {row.hand}: doubler"
+    if kind is RowKind.POT:
+        return f"hand {row.hand}: passed into the pot"
     if kind is RowKind.PENALTY:
         return f"hand {row.hand}: {_penalty_text(row)}"
     if row.game == "ramsch":
@@ -282,6 +293,8 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     if row.kind is RowKind.PENALTY:
         return _penalty_text(row)
     result = view.entry.result
+    if row.kind is RowKind.POT and result is not None:
+        return f"everyone passed: {result.pot} into the pot"
     if result is not None and result.outcome is Outcome.RAMSCH:
         text = (
             f"Ramsch: durchmarsch by {result.winners[0]}"
@@ -331,6 +344,11 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     if result.outcome is Outcome.PENALTY:
         to = row.paid_to or "each other seated player"
         return f"{label}: a penalty: {row.offender} pays {row.penalty} to {to}."
+    if result.outcome is Outcome.POT:
+        return (
+            f"{label}: everyone passed; each player pays {result.stake} into the pot "
+            f"({result.pot} in all){noted}; the pot holds {row.pot}."
+        )
     if result.outcome is Outcome.LEASTER and result.losers:  # (leaster_scoring = most-loses)
         lost = " and ".join(result.losers)
         return f"{label}: a leaster, lost by {lost} (payout {result.stake}){noted}."
@@ -353,6 +371,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:
             f"is doubled{noted}."
         )
     partners = ", ".join(row.partners)
+    held = f"; the pot holds {row.pot}" if result.pot or row.pot else ""
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     if schafkopf and row.game in (None, "partner"):
         side = f"{row.picker} played a partner game with {partners}"
@@ -360,7 +379,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:
         took = {0: "no trick", 1: "1 trick"}.get(row.tricks or 0, f"{row.tricks} tricks")
         return (
             f"{label}: {row.picker} played a bettel and took {took}: a {result.outcome}, stake "
-            f"{result.stake}{noted}."
+            f"{result.stake}{noted}{held}."
         )
     elif schafkopf and row.game == "hochzeit":
         side = f"{row.picker} played a hochzeit with {partners}"
@@ -379,7 +398,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     why = f" ({', '.join(result.doublings)})" if result.doublings else ""
     return (
         f"{label}: {side}, {row.points} points: a {result.outcome}{level}, stake "
-        f"{result.stake}{why}{noted}."
+        f"{result.stake}{why}{noted}{held}."
     )
 
 
@@ -424,6 +443,8 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "stake": result.stake if result is not None else None,
         "deltas": dict(view.deltas),
     }
+    if result is not None and result.pot:  # (a hand that paid into the pot or took it)
+        record["into_pot"] = result.pot
     if totals is not None:
         record["totals"] = dict(totals)
     return record
@@ -586,6 +607,10 @@ class SheetRows:
         """The last row: each player's total for the night (the ledger's)."""
         return ["", "", "Total", *[totals.get(p, 0) for p in self.players], ""]
 
+    def pot_row(self, pot: int) -> list[Any]:
+        """The row after the totals of a night that shows its pot: what the pot holds."""
+        return ["", "", f"In the pot: {pot}", *self._blank, ""]
+
 
 def set_record(row: Row, from_hand: int) -> dict[str, Any]:
     """A change of the rules as data (the sheet's `changes`): the hand it applies from, what
@@ -673,7 +698,19 @@ def standings_record(
             for p in order
         ],
         "race_winners": list(ledger.race_winners),
+        **pot_record(ledger),
     }
+
+
+def plays_pot(ledger: Ledger) -> bool:
+    """Whether a night shows its pot: its rules play it (all_pass = pot), or it holds some, or
+    a hand was passed into it (a night that never had one shows none, as before the pot)."""
+    return ledger.rules.all_pass == "pot" or bool(ledger.pot or ledger.pot_rows)
+
+
+def pot_record(ledger: Ledger) -> dict[str, int]:
+    """`{"pot": N}`, what the pot holds, for a night that shows it (`plays_pot`); else `{}`."""
+    return {"pot": ledger.pot} if plays_pot(ledger) else {}
 
 
 def rules_words(head: Head, ledger: Ledger) -> str:
@@ -700,7 +737,9 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
     amended = row.kind is RowKind.AMEND
     seated = tuple(row.deltas)
     points = {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
-    kind = RowKind.DOUBLER if result is None else kind_of(row)
+    kind = (
+        RowKind.DOUBLER if result is None else row.kind if row.kind is RowKind.POT else kind_of(row)
+    )
     number = row.ref if amended else row.hand
     assert number is not None
     view = HandView(
@@ -716,6 +755,8 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
         race_winners=list(state.race_winners),
         score=result.to_dict() if result else None,
     )
+    if plays_pot(state) or (result is not None and result.pot):  # (and a hand that took it)
+        data["pot"] = state.pot
     return data
 
 
@@ -733,9 +774,11 @@ class NextHand(NamedTuple):
     sits_out: tuple[str, ...]
     doubled: int  # doublings pending on it (x 2 ** doubled)
     bock: str = ""  # its Bock, as a `bock` cell holds it ("": it is none)
+    pot: int = 0  # what the pot holds (all_pass = pot): the next hand with a picker plays for it
 
     def text(self) -> str:
-        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock)."""
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock, the
+        pot)."""
         words = f"Next: hand {self.hand}, {self.dealer} deals, {self.leads} leads"
         if self.sits_out:
             words += f", {', '.join(self.sits_out)} sits out"
@@ -744,6 +787,8 @@ class NextHand(NamedTuple):
         bock = Bock.parse(self.bock) if self.bock else None
         if bock is not None:
             words += f"; {bock.words()}"
+        if self.pot:
+            words += f"; the pot holds {self.pot}"
         return words + "."
 
 
@@ -758,4 +803,5 @@ def next_hand(ledger: Ledger) -> NextHand:
         seating.sitting_out,
         ledger.doubled_next(),
         ledger.bock_next(),
+        ledger.pot,
     )

@@ -5,9 +5,9 @@
 - reading: `head()` (players, rules, format), `state()` (the night as its last row records it:
   only the head and the tail are read), `check()` (the one checking pass over every row, which
   `verify` prints and every report runs first), `night()` (the same, refusing on any problem);
-- changing, each under an exclusive lock on the file: `record`, `record_doubler`, `void`,
-  `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a hand as `record`
-  would, without writing.
+- changing, each under an exclusive lock on the file: `record`, `record_doubler`,
+  `record_pot`, `void`, `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a
+  hand as `record` would, without writing.
 
 A reader sees one snapshot of the file: it opens it once, notes its size under a shared lock
 (so never in the middle of an append) and reads no further; a rewrite renames a new file over
@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from .errors import HandError, ScorepadError
 from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
 from .rules import Rules, changed
-from .scoring import Hand, Penalty, Score, find_player, same_name, score
+from .scoring import Hand, Penalty, Score, find_player, same_name
 from .store import files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.format import (
@@ -303,7 +303,7 @@ class Session:
         """Score a hand as `record` would now, without writing anything."""
 
         ledger = self.state()
-        return score(ledger.rules, ledger.prepare(hand))
+        return ledger.score_hand(ledger.prepare(hand))
 
     # -- changing --
 
@@ -426,6 +426,19 @@ class Session:
             self._upgraded(needed)
             return self.bock(rounds, note)
         return row, night.ledger
+    def record_pot(
+        self, dealer: str | None = None, out: Sequence[str] = (), note: str = ""
+    ) -> tuple[Row, Score, Ledger]:
+        """Append a hand everyone passed into the pot (all_pass = pot): each player dealt in
+        pays the ante (the file is first rewritten in format 8, which has the pot's column)."""
+        try:
+            with self._resumed() as night:
+                row, result = night.ledger.record_pot(dealer, out, note, now())
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade as needed:
+            self._upgraded(needed)
+            return self.record_pot(dealer, out, note)
+        return row, result, night.ledger
 
     def _correct(
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]

@@ -79,6 +79,7 @@ LAYERS = {
             "cards",
             "rules",
             "scoring",
+            "pot",
             "settlement",
             "replay",
             "simulate",

@@ -99,7 +99,7 @@ def status(path: Path, fmt: str) -> None:
     \b
         scorepad status
     """
-    from ..reports import bock_owed, bock_record, next_hand
+    from ..reports import bock_owed, bock_record, next_hand, plays_pot, pot_record
 
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
@@ -121,6 +121,7 @@ def status(path: Path, fmt: str) -> None:
         "totals": dict(state.totals),
         "race_winners": list(state.race_winners),
         "last_hand_played": state.night_over,
+        **pot_record(state),
     }
     owed = bock_owed(state)
     # (a night that can have no Bock keeps the keys it had: one of a file before format 8
@@ -173,6 +174,8 @@ def status(path: Path, fmt: str) -> None:
                 else "none owed",
             )
         )
+    if plays_pot(state):
+        lines.append(("Pot", _pot_text(state.pot)))
     race = race_line(state)
     if race:
         lines.append(("Race", race))
@@ -181,6 +184,13 @@ def status(path: Path, fmt: str) -> None:
     width = max(len(k) for k, _ in lines) + 1
     for key, value in lines:
         click.echo(f"{key + ':':<{width}} {value}")
+
+
+def _pot_text(pot: int) -> str:
+    """What the pot holds, and what becomes of it, in words (status, standings)."""
+    if not pot:
+        return "empty"
+    return f"{pot} (the next hand with a picker plays for it)"
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -209,7 +219,7 @@ def standings(path: Path, fmt: str) -> None:
         click.echo(to_json(standings_record(str(path), head.rules.name, state, stats)))
         return
     from ..render import Points, render
-    from ..reports import rules_words
+    from ..reports import plays_pot, rules_words
 
     rows = [
         (rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks, stats[p].picker_wins)
@@ -230,6 +240,8 @@ def standings(path: Path, fmt: str) -> None:
     summary = f"{state.hands} hands ({rules_words(head, state)})"
     race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
+    if plays_pot(state):
+        click.echo(f"Pot: {_pot_text(state.pot)}.")
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -257,7 +269,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record, set_record
+    from ..reports import SheetRows, hand_record, plays_pot, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -299,6 +311,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         spool.write("".join(batch))
         flush()
         total = sheet_rows.total_row(state.totals)
+        pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
         if fmt == "json":
             spool.seek(0)
             click.echo(
@@ -313,12 +326,18 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 click.echo(("," if number else "") + line.rstrip("\n"))
             totals = dict(zip(players, total[3:-1]))
             click.echo(
-                '], "totals": %s, "changes": %s}'
-                % (json.dumps(totals, ensure_ascii=False), json.dumps(changes, ensure_ascii=False))
+                '], "totals": %s, "changes": %s%s}'
+                % (
+                    json.dumps(totals, ensure_ascii=False),
+                    json.dumps(changes, ensure_ascii=False),
+                    f', "pot": {state.pot}' if pot is not None else "",
+                )
             )
             return
         if fmt == "csv":
             writer.writerow(total)
+            if pot is not None:
+                writer.writerow(pot)
             spool.flush()
             sys.stdout.flush()
             out = getattr(sys.stdout, "buffer", None)
@@ -341,6 +360,8 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         def with_total() -> Iterator[list[Any]]:
             yield from rows()
             yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
+            if pot is not None:
+                yield pot
 
         for line in render_stream(
             headers,

@@ -24,6 +24,8 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
+    from ..ledger import Ledger
+    from ..pot import PotPayout
     from ..rating import PlayerRating
     from ..render import Points
 
@@ -103,8 +105,10 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
             click.echo()
             click.echo(f"A race to {state.rules.target} settles no money. {race}")
         return
-    check_rate_pays(state.totals, per_point)
-    balances = money_balances(state.totals, per_point)
+    points, payout = _settled_points(state)
+    order = sorted(points, key=lambda p: (payout is not None and p == payout.party, -points[p], p))
+    check_rate_pays(points, per_point)
+    balances = money_balances(points, per_point)
     payments = fewest_payments(balances)
     if fmt == "json":
         click.echo(
@@ -113,9 +117,10 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                     "file": str(path),
                     "rate": str(per_point),
                     "currency": currency,
-                    "points": dict(state.totals),
-                    "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
+                    "points": points,
+                    "balances": {p: f"{balances[p]:.2f}" for p in points},
                     "payments": [pay.to_dict() for pay in payments],
+                    **({"pot": payout._asdict()} if payout is not None else {}),
                 }
             )
         )
@@ -123,7 +128,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     color = use_color(fmt)
     people = render(
         ("Player", "Points", "Money"),
-        [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
+        [(p, Points(points[p]), Money(balances[p], currency)) for p in order],
         fmt,
         ("left", "right", "right"),
         color,
@@ -143,6 +148,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         f"Settlement at {rate_text(per_point, currency)} a point "
         f"({state.hands} hands, {rules_words(head, state)}):"
     )
+    if payout is not None:
+        click.echo(_payout_text(payout))
     click.echo(people)
     click.echo()
     if payments:
@@ -153,6 +160,33 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         click.echo(plan)
     else:
         click.echo("Everyone is even: nobody pays.")
+
+
+def _settled_points(state: Ledger) -> tuple[dict[str, int], PotPayout | None]:
+    """Each player's points at settlement, and what became of the pot (None: it is empty, or
+    the night has none): what is left in it is paid out in equal shares (`pot.paid_out`)."""
+    if not state.pot:
+        return dict(state.totals), None
+    from ..pot import paid_out
+
+    return paid_out(state.totals, state.pot, state.seated)
+
+
+def _payout_text(payout: PotPayout) -> str:
+    """What settling does with the pot, in a sentence."""
+    seated = len(payout.paid_to)
+    words = (
+        f"The pot's {payout.held} is paid out in equal shares to the {seated} players seated: "
+        f"+{payout.each} each"
+        if payout.each
+        else f"The pot's {payout.held} does not divide among the players seated"
+    )
+    if payout.remainder:
+        words += (
+            f"; the {payout.remainder} that does not divide stays in the pot (as "
+            f"{payout.party!r} below)"
+        )
+    return words + "."
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

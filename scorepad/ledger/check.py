@@ -29,6 +29,7 @@ from ..errors import ScorepadError
 from ..hands import INPUTS as HAND_INPUTS
 from ..hands import PENALTY, Type, given
 from ..names import TOTAL_POINTS
+from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Penalty, Score, points_class, score, score_penalty
 from ..store.format import (
@@ -66,6 +67,10 @@ _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins w
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
+# what makes a lean score (`entries.lean`) the one it is, but its deltas (a mapping): scores
+# alike in all of it are one (interned), so a hand's doublings and runs are its own
+_SCORE_KEY = tuple(f for f in Score._fields if f not in ("deltas", "roles", "explanation"))
+
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -75,12 +80,18 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
 _DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
-_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "bock_queue")  # the state
+_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "pot", "bock_queue")
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
 # the inputs a penalty row may not hold: those of the hands dealt
 _NOT_A_PENALTYS = tuple(
     i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
+)
+# the inputs a hand passed into the pot may not hold: all but its dealer and who sat out
+_NOT_A_POTS = tuple(
+    i.name
+    for i in HAND_INPUTS
+    if i.name not in ("dealer", "out") and i.type != Type.KIND and i.since
 )
 
 
@@ -181,6 +192,7 @@ class Checker(Night):
         k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
         k_digest = index["digest"] if "digest" in codec.columns else None  # (format 7 on)
         k_bock = index["bock_queue"] if "bock_queue" in codec.columns else None  # (format 8 on)
+        k_pot = index["pot"] if "pot" in codec.columns else None  # (format 8 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -196,6 +208,7 @@ class Checker(Night):
                 len(cells) != width
                 or self.pending
                 or self.bock
+                or self.pot  # (the next hand with a picker plays for it: checked decoded)
                 or cells[k_ref]
                 or cells[k_kind] not in fast_kinds
             ):
@@ -261,6 +274,7 @@ class Checker(Night):
                 and cells[k_totals] == totals_form % tuple(totals.values())
                 and (k_rules is None or cells[k_rules] == rules_text)
                 and (k_bock is None or not cells[k_bock])
+                and (k_pot is None or not cells[k_pot])
             ):
                 return []
             return self._after_fast(cells, line)
@@ -304,7 +318,9 @@ class Checker(Night):
         codec = self.codec
         kind = cells[codec.index["kind"]] if len(cells) == codec.width else ""
         hand = kind in _FAST_KIND_TEXTS
-        if not (hand and not self.pending and not self.bock) and kind not in _CORRECTION_TEXTS:
+        if not (hand and not self.pending and not self.bock and not self.pot) and (
+            kind not in _CORRECTION_TEXTS
+        ):
             return None
         try:
             row = codec.decode(cells, line, state=False)
@@ -350,6 +366,7 @@ class Checker(Night):
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
             and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
             and ("bock_queue" not in at or cells[at["bock_queue"]] == bock_text(self.bock))
+            and ("pot" not in at or cells[at["pot"]] == (str(self.pot) if self.pot else ""))
         )
 
     def _entry_of(self, row: Row) -> Scored:
@@ -376,7 +393,9 @@ class Checker(Night):
         if fate is not None and cells_at is not None:
             at = self.codec.index
             amended_at, voided_at = fate.amended_at, fate.voided_at
-            final = self._amended(cells_at(amended_at), entry) if amended_at >= 0 else None
+            version = self.kept.get(number)
+            pot = version.pot if version is not None else 0  # (what the hand played for)
+            final = self._amended(cells_at(amended_at), entry, pot) if amended_at >= 0 else None
             if final is not None:
                 amended = True
                 entry, amendment_note = final
@@ -396,10 +415,12 @@ class Checker(Night):
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note))
 
-    def _amended(self, cells: Sequence[str] | None, entry: Scored) -> tuple[Scored, str] | None:
-        """Hand `entry` as the amendment in `cells` leaves it, and the amendment's note; None
-        if the cells are not an amendment this can read (the pass reports that row when it
-        reaches it, and checks it then)."""
+    def _amended(
+        self, cells: Sequence[str] | None, entry: Scored, pot: int = 0
+    ) -> tuple[Scored, str] | None:
+        """Hand `entry` as the amendment in `cells` leaves it (played for a pot holding `pot`,
+        if it plays for it), and the amendment's note; None if the cells are not an amendment
+        this can read (the pass reports that row when it reaches it, and checks it then)."""
         codec = self.codec
         at = codec.index
         if cells is None or len(cells) != codec.width or cells[at["kind"]] != RowKind.AMEND:
@@ -410,13 +431,13 @@ class Checker(Night):
         if known is not None:  # inputs of a kind remembered, at the same seats: it scores so
             points = int(cells[at["points"]]) if cells[at["points"]] else None
             found = Scored(known.row, known.deltas, known.result, seated, points=points)
-            return found, note
+            return self._for_pot(found, pot), note
         try:
             row = codec.decode(cells, 0, state=False)
         except LedgerError:
             return None
         with suppress(LedgerError):
-            entry = self._rescore(row.inputs_only(RowKind.AMEND), seated)
+            entry = self._for_pot(self._rescore(row.inputs_only(RowKind.AMEND), seated), pot)
         return entry, note
 
     def _remembered(self, cells: Sequence[str], seated: tuple[str, ...]) -> Scored | None:
@@ -467,24 +488,14 @@ class Checker(Night):
             or found.result is None
             or found.result.doubles_next
             or found.result.bock_next
+            or found.result.pot  # (played for the pot: what it scores is the pot's too)
         ):
             return None
         intern = self._interned.setdefault
         slim = lean(found.result)
         assert slim is not None
         slim = intern(
-            (
-                "score",
-                slim.outcome,
-                slim.stake,
-                tuple(slim.deltas.items()),
-                slim.level,
-                slim.winners,
-                slim.schneider,
-                slim.no_trick,
-                slim.sitting_out,
-            ),
-            slim,
+            ("score", tuple(slim.deltas.items()), *(getattr(slim, f) for f in _SCORE_KEY)), slim
         )
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
@@ -544,6 +555,8 @@ class Checker(Night):
             state["rules_line"] = self.rules_line
         if "bock_queue" in self.codec.columns:
             state["bock_queue"] = bock_text(self.bock)
+        if "pot" in self.codec.columns:
+            state["pot"] = self.pot
         problems = []
         for name, value in state.items():
             recorded = getattr(row, name)
@@ -552,11 +565,24 @@ class Checker(Night):
                     Problem(
                         row.line,
                         f"{name}: recorded {shown(recorded)}, but "
-                        f"the rows above give {shown(value)}",
+                        f"the rows above give {shown(value)}" + self._pot_balance(row, name),
                         edited=True,
                     )
                 )
         return problems
+
+    def _pot_balance(self, row: Row, name: str) -> str:
+        """For a pot cell that disagrees: whether the recorded totals and pot sum to 0, as a
+        zero-sum night's always do (the pot holds what the players' totals are short)."""
+        if name != "pot" or not self.rules.zero_sum:
+            return ""
+        total = sum(row.totals.values())
+        if total + row.pot == 0:
+            return ""
+        return (
+            f" (the players' recorded totals, {total:+d}, and the pot, {row.pot}, sum to "
+            f"{total + row.pot:+d}, not 0)"
+        )
 
     def _resync(self, row: Row) -> None:
         """Take a row's recorded state as given (after reporting a problem with it), so one bad
@@ -575,6 +601,8 @@ class Checker(Night):
         queue = bock_parse(row.bock_queue)
         if queue is not None:
             self.bock = queue
+        if "pot" in self.codec.columns:
+            self.pot = row.pot
         self._reset_fast_state()
 
     def _salvage(self, cells: Sequence[str], line: int) -> None:
@@ -641,6 +669,8 @@ class Checker(Night):
             return self._expected_penalty(row)
         if kind is RowKind.BOCK:
             return self._expected_bock(row)
+        if kind is RowKind.POT:
+            return self._expected_pot(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row)
         return self._expected_correction(row, cells)
@@ -697,6 +727,52 @@ class Checker(Night):
         )
         return dict(result.deltas), result
 
+    def _expected_pot(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        """A hand everyone passed into the pot: each player dealt in pays the ante."""
+        line = row.line
+        self._check_number(row)
+        if "pot" not in self.codec.columns:
+            raise LedgerError(line, "a pot row in a file without the pot column (format 8)")
+        if row.ref is not None:
+            raise LedgerError(line, "a pot row has no ref")
+        if row.dealer is None:
+            raise LedgerError(line, "dealer: missing")
+        if set(row.deltas) != set(self.seated):
+            raise LedgerError(line, "every player at the table needs a number of points")
+        stray = given(row._asdict(), _NOT_A_POTS)
+        if stray:
+            raise LedgerError(line, f"{stray[0]}: a pot row has no {stray[0]}")
+        if self.rules.all_pass != "pot":
+            raise LedgerError(line, f"a pot row under rules with all_pass = {self.rules.all_pass}")
+        try:
+            result = ante_score(self.rules, self.seated, row.dealer, row.out)
+        except ScorepadError as exc:
+            raise LedgerError(line, f"this hand cannot be passed into the pot: {exc}") from None
+        if set(result.sitting_out) != set(row.out):
+            raise LedgerError(
+                line,
+                f"out: recorded {shown(row.out)}, but the rules seat out "
+                f"{shown(result.sitting_out)}",
+            )
+        seated = self.seated
+        deltas = {p: result.deltas.get(p, 0) for p in seated}
+        self._last_scored = Scored(row.inputs_only(RowKind.POT), deltas, lean(result), seated)
+        return dict(deltas), result
+
+    def _for_pot(self, entry: Scored, pot: int) -> Scored:
+        """Hand `entry` as played for a pot holding `pot`, if it plays for it (a hand with a
+        picker, won or lost: `pot.plays_for_pot`); else `entry` itself."""
+        result = entry.result
+        if result is None or not plays_for_pot(pot, result):
+            return entry
+        row = entry.row
+        assert row.picker is not None
+        played = lean(played_for_pot(self.rules, result, row.picker, row.partners, pot))
+        assert played is not None
+        seated = entry.seated
+        deltas = {p: played.deltas.get(p, 0) for p in seated}
+        return Scored(row, deltas, played, seated, points=entry.points)
+
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
         self._check_number(row)
@@ -730,7 +806,8 @@ class Checker(Night):
                 f"bock: recorded {shown(row.bock or 'none')}, but the Bock rounds before it "
                 f"give {shown(self.bock_next() or 'none')}",
             )
-        entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
+        entry = self._rescore(row, self.seated, remember=not self.fast)
+        entry = self._last_scored = self._for_pot(entry, self.pot)
         return dict(entry.deltas), entry.result
 
     def _expected_correction(
@@ -759,12 +836,19 @@ class Checker(Night):
             why = self.bock_refusal(row)
             if why is not None:
                 raise LedgerError(line, why)
+        put = put_in(version.result)  # (what it put into the pot)
         if row.kind is RowKind.VOID:
+            self._check_pot_change(row.ref, -put, line)
             return {p: -v for p, v in version.deltas.items()}, None
         if row.kind is RowKind.RESTORE:
+            self._check_pot_change(row.ref, put, line)
             return dict(version.deltas), None
         if version.row.kind is RowKind.DOUBLER:
             raise LedgerError(line, f"hand {row.ref} is a doubler: there is nothing to amend")
+        if version.row.kind is RowKind.POT:
+            raise LedgerError(
+                line, f"hand {row.ref} was passed into the pot: there is nothing to amend"
+            )
         if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
             raise LedgerError(line, f"hand {row.ref}: a penalty is voided, not amended")
         if row.doubled != version.row.doubled:
@@ -782,14 +866,22 @@ class Checker(Night):
         seats = self._seats_of(version)
         known = self._remembered(cells, seats) if cells is not None else None
         entry = known if known is not None else self._rescore(row, seats)
+        entry = self._for_pot(entry, version.pot)
         check_throw_in(version, entry.result, row.ref, line)
         why = self.bock_refusal(row, entry.result)
         if why is not None:
             raise LedgerError(line, why)
+        self._check_pot_change(row.ref, put_in(entry.result) - put, line)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,
         )
+
+    def _check_pot_change(self, ref: int, change: int, line: int) -> None:
+        """A correction of hand `ref` may not change the pot a later hand played for."""
+        problem = self.pot_change_problem(ref, change)
+        if problem is not None:
+            raise LedgerError(line, f"hand {ref}: {problem}")
 
     @staticmethod
     def _score_key(row: Row, seated: tuple[str, ...]) -> tuple[object, ...]:

@@ -152,7 +152,7 @@ class HandView(NamedTuple):
 class Version:
     """What the ledger remembers of a hand that a later correction refers to."""
 
-    __slots__ = ("before", "consumed", "deltas", "result", "row")
+    __slots__ = ("before", "consumed", "deltas", "pot", "result", "row")
 
     def __init__(
         self,
@@ -161,12 +161,14 @@ class Version:
         consumed: list[int],
         result: Score | None = None,
         before: Version | None = None,  # the version an amendment replaced (for `undo`)
+        pot: int = 0,  # what the pot held before the hand (what it plays for, if it does)
     ) -> None:
         self.row = row
         self.deltas = deltas
         self.consumed = consumed
         self.result = result
         self.before = before
+        self.pot = pot
 
 
 def throws_in(version: Version) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
+from ..pot import plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Bock, Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
@@ -71,6 +72,12 @@ class Night:
         # each change of the Bock owed, newest last: (hand number, or minus the line of a
         # `bock` row; the queue before it; the last hand dealt then)
         self._bock_changes: list[tuple[int, bocks.Queue, int]] = []
+        # The pot (all_pass = pot): what it holds, the hands passed into it and the hands that
+        # played for it (not void), each by number (a pass over the file finds them; `resume`
+        # knows only what the pot holds).
+        self.pot = 0
+        self.pot_rows: set[int] = set()
+        self.pot_hands: set[int] = set()
 
     @classmethod
     def resume(
@@ -100,6 +107,7 @@ class Night:
         ledger.last_hand = last_hand
         ledger.rules_line = rules_line
         ledger.bock = bocks.parse(last.bock_queue) or bocks.EMPTY
+        ledger.pot = last.pot
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
         elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
@@ -155,9 +163,11 @@ class Night:
         if self.hands != self.last_hand:
             void = len(self.voided)
             penalties = len(self.penalties - self.voided)
-            doublers = self.last_hand - self.hands - void - penalties
+            pots = len(self.pot_rows - self.voided)
+            doublers = self.last_hand - self.hands - void - penalties - pots
             why = [f"{void} void"] if void else []
             why += [count(doublers, "doubler")] if doublers else []
+            why += [f"{pots} into the pot"] if pots else []
             if penalties:
                 why.append("1 penalty" if penalties == 1 else f"{penalties} penalties")
             numbered = (
@@ -167,6 +177,8 @@ class Night:
         parts = [numbered, count(corrections, "correction")]
         if self.seat_changes:
             parts.append(count(self.seat_changes, "seat change"))
+        if self.pot or self.pot_rows:
+            parts.append(f"the pot holds {self.pot}")
         return ", ".join(parts)
 
     def last_effective(self) -> int:
@@ -224,6 +236,7 @@ class Night:
             pending=len(self.pending),
             totals=dict(self.totals),
             bock_queue=bocks.text(self.bock),
+            pot=self.pot,
         )
 
     def _apply(
@@ -252,15 +265,18 @@ class Night:
         """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
         assert row.hand is not None and row.dealer is not None
         kind = row.kind
-        thrown_in = kind is RowKind.DOUBLER or (
+        thrown_in = kind in (RowKind.DOUBLER, RowKind.POT) or (
             result is not None and result.outcome is Outcome.TIE
         )
         consumed = [] if thrown_in else self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(row.hand)
-        self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
-        self._keep(row.hand, row, deltas, consumed, result)
-        if kind is not RowKind.DOUBLER:
+        counted = kind not in (RowKind.DOUBLER, RowKind.POT)
+        self._played(row.hand, deltas, self.left_of(row.dealer), counted)
+        pot = self.pot  # (what the hand played for, if it did)
+        self._pot_moved(row.hand, kind, result)
+        self._keep(row.hand, row, deltas, consumed, result, pot)
+        if kind not in (RowKind.DOUBLER, RowKind.POT):  # (no Bock hand: the round waits)
             self._bock_played(row.hand, bool(row.bock), result)
 
     def _keep(
@@ -270,10 +286,12 @@ class Night:
         deltas: Mapping[str, int],
         consumed: list[int],
         result: Score | None,
+        pot: int = 0,
     ) -> None:
-        """Remember hand `number` as dealt, if a later row corrects it (till the last does)."""
+        """Remember hand `number` as dealt, if a later row corrects it (till the last does);
+        `pot`: what the pot held before it."""
         if number in self.refs:
-            self.kept[number] = Version(row, dict(deltas), consumed, result)
+            self.kept[number] = Version(row, dict(deltas), consumed, result, pot=pot)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""
@@ -281,9 +299,10 @@ class Night:
         version = self.kept[row.ref]
         was_last = row.ref == self.last_effective()
         self._add(deltas)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands -= 1
         self.voided.add(row.ref)
+        self._pot_corrected(row.ref, version, None)
         if throws_in(version):  # the doubling it put in the queue goes, if still there
             self.pending = [h for h in self.pending if h != row.ref]
         self.pending = version.consumed + self.pending
@@ -324,7 +343,8 @@ class Night:
         if _events(version.result) != _events(result):  # (`bock_refusal` allowed it)
             self._bock_taken_back(row.ref)
             self._bock_played(row.ref, bool(version.row.bock), result)
-        self.kept[row.ref] = Version(row, new, version.consumed, result, version)
+        self.kept[row.ref] = Version(row, new, version.consumed, result, version, version.pot)
+        self._pot_corrected(row.ref, version, self.kept[row.ref])
         self._forget(row.ref)
 
     def _apply_restore(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
@@ -333,7 +353,8 @@ class Night:
         version = self.kept[row.ref]
         self._add(deltas)
         self.voided.discard(row.ref)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        self._pot_corrected(row.ref, None, version)
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands += 1
         for taken in version.consumed:  # it takes back the doublings it had
             if taken in self.pending:
@@ -456,6 +477,43 @@ class Night:
             hands = f"hand {later}" if ref + 1 == later else f"hands {ref + 1} to {later}"
             return f"void {hands} first (from the last: `scorepad undo`)"
         return "take back the changes after it first (`scorepad undo`)"
+    # -- the pot (all_pass = pot) ------------------------------------------------------------
+
+    def _pot_moved(self, number: int, kind: RowKind, result: Score | None) -> None:
+        """What hand `number` puts into the pot (`Score.pot`: the antes of a hand passed into
+        it, what a lost hand pays in; negative, what a won one takes out)."""
+        if result is None:
+            return
+        if kind is RowKind.POT:
+            self.pot_rows.add(number)
+        elif plays_for_pot(self.pot, result):
+            self.pot_hands.add(number)
+        self.pot += result.pot
+
+    def _pot_corrected(self, ref: int, was: Version | None, now: Version | None) -> None:
+        """Hand `ref`'s version `was` (None: void) became `now` (None: voided): what it put
+        into the pot changes with it, and whether it played for the pot."""
+        self.pot += put_in(now.result if now else None) - put_in(was.result if was else None)
+        self.pot_hands.discard(ref)
+        if now is not None and now.result is not None and plays_for_pot(now.pot, now.result):
+            self.pot_hands.add(ref)
+
+    def pot_change_problem(self, ref: int, change: int) -> str | None:
+        """Why a correction of hand `ref` that changes what it put into the pot by `change`
+        cannot be made: a later hand played for the pot it changes (those hands would have
+        played for another), which are to be voided first, the last first. None: it can."""
+        later = sorted(h for h in self.pot_hands if h > ref)
+        if not change or not later:
+            return None
+        why = f"this changes what it put into the pot ({change:+d}), and so the pot that"
+        if len(later) == 1:
+            return (
+                f"{why} hand {later[0]} played for: void hand {later[0]} first "
+                f"(scorepad void {later[0]})"
+            )
+        listed = ", ".join(map(str, later[:-1])) + f" and {later[-1]}"
+        order = ", then ".join(f"scorepad void {h}" for h in reversed(later))
+        return f"{why} hands {listed} played for: void them first, the last first ({order})"
 
     def _throw_in(self, number: int) -> None:
         """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""
