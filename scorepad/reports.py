@@ -107,6 +107,51 @@ class PlayerCounts(Counts):
         self.fold()
         return self.stats
 
+    def saved(self) -> Any:
+        self.fold()
+        return {
+            p: {
+                name: (
+                    [[v, n] for v, n in sorted(st.results.items()) if n]
+                    if name == "results"
+                    else getattr(st, name)
+                )
+                for name in PlayerStats.__slots__
+            }
+            for p, st in self.stats.items()
+        }
+
+    def restore(self, data: Any) -> bool:
+        if not isinstance(data, dict) or set(data) != set(self.stats):
+            return False
+        made = {}
+        for player, numbers in data.items():
+            if not isinstance(numbers, dict) or set(numbers) != set(PlayerStats.__slots__):
+                return False
+            stats = PlayerStats()
+            for name, value in numbers.items():
+                if name == "results":
+                    if not isinstance(value, list) or not all(
+                        isinstance(pair, list)
+                        and len(pair) == 2
+                        and all(_whole(n) for n in pair)
+                        and pair[1] > 0
+                        for pair in value
+                    ):
+                        return False
+                    stats.results = Counter({v: n for v, n in value})
+                elif _whole(value) and value >= 0:
+                    setattr(stats, name, value)
+                else:
+                    return False
+            made[player] = stats
+        self.stats = made
+        return True
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
     """Count a kind of scored hand `times` times into every player's numbers (`card_points`:

@@ -340,9 +340,14 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("-v", "--verbose", is_flag=True, help="Also say what was checked when all is well.")
+@click.option(
+    "--fast",
+    is_flag=True,
+    help="Check only the rows after the checkpoint the last report left (see the README).",
+)
 @session_file_option
 @click.pass_obj
-def verify(path: Path, verbose: bool) -> None:
+def verify(path: Path, verbose: bool, fast: bool) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
 
     Prints nothing and exits 0 when all is well (with -v, what was checked); otherwise prints
@@ -356,7 +361,7 @@ def verify(path: Path, verbose: bool) -> None:
     from ..session import SessionError
 
     try:
-        ledger, problems = open_session(path).check()
+        ledger, problems = open_session(path).check(resume=fast)
     except SessionError as exc:
         if exc.line is None:
             raise

@@ -70,8 +70,9 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     )
 
     per_point = parse_rate(rate)
-    with open_session(path).reading() as reading:
-        head, state = reading.head, reading.night()
+    # (with the players' numbers, though it shows none: the pass that counts them leaves the
+    # checkpoint the next report starts from)
+    head, state, _ = night_stats(open_session(path))
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not state.rules.zero_sum:
         race = race_line(state) or (

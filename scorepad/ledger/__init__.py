@@ -16,6 +16,7 @@ from ..store.scan import Fate
 from .check import Checker
 from .entries import Counts, HandView, Scored
 from .making import NewRows
+from .saved import STATE, WIRING, restore, saved
 from .records import (
     canonical,
     hand_of,
@@ -31,12 +32,16 @@ __all__ = [
     "Fate",
     "HandView",
     "Ledger",
+    "STATE",
     "Scored",
+    "WIRING",
     "canonical",
     "hand_of",
     "kind_of",
+    "restore",
     "row_for_hand",
     "rules_of_set_row",
+    "saved",
     "set_row_note",
     "set_row_text",
 ]
