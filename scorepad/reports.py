@@ -139,7 +139,7 @@ class PlayerCounts(Counts):
                         for pair in value
                     ):
                         return False
-                    stats.results = Counter({v: n for v, n in value})
+                    stats.results = Counter(dict(value))
                 elif _whole(value) and value >= 0:
                     setattr(stats, name, value)
                 else:

@@ -3,7 +3,6 @@ what it prints is what a pass over the whole file prints, after every kind of ch
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from scorepad.ledger import STATE, WIRING, saved
 from scorepad.ledger.night import Night as NightState
 from scorepad.rules import load_rules
 from scorepad.store import checkpoint
+from scorepad.store.scan import find_corrections
 
 REPORTS = (
     ("standings",),
@@ -33,13 +33,12 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Checkpoints on files of any size; the byte each pass began at, one a pass."""
     monkeypatch.setattr(checkpoint, "MIN_SIZE", 0)
     began: list[int] = []
-    find = scorepad.session.find_corrections
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         began.append(args[3] if len(args) > 3 else kwargs.get("start", 0))
-        return find(*args, **kwargs)
+        return find_corrections(*args, **kwargs)
 
-    monkeypatch.setattr(scorepad.session, "find_corrections", spy)
+    monkeypatch.setattr("scorepad.session.find_corrections", spy)
     yield began
 
 
@@ -92,7 +91,7 @@ def _checkpointed(night: Night, starts: list[int]) -> None:
     starts.clear()
 
 
-CHANGES = {
+CHANGES: dict[str, list[tuple[str, ...]]] = {
     "a hand": [("hand", "--picker", "Dee", "--partner", "Cy", "--points", "70", "--tricks", "4")],
     "two hands": [
         ("hand", "--picker", "Dee", "--partner", "Cy", "--points", "70", "--tricks", "4"),

@@ -343,7 +343,7 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 @click.option(
     "--fast",
     is_flag=True,
-    help="Check only the rows after the checkpoint the last report left (see the README).",
+    help="Check only the rows after the checkpoint a report left.",
 )
 @session_file_option
 @click.pass_obj

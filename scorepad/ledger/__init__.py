@@ -16,7 +16,6 @@ from ..store.scan import Fate
 from .check import Checker
 from .entries import Counts, HandView, Scored
 from .making import NewRows
-from .saved import STATE, WIRING, restore, saved
 from .records import (
     canonical,
     hand_of,
@@ -26,15 +25,16 @@ from .records import (
     set_row_note,
     set_row_text,
 )
+from .saved import STATE, WIRING, restore, saved
 
 __all__ = [
+    "STATE",
+    "WIRING",
     "Counts",
     "Fate",
     "HandView",
     "Ledger",
-    "STATE",
     "Scored",
-    "WIRING",
     "canonical",
     "hand_of",
     "kind_of",

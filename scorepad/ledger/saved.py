@@ -79,9 +79,7 @@ def _names(value: Any, players: Sequence[str]) -> bool:
     )
 
 
-def restore(
-    night: Night, data: Any, last: Row, rules_at: Callable[[int | None], Rules]
-) -> bool:
+def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None], Rules]) -> bool:
     """Put saved state into a night made for the same file (nothing applied to it yet), under
     the rules of the `set` row on the line it names (`rules_at`, which may raise). False,
     having changed nothing, when the data is not a state of this night: a field missing or of
@@ -113,7 +111,8 @@ def restore(
         and _count(data["hands"])
         and data["hands"] <= last_hand
         and all(
-            isinstance(data[name], list) and all(_count(h, 1) and h <= last_hand for h in data[name])
+            isinstance(data[name], list)
+            and all(_count(h, 1) and h <= last_hand for h in data[name])
             for name in ("voided", "penalties")
         )
         and (data["night_over"] is None or _count(data["night_over"], 1))
@@ -127,7 +126,7 @@ def restore(
         and _count(data["corrected"])
     ):
         return False
-    totals_now = dict((p, v) for p, v in totals)
+    totals_now = dict(totals)
     if not set(data["order"]) <= set(totals_now):
         return False
     # What the last row covered records of the state after it must be this state.

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import __version__
-from . import files
 from ..errors import ScorepadError
+from . import files
 from .base import BLOCK, fsync_dir, write_all
 from .journal import temp_beside
 from .snapshot import Head, Snapshot
