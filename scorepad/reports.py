@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -450,6 +452,70 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
     if totals is not None:
         record["totals"] = dict(totals)
     return record
+
+
+_NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
+_POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
+_JSON_GAPS = re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
+
+
+class HandLines:
+    """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
+
+    Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
+    only in their number, note and card points: their line is made once, with gaps for those
+    (and checked against the line made whole the first time). A void or amended hand, or one
+    with running totals, is made whole."""
+
+    def __init__(self) -> None:
+        # a kind's pieces, and what goes after each but the last (None: made whole)
+        self._parts: dict[Scored, tuple[list[str], list[str]] | None] = {}
+
+    def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
+        number, entry, void, amended, note, points = view
+        if void or amended or totals is not None:
+            return json.dumps(hand_record(view, totals), ensure_ascii=False)
+        if entry in self._parts:
+            parts = self._parts[entry]
+        else:
+            if len(self._parts) > _TEXTS:
+                self._parts.clear()
+            parts = self._parts[entry] = self._made(view)
+        if parts is None:
+            return json.dumps(hand_record(view), ensure_ascii=False)
+        pieces, gaps = parts
+        card = str(entry.card_points if points is None else points)
+        out = ['{"hand": ', str(number), pieces[0]]
+        for gap, piece in zip(gaps, pieces[1:]):
+            if gap == _NOTE_GAP:
+                out.append(json.dumps(note, ensure_ascii=False) if note else '""')
+            else:
+                out.append(card)
+            out.append(piece)
+        return "".join(out)
+
+    def _made(self, view: HandView) -> tuple[list[str], list[str]] | None:
+        """A kind's line in pieces around its number, note and card points (None: it cannot
+        be cut there)."""
+        record = hand_record(view._replace(number=0, note=_NOTE_GAP))
+        if view.card_points is None:
+            return None
+        record["points"] = _POINTS_FIELD
+        record["played"] = played_text(view, _POINTS_GAP)
+        text = json.dumps(record, ensure_ascii=False)
+        start = '{"hand": 0'
+        if not text.startswith(start):
+            return None
+        text = text[len(start) :]
+        found = _JSON_GAPS.findall(text)
+        gaps = [_NOTE_GAP if g == f'"{_NOTE_GAP}"' else _POINTS_GAP for g in found]
+        if gaps.count(_NOTE_GAP) != 1 or len(gaps) > 3:
+            return None
+        parts = _JSON_GAPS.split(text), gaps
+        self._parts[view.entry] = parts
+        if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
+            return None  # (made whole, every time)
+        return parts
 
 
 class SheetRows:

@@ -238,7 +238,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record, set_record
+    from ..reports import HandLines, SheetRows, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -256,13 +256,17 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         batch: list[str] = []  # lines go to the spool a few thousand at a time
         line_of = sheet_rows.csv_line
 
+        json_line = HandLines().line
+        # (JSON: each line but the first begins with the comma that parts it from the one before)
+        comma = [""]
+
         def write_json(view: HandView) -> None:
             running_totals = None
             if running:
                 sheet_rows.row(view)  # keeps the running totals
                 running_totals = dict(sheet_rows.totals)
-            batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
-            batch.append("\n")
+            batch.append(comma[0] + json_line(view, running_totals) + "\n")
+            comma[0] = ","
             if len(batch) >= 4096:
                 spool.write("".join(batch))
                 batch.clear()
@@ -285,7 +289,6 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         spool.write("".join(batch))
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
-            spool.seek(0)
             click.echo(
                 '{"file": %s, "players": %s, "running": %s, "hands": ['
                 % (
@@ -294,8 +297,10 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                     json.dumps(running),
                 )
             )
-            for number, line in enumerate(spool):
-                click.echo(("," if number else "") + line.rstrip("\n"))
+            spool.flush()
+            spool.seek(0)
+            sys.stdout.flush()
+            shutil.copyfileobj(spool, sys.stdout)
             totals = dict(zip(players, total[3:-1]))
             click.echo(
                 '], "totals": %s, "changes": %s}'
