@@ -656,21 +656,73 @@ def set_record(row: Row, from_hand: int) -> dict[str, Any]:
 
 
 class RunningSeries:
-    """Each player's running total after every counted hand (for `chart`)."""
+    """Each player's running total over the night (for `chart`), in bounded memory.
 
-    def __init__(self, players: Sequence[str]):
+    A night of up to `EVERY` hands keeps every counted hand. A longer one (`expected`: its
+    last hand number, from the end of the file) is cut into at most `CELLS` runs of hands
+    alike in length, and keeps of each run, for each player, the first and last point and the
+    lowest and highest, in their order: the line drawn through them spans what the line
+    through every hand spans within the run, and the lowest and highest of the night are
+    kept."""
+
+    EVERY = 20_000
+    CELLS = 4_096
+
+    def __init__(self, players: Sequence[str], expected: int = 0):
         self.players = tuple(players)
-        self.hands = [0]
+        self.hands = [0]  # (every hand kept: the hands of every player's points)
         self.series = {p: [0] for p in self.players}
         self._running = dict.fromkeys(self.players, 0)
+        self.last = 0  # the last counted hand
+        self.cell = 1 if expected <= self.EVERY else -(-expected // self.CELLS)
+        self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
+        self._at = 0  # the run the points in `_run` are of
+        self._run: dict[str, list[tuple[int, int]]] = {p: [] for p in self.players}
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
-        self.hands.append(view.number)
+        number = view.number
+        self.last = number
+        running, deltas = self._running, view.deltas
+        if self.cell == 1:
+            self.hands.append(number)
+            for p in self.players:
+                running[p] += deltas.get(p, 0)
+                self.series[p].append(running[p])
+            return
+        at = number // self.cell
+        if at != self._at:
+            self._flush()
+            self._at = at
         for p in self.players:
-            self._running[p] += view.deltas.get(p, 0)
-            self.series[p].append(self._running[p])
+            value = running[p] = running[p] + deltas.get(p, 0)
+            run = self._run[p]
+            if not run:
+                run += [(number, value)] * 4  # first, lowest, highest, last
+                continue
+            if value < run[1][1]:
+                run[1] = (number, value)
+            elif value > run[2][1]:
+                run[2] = (number, value)
+            run[3] = (number, value)
+
+    def _flush(self) -> None:
+        for p, run in self._run.items():
+            if not run:
+                continue
+            xs, ys = self._x[p], self.series[p]
+            for point in sorted(set(run)):
+                xs.append(point[0])
+                ys.append(point[1])
+            run.clear()
+
+    def points(self) -> dict[str, tuple[list[int], list[int]]]:
+        """Each player's hands and running totals, as kept."""
+        self._flush()
+        if self.cell == 1:
+            return {p: (self.hands, self.series[p]) for p in self.players}
+        return {p: (self._x[p], self.series[p]) for p in self.players}
 
 
 def season(

@@ -328,7 +328,9 @@ def season(
     families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
         try:
-            state = open_session(file).night()
+            # (as the reports read a night: from its checkpoint, leaving one; only its totals
+            # and rules are kept, so each night's pass is let go before the next)
+            _, state, _ = night_stats(open_session(file))
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(
@@ -344,9 +346,10 @@ def season(
                 f"cannot be added up with zero-sum nights; give the race nights a season of "
                 f"their own"
             )
-        nights.append((names[file], state.totals))
+        nights.append((names[file], dict(state.totals)))
         families.setdefault(state.rules.family, []).append(names[file])
         played.append(file)
+        del state
     if not nights:
         raise ScorepadError("every night failed verification: no table to show")
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
@@ -459,19 +462,26 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
     from ..reports import RunningSeries, rules_words
+    from ..session import SessionError
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
     with open_session(path).reading() as reading:
         head = reading.head
-        running = RunningSeries(head.players)
+        # (the last hand's number, from the end of the file: how much of the night to keep;
+        # an end that cannot be read is for the pass to report)
+        try:
+            expected = reading.state().last_hand
+        except SessionError:
+            expected = 0
+        running = RunningSeries(head.players, expected)
         state = reading.night(running.add)
     players = list(state.totals)
-    hands = running.hands
-    series = {p: running.series[p] for p in players}
+    kept = running.points()
+    series = {p: kept[p] for p in players}
     title = f"Running totals: {path.name} ({rules_words(head, state)})"
     if output:
-        _chart_image(output, title, hands, series)
+        _chart_image(output, title, series)
         click.echo(f"Wrote {output}.")
         return
     import shutil
@@ -487,12 +497,13 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     legend = []
     for number, player in enumerate(players):
         mark, hue = marks[number % len(marks)], colors[number % len(colors)]
-        plt.plot(hands, series[player], marker="braille" if color else mark, color=hue)
+        hands, values = series[player]
+        plt.plot(hands, values, marker="braille" if color else mark, color=hue)
         legend.append(plt.colorize(f"━━ {player}", hue) if color else f"{mark}{mark} {player}")
-    last = hands[-1]
+    last = running.last
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
-    low = min(min(values) for values in series.values()) if series else 0
-    high = max(max(values) for values in series.values()) if series else 0
+    low = min(min(values) for _, values in series.values()) if series else 0
+    high = max(max(values) for _, values in series.values()) if series else 0
     # (plotext's own ticks read 26.0, 15.5; the plot has the height but the title, the frame
     # and the hand axis: 5 lines)
     plt.yticks(whole_ticks(low, high, (height or 20) - 5))
@@ -518,7 +529,7 @@ def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
     return list(range(first, high + 1, step)) or [low]
 
 
-def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:
+def _chart_image(output: Path, title: str, series: dict[str, tuple[list[int], list[int]]]) -> None:
     try:
         import matplotlib
     except ImportError:
@@ -529,7 +540,7 @@ def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, l
     from matplotlib import pyplot
 
     figure, axes = pyplot.subplots(figsize=(10, 5))
-    for player, values in series.items():
+    for player, (hands, values) in series.items():
         axes.step(hands, values, where="post", label=player)
     axes.axhline(0, color="grey", linewidth=0.8)
     axes.set_title(title)
