@@ -658,25 +658,26 @@ def set_record(row: Row, from_hand: int) -> dict[str, Any]:
 class RunningSeries:
     """Each player's running total over the night (for `chart`), in bounded memory.
 
-    A night of up to `EVERY` hands keeps every counted hand. A longer one (`expected`: its
-    last hand number, from the end of the file) is cut into at most `CELLS` runs of hands
-    alike in length, and keeps of each run, for each player, the first and last point and the
-    lowest and highest, in their order: the line drawn through them spans what the line
-    through every hand spans within the run, and the lowest and highest of the night are
-    kept."""
+    A night of up to `EVERY` hands keeps every counted hand. A longer one is cut into runs of
+    hands at `bounds` (hand numbers, ascending: where a column of the plot may begin), and
+    keeps of each run, for each player, the first and last point and the lowest and highest,
+    in their order: a line drawn through them spans what the line through every hand spans
+    within the run, and the lowest and highest of the night are kept. Runs that never cross
+    the edge of a column of the plot draw the same picture as every hand would."""
 
     EVERY = 20_000
-    CELLS = 4_096
 
-    def __init__(self, players: Sequence[str], expected: int = 0):
+    def __init__(self, players: Sequence[str], expected: int = 0, bounds: Sequence[int] = ()):
         self.players = tuple(players)
         self.hands = [0]  # (every hand kept: the hands of every player's points)
         self.series = {p: [0] for p in self.players}
         self._running = dict.fromkeys(self.players, 0)
         self.last = 0  # the last counted hand
-        self.cell = 1 if expected <= self.EVERY else -(-expected // self.CELLS)
+        self.every = expected <= self.EVERY or not bounds
+        self._bounds = list(bounds)
+        self._next_at = 0  # the next bound to pass
+        self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
         self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
-        self._at = 0  # the run the points in `_run` are of
         self._run: dict[str, list[tuple[int, int]]] = {p: [] for p in self.players}
 
     def add(self, view: HandView) -> None:
@@ -685,16 +686,18 @@ class RunningSeries:
         number = view.number
         self.last = number
         running, deltas = self._running, view.deltas
-        if self.cell == 1:
+        if self.every:
             self.hands.append(number)
             for p in self.players:
                 running[p] += deltas.get(p, 0)
                 self.series[p].append(running[p])
             return
-        at = number // self.cell
-        if at != self._at:
+        if self._next and number >= self._next:
             self._flush()
-            self._at = at
+            bounds, at = self._bounds, self._next_at
+            while at < len(bounds) and bounds[at] <= number:
+                at += 1
+            self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
         for p in self.players:
             value = running[p] = running[p] + deltas.get(p, 0)
             run = self._run[p]
@@ -720,7 +723,7 @@ class RunningSeries:
     def points(self) -> dict[str, tuple[list[int], list[int]]]:
         """Each player's hands and running totals, as kept."""
         self._flush()
-        if self.cell == 1:
+        if self.every:
             return {p: (self.hands, self.series[p]) for p in self.players}
         return {p: (self._x[p], self.series[p]) for p in self.players}
 

@@ -466,6 +466,10 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter("the image must be a .png or .svg file", param_hint="--output")
+    import shutil
+
+    columns = width or shutil.get_terminal_size((100, 24)).columns
+    color = use_color("text")
     with open_session(path).reading() as reading:
         head = reading.head
         # (the last hand's number, from the end of the file: how much of the night to keep;
@@ -474,7 +478,13 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
             expected = reading.state().last_hand
         except SessionError:
             expected = 0
-        running = RunningSeries(head.players, expected)
+        if output or expected <= RunningSeries.EVERY:
+            bounds = [expected * k // _IMAGE_RUNS for k in range(1, _IMAGE_RUNS)]
+        else:
+            # (plotext draws no wider than the terminal)
+            widths = {columns, min(columns, shutil.get_terminal_size().columns)}
+            bounds = plot_columns(widths, expected, 2 if color else 1)
+        running = RunningSeries(head.players, expected, bounds)
         state = reading.night(running.add)
     players = list(state.totals)
     kept = running.points()
@@ -484,14 +494,11 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         _chart_image(output, title, series)
         click.echo(f"Wrote {output}.")
         return
-    import shutil
-
     import plotext as plt
 
     plt.clf()
-    plt.plotsize(width or shutil.get_terminal_size((100, 24)).columns, height or 20)
+    plt.plotsize(columns, height or 20)
     plt.theme("clear")
-    color = use_color("text")
     marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
     colors = ("blue", "red", "green", "orange", "magenta", "cyan", "gray", "violet")
     legend = []
@@ -515,6 +522,36 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
+
+
+_IMAGE_RUNS = 4_096  # the runs of hands an image of a long night keeps (see RunningSeries)
+
+
+def plot_columns(widths: set[int], last: int, factor: int) -> list[int]:
+    """Where a column of the terminal chart may begin, in hand numbers (hands 0 to `last`),
+    for a chart of one of `widths`:
+    plotext maps a hand to column floor(0.5 + (bins - 1) * hand / last) of a canvas of `bins`
+    columns (`factor` to a character: 2 for braille), the chart's width but its frame and the
+    labels of its points axis, which are as wide as their numbers (1 to 12 characters: known
+    only once the night is read). Runs of hands cut at every one of these cross no column's
+    edge, whatever the labels turn out to be."""
+    import math
+
+    bounds: set[int] = set()
+    for width, label in ((w, label) for w in widths for label in range(1, 13)):
+        bins = (width - 2 - label) * factor
+        if bins < 2 or last < 1:
+            continue
+
+        def column(hand: int) -> int:
+            return math.floor(round(0.5 + (bins - 1) * hand / last, 8))
+
+        for k in range(1, bins):
+            hand = max(0, math.ceil((k - 0.5) * last / (bins - 1)) - 2)
+            while column(hand) < k:
+                hand += 1
+            bounds.add(hand)
+    return sorted(bounds)
 
 
 def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
