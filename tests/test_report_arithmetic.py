@@ -218,7 +218,8 @@ def test_running_series_of_a_long_night_keeps_each_runs_extremes_in_bounded_memo
 
     chance = random.Random(7)
     hands = 50_000
-    series = RunningSeries(PLAYERS, expected=hands)
+    cell = 13
+    series = RunningSeries(PLAYERS, expected=hands, bounds=range(cell, hands, cell))
     every: dict[str, list[int]] = {p: [0] for p in PLAYERS}  # after each hand counted
     counted = [0]  # the hands counted (a void hand is no point of the chart)
     views = (WIN, LOSS, LEASTER)
@@ -230,11 +231,10 @@ def test_running_series_of_a_long_night_keeps_each_runs_extremes_in_bounded_memo
             for p in PLAYERS:
                 every[p].append(every[p][-1] + view.deltas.get(p, 0))
     kept = series.points()
-    cell = series.cell
-    assert cell > 1 and series.last == counted[-1]
+    assert series.last == counted[-1]
     for p in PLAYERS:
         xs, ys = kept[p]
-        assert len(xs) == len(ys) <= 4 * series.CELLS + 1
+        assert len(xs) == len(ys) <= 4 * (hands // cell + 1) + 1 < hands // 3
         assert xs == sorted(set(xs)) and xs[0] == 0 and ys[0] == 0
         assert min(ys) == min(every[p]) and max(ys) == max(every[p])
         assert ys[-1] == every[p][-1]
@@ -242,9 +242,12 @@ def test_running_series_of_a_long_night_keeps_each_runs_extremes_in_bounded_memo
         runs: dict[int, list[int]] = {}
         for x, y in zip(xs[1:], ys[1:]):
             runs.setdefault(x // cell, []).append(y)
+        inside: dict[int, list[int]] = {}
+        for k, n in enumerate(counted[1:], 1):
+            inside.setdefault(n // cell, []).append(every[p][k])
+        assert runs.keys() == inside.keys()
         for at, values in runs.items():
-            inside = [every[p][k] for k, n in enumerate(counted) if k and n // cell == at]
-            assert min(values) == min(inside) and max(values) == max(inside)
+            assert min(values) == min(inside[at]) and max(values) == max(inside[at])
 
 
 def test_season_merges_names_case_blind_and_ranks_by_total() -> None:

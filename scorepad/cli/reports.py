@@ -543,7 +543,7 @@ def plot_columns(widths: set[int], last: int, factor: int) -> list[int]:
         if bins < 2 or last < 1:
             continue
 
-        def column(hand: int) -> int:
+        def column(hand: int, bins: int = bins) -> int:
             return math.floor(round(0.5 + (bins - 1) * hand / last, 8))
 
         for k in range(1, bins):
