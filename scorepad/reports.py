@@ -11,7 +11,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import ScorepadError
@@ -588,6 +588,44 @@ class SheetRows:
         if after is None:
             return f"{number},{before},{note}\n"
         return f"{number},{before}{entry.card_points if points is None else points}{after},{note}\n"
+
+    def csv_writer(
+        self, write: Callable[[str], object]
+    ) -> tuple[Callable[[HandView], None], Callable[[str], None], Callable[[], None]]:
+        """`csv_line` for a pass: a function to call with each hand, which gives `write` its
+        lines a few thousand at a time; one to put another line in their order (a change of
+        the rules); one to call at the end (it writes the rest).
+
+        (The sheet of a million hands calls it a million times: the common hand, a hand alike
+        one before and without a note, takes the shortest way.)"""
+        batch: list[str] = []
+        add, lines_get, line_of, running = (
+            batch.append,
+            self._lines.get,
+            self.csv_line,
+            self.running,
+        )
+
+        def hand(view: HandView) -> None:
+            number, entry, void, amended, note, points = view
+            parts = None if void or amended or note or running else lines_get(entry.base)
+            if parts is None:
+                add(line_of(view))
+            else:
+                before, after = parts
+                if after is None:
+                    add(f"{number},{before},\n")
+                else:  # (`entry.card`: its card points, which the Played words name)
+                    add(f"{number},{before}{entry.card if points is None else points}{after},\n")
+            if len(batch) >= 4096:
+                write("".join(batch))
+                batch.clear()
+
+        def flush() -> None:
+            write("".join(batch))
+            batch.clear()
+
+        return hand, add, flush
 
     def _line_parts(self, view: HandView) -> tuple[str, str | None]:
         """A hand's sheet line but its number and note, as CSV: around its card points where

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 import click
 
@@ -234,6 +234,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     """
     import csv
     import json
+    import os
     import shutil
     import tempfile
 
@@ -254,7 +255,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             writer.writerow(headers)
 
         batch: list[str] = []  # lines go to the spool a few thousand at a time
-        line_of = sheet_rows.csv_line
+        write_csv, add_line, flush = sheet_rows.csv_writer(spool.write)
 
         json_line = HandLines().line
         # (JSON: each line but the first begins with the comma that parts it from the one before)
@@ -271,22 +272,18 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 spool.write("".join(batch))
                 batch.clear()
 
-        def write_csv(view: HandView) -> None:  # (text too: it is read back as CSV)
-            batch.append(line_of(view))
-            if len(batch) >= 4096:
-                spool.write("".join(batch))
-                batch.clear()
-
         changes: list[dict[str, Any]] = []  # (JSON: after the hands, each with its place)
 
         def write_set(row: Row, from_hand: int) -> None:  # a change of the rules, in its place
             if fmt == "json":
                 changes.append(set_record(row, from_hand))
             else:
-                batch.append(sheet_rows.set_csv_line(row))
+                add_line(sheet_rows.set_csv_line(row))
 
+        # (text too: it is read back as CSV)
         state = reading.night(write_json if fmt == "json" else write_csv, on_set=write_set)
         spool.write("".join(batch))
+        flush()
         total = sheet_rows.total_row(state.totals)
         if fmt == "json":
             click.echo(
@@ -310,9 +307,17 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         if fmt == "csv":
             writer.writerow(total)
             spool.flush()
-            spool.seek(0)
-            shutil.copyfileobj(spool, sys.stdout)
             sys.stdout.flush()
+            out = getattr(sys.stdout, "buffer", None)
+            if out is not None and os.linesep == "\n":  # (the bytes as they are: no decoding)
+                raw = cast("BinaryIO", spool.buffer)
+                raw.seek(0)
+                shutil.copyfileobj(raw, out)
+                out.flush()
+            else:  # (Windows writes its line ends: as the text it is)
+                spool.seek(0)
+                shutil.copyfileobj(spool, sys.stdout)
+                sys.stdout.flush()
             return
 
         def rows() -> Iterator[list[Any]]:

@@ -180,7 +180,7 @@ class Checker(Night):
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
-        slow, played, keep = self._feed_slow, self._played, self._keep
+        slow, keep = self._feed_slow, self._keep
         count = self.counts.count if self.counts is not None else None
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
@@ -221,8 +221,13 @@ class Checker(Night):
             # The row's inputs are those of a hand checked before, its card points of the same
             # class: it scores the same. Apply it.
             points = card[1]
-            # (as `_apply` applies a hand whose row takes no doubling and doubles no other)
-            played(number, entry.deltas, entry.next_dealer)
+            # (as `_apply` applies a hand whose row takes no doubling and doubles no other:
+            # `_played`, inline, a call fewer a row)
+            self.last_hand = number
+            for player, value in entry.deltas.items():
+                totals[player] += value
+            self.hands += 1
+            self.next_dealer = entry.next_dealer
             if race:
                 self._check_race()
             if number in refs:  # a later row corrects this hand: remember it till then

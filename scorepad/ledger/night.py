@@ -174,9 +174,10 @@ class Night:
     def _played(
         self, number: int, deltas: Mapping[str, int], next_dealer: str, counts: bool = True
     ) -> None:
-        """What hand `number` does to the night once it is dealt, on every path (the fast one
-        of `Checker.feed` knows the next dealer of its kind of hand already): its points,
-        the next dealer, and one more hand played (a doubler: `counts` false)."""
+        """What hand `number` does to the night once it is dealt: its points, the next dealer,
+        and one more hand played (a doubler: `counts` false). The fast path of `Checker.feed`
+        does the same inline (a call a row is 2% of a million hands' pass): a change here is a
+        change there (the property tests hold the two paths to one night)."""
         self.last_hand = number
         totals = self.totals
         for player, value in deltas.items():

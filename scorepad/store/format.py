@@ -570,7 +570,13 @@ class Codec:
         deltas = {}
         for player, at in zip(players, self.player_at):
             text = cells[at]
-            if text and not text.isspace():
+            if not text:
+                continue
+            # (`whole`, inline for the common cell: a row has a cell a player)
+            digits = text[1:] if text[0] in "+-" else text
+            if digits.isdigit() and digits.isascii() and len(digits) < 13:
+                deltas[player] = int(text)
+            elif not text.isspace():
                 deltas[player] = _int(text, f"{player}'s points", line)
         values["deltas"] = deltas
         canonical = self.canonical
