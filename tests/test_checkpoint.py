@@ -309,3 +309,15 @@ def test_the_state_saved_and_restored_is_the_same(night: Night, starts: list[int
     assert starts == [size]  # (begun at the checkpoint, with nothing after it)
     assert saved(ledger) == first["state"]["night"]
     assert counts.saved() == first["state"]["counts"]
+
+
+def test_a_torn_line_after_the_checkpoint_is_reported_as_without_one(
+    night: Night, starts: list[int]
+) -> None:
+    _start(night)
+    _checkpointed(night, starts)
+    with open(night.path, "ab") as file:
+        file.write(b"6,picker,,1,-1")  # (a write cut short)
+    outputs = _outputs(night)
+    assert outputs == _fresh(night)
+    assert outputs[0][0] != 0 and "scorepad repair" in outputs[0][1]
