@@ -37,6 +37,7 @@ class Type:
     COUNTS = "counts"  # a whole number for each of some players
     GAME = "game"  # a Schafkopf game (games.GAMES)
     KIND = "kind"  # says which kind of hand it is (the inputs of `--leaster` and its like)
+    BOCK = "bock"  # a Bock hand's place and factor, `2/5x2` (`scoring.Bock`)
 
 
 PICKER, LEASTER, SCHWANZER, RAMSCH, PENALTY = "picker", "leaster", "schwanzer", "ramsch", "penalty"
@@ -70,13 +71,19 @@ class Input(NamedTuple):
             Type.FLAG: False,
             Type.COUNT: 0,
             Type.KIND: False,
+            Type.BOCK: "",
         }.get(self.type)
 
     def given(self, value: Any) -> bool:
         """Whether `value` says something (not left out, a flag not set, a count not 0)."""
         if isinstance(value, (tuple, list)):  # (names: none given is not given)
             return bool(value)
-        return not (value is None or value is False or (value == 0 and self.type == Type.COUNT))
+        return not (
+            value is None
+            or value is False
+            or (value == 0 and self.type == Type.COUNT)
+            or (value == "" and self.type == Type.BOCK)
+        )
 
 
 def _k(*kinds: str) -> frozenset[str]:
@@ -256,6 +263,7 @@ INPUTS = (
     # Inputs each command offers in its own words (or works out itself).
     Input("out", Type.NAMES, EVERY, "", metavar="NAME"),
     Input("doubled", Type.COUNT, EVERY, ""),
+    Input("bock", Type.BOCK, EVERY, "", since=8),
     # A penalty's (`scorepad penalty` has options of its own).
     Input("offender", Type.NAME, _k(PENALTY), "", since=4),
     Input("penalty", Type.INT, _k(PENALTY), "", since=4),

@@ -18,7 +18,8 @@ from .errors import ScorepadError
 from .games import BY_NAME as GAME_BY_NAME
 from .games import WonBy
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
-from .scoring import Outcome, Score, same_name, seat
+from .ledger.bock import owed as bock_count
+from .scoring import Bock, Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
 if TYPE_CHECKING:
@@ -265,6 +266,11 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append("60-60: next hand doubled")
     if row.last:
         found.append("last hand")
+    bock = Bock.parse(row.bock) if row.bock else None
+    if bock is not None:
+        found.append(bock.words())
+    if result is not None and result.bock_next:
+        found.append("Bock round follows")
     return found
 
 
@@ -275,6 +281,12 @@ def change_text(row: Row) -> str:
         return f"seats: {', '.join(row.seated)}"
     if kind is RowKind.SET:
         return f"rules: {set_row_text(row.note)[0]}"
+    if kind is RowKind.BOCK:
+        rounds = row.bock_rounds or 1
+        what = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
+        if row.undoes is not None:
+            return f"bock: {what} taken back"
+        return f"bock: {what}"
     if kind in (RowKind.VOID, RowKind.RESTORE):
         return f"{kind} of hand {row.ref}"
     if kind is RowKind.DOUBLER:
@@ -418,6 +430,15 @@ def summary_text(row: Row, result: Score | None = None) -> str:
     )
 
 
+def bock_record(cell: str) -> dict[str, int] | None:
+    """A Bock hand's place and factor as data (`hand`, `of`: its place in the round, 0 where
+    only the factor is known; `factor`), or None for a hand that is none."""
+    bock = Bock.parse(cell) if cell else None
+    if bock is None:
+        return None
+    return {"hand": bock.place, "of": bock.of, "factor": bock.factor}
+
+
 def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict[str, Any]:
     """A hand as data, with the same keys in every report: its number and kind, who dealt,
     picked and partnered, the points and tricks, the winners, its note, whether it is void or
@@ -442,6 +463,7 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "paid_to": row.paid_to,
         "last": row.last,
         "marks": marks(row, result),
+        "bock": bock_record(row.bock),
         "played": played_text(view),
         "note": view.note,
         "void": view.void,
@@ -863,6 +885,11 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
     return data
 
 
+def bock_owed(ledger: Ledger) -> int:
+    """How many Bock hands the night owes (the next hands, in turn)."""
+    return bock_count(ledger.bock)
+
+
 class NextHand(NamedTuple):
     """Who deals the next hand, who leads it, who sits it out, and how often it is doubled."""
 
@@ -871,14 +898,18 @@ class NextHand(NamedTuple):
     leads: str
     sits_out: tuple[str, ...]
     doubled: int  # doublings pending on it (x 2 ** doubled)
+    bock: str = ""  # its Bock, as a `bock` cell holds it ("": it is none)
 
     def text(self) -> str:
-        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out and any doubling)."""
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock)."""
         words = f"Next: hand {self.hand}, {self.dealer} deals, {self.leads} leads"
         if self.sits_out:
             words += f", {', '.join(self.sits_out)} sits out"
         if self.doubled:
             words += f"; it is doubled (x{2**self.doubled})"
+        bock = Bock.parse(self.bock) if self.bock else None
+        if bock is not None:
+            words += f"; {bock.words()}"
         return words + "."
 
 
@@ -892,4 +923,5 @@ def next_hand(ledger: Ledger) -> NextHand:
         seating.order[0],
         seating.sitting_out,
         ledger.doubled_next(),
+        ledger.bock_next(),
     )

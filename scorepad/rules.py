@@ -27,6 +27,10 @@ MAX_PLACES = 7  # the most places a leaster pays (eight players leave one to pay
 MAX_TEXT = 200  # the longest name or description of a rules table
 MAX_RULES_FILE = 1 << 20  # the largest rules file read, in bytes
 CALLS = ("none", "ace", "jack-of-diamonds")
+BOCK_EVENTS = ("sixty-sixty", "schwarz", "re", "tout-lost", "jungfrau", "durchmarsch")
+"""The events `bock_after` may name (after one, a Bock round follows)."""
+MAX_BOCK_HANDS = 64  # the most hands a Bock round has (bock_hands)
+MAX_BOCK = 4096  # the most a Bock hand is multiplied by (overlapping rounds, multiplied)
 DECK_SIZES = (32, 24)
 _BOOL_WORDS = {
     "true": True,
@@ -44,7 +48,7 @@ class Setting(NamedTuple):
     """One setting of the rules table: its key, the kind of value it takes, and what it means."""
 
     key: str
-    kind: str  # "bool", "int", "choice", "text", "levels" or "places"
+    kind: str  # "bool", "int", "choice", "choices", "text", "levels" or "places"
     help: str
     choices: tuple[str, ...] = ()
     low: int = 0
@@ -66,6 +70,8 @@ class Setting(NamedTuple):
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
+        if self.kind == "choices":
+            return "none, or some of " + ", ".join(self.choices) + " (comma-separated)"
         if self.kind == "levels":
             return "three whole numbers of at least 1, e.g. 1,2,3"
         if self.kind == "places":
@@ -88,6 +94,9 @@ class Setting(NamedTuple):
             if not re.fullmatch(r"[+-]?[0-9]{1,9}", raw):  # (not \d: any script's digits)
                 raise self._bad(text)
             value = int(raw)
+        elif self.kind == "choices":
+            parts = [p.strip("'\" ") for p in re.split(r"[,\s]+", raw.strip("[]() ")) if p]
+            value = [] if [p.lower() for p in parts] in ([], ["none"]) else parts
         elif self.kind in ("levels", "places"):
             parts = [p for p in re.split(r"[,/\s]+", raw.strip("[]() ")) if p]
             if self.kind == "places" and [p.lower() for p in parts] == ["none"]:
@@ -112,6 +121,13 @@ class Setting(NamedTuple):
         elif self.kind == "choice":
             if value not in self.choices:
                 raise self._bad(value)
+        elif self.kind == "choices":
+            if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, str) and v in self.choices for v in value
+            ):
+                raise self._bad(value)
+            # (each once, in the order of the choices: one table, one spelling)
+            value = tuple(c for c in self.choices if c in value)
         elif self.kind == "levels":
             if (
                 not isinstance(value, (list, tuple))
@@ -412,6 +428,36 @@ _SCALARS = (
         elsewhere=2,
     ),
     Setting(
+        "bock_after",
+        "choices",
+        "the events after which a Bock round follows",
+        BOCK_EVENTS,
+        default=(),
+    ),
+    Setting(
+        "bock_hands",
+        "int",
+        "the hands of a Bock round (0: one round, a hand for each seated player)",
+        low=0,
+        high=MAX_BOCK_HANDS,
+        default=0,
+    ),
+    Setting(
+        "bock_factor",
+        "int",
+        "a Bock hand multiplies the stake by this",
+        low=2,
+        high=MAX_FACTOR,
+        default=2,
+    ),
+    Setting(
+        "bock_stacking",
+        "choice",
+        "a Bock round earned in one: it follows (queue), or starts at once, overlaps x2 again",
+        ("queue", "multiply"),
+        default="queue",
+    ),
+    Setting(
         "max_stoss",
         "int",
         "Schafkopf: the most Stoss (Kontra, Re, ...) calls in a hand, x2 each",
@@ -543,6 +589,11 @@ class Rules(NamedTuple):
     durchmarsch_value: str
     knock_factor: int
     max_stoss: int
+    # Every family: Bock rounds
+    bock_after: tuple[str, ...]
+    bock_hands: int
+    bock_factor: int
+    bock_stacking: str
     game_values: Mapping[str, int] = _NO_VALUES
     runs_min: Mapping[str, int] = _NO_VALUES
     runs_max: Mapping[str, int] = _NO_VALUES
@@ -892,7 +943,7 @@ def values_of(key: str) -> tuple[str, ...]:
         return ()
     if setting.kind == "bool":
         return ("true", "false")
-    return setting.choices if setting.kind == "choice" else ()
+    return setting.choices if setting.kind in ("choice", "choices") else ()
 
 
 def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
@@ -903,6 +954,6 @@ def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
         if key not in ("name", "description"):
             setting = _setting_for(key)
             meaning = worded(setting.help)
-            if setting.kind == "choice":
+            if setting.kind in ("choice", "choices"):
                 meaning += f" (choices: {', '.join(setting.choices)})"
             yield key, format_value(value), meaning

@@ -17,7 +17,7 @@ from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
 from .games import GAMES, Tops, TrumpSuit, WonBy
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
-from .rules import MAX_AMOUNT, MAX_DOUBLED, Deal, Rules, format_value
+from .rules import MAX_AMOUNT, MAX_BOCK, MAX_BOCK_HANDS, MAX_DOUBLED, Deal, Rules, format_value
 
 # --- inputs -------------------------------------------------------------------------------------
 
@@ -43,6 +43,7 @@ class PickerHand(NamedTuple):
     last: bool = False  # the night's last hand (last_hand_doubled)
     knocks: int = 0  # Schafkopf: knocks (Klopfen, Legen) before the game, each x knock_factor
     stoss: int = 0  # Schafkopf: Stoss calls (Kontra, Re, ...), each x2, up to max_stoss
+    bock: str = ""  # a Bock hand's place and factor ("2/5x2": hand 2 of a round of 5, x2)
 
 
 class LeasterHand(NamedTuple):
@@ -57,6 +58,7 @@ class LeasterHand(NamedTuple):
     out: tuple[str, ...] = ()
     blind_points: int | None = None  # leaster_blind = set-aside: the card points of the blind
     last: bool = False
+    bock: str = ""
 
 
 class SchwanzerHand(NamedTuple):
@@ -70,6 +72,7 @@ class SchwanzerHand(NamedTuple):
     doubled: int = 0
     out: tuple[str, ...] = ()
     last: bool = False
+    bock: str = ""
 
 
 class RamschHand(NamedTuple):
@@ -86,6 +89,7 @@ class RamschHand(NamedTuple):
     out: tuple[str, ...] = ()
     last: bool = False
     knocks: int = 0
+    bock: str = ""
 
 
 class Penalty(NamedTuple):
@@ -130,6 +134,8 @@ class Score(NamedTuple):
     no_trick: bool = False  # the losing side took no trick (level 3, or schwarz)
     sitting_out: tuple[str, ...] = ()  # at the table but not dealt in
     doubles_next: bool = False  # the next hand is doubled, as after a doubler (sixty_sixty)
+    # the events of `bock_after` this hand is (a Bock round follows it), in the setting's order
+    bock_next: tuple[str, ...] = ()
     losers: tuple[str, ...] = ()  # a schwanzer's losers
     # why the stake is more than the hand's value: each doubling ("x2 double on the bump"), and
     # a cap (the explanation's Stake line says the same with its figures)
@@ -156,6 +162,7 @@ class Score(NamedTuple):
             "schneider": self.schneider,
             "no_trick": self.no_trick,
             "doubles_next": self.doubles_next,
+            "bock_next": list(self.bock_next),
             "losers": list(self.losers),
             "explanation": list(self.explanation),
         }
@@ -650,7 +657,7 @@ def _common_factors(
     factors += _knock_factors(rules, seating, hand.knocks)
     factors += _doubler_factors(hand)
     factors += [("blitz", 2)] * hand.blitz
-    factors += _last_hand_factors(rules, hand)
+    factors += _last_hand_factors(rules, hand) + _bock_factors(hand)
     return factors
 
 
@@ -663,6 +670,98 @@ def _last_hand_factors(rules: Rules, hand: Hand) -> list[tuple[str, int]]:
             f"(last_hand_doubled = false)"
         )
     return [("the night's last hand", 2)]
+
+
+class Bock(NamedTuple):
+    """A Bock hand: its factor and, in a session, its place in the Bock round (`2/5x2`: hand 2
+    of a round of 5, x2; `x2` when only the factor is given, as `check --bock 2` does)."""
+
+    factor: int
+    place: int = 0  # 0: not given
+    of: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Bock | None:
+        """The Bock of a hand's `bock` cell (None: not a Bock hand), or a HandError."""
+        if not text:
+            return None
+        place, _, factor = text.rpartition("x")
+        at, _, of = place.partition("/")
+        numbers = (factor, at, of) if place else (factor,)
+        if not all(n.isascii() and n.isdigit() and len(n) <= 5 for n in numbers) or (
+            place and "/" not in place
+        ):
+            raise HandError(
+                f"⟨bock⟩: {text[:40]!r} is not a Bock hand (its place and factor, e.g. 2/5x2, "
+                f"or its factor, e.g. x2)"
+            )
+        bock = cls(int(factor), int(at), int(of)) if place else cls(int(factor))
+        if not 2 <= bock.factor <= MAX_BOCK:
+            raise HandError(f"⟨bock⟩ {bock.factor}: a Bock hand is x2 to x{MAX_BOCK}")
+        if place and not 1 <= bock.place <= bock.of <= MAX_BOCK_PLACES:
+            raise HandError(f"⟨bock⟩ {text[:40]!r}: no hand {bock.place} of a round of {bock.of}")
+        return bock
+
+    def text(self) -> str:
+        """As the `bock` cell holds it: `2/5x2`, or `x2`."""
+        return f"{self.place}/{self.of}x{self.factor}" if self.place else f"x{self.factor}"
+
+    def words(self) -> str:
+        """`bock 2 of 5, x2` (or `bock x2`)."""
+        if self.place:
+            return f"bock {self.place} of {self.of}, x{self.factor}"
+        return f"bock x{self.factor}"
+
+
+MAX_BOCK_PLACES = 20 * MAX_BOCK_HANDS  # the longest run of Bock hands (20 rounds of the most)
+
+
+def _bock_factors(hand: Hand) -> list[tuple[str, int]]:
+    bock = Bock.parse(hand.bock)
+    return [] if bock is None else [("Bock", bock.factor)]
+
+
+def bock_events(rules: Rules, hand: Hand, result: Score) -> tuple[str, ...]:
+    """The events of `bock_after` that a scored hand is (after each, a Bock round follows)."""
+    if not rules.bock_after:
+        return ()
+    found = set()
+    if isinstance(hand, PickerHand):
+        if hand.points == TOTAL_POINTS // 2:
+            found.add("sixty-sixty")
+        if result.no_trick:
+            found.add("schwarz")
+        if hand.stoss >= 2 or hand.recrack:
+            found.add("re")
+        game = GAME_BY_NAME.get(hand.game or "partner")
+        if game is not None and game.is_tout and result.outcome is Outcome.LOSS:
+            found.add("tout-lost")
+    elif isinstance(hand, RamschHand):
+        if hand.jungfrau:
+            found.add("jungfrau")
+        if hand.durchmarsch:
+            found.add("durchmarsch")
+    return tuple(e for e in rules.bock_after if e in found)
+
+
+_BOCK_WORDS = {
+    "sixty-sixty": "a 60-60",
+    "schwarz": "a schwarz",
+    "re": "a re",
+    "tout-lost": "a tout lost",
+    "jungfrau": "a jungfrau",
+    "durchmarsch": "a durchmarsch",
+}
+
+
+def _with_bock(rules: Rules, hand: Hand, result: Score) -> Score:
+    """The score, with the Bock round it brings (`bock_after`) said."""
+    events = bock_events(rules, hand, result)
+    if not events:
+        return result
+    what = " and ".join(_BOCK_WORDS[e] for e in events)
+    line = f"Bock: {what}; a Bock round follows (bock_after)."
+    return result._replace(bock_next=events, explanation=(*result.explanation, line))
 
 
 def _score_picker(rules: Rules, hand: PickerHand) -> Score:
@@ -835,6 +934,7 @@ def _sixty_sixty_thrown_in(
     """A 60-60 hand under sixty_sixty = doubler: not scored, and the next hand is doubled."""
     _crack_factors(rules, seating, hand, picker, partners, words)  # (checked all the same)
     _last_hand_factors(rules, hand)
+    _bock_factors(hand)
     lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines[:-1]]
     lines.append(
         "60-60: the hand is not scored, and the next hand is doubled, as after a doubler "
@@ -1152,7 +1252,7 @@ def _score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         lines.append(f"{winner} won the leaster (named with ⟨winner⟩).")
     else:
         winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
-    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand) + _bock_factors(hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.leaster_payout * product
     lines.append(
@@ -1169,7 +1269,7 @@ def _leaster_factors(
     rules: Rules, hand: LeasterHand, amount: int, lines: list[str], label: str = "Payout"
 ) -> int:
     """The leaster's doublings multiplied (`amount` times them explained, as `label`)."""
-    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand) + _bock_factors(hand)
     product, factor_text = _doublings(rules, factors)
     lines.append(
         f"{label}: {amount}{factor_text} = {amount * product}."
@@ -1626,7 +1726,7 @@ def _score_schwanzer(rules: Rules, hand: SchwanzerHand) -> Score:
         lines.append(f"{losers[0]} has the most and loses.")
     else:
         lines.append(f"{' and '.join(losers)} tie for the most: each loses.")
-    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand)
+    factors = _doubler_factors(hand) + _last_hand_factors(rules, hand) + _bock_factors(hand)
     product, factor_text = _doublings(rules, factors)
     stake = rules.base * product
     lines.append(f"Stake: base {rules.base}{factor_text} = {stake}.")
@@ -1663,6 +1763,7 @@ def _score_ramsch(rules: Rules, hand: RamschHand) -> Score:
         _doubler_factors(hand)
         + _knock_factors(rules, seating, hand.knocks)
         + _last_hand_factors(rules, hand)
+        + _bock_factors(hand)
     )
     product, factor_text = _doublings(rules, factors)
     deltas = dict.fromkeys(seating.order, 0)
@@ -1856,5 +1957,5 @@ def score(rules: Rules, hand: Hand) -> Score:
     if isinstance(hand, SchwanzerHand):
         return _score_schwanzer(rules, hand)
     if isinstance(hand, RamschHand):
-        return _score_ramsch(rules, hand)
-    return _score_picker(rules, hand)
+        return _with_bock(rules, hand, _score_ramsch(rules, hand))
+    return _with_bock(rules, hand, _score_picker(rules, hand))

@@ -491,6 +491,19 @@ class Session:
             append(self.path, night.fd, night.head.codec, [row])
         return row, night.ledger
 
+    def bock(self, rounds: int = 1, note: str = "") -> tuple[Row, Ledger]:
+        """Start Bock rounds by the table's decision (`scorepad bock`): a row of its own, from
+        the next hand on (after the rounds owed, under bock_stacking = queue)."""
+        try:
+            with self._resumed() as night, self._snapshot() as snapshot:
+                line = line_count(snapshot) + 1
+                row = night.ledger.bock_row(rounds, line, note, now())
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade as needed:
+            self._upgraded(needed)
+            return self.bock(rounds, note)
+        return row, night.ledger
+
     def _correct(
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
     ) -> tuple[Row, Score | None, Ledger]:
@@ -574,6 +587,15 @@ class Session:
             return row._replace(undoes=line) if back else row._replace(redoes=line)
 
         kind = change.kind
+        if kind is RowKind.BOCK:
+            # (the whole night: which Bock hands were played since it)
+            ledger = self.night()
+            rounds = change.bock_rounds or 1
+            what = f"the Bock {'round' if rounds == 1 else f'{rounds} rounds'} of line {line}"
+            row = ledger.bock_row(rounds, end, reason or word, now(), undoes=line if back else None)
+            row = mark(row)
+            self._append(fd, ledger.codec, [row])
+            return what, row, None, ledger
         if kind is RowKind.SEAT:
             seats = (before.seated or head.start.seated or head.players) if back else change.seated
             what = f"the seat change ({change.note})"

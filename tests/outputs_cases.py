@@ -763,6 +763,14 @@ def _night_scripts() -> list[Case]:
             _night("amend", "2", "--stoss", "2", "--no-crack"),
             _night("void", "3"),
             _night("penalty", "Sepp", "--points", "10"),
+            # Bock rounds (format 8): the table's own, then one a schwarz brings
+            _night("bock", "--note", "the table's round"),
+            _night("set", "bock_after=schwarz"),
+            _night(
+                "hand", "--picker", "Anni", "--game", "solo", "--points", "120", "--tricks", "8"
+            ),
+            _night("hand", "--picker", "Bertl", "--partner", "Sepp", "--points", "70"),
+            _night("status", "--format", "json"),
             *REPORTS_AFTER,
             _night("sheet", "--format", "json"),
             _night("stats", "--format", "json"),

@@ -66,11 +66,25 @@ def test_the_tournament_in_the_readme_is_what_scorepad_prints(
     assert out == list(zip(parts[::2], parts[1::2]))
 
 
-def _console_blocks() -> list[str]:
-    """Every console block of the README but the night at the table and the tournament
-    (replayed above, each in a folder of its own)."""
+def bock_block() -> str:
     text = README.read_text()
-    replayed = (night_block(), tournament_block())
+    section = text.split("### Bock rounds", 1)[1]
+    block = re.search(r"```console\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
+
+
+def test_the_bock_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path: Path) -> None:
+    block = bock_block()
+    assert block.startswith("$ scorepad new ")
+    assert replay(block, run, tmp_path) == block
+
+
+def _console_blocks() -> list[str]:
+    """Every console block of the README but the night at the table, the tournament and the
+    Bock night (replayed above, each in a folder of its own)."""
+    text = README.read_text()
+    replayed = (night_block(), tournament_block(), bock_block())
     return [b for b in re.findall(r"```console\n(.*?)```", text, re.S) if b not in replayed]
 
 

@@ -71,6 +71,8 @@ def test_the_state_has_the_standings_keys_and_more(
         "leads": "Bob",
         "sits_out": [],
         "doubled": 0,
+        "bock": None,
+        "bock_owed": 0,
     }
     assert state["pending"] == 0 and state["rules_in_force"]["summary"].startswith("standard")
     assert state["recent"][0]["played"] == "Ann + Bob 70"

@@ -52,6 +52,7 @@ COMMANDS = {
     "redo": "night.redo",
     "log": "night.log",
     "set": "night.set_rules",
+    "bock": "night.bock",
     "void": "night.void",
     "amend": "night.amend",
     "penalty": "night.penalty",

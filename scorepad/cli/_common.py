@@ -405,6 +405,11 @@ def _input_option(item: Input, amend: bool) -> Callable[..., Any]:
     return click.option(word, item.name, help=text, **extra)
 
 
+def _bock_cell(ctx: click.Context, param: click.Parameter, value: int | None) -> str | None:
+    """`--bock N` as a hand's `bock` input holds it (`xN`)."""
+    return None if value is None else f"x{value}"
+
+
 def hand_options(amend: bool = False) -> Callable[..., Any]:
     """Add the options of one hand (`hands.OPTIONS`); under `amend` every flag also has a
     --no- form."""
@@ -420,6 +425,16 @@ def hand_options(amend: bool = False) -> Callable[..., Any]:
                 count=True,
                 help="The hand is doubled by a doubler before it (give twice for x4). A session "
                 "works this out itself.",
+            )
+        )
+        options.append(
+            click.option(
+                "--bock",
+                type=WholeRange(min=2, max=4096),  # (rules.MAX_BOCK)
+                callback=_bock_cell,
+                metavar="N",
+                help="The hand is a Bock hand, xN (2; 4 for a Doppelbock). A session works "
+                "this out itself.",
             )
         )
 

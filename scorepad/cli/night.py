@@ -99,7 +99,7 @@ def status(path: Path, fmt: str) -> None:
     \b
         scorepad status
     """
-    from ..reports import next_hand
+    from ..reports import bock_owed, bock_record, next_hand
 
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
@@ -122,6 +122,12 @@ def status(path: Path, fmt: str) -> None:
         "race_winners": list(state.race_winners),
         "last_hand_played": state.night_over,
     }
+    owed = bock_owed(state)
+    # (a night that can have no Bock keeps the keys it had: one of a file before format 8
+    # under rules without bock_after)
+    bocks = owed or state.rules.bock_after or "bock_queue" in head.codec.columns
+    if bocks:
+        info.update(bock=bock_record(coming.bock), bock_owed=owed)
     if fmt == "json":
         from ..render import to_json
 
@@ -155,6 +161,18 @@ def status(path: Path, fmt: str) -> None:
             else "nobody yet (everyone at 0)",
         ),
     ]
+    if bocks:
+        from ..scoring import Bock
+
+        bock = Bock.parse(coming.bock)
+        lines.append(
+            (
+                "Bock",
+                f"the next hand is {bock.words()}; {owed} Bock hand{'s' if owed > 1 else ''} owed"
+                if bock is not None
+                else "none owed",
+            )
+        )
     race = race_line(state)
     if race:
         lines.append(("Race", race))
@@ -484,6 +502,59 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
         if fmt != "csv":
             click.echo()
             click.echo(next_line(state))
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--rounds",
+    type=WholeRange(min=1, max=20),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="How many Bock rounds, one after another.",
+)
+@click.option("--note", default="", metavar="TEXT", help="Why (kept with the row).")
+@format_option("text", "json")
+@session_file_option
+@click.pass_obj
+def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
+    """Start Bock rounds by the table's decision: the next hands count bock_factor times.
+
+    A round is bock_hands hands (0: a hand for each seated player). Under bock_stacking =
+    queue the rounds follow those owed; under multiply they start at once, and the hands two
+    rounds cover are multiplied again (Doppelbock). A row of its own: `undo` takes it back
+    while no hand has been played in it. The rounds that events bring (`bock_after`) the
+    session starts by itself.
+
+    Examples:
+
+    \b
+        scorepad bock
+        scorepad bock --rounds 2 --note "Ann's birthday"
+    """
+    from ..reports import bock_owed
+
+    _, state = open_session(path).bock(rounds, note)
+    owed = bock_owed(state)
+    if fmt == "json":
+        from ..render import to_json
+        from ..reports import bock_record
+
+        click.echo(
+            to_json(
+                {
+                    "file": str(path),
+                    "rounds": rounds,
+                    "bock_owed": owed,
+                    "next_hand": state.last_hand + 1,
+                    "bock": bock_record(state.bock_next()),
+                }
+            )
+        )
+        return
+    started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
+    click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
+    click.echo(next_line(state))
 
 
 @click.command("set", context_settings=CONTEXT_SETTINGS)

@@ -52,6 +52,7 @@ HELP = """\
     join NAME         seat a player who joins (after the last seat)
     leave NAME        a player leaves, keeping their total
     penalty NAME N    NAME pays N to each other seated player ("penalty Ed 2 to Ann": to one)
+    bock [N]          start a Bock round (N rounds) by the table's decision (`scorepad bock`)
     ?                 this help
     Enter or Ctrl-D   stop, with the standings
   Ctrl-C stops at once: the hand being entered is not recorded."""
@@ -171,7 +172,7 @@ def _whole(
     return check
 
 
-CHANGES = ("undo", "amend", "void", "join", "leave", "penalty")
+CHANGES = ("undo", "amend", "void", "join", "leave", "penalty", "bock")
 """The words that start a change at "Who picked?" (see HELP)."""
 
 
@@ -186,6 +187,8 @@ def _who(
         word, _, rest = text.partition(" ")
         word, rest = word.lower(), rest.strip()
         if word == "undo" or (word in CHANGES and rest):
+            return (word, rest)
+        if word == "bock" and not any(folded(p) == "bock" for p in players):
             return (word, rest)
         if word in ("amend", "void"):
             raise ScorepadError(f"write: {word} N (the hand's number), e.g. {word} 3")
@@ -267,6 +270,16 @@ def _change(session: Session, what: str, name: str) -> None:
 
             click.echo(summary_text(row, result))
             click.echo(totals_table(state))
+        elif what == "bock":
+            if name and not (name.isascii() and name.isdigit() and 1 <= int(name[:3]) <= 20):
+                raise ScorepadError("write: bock, or bock N (1 to 20 rounds)")
+            rounds = int(name) if name else 1
+            _, state = session.bock(rounds, "Bock during play")
+            from ..reports import bock_owed
+
+            started = "1 Bock round" if rounds == 1 else f"{rounds} Bock rounds"
+            owed = bock_owed(state)
+            click.echo(f"Bock: {started} started; {owed} Bock hand{'' if owed == 1 else 's'} owed.")
         elif what == "join":
             player, _, state = session.seat_add(name)
             click.echo(f"{player} joins the table. Seats: {', '.join(state.seated)}.")

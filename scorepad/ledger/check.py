@@ -44,6 +44,9 @@ from ..store.format import (
     whole,
 )
 from ..store.scan import Fate
+from .bock import MAX_ROUNDS
+from .bock import parse as bock_parse
+from .bock import text as bock_text
 from .entries import Counts, HandView, Scored, check_throw_in, lean, shown
 from .night import Night
 from .records import hand_of, kind_of
@@ -72,7 +75,7 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
 _DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
-_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line")  # the state cells
+_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "bock_queue")  # the state
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
 # the inputs a penalty row may not hold: those of the hands dealt
@@ -117,6 +120,7 @@ class Checker(Night):
         self._classes: dict[str, tuple[str, int]] = {}
         self._classes_of: Rules | None = None  # the rules `_classes` are for
         self._totals_form = ""
+        self._bock_rows: dict[int, int] = {}  # the `bock` rows read: line to rounds
         self._reset_fast_state()
 
     def done(self) -> None:
@@ -176,6 +180,7 @@ class Checker(Night):
         )
         k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
         k_digest = index["digest"] if "digest" in codec.columns else None  # (format 7 on)
+        k_bock = index["bock_queue"] if "bock_queue" in codec.columns else None  # (format 8 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -190,6 +195,7 @@ class Checker(Night):
             if (
                 len(cells) != width
                 or self.pending
+                or self.bock
                 or cells[k_ref]
                 or cells[k_kind] not in fast_kinds
             ):
@@ -254,6 +260,7 @@ class Checker(Night):
                 and cells[k_pending] == "0"
                 and cells[k_totals] == totals_form % tuple(totals.values())
                 and (k_rules is None or cells[k_rules] == rules_text)
+                and (k_bock is None or not cells[k_bock])
             ):
                 return []
             return self._after_fast(cells, line)
@@ -297,7 +304,7 @@ class Checker(Night):
         codec = self.codec
         kind = cells[codec.index["kind"]] if len(cells) == codec.width else ""
         hand = kind in _FAST_KIND_TEXTS
-        if not (hand and not self.pending) and kind not in _CORRECTION_TEXTS:
+        if not (hand and not self.pending and not self.bock) and kind not in _CORRECTION_TEXTS:
             return None
         try:
             row = codec.decode(cells, line, state=False)
@@ -342,6 +349,7 @@ class Checker(Night):
             and cells[at["pending"]] == str(len(self.pending))
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
             and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
+            and ("bock_queue" not in at or cells[at["bock_queue"]] == bock_text(self.bock))
         )
 
     def _entry_of(self, row: Row) -> Scored:
@@ -453,7 +461,13 @@ class Checker(Night):
         scores (without their explanation) are interned, so a remembered hand costs a few
         hundred bytes."""
         found = self._last_scored
-        if row.doubled or found is None or found.result is None or found.result.doubles_next:
+        if (
+            row.doubled
+            or found is None
+            or found.result is None
+            or found.result.doubles_next
+            or found.result.bock_next
+        ):
             return None
         intern = self._interned.setdefault
         slim = lean(found.result)
@@ -528,6 +542,8 @@ class Checker(Night):
         }
         if "rules_line" in self.codec.columns:
             state["rules_line"] = self.rules_line
+        if "bock_queue" in self.codec.columns:
+            state["bock_queue"] = bock_text(self.bock)
         problems = []
         for name, value in state.items():
             recorded = getattr(row, name)
@@ -556,6 +572,9 @@ class Checker(Night):
         self.pending = self.pending[: row.pending] + [0] * max(0, row.pending - len(self.pending))
         if "rules_line" in self.codec.columns:
             self.rules_line = row.rules_line
+        queue = bock_parse(row.bock_queue)
+        if queue is not None:
+            self.bock = queue
         self._reset_fast_state()
 
     def _salvage(self, cells: Sequence[str], line: int) -> None:
@@ -575,7 +594,11 @@ class Checker(Night):
             kind_text not in _KIND_TEXTS
             and (number is not None or (bool(cells[at["dealer"]]) and not cells[at["ref"]]))
         )
-        state: dict[str, Any] = {"pending": len(self.pending), "rules_line": self.rules_line}
+        state: dict[str, Any] = {
+            "pending": len(self.pending),
+            "rules_line": self.rules_line,
+            "bock_queue": bock_text(self.bock),
+        }
         for name in _STATE:
             if name not in codec.columns or not cells[at[name]]:
                 continue
@@ -616,9 +639,31 @@ class Checker(Night):
             return {}, None
         if kind is RowKind.PENALTY:
             return self._expected_penalty(row)
+        if kind is RowKind.BOCK:
+            return self._expected_bock(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row)
         return self._expected_correction(row, cells)
+
+    def _expected_bock(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        """A `bock` row: the table starts Bock rounds (or takes back a `bock` row's)."""
+        line = row.line
+        if row.hand is not None or row.ref is not None or row.deltas:
+            raise LedgerError(line, "a bock row has no hand number, ref or points")
+        if row.bock_rounds is None or not 1 <= row.bock_rounds <= MAX_ROUNDS:
+            raise LedgerError(line, f"bock_rounds: a bock row starts 1 to {MAX_ROUNDS} Bock rounds")
+        stray = given(row._asdict(), INPUTS)
+        if stray:
+            raise LedgerError(line, f"{stray[0]}: a bock row has no {stray[0]}")
+        if row.undoes is not None and row.line:
+            undone = self._bock_rows.get(row.undoes)
+            if undone is None:
+                raise LedgerError(line, f"undoes: line {row.undoes} is no bock row above")
+        why = self.bock_refusal(row)
+        if why is not None:
+            raise LedgerError(line, why)
+        self._bock_rows[row.line] = row.bock_rounds
+        return {}, None
 
     def _check_number(self, row: Row) -> None:
         """A hand or penalty row takes the next number."""
@@ -670,12 +715,20 @@ class Checker(Night):
                 raise LedgerError(
                     line, f"a doubler under rules with all_pass = {self.rules.all_pass}"
                 )
+            if row.bock:
+                raise LedgerError(line, "bock: a doubler is no Bock hand (the next hand is)")
             return dict.fromkeys(self.seated, 0), None
         if row.doubled != self.doubled_next():
             raise LedgerError(
                 line,
                 f"doubled: recorded {row.doubled}, but the doublers "
                 f"before it give {self.doubled_next()}",
+            )
+        if row.bock != self.bock_next():
+            raise LedgerError(
+                line,
+                f"bock: recorded {shown(row.bock or 'none')}, but the Bock rounds before it "
+                f"give {shown(self.bock_next() or 'none')}",
             )
         entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
         return dict(entry.deltas), entry.result
@@ -702,6 +755,10 @@ class Checker(Night):
                 f"ref: hand {row.ref} cannot be checked (it was not read "
                 f"as a hand this correction refers to)",
             )
+        if row.kind is not RowKind.AMEND:
+            why = self.bock_refusal(row)
+            if why is not None:
+                raise LedgerError(line, why)
         if row.kind is RowKind.VOID:
             return {p: -v for p, v in version.deltas.items()}, None
         if row.kind is RowKind.RESTORE:
@@ -716,10 +773,19 @@ class Checker(Night):
                 f"doubled: an amendment keeps the doubling of hand "
                 f"{row.ref} ({version.row.doubled})",
             )
+        if row.bock != version.row.bock:
+            raise LedgerError(
+                line,
+                f"bock: an amendment keeps the Bock of hand {row.ref} "
+                f"({version.row.bock or 'none'})",
+            )
         seats = self._seats_of(version)
         known = self._remembered(cells, seats) if cells is not None else None
         entry = known if known is not None else self._rescore(row, seats)
         check_throw_in(version, entry.result, row.ref, line)
+        why = self.bock_refusal(row, entry.result)
+        if why is not None:
+            raise LedgerError(line, why)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,

@@ -11,6 +11,8 @@ from ..errors import HandError, ScorepadError
 from ..rules import MAX_DOUBLED, Rules
 from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
 from ..store.format import LedgerError, Row, RowKind, check_note
+from . import bock as bocks
+from .bock import MAX_OWED, MAX_ROUNDS
 from .entries import check_throw_in
 from .night import Night
 from .records import canonical, hand_of, row_for_hand, set_row_note
@@ -44,10 +46,15 @@ class NewRows(Night):
                 "⟨doubled⟩: a session doubles the hands after a recorded doubler by "
                 "itself; record the doubler with `scorepad hand ⟨doubler⟩`"
             )
+        if hand.bock:
+            raise HandError(
+                "⟨bock⟩: a session works out its Bock hands by itself; to start a Bock round, "
+                "`scorepad bock`"
+            )
         why = tricks_needed(self.rules, hand)
         if why:
             raise HandError(why)
-        return hand._replace(doubled=self.doubled_next())
+        return hand._replace(doubled=self.doubled_next(), bock=self.bock_next())
 
     def record_doubler(self, dealer: str | None = None, note: str = "", time: str = "") -> Row:
         """The row of a thrown-in hand under all_pass = doubler."""
@@ -87,6 +94,7 @@ class NewRows(Night):
             note=check_note(reason),
             time=time,
         )
+        self._refuse_bock(row)
         self._apply(row)
         return self._state(row)
 
@@ -98,6 +106,7 @@ class NewRows(Night):
         row = Row(
             RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
         )
+        self._refuse_bock(row)
         self._apply(row)
         return self._state(row)
 
@@ -116,6 +125,11 @@ class NewRows(Night):
             raise HandError(
                 f"hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
                 f"the penalty again"
+            )
+        if changes.get("bock", version.row.bock) != version.row.bock:
+            raise HandError(
+                f"⟨bock⟩: an amendment keeps the Bock of hand {ref} "
+                f"({version.row.bock or 'none'}): a session works it out by itself"
             )
         inputs = {**version.row.hand_inputs(), **changes}
         if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
@@ -140,6 +154,7 @@ class NewRows(Night):
             note=check_note(note) if note else version.row.note,  # the note carries over
             time=time,
         )
+        self._refuse_bock(row, result)
         self._apply(row, result)
         return self._state(row), result
 
@@ -189,6 +204,46 @@ class NewRows(Night):
         )
         self._apply(row)
         return self._state(row)
+
+    def bock_row(
+        self,
+        rounds: int,
+        line: int,
+        note: str = "",
+        time: str = "",
+        undoes: int | None = None,
+    ) -> Row:
+        """The row of Bock rounds the table starts (`scorepad bock`), from the next hand on
+        (after those owed, under bock_stacking = queue); with `undoes`, the row that takes back
+        the `bock` row on that line. `line` is the line the row will stand on in the file."""
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise HandError(f"⟨rounds⟩ {rounds}: start 1 to {MAX_ROUNDS} Bock rounds at once")
+        if undoes is None:
+            self._check_race_open()
+            self.check_night_open()
+            room = MAX_OWED - bocks.owed(self.bock)
+            if room < bocks.round_length(self.rules, len(self.order)) * rounds:
+                raise HandError(
+                    f"⟨rounds⟩ {rounds}: {bocks.owed(self.bock)} Bock hands are owed already, "
+                    f"and a night owes {MAX_OWED} at most: play some first"
+                )
+        row = Row(
+            RowKind.BOCK,
+            line=line,
+            bock_rounds=rounds,
+            note=check_note(note),
+            time=time,
+            undoes=undoes,
+        )
+        self._refuse_bock(row)
+        self._apply(row)
+        return self._state(row)
+
+    def _refuse_bock(self, row: Row, result: Score | None = None) -> None:
+        """A HandError when the change would change which later hands were Bock hands."""
+        why = self.bock_refusal(row, result)
+        if why is not None:
+            raise HandError(why)
 
     def keep(self, ref: int) -> None:
         """Remember hand `ref` when the pass reaches it (a correction is about to be made)."""

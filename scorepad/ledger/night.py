@@ -11,11 +11,14 @@ from typing import Self
 
 from ..errors import ScorepadError
 from ..rules import Rules
-from ..scoring import Outcome, Score, seat
+from ..scoring import Bock, Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
 from ..store.scan import Fate
+from . import bock as bocks
 from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .records import rules_of_set_row
+
+_BOCK_STACK = 256  # the Bock changes remembered, newest last (a correction of an older one waits)
 
 
 class Night:
@@ -65,6 +68,10 @@ class Night:
         self.corrected = 0  # the correction rows above a checkpoint the pass began at
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
+        self.bock: bocks.Queue = bocks.EMPTY  # the Bock hands the next hands are, in turn
+        # each change of the Bock owed, newest last: (hand number, or minus the line of a
+        # `bock` row; the queue before it; the last hand dealt then)
+        self._bock_changes: list[tuple[int, bocks.Queue, int]] = []
 
     @classmethod
     def resume(
@@ -93,6 +100,7 @@ class Night:
         }
         ledger.last_hand = last_hand
         ledger.rules_line = rules_line
+        ledger.bock = bocks.parse(last.bock_queue) or bocks.EMPTY
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
         elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
@@ -110,6 +118,11 @@ class Night:
         if not self.pending:
             return 0
         return len(self.pending) if self.rules.doubler_stacking == "multiply" else 1
+
+    def bock_next(self) -> str:
+        """The next hand's Bock as its `bock` cell holds it ("": it is no Bock hand)."""
+        found = bocks.head(self.bock)
+        return "" if found is None else found.text()
 
     def left_of(self, dealer: str) -> str:
         """Who deals after `dealer`: the next seated player (in the header's order if the
@@ -211,6 +224,7 @@ class Night:
             seated=self.seated,
             pending=len(self.pending),
             totals=dict(self.totals),
+            bock_queue=bocks.text(self.bock),
         )
 
     def _apply(
@@ -247,6 +261,8 @@ class Night:
             self._throw_in(row.hand)
         self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
         self._keep(row.hand, row, deltas, consumed, result)
+        if kind is not RowKind.DOUBLER:
+            self._bock_played(row.hand, bool(row.bock), result)
 
     def _keep(
         self,
@@ -272,6 +288,7 @@ class Night:
         if throws_in(version):  # the doubling it put in the queue goes, if still there
             self.pending = [h for h in self.pending if h != row.ref]
         self.pending = version.consumed + self.pending
+        self._bock_taken_back(row.ref)
         if was_last and version.row.kind is not RowKind.PENALTY:
             assert version.row.dealer is not None
             self.next_dealer = self.following(version.row.dealer, self.players)
@@ -305,6 +322,9 @@ class Night:
         version = self.kept[row.ref]
         self._add(deltas)
         new = {p: version.deltas.get(p, 0) + deltas.get(p, 0) for p in version.deltas}
+        if _events(version.result) != _events(result):  # (`bock_refusal` allowed it)
+            self._bock_taken_back(row.ref)
+            self._bock_played(row.ref, bool(version.row.bock), result)
         self.kept[row.ref] = Version(row, new, version.consumed, result, version)
         self._forget(row.ref)
 
@@ -321,10 +341,122 @@ class Night:
                 self.pending.remove(taken)
         if throws_in(version):
             self._throw_in(row.ref)
+        if version.row.kind is not RowKind.DOUBLER and (
+            version.row.bock or _events(version.result)
+        ):
+            self._bock_played(row.ref, bool(version.row.bock), version.result)
         if row.ref == self.last_effective() and version.row.kind is not RowKind.PENALTY:
             assert version.row.dealer is not None
             self.next_dealer = self.left_of(version.row.dealer)
         self._forget(row.ref)
+
+    # -- Bock rounds (`ledger.bock`) --
+
+    def _apply_bock(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """The table starts Bock rounds (`scorepad bock`), or takes the ones a `bock` row
+        started back (its undo: `bock_refusal` allowed it)."""
+        if row.undoes is not None:
+            self._bock_taken_back(-row.undoes)
+            return
+        before = self.bock
+        self.bock = bocks.added(before, self.rules, len(self.order), row.bock_rounds or 1)
+        self._bock_changed(-row.line, before)
+
+    def _bock_played(self, number: int, is_bock: bool, result: Score | None) -> None:
+        """Hand `number` is played: it takes the next Bock hand if it is one, and the Bock
+        rounds it brings (`bock_after`) are added."""
+        before = self.bock
+        if is_bock:
+            self.bock = bocks.rest(self.bock)
+        events = _events(result)
+        if events:
+            self.bock = bocks.added(self.bock, self.rules, len(self.order), len(events))
+        if is_bock or events:
+            self._bock_changed(number, before)
+
+    def _bock_changed(self, key: int, before: bocks.Queue) -> None:
+        changes = self._bock_changes
+        if len(changes) >= _BOCK_STACK:
+            del changes[0]
+        changes.append((key, before, self.last_hand))
+
+    def _bock_taken_back(self, key: int) -> None:
+        """The Bock change of hand `key` (or minus a `bock` row's line) is taken back: the
+        Bock owed as before it (`bock_refusal` allowed it: it is the last change)."""
+        changes = self._bock_changes
+        if changes and changes[-1][0] == key:
+            self.bock = changes.pop()[1]
+
+    def bock_refusal(self, row: Row, result: Score | None = None) -> str | None:
+        """Why a correction (or a `bock` row's undo) cannot be made without changing which
+        later hands were Bock hands (None: it can). `result`: an amendment's new score."""
+        changes = self._bock_changes
+        top = changes[-1] if changes else None
+        if row.kind is RowKind.BOCK:
+            if row.undoes is None:
+                return None
+            if top is None or top[0] != -row.undoes:
+                since = (
+                    "none are owed"
+                    if top is None
+                    else f"hand {top[0]} was played in them: void it first"
+                    if top[0] > 0
+                    else f"the Bock rounds of line {-top[0]} came after: undo them first"
+                )
+                return f"the Bock rounds of line {row.undoes} cannot be taken back: {since}"
+            return None
+        ref = row.ref
+        assert ref is not None
+        version = self.kept[ref]
+        # (a hand that was a Bock hand or brought a round changed the Bock owed: its change is
+        # on the stack, unless so many came after it that it was let go, which refuses too)
+        mine = bool(version.row.bock or _events(version.result))
+        if row.kind is RowKind.VOID and not mine:
+            return None  # (it changed no Bock owed)
+        if row.kind is RowKind.AMEND and _events(version.result) == _events(result):
+            return None
+        if row.kind is RowKind.RESTORE:
+            if not (version.row.bock or _events(version.result)):
+                return None
+            if ref < self.last_effective():
+                return (
+                    f"hand {ref} was a Bock hand, or brought a Bock round: restored now, it "
+                    f"would change which later hands were Bock hands; void hands "
+                    f"{ref + 1} to {self.last_effective()} first"
+                )
+            if version.row.bock != self.bock_next():
+                return (
+                    f"hand {ref} was played as {_bock_words(version.row.bock)}, but the next "
+                    f"hand now is {_bock_words(self.bock_next())}: it cannot count again as it "
+                    f"was played"
+                )
+            return None
+        # (not `mine`: an amendment that brings a Bock round, where the hand brought none)
+        blocked = (top is None or top[0] != ref) if mine else (top is not None and top[2] >= ref)
+        if not blocked and ref == self.last_effective():
+            return None  # (it is the last change of the Bock owed, and the last hand dealt)
+        first = self._first_to_undo(top, ref)
+        if row.kind is RowKind.VOID:
+            what = "is a Bock hand" if version.row.bock else "brought a Bock round"
+            return (
+                f"hand {ref} {what}: voided, it would change which later hands are Bock "
+                f"hands; {first}"
+            )
+        bring = "bring a Bock round" if _events(result) else "bring no Bock round"
+        return (
+            f"hand {ref}: amended so, it would {bring} and change which later hands are Bock "
+            f"hands; {first}"
+        )
+
+    def _first_to_undo(self, top: tuple[int, bocks.Queue, int] | None, ref: int) -> str:
+        """What to take back first, so that hand `ref`'s change of the Bock owed can be made."""
+        later = self.last_effective()
+        if top is not None and top[0] < 0 and top[2] >= ref:
+            return f"undo the Bock rounds started on line {-top[0]} first"
+        if later > ref:
+            hands = f"hand {later}" if ref + 1 == later else f"hands {ref + 1} to {later}"
+            return f"void {hands} first (from the last: `scorepad undo`)"
+        return "take back the changes after it first (`scorepad undo`)"
 
     def _throw_in(self, number: int) -> None:
         """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""
@@ -385,4 +517,15 @@ _APPLY: dict[RowKind, Callable[[Night, Row, Score | None, Mapping[str, int]], No
     RowKind.SEAT: Night._apply_seat,
     RowKind.AMEND: Night._apply_amend,
     RowKind.RESTORE: Night._apply_restore,
+    RowKind.BOCK: Night._apply_bock,
 }
+
+
+def _bock_words(cell: str) -> str:
+    found = Bock.parse(cell)
+    return "no Bock hand" if found is None else found.words()
+
+
+def _events(result: Score | None) -> tuple[str, ...]:
+    """The `bock_after` events a hand's score is (each brings a Bock round)."""
+    return () if result is None else result.bock_next

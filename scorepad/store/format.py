@@ -33,7 +33,7 @@ from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -65,6 +65,7 @@ class RowKind(StrEnum):
     SCHWANZER = "schwanzer"  # everyone passed under all_pass = schwanzer
     PENALTY = "penalty"  # a player pays a penalty (`scorepad penalty`): numbered, not dealt
     RAMSCH = "ramsch"  # everyone passed under all_pass = ramsch (Schafkopf)
+    BOCK = "bock"  # the table starts Bock rounds (`scorepad bock`)
 
 
 KIND_SINCE = {
@@ -73,6 +74,7 @@ KIND_SINCE = {
     RowKind.SCHWANZER: 4,
     RowKind.PENALTY: 4,
     RowKind.RAMSCH: 5,
+    RowKind.BOCK: 8,
 }
 """The format version that brought a kind of row (the others are in every version)."""
 HAND_KINDS = frozenset(
@@ -124,7 +126,7 @@ class Column(NamedTuple):
 
 _CELLS = {
     Type.NAME: Cell.NAME, Type.NAMES: Cell.NAMES, Type.FLAG: Cell.FLAG, Type.INT: Cell.INT,
-    Type.COUNT: Cell.INT, Type.COUNTS: Cell.COUNTS, Type.GAME: Cell.TEXT,
+    Type.COUNT: Cell.INT, Type.COUNTS: Cell.COUNTS, Type.GAME: Cell.TEXT, Type.BOCK: Cell.TEXT,
 }  # fmt: skip
 _NOT_INPUTS = {
     c.name: c
@@ -147,6 +149,10 @@ _NOT_INPUTS = {
         Column("redoes", Cell.INT, Part.META, since=6),
         # a hand recorded by `replay --record`: the digest of its hand file (`replay.digest`)
         Column("digest", Cell.TEXT, Part.META, since=7),
+        # a `bock` row: the Bock rounds the table starts
+        Column("bock_rounds", Cell.INT, Part.META, since=8),
+        # the Bock hands the next hands are, in turn (`ledger.bock`: `1-5/5x2,...`)
+        Column("bock_queue", Cell.TEXT, Part.STATE, since=8),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
@@ -176,6 +182,8 @@ COLUMNS = tuple(
         "redoes",
         "digest",
         *(i.name for i in INPUT_TABLE if i.since > 5),
+        "bock_rounds",
+        "bock_queue",
     )
 )
 """Every column of a session file: the inputs of `hands.INPUTS` that have a column, and the
@@ -324,6 +332,9 @@ class Row(NamedTuple):
     undoes: int | None = None  # the line of the change an `undo` row takes back
     redoes: int | None = None  # the line of the change a `redo` row makes again
     digest: str = ""  # a hand `replay --record` recorded: its hand file's digest
+    bock: str = ""  # a Bock hand: its place and factor (`2/5x2`)
+    bock_rounds: int | None = None  # a `bock` row: the rounds it starts
+    bock_queue: str = ""  # the Bock hands the next hands are (`ledger.bock`)
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -340,8 +351,13 @@ _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG
 _ROW_FIELDS = frozenset(Row._fields)
 _DEFAULTS = Row._field_defaults
 _EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
-# the columns a row fills that a format after the first brought (its state is the file's own)
-_WRITTEN_SINCE_2 = tuple(c for c in COLUMNS if c.since > 1 and c.part in (Part.INPUT, Part.META))
+# the columns a row fills that a format after the first brought (its state is the file's own,
+# but for the Bock's, which a file of an older format has no column for)
+_WRITTEN_SINCE_2 = tuple(
+    c
+    for c in COLUMNS
+    if c.since > 1 and (c.part in (Part.INPUT, Part.META) or c.name == "bock_queue")
+)
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 
 

@@ -68,6 +68,8 @@ from ..ledger import HandView, Ledger
 from ..render import Money
 from ..reports import (
     PlayerCounts,
+    bock_owed,
+    bock_record,
     change_text,
     hand_record,
     next_hand,
@@ -260,6 +262,8 @@ def board_state(session: Session, file: str, money: MoneyRate | None = None) -> 
             "leads": coming.leads,
             "sits_out": list(coming.sits_out),
             "doubled": coming.doubled,
+            "bock": bock_record(coming.bock),
+            "bock_owed": bock_owed(ledger),
         },
         pending=len(ledger.pending),
         rules_in_force={
