@@ -114,6 +114,11 @@ CHANGES: dict[str, list[tuple[str, ...]]] = {
         ("hand", "--picker", "Ann", "--alone", "--points", "80", "--tricks", "3"),
     ],
     "a penalty": [("penalty", "Cy", "--points", "2")],
+    "a Bock round": [
+        ("bock", "--rounds", "1"),
+        ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "64", "--tricks", "4"),
+    ],
+    "a Bock round taken back": [("bock", "--rounds", "2"), ("undo",)],
 }
 
 
@@ -321,3 +326,21 @@ def test_a_torn_line_after_the_checkpoint_is_reported_as_without_one(
     outputs = _outputs(night)
     assert outputs == _fresh(night)
     assert outputs[0][0] != 0 and "scorepad repair" in outputs[0][1]
+
+
+def test_a_bock_round_owed_at_the_checkpoint_goes_on_after_it(
+    night: Night, starts: list[int]
+) -> None:
+    _start(night)
+    assert night("bock", "--rounds", "2").exit_code == 0
+    assert night("hand", "--leaster", "--winner", "Ann").exit_code == 0
+    _checkpointed(night, starts)
+    assert _sidecar(night)["state"]["night"]["bock"]  # (Bock hands owed there)
+    size = night.path.stat().st_size
+    for hand in HANDS[:3]:
+        assert night("hand", *hand.split()).exit_code == 0
+    assert night("undo").exit_code == 0  # (an undo reads the whole file itself)
+    starts.clear()
+    outputs = _outputs(night)
+    assert starts[0] == size  # (begun at the checkpoint)
+    assert outputs == _fresh(night)

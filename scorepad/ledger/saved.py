@@ -14,6 +14,7 @@ from typing import Any
 
 from ..rules import Rules
 from ..store.format import Row
+from . import bock as bocks
 from .night import Night
 
 # The night's state, each saved and restored by name.
@@ -34,6 +35,8 @@ STATE = (
     "rules_changes",
     "race_winners",
     "corrected",
+    "bock",
+    "_bock_changes",
 )
 
 # Not the night's state: what the night was made with (the file's head, the corrections below,
@@ -64,6 +67,8 @@ def saved(night: Night) -> dict[str, Any] | None:
         "rules_changes": night.rules_changes,
         "race_winners": list(night.race_winners),
         "corrected": night.corrected + sum(f.rows for f in night.corrections.values()),
+        "bock": bocks.text(night.bock),
+        "_bock_changes": [[key, bocks.text(q), hand] for key, q, hand in night._bock_changes],
     }
 
 
@@ -126,6 +131,25 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
         and _count(data["corrected"])
     ):
         return False
+    bock = bocks.parse(data["bock"]) if isinstance(data["bock"], str) else None
+    changes = data["_bock_changes"]
+    if bock is None or not isinstance(changes, list) or len(changes) > 1000:
+        return False
+    bock_changes = []
+    for change in changes:
+        if not (
+            isinstance(change, list)
+            and len(change) == 3
+            and isinstance(change[0], int)
+            and not isinstance(change[0], bool)
+            and isinstance(change[1], str)
+            and _count(change[2])
+        ):
+            return False
+        before = bocks.parse(change[1])
+        if before is None:
+            return False
+        bock_changes.append((change[0], before, change[2]))
     totals_now = dict(totals)
     if not set(data["order"]) <= set(totals_now):
         return False
@@ -136,6 +160,7 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
         or last.pending != len(data["pending"])
         or list(last.totals.items()) != list(totals_now.items())
         or last.rules_line != data["rules_line"]
+        or last.bock_queue != data["bock"]
         or (last.hand is not None and last.hand > last_hand)
     ):
         return False
@@ -157,5 +182,7 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
     night.rules_changes = data["rules_changes"]
     night.race_winners = tuple(data["race_winners"])
     night.corrected = data["corrected"]
+    night.bock = bock
+    night._bock_changes = bock_changes
     night._changed(rules=True)  # (what was remembered is for the state before)
     return True
