@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -107,6 +109,51 @@ class PlayerCounts(Counts):
         """Every player's numbers, every hand counted."""
         self.fold()
         return self.stats
+
+    def saved(self) -> Any:
+        self.fold()
+        return {
+            p: {
+                name: (
+                    [[v, n] for v, n in sorted(st.results.items()) if n]
+                    if name == "results"
+                    else getattr(st, name)
+                )
+                for name in PlayerStats.__slots__
+            }
+            for p, st in self.stats.items()
+        }
+
+    def restore(self, data: Any) -> bool:
+        if not isinstance(data, dict) or set(data) != set(self.stats):
+            return False
+        made = {}
+        for player, numbers in data.items():
+            if not isinstance(numbers, dict) or set(numbers) != set(PlayerStats.__slots__):
+                return False
+            stats = PlayerStats()
+            for name, value in numbers.items():
+                if name == "results":
+                    if not isinstance(value, list) or not all(
+                        isinstance(pair, list)
+                        and len(pair) == 2
+                        and all(_whole(n) for n in pair)
+                        and pair[1] > 0
+                        for pair in value
+                    ):
+                        return False
+                    stats.results = Counter(dict(value))
+                elif _whole(value) and value >= 0:
+                    setattr(stats, name, value)
+                else:
+                    return False
+            made[player] = stats
+        self.stats = made
+        return True
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
@@ -450,6 +497,70 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
     return record
 
 
+_NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
+_POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
+_JSON_GAPS = re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
+
+
+class HandLines:
+    """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
+
+    Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
+    only in their number, note and card points: their line is made once, with gaps for those
+    (and checked against the line made whole the first time). A void or amended hand, or one
+    with running totals, is made whole."""
+
+    def __init__(self) -> None:
+        # a kind's pieces, and what goes after each but the last (None: made whole)
+        self._parts: dict[Scored, tuple[list[str], list[str]] | None] = {}
+
+    def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
+        number, entry, void, amended, note, points = view
+        if void or amended or totals is not None:
+            return json.dumps(hand_record(view, totals), ensure_ascii=False)
+        if entry in self._parts:
+            parts = self._parts[entry]
+        else:
+            if len(self._parts) > _TEXTS:
+                self._parts.clear()
+            parts = self._parts[entry] = self._made(view)
+        if parts is None:
+            return json.dumps(hand_record(view), ensure_ascii=False)
+        pieces, gaps = parts
+        card = str(entry.card_points if points is None else points)
+        out = ['{"hand": ', str(number), pieces[0]]
+        for gap, piece in zip(gaps, pieces[1:]):
+            if gap == _NOTE_GAP:
+                out.append(json.dumps(note, ensure_ascii=False) if note else '""')
+            else:
+                out.append(card)
+            out.append(piece)
+        return "".join(out)
+
+    def _made(self, view: HandView) -> tuple[list[str], list[str]] | None:
+        """A kind's line in pieces around its number, note and card points (None: it cannot
+        be cut there)."""
+        record = hand_record(view._replace(number=0, note=_NOTE_GAP))
+        if view.card_points is None:
+            return None
+        record["points"] = _POINTS_FIELD
+        record["played"] = played_text(view, _POINTS_GAP)
+        text = json.dumps(record, ensure_ascii=False)
+        start = '{"hand": 0'
+        if not text.startswith(start):
+            return None
+        text = text[len(start) :]
+        found = _JSON_GAPS.findall(text)
+        gaps = [_NOTE_GAP if g == f'"{_NOTE_GAP}"' else _POINTS_GAP for g in found]
+        if gaps.count(_NOTE_GAP) != 1 or len(gaps) > 3:
+            return None
+        parts = _JSON_GAPS.split(text), gaps
+        self._parts[view.entry] = parts
+        if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
+            return None  # (made whole, every time)
+        return parts
+
+
 class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 
@@ -630,21 +741,76 @@ def set_record(row: Row, from_hand: int) -> dict[str, Any]:
 
 
 class RunningSeries:
-    """Each player's running total after every counted hand (for `chart`)."""
+    """Each player's running total over the night (for `chart`), in bounded memory.
 
-    def __init__(self, players: Sequence[str]):
+    A night of up to `EVERY` hands keeps every counted hand. A longer one is cut into runs of
+    hands at `bounds` (hand numbers, ascending: where a column of the plot may begin), and
+    keeps of each run, for each player, the first and last point and the lowest and highest,
+    in their order: a line drawn through them spans what the line through every hand spans
+    within the run, and the lowest and highest of the night are kept. Runs that never cross
+    the edge of a column of the plot draw the same picture as every hand would."""
+
+    EVERY = 20_000
+
+    def __init__(self, players: Sequence[str], expected: int = 0, bounds: Sequence[int] = ()):
         self.players = tuple(players)
-        self.hands = [0]
+        self.hands = [0]  # (every hand kept: the hands of every player's points)
         self.series = {p: [0] for p in self.players}
         self._running = dict.fromkeys(self.players, 0)
+        self.last = 0  # the last counted hand
+        self.every = expected <= self.EVERY or not bounds
+        self._bounds = list(bounds)
+        self._next_at = 0  # the next bound to pass
+        self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
+        self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
+        self._run: dict[str, list[tuple[int, int]]] = {p: [] for p in self.players}
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
-        self.hands.append(view.number)
+        number = view.number
+        self.last = number
+        running, deltas = self._running, view.deltas
+        if self.every:
+            self.hands.append(number)
+            for p in self.players:
+                running[p] += deltas.get(p, 0)
+                self.series[p].append(running[p])
+            return
+        if self._next and number >= self._next:
+            self._flush()
+            bounds, at = self._bounds, self._next_at
+            while at < len(bounds) and bounds[at] <= number:
+                at += 1
+            self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
         for p in self.players:
-            self._running[p] += view.deltas.get(p, 0)
-            self.series[p].append(self._running[p])
+            value = running[p] = running[p] + deltas.get(p, 0)
+            run = self._run[p]
+            if not run:
+                run += [(number, value)] * 4  # first, lowest, highest, last
+                continue
+            if value < run[1][1]:
+                run[1] = (number, value)
+            elif value > run[2][1]:
+                run[2] = (number, value)
+            run[3] = (number, value)
+
+    def _flush(self) -> None:
+        for p, run in self._run.items():
+            if not run:
+                continue
+            xs, ys = self._x[p], self.series[p]
+            for point in sorted(set(run)):
+                xs.append(point[0])
+                ys.append(point[1])
+            run.clear()
+
+    def points(self) -> dict[str, tuple[list[int], list[int]]]:
+        """Each player's hands and running totals, as kept."""
+        self._flush()
+        if self.every:
+            return {p: (self.hands, self.series[p]) for p in self.players}
+        return {p: (self._x[p], self.series[p]) for p in self.players}
 
 
 def season(

@@ -269,7 +269,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record, plays_pot, set_record
+    from ..reports import HandLines, SheetRows, plays_pot, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -287,13 +287,17 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         batch: list[str] = []  # lines go to the spool a few thousand at a time
         write_csv, add_line, flush = sheet_rows.csv_writer(spool.write)
 
+        json_line = HandLines().line
+        # (JSON: each line but the first begins with the comma that parts it from the one before)
+        comma = [""]
+
         def write_json(view: HandView) -> None:
             running_totals = None
             if running:
                 sheet_rows.row(view)  # keeps the running totals
                 running_totals = dict(sheet_rows.totals)
-            batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
-            batch.append("\n")
+            batch.append(comma[0] + json_line(view, running_totals) + "\n")
+            comma[0] = ","
             if len(batch) >= 4096:
                 spool.write("".join(batch))
                 batch.clear()
@@ -313,7 +317,6 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         total = sheet_rows.total_row(state.totals)
         pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
         if fmt == "json":
-            spool.seek(0)
             click.echo(
                 '{"file": %s, "players": %s, "running": %s, "hands": ['
                 % (
@@ -322,8 +325,10 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                     json.dumps(running),
                 )
             )
-            for number, line in enumerate(spool):
-                click.echo(("," if number else "") + line.rstrip("\n"))
+            spool.flush()
+            spool.seek(0)
+            sys.stdout.flush()
+            shutil.copyfileobj(spool, sys.stdout)
             totals = dict(zip(players, total[3:-1]))
             click.echo(
                 '], "totals": %s, "changes": %s%s}'
@@ -384,9 +389,14 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("-v", "--verbose", is_flag=True, help="Also say what was checked when all is well.")
+@click.option(
+    "--fast",
+    is_flag=True,
+    help="Check only the rows after the checkpoint a report left.",
+)
 @session_file_option
 @click.pass_obj
-def verify(path: Path, verbose: bool) -> None:
+def verify(path: Path, verbose: bool, fast: bool) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
 
     Prints nothing and exits 0 when all is well (with -v, what was checked); otherwise prints
@@ -400,7 +410,7 @@ def verify(path: Path, verbose: bool) -> None:
     from ..session import SessionError
 
     try:
-        ledger, problems = open_session(path).check()
+        ledger, problems = open_session(path).check(resume=fast)
     except SessionError as exc:
         if exc.line is None:
             raise

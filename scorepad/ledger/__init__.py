@@ -25,8 +25,11 @@ from .records import (
     set_row_note,
     set_row_text,
 )
+from .saved import STATE, WIRING, restore, saved
 
 __all__ = [
+    "STATE",
+    "WIRING",
     "Counts",
     "Fate",
     "HandView",
@@ -35,8 +38,10 @@ __all__ = [
     "canonical",
     "hand_of",
     "kind_of",
+    "restore",
     "row_for_hand",
     "rules_of_set_row",
+    "saved",
     "set_row_note",
     "set_row_text",
 ]

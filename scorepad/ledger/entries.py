@@ -119,6 +119,16 @@ class Counts(Counter["Scored"]):
     def fold(self) -> None:
         """Make room (see the class)."""
 
+    def saved(self) -> Any:
+        """What this count holds, every hand folded in, as JSON data for a checkpoint (None:
+        this one cannot be saved, and a pass that counts with it reads the whole file)."""
+        return None
+
+    def restore(self, data: Any) -> bool:
+        """Start from what `saved` gave (before anything is counted); False, changing nothing,
+        when the data is not such."""
+        return False
+
 
 class HandView(NamedTuple):
     """A hand as the reports show it: its final version (as last amended) and whether it is void.

@@ -66,6 +66,7 @@ class Night:
         self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
         self.race_winners: tuple[str, ...] = ()
+        self.corrected = 0  # the correction rows above a checkpoint the pass began at
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
         self.bock: bocks.Queue = bocks.EMPTY  # the Bock hands the next hands are, in turn
@@ -158,7 +159,7 @@ class Night:
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")
 
-        corrections = sum(fate.rows for fate in self.corrections.values())
+        corrections = self.corrected + sum(fate.rows for fate in self.corrections.values())
         numbered = count(self.last_hand, "hand")
         if self.hands != self.last_hand:
             void = len(self.voided)
