@@ -503,6 +503,7 @@ class Session:
             self._upgraded(needed)
             return self.bock(rounds, note)
         return row, night.ledger
+
     def record_pot(
         self, dealer: str | None = None, out: Sequence[str] = (), note: str = ""
     ) -> tuple[Row, Score, Ledger]:

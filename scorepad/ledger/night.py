@@ -478,6 +478,7 @@ class Night:
             hands = f"hand {later}" if ref + 1 == later else f"hands {ref + 1} to {later}"
             return f"void {hands} first (from the last: `scorepad undo`)"
         return "take back the changes after it first (`scorepad undo`)"
+
     # -- the pot (all_pass = pot) ------------------------------------------------------------
 
     def _pot_moved(self, number: int, kind: RowKind, result: Score | None) -> None:
