@@ -34,18 +34,33 @@ PLAYERS = "Ann,Bob,Cy,Dee,Ed,Flo"
 
 BARE_PASS = r"""
 import csv, sys
-with open(sys.argv[1], newline="", encoding="utf-8") as f:
-    rows = csv.reader(f)
-    header = next(rows)
-    columns = [header.index(p) for p in sys.argv[2].split(",")]
-    totals = [0] * len(columns)
-    for row in rows:
-        for k, i in enumerate(columns):
-            if row[i]:
-                totals[k] += int(row[i])
-print(totals)
+for name in sys.argv[2:]:
+    with open(name, newline="", encoding="utf-8") as f:
+        rows = csv.reader(f)
+        header = next(rows)
+        columns = [header.index(p) for p in sys.argv[1].split(",")]
+        totals = [0] * len(columns)
+        for row in rows:
+            for k, i in enumerate(columns):
+                if row[i]:
+                    totals[k] += int(row[i])
+    print(totals)
 """
-REPORTS = (("standings",), ("sheet", "--format", "csv"), ("settle",), ("stats",), ("verify",))
+# Every command that reads the whole file, in each of its output formats (a report's pass from
+# the start of the file: its checkpoint is removed before each run).
+REPORTS = (
+    ("standings",),
+    ("sheet", "--format", "csv"),
+    ("settle",),
+    ("stats",),
+    ("verify",),
+    ("sheet", "--format", "json"),
+    ("standings", "--format", "json"),
+    ("chart", "--width", "100", "--height", "25"),
+    ("chart", "--output", "{scratch}/chart.png"),
+)
+# What a checkpoint spares: each after one new hand, on the largest session.
+AFTER_A_HAND = (("standings",), ("settle",), ("status",))
 
 
 def run(command: list[str]) -> tuple[float, float]:
@@ -77,14 +92,24 @@ def always(command: list[str]) -> Callable[[int], list[str]]:
     return lambda number: command
 
 
-def paired(command_for_run: Callable[[int], list[str]], baseline: list[str], runs: int) -> Paired:
+def paired(
+    command_for_run: Callable[[int], list[str]],
+    baseline: list[str],
+    runs: int,
+    before: Callable[[], None] | None = None,
+) -> Paired:
     """Run the baseline and the command in turn, `runs` times each, after one of each not
-    counted (the files are in the page cache then)."""
+    counted (the files are in the page cache then); `before`, if given, is done (untimed)
+    before each run of the command."""
     run(baseline)
+    if before is not None:
+        before()
     run(command_for_run(-1))
     times, bases, ratios, memory = [], [], [], 0.0
     for number in range(runs):
         base, _ = run(baseline)
+        if before is not None:
+            before()
         elapsed, peak = run(command_for_run(number))
         times.append(elapsed)
         bases.append(base)
@@ -111,6 +136,12 @@ def session(hands: int) -> Path:
     return path
 
 
+def no_checkpoint(path: Path) -> Callable[[], None]:
+    """Remove the session's checkpoint (a pass from the start of the file)."""
+    side = path.with_name(f".{path.name}.checkpoint")
+    return lambda: side.unlink(missing_ok=True)
+
+
 def hand_args(path: Path) -> list[str]:
     """A hand to record next: a picker and partner who are both dealt in."""
     from scorepad.scoring import seat
@@ -127,7 +158,7 @@ class Figures:
     def __init__(self) -> None:
         self.rows: list[tuple[str, ...]] = []
 
-    def add(self, name: str, figure: Paired, target: float) -> None:
+    def add(self, name: str, figure: Paired, target: float, memory: float | None = None) -> None:
         low, high = figure.spread
         self.rows.append(
             (
@@ -136,13 +167,16 @@ class Figures:
                 f"{figure.baseline * 1000:.0f} ms",
                 f"{figure.ratio:.2f}x",
                 f"{low:.2f}-{high:.2f}x",
-                f"<= {target}x",
-                "ok" if figure.ratio <= target else "MISSED",
+                f"<= {target}x" + (f", < {memory:.0f} MiB" if memory else ""),
+                f"{figure.memory:.0f} MiB",
+                "ok"
+                if figure.ratio <= target and (memory is None or figure.memory < memory)
+                else "MISSED",
             )
         )
 
     def print(self) -> None:
-        header = ("figure", "measured", "baseline", "ratio", "spread", "target", "")
+        header = ("figure", "measured", "baseline", "ratio", "spread", "target", "memory", "")
         table = [header, *self.rows]
         widths = [max(len(row[i]) for row in table) for i in range(len(header))]
         for row in [header, tuple("-" * w for w in widths), *self.rows]:
@@ -153,6 +187,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="largest session 100,000 hands")
     parser.add_argument("--runs", type=int, default=5, help="runs a figure (median)")
+    parser.add_argument(
+        "--parts",
+        default="1234",
+        help="which parts to run: 1 a hand, 2 the whole-file commands, 3 after a hand, 4 a season",
+    )
     args = parser.parse_args()
     DATA.mkdir(exist_ok=True)
     largest = 100_000 if args.quick else 1_000_000
@@ -160,11 +199,26 @@ def main() -> int:
     runs = args.runs
     figures = Figures()
 
-    # 1. recording a hand and checking one, against the floor of any Click+tabulate program
+    quick_runs = runs * 3  # start-up figures are short and noisy: take more of them
+    memory: dict[str, list[tuple[int, float]]] = {}
     scratch = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
+    if "1" in args.parts:
+        part_one(figures, scratch, quick_runs)
+    if "2" in args.parts:
+        part_two(figures, scratch, sizes, largest, runs, memory)
+    if "3" in args.parts:
+        part_three(figures, scratch, largest, runs)
+    if "4" in args.parts:
+        part_four(figures, scratch, runs)
+    shutil.rmtree(scratch)
+    report(figures, memory, runs, quick_runs)
+    return 0
+
+
+def part_one(figures: Figures, scratch: Path, quick_runs: int) -> None:
+    """Recording a hand and checking one, against the floor of any Click+tabulate program."""
     fifty = scratch / "fifty.csv"
     shutil.copy(session(10), fifty)
-    quick_runs = runs * 3  # start-up figures are short and noisy: take more of them
     floor = [PYTHON, "-c", "import click, tabulate"]
     recorded = paired(lambda n: [*SCOREPAD, "-f", str(fifty), *hand_args(fifty)], floor, quick_runs)
     figures.add("record a hand", recorded, 1.15)
@@ -183,21 +237,76 @@ def main() -> int:
         "4",
     ]
     figures.add("check a hand", paired(always(check), floor, quick_runs), 1.15)
-    shutil.rmtree(scratch)
 
-    # 2. every report that reads the whole file, against a bare csv.reader pass over it
-    memory: dict[str, list[tuple[int, float]]] = {}
+
+def part_two(
+    figures: Figures,
+    scratch: Path,
+    sizes: list[int],
+    largest: int,
+    runs: int,
+    memory: dict[str, list[tuple[int, float]]],
+) -> None:
+    """Every command that reads the whole file, against a bare csv.reader pass over it."""
     for size in sizes:
         path = session(size)
-        bare = [PYTHON, "-c", BARE_PASS, str(path), PLAYERS]
+        bare = [PYTHON, "-c", BARE_PASS, PLAYERS, str(path)]
         for report in REPORTS:
-            name = " ".join(report)
-            command = [*SCOREPAD, "-f", str(path), *report]
-            result = paired(always(command), bare, runs)
+            name = " ".join(report).replace("{scratch}/", "")
+            args = [a.replace("{scratch}", str(scratch)) for a in report]
+            command = [*SCOREPAD, "-f", str(path), *args]
+            result = paired(always(command), bare, runs, no_checkpoint(path))
             memory.setdefault(name, []).append((size, result.memory))
             if size == largest:
                 figures.add(f"{name}, {largest:,} hands", result, 2.5)
+        no_checkpoint(path)()
 
+
+def part_three(figures: Figures, scratch: Path, largest: int, runs: int) -> None:
+    """What the checkpoint spares: a report (and a hand recorded) on the largest session
+    whose last change was one hand, against the bare pass over it."""
+    big = scratch / "big.csv"
+    shutil.copy(session(largest), big)
+    bare = [PYTHON, "-c", BARE_PASS, PLAYERS, str(big)]
+    record = [*SCOREPAD, "-f", str(big)]
+
+    def one_hand() -> None:
+        subprocess.run([*record, *hand_args(big)], check=True, stdout=subprocess.DEVNULL)
+
+    subprocess.run([*record, "standings"], check=True, stdout=subprocess.DEVNULL)
+    for report in AFTER_A_HAND:
+        result = paired(always([*record, *report]), bare, runs, one_hand)
+        figures.add(f"{' '.join(report)} after a hand, {largest:,}", result, 0.5)
+    result = paired(lambda n: [*record, *hand_args(big)], bare, runs)
+    figures.add(f"record a hand, {largest:,} hands", result, 0.5)
+    big.unlink()
+    no_checkpoint(big)()
+
+
+def part_four(figures: Figures, scratch: Path, runs: int) -> None:
+    """A season over ten nights of 100,000 hands, against the bare pass over the ten."""
+    nights = scratch / "season"
+    nights.mkdir()
+    for k in range(10):  # (copies: a season refuses one file given twice)
+        shutil.copy(session(100_000), nights / f"night-{k}.csv")
+    night_files = sorted(str(p) for p in nights.glob("*.csv"))
+    bare = [PYTHON, "-c", BARE_PASS, PLAYERS, *night_files]
+
+    def no_checkpoints() -> None:
+        for night in nights.glob("*.csv"):
+            no_checkpoint(night)()
+
+    season = [*SCOREPAD, "season", str(nights)]
+    result = paired(always(season), bare, runs, no_checkpoints)
+    figures.add("season, ten nights of 100,000 hands", result, 2.5, 60)
+    result = paired(always(season), bare, runs)
+    figures.add("season again (checkpoints)", result, 0.5, 60)
+    shutil.rmtree(nights)
+
+
+def report(
+    figures: Figures, memory: dict[str, list[tuple[int, float]]], runs: int, quick_runs: int
+) -> None:
     figures.print()
     print()
     print(
@@ -216,7 +325,6 @@ def main() -> int:
         f"median of {runs} pairs ({quick_runs} for a hand); python {sys.version.split()[0]}; "
         f"{os.cpu_count()} cores"
     )
-    return 0
 
 
 if __name__ == "__main__":

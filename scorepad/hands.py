@@ -331,14 +331,14 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
         )
 
 
-def check_doubler(values: Mapping[str, Any]) -> None:
-    """A thrown-in hand (all_pass = doubler) has no inputs but its dealer: a HandError names the
-    first other input given."""
+def check_doubler(values: Mapping[str, Any], kind: str = "doubler") -> None:
+    """A thrown-in hand (all_pass = doubler, or `kind` pot: passed into the pot) has no inputs
+    but its dealer: a HandError names the first other input given."""
     stray = given(values, [i.name for i in OPTIONS if i.name != "dealer"])
     if stray:
         raise HandError(
             _("{stray} does not belong with {value}").format(
-                stray=field(stray[0]), value=field("doubler")
+                stray=field(stray[0]), value=field(kind)
             )
         )
 

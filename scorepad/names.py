@@ -33,6 +33,7 @@ class Role(StrEnum):
     OFFENDER = "pays a penalty"
     PAID = "is paid the penalty"
     SITS_OUT = "sits out"
+    PASSED = "passed"  # everyone passed, into the pot (all_pass = pot)
 
 
 PRESETS = (

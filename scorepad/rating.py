@@ -51,7 +51,7 @@ class PlayerRating(NamedTuple):
 def teams_of(view: HandView) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]] | None:
     """A hand's teams and ranks, or None for a hand that is no match."""
     result = view.entry.result
-    if view.void or result is None or result.outcome in (Outcome.PENALTY, Outcome.TIE):
+    if view.void or result is None or result.outcome in (Outcome.PENALTY, Outcome.TIE, Outcome.POT):
         return None
     deltas = result.deltas  # the players dealt in, in seat order
     if result.outcome in _ALONE:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -110,14 +112,59 @@ class PlayerCounts(Counts):
         self.fold()
         return self.stats
 
+    def saved(self) -> Any:
+        self.fold()
+        return {
+            p: {
+                name: (
+                    [[v, n] for v, n in sorted(st.results.items()) if n]
+                    if name == "results"
+                    else getattr(st, name)
+                )
+                for name in PlayerStats.__slots__
+            }
+            for p, st in self.stats.items()
+        }
+
+    def restore(self, data: Any) -> bool:
+        if not isinstance(data, dict) or set(data) != set(self.stats):
+            return False
+        made = {}
+        for player, numbers in data.items():
+            if not isinstance(numbers, dict) or set(numbers) != set(PlayerStats.__slots__):
+                return False
+            stats = PlayerStats()
+            for name, value in numbers.items():
+                if name == "results":
+                    if not isinstance(value, list) or not all(
+                        isinstance(pair, list)
+                        and len(pair) == 2
+                        and all(_whole(n) for n in pair)
+                        and pair[1] > 0
+                        for pair in value
+                    ):
+                        return False
+                    stats.results = Counter(dict(value))
+                elif _whole(value) and value >= 0:
+                    setattr(stats, name, value)
+                else:
+                    return False
+            made[player] = stats
+        self.stats = made
+        return True
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
     """Count a kind of scored hand `times` times into every player's numbers (`card_points`:
     the card points of those hands, added up)."""
     row, result = entry.row, entry.result
     assert result is not None
-    if result.outcome is Outcome.PENALTY:
-        return  # a penalty is not a hand played (its points are in the totals)
+    if result.outcome in (Outcome.PENALTY, Outcome.POT):
+        return  # a penalty, a hand passed into the pot: not played (its points are in the totals)
     side = {row.picker, *row.partners}
     won = result.outcome is Outcome.WIN
     for player, points in entry.deltas.items():
@@ -226,6 +273,8 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append(_("schwarz") if schafkopf else _("no-trick"))
     if result is not None and result.doubles_next:
         found.append(_("60-60: next hand doubled"))
+    if result is not None and result.outcome in (Outcome.WIN, Outcome.LOSS) and result.pot:
+        found.append(_pot_words(result))
     if row.last:
         found.append(_("last hand"))
     bock = Bock.parse(row.bock) if row.bock else None
@@ -234,6 +283,13 @@ def marks(row: Row, result: Score | None) -> list[str]:
     if result is not None and result.bock_next:
         found.append(_("Bock round follows"))
     return found
+
+
+def _pot_words(result: Score) -> str:
+    """What a hand played for the pot did with it, in a few words."""
+    if result.pot < 0:
+        return _("took the pot ({pot})").format(pot=-result.pot)
+    return _("paid {pot} into the pot").format(pot=result.pot)
 
 
 def change_text(row: Row) -> str:
@@ -255,6 +311,8 @@ def change_text(row: Row) -> str:
         return _("restore of hand {hand}").format(hand=row.ref)
     if kind is RowKind.DOUBLER:
         return _("hand {hand}: doubler").format(hand=row.hand)
+    if kind is RowKind.POT:
+        return _("hand {hand}: passed into the pot").format(hand=row.hand)
     if kind is RowKind.PENALTY:
         return _("hand {hand}: {what}").format(hand=row.hand, what=_penalty_text(row))
     if row.game == "ramsch":
@@ -302,6 +360,8 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
     if row.kind is RowKind.PENALTY:
         return _penalty_text(row)
     result = view.entry.result
+    if row.kind is RowKind.POT and result is not None:
+        return _("everyone passed: {pot} into the pot").format(pot=result.pot)
     if result is not None and result.outcome is Outcome.RAMSCH:
         text = (
             _("Ramsch: durchmarsch by {player}").format(player=result.winners[0])
@@ -371,6 +431,11 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         else:
             text = _("{label}: a penalty: {offender} pays {penalty} to each other seated player.")
         return text.format(label=label, offender=row.offender, penalty=row.penalty, to=row.paid_to)
+    if result.outcome is Outcome.POT:
+        return _(
+            "{label}: everyone passed; each player pays {stake} into the pot "
+            "({pot} in all){marks}; the pot holds {held}."
+        ).format(label=label, stake=stake, pot=result.pot, marks=noted, held=row.pot)
     if result.outcome is Outcome.LEASTER and result.losers:  # (leaster_scoring = most-loses)
         return _("{label}: a leaster, lost by {players} (payout {stake}){marks}.").format(
             label=label, players=joined(result.losers), stake=stake, marks=noted
@@ -399,6 +464,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
             "is doubled{marks}."
         ).format(label=label, picker=row.picker, marks=noted)
     partners = ", ".join(row.partners)
+    held = _("; the pot holds {pot}").format(pot=row.pot) if result.pot or row.pot else ""
     schafkopf = result.level is None  # Schafkopf has game values, not levels
     outcome = _("a win") if result.outcome is Outcome.WIN else _("a loss")
     if schafkopf and row.game in (None, "partner"):
@@ -408,9 +474,16 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         if not row.tricks:
             took = _("no trick")
         return _(
-            "{label}: {picker} played a bettel and took {tricks}: {outcome}, stake {stake}{marks}."
+            "{label}: {picker} played a bettel and took {tricks}: {outcome}, stake "
+            "{stake}{marks}{held}."
         ).format(
-            label=label, picker=row.picker, tricks=took, outcome=outcome, stake=stake, marks=noted
+            label=label,
+            picker=row.picker,
+            tricks=took,
+            outcome=outcome,
+            stake=stake,
+            marks=noted,
+            held=held,
         )
     elif schafkopf and row.game == "hochzeit":
         side = _("{picker} played a hochzeit with {partners}")
@@ -435,7 +508,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
             }.get(result.level, level).format(level=result.level)
     why = f" ({', '.join(result.doublings)})" if result.doublings else ""
     return _(
-        "{label}: {side}, {points} points: {outcome}{level}, stake {stake}{why}{marks}."
+        "{label}: {side}, {points} points: {outcome}{level}, stake {stake}{why}{marks}{held}."
     ).format(
         label=label,
         side=side,
@@ -445,6 +518,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         stake=stake,
         why=why,
         marks=noted,
+        held=held,
     )
 
 
@@ -489,9 +563,75 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "stake": result.stake if result is not None else None,
         "deltas": dict(view.deltas),
     }
+    if result is not None and result.pot:  # (a hand that paid into the pot or took it)
+        record["into_pot"] = result.pot
     if totals is not None:
         record["totals"] = dict(totals)
     return record
+
+
+_NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
+_POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
+_JSON_GAPS = re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
+
+
+class HandLines:
+    """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
+
+    Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
+    only in their number, note and card points: their line is made once, with gaps for those
+    (and checked against the line made whole the first time). A void or amended hand, or one
+    with running totals, is made whole."""
+
+    def __init__(self) -> None:
+        # a kind's pieces, and what goes after each but the last (None: made whole)
+        self._parts: dict[Scored, tuple[list[str], list[str]] | None] = {}
+
+    def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
+        number, entry, void, amended, note, points = view
+        if void or amended or totals is not None:
+            return json.dumps(hand_record(view, totals), ensure_ascii=False)
+        if entry in self._parts:
+            parts = self._parts[entry]
+        else:
+            if len(self._parts) > _TEXTS:
+                self._parts.clear()
+            parts = self._parts[entry] = self._made(view)
+        if parts is None:
+            return json.dumps(hand_record(view), ensure_ascii=False)
+        pieces, gaps = parts
+        card = str(entry.card_points if points is None else points)
+        out = ['{"hand": ', str(number), pieces[0]]
+        for gap, piece in zip(gaps, pieces[1:]):
+            if gap == _NOTE_GAP:
+                out.append(json.dumps(note, ensure_ascii=False) if note else '""')
+            else:
+                out.append(card)
+            out.append(piece)
+        return "".join(out)
+
+    def _made(self, view: HandView) -> tuple[list[str], list[str]] | None:
+        """A kind's line in pieces around its number, note and card points (None: it cannot
+        be cut there)."""
+        record = hand_record(view._replace(number=0, note=_NOTE_GAP))
+        if view.card_points is None:
+            return None
+        record["points"] = _POINTS_FIELD
+        record["played"] = played_text(view, _POINTS_GAP)
+        text = json.dumps(record, ensure_ascii=False)
+        start = '{"hand": 0'
+        if not text.startswith(start):
+            return None
+        text = text[len(start) :]
+        found = _JSON_GAPS.findall(text)
+        gaps = [_NOTE_GAP if g == f'"{_NOTE_GAP}"' else _POINTS_GAP for g in found]
+        if gaps.count(_NOTE_GAP) != 1 or len(gaps) > 3:
+            return None
+        parts = _JSON_GAPS.split(text), gaps
+        self._parts[view.entry] = parts
+        if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
+            return None  # (made whole, every time)
+        return parts
 
 
 class SheetRows:
@@ -651,6 +791,10 @@ class SheetRows:
         """The last row: each player's total for the night (the ledger's)."""
         return ["", "", _("Total"), *[totals.get(p, 0) for p in self.players], ""]
 
+    def pot_row(self, pot: int) -> list[Any]:
+        """The row after the totals of a night that shows its pot: what the pot holds."""
+        return ["", "", _("In the pot: {pot}").format(pot=pot), *self._blank, ""]
+
 
 def set_record(row: Row, from_hand: int) -> dict[str, Any]:
     """A change of the rules as data (the sheet's `changes`): the hand it applies from, what
@@ -670,21 +814,76 @@ def set_record(row: Row, from_hand: int) -> dict[str, Any]:
 
 
 class RunningSeries:
-    """Each player's running total after every counted hand (for `chart`)."""
+    """Each player's running total over the night (for `chart`), in bounded memory.
 
-    def __init__(self, players: Sequence[str]):
+    A night of up to `EVERY` hands keeps every counted hand. A longer one is cut into runs of
+    hands at `bounds` (hand numbers, ascending: where a column of the plot may begin), and
+    keeps of each run, for each player, the first and last point and the lowest and highest,
+    in their order: a line drawn through them spans what the line through every hand spans
+    within the run, and the lowest and highest of the night are kept. Runs that never cross
+    the edge of a column of the plot draw the same picture as every hand would."""
+
+    EVERY = 20_000
+
+    def __init__(self, players: Sequence[str], expected: int = 0, bounds: Sequence[int] = ()):
         self.players = tuple(players)
-        self.hands = [0]
+        self.hands = [0]  # (every hand kept: the hands of every player's points)
         self.series = {p: [0] for p in self.players}
         self._running = dict.fromkeys(self.players, 0)
+        self.last = 0  # the last counted hand
+        self.every = expected <= self.EVERY or not bounds
+        self._bounds = list(bounds)
+        self._next_at = 0  # the next bound to pass
+        self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
+        self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
+        self._run: dict[str, list[tuple[int, int]]] = {p: [] for p in self.players}
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
-        self.hands.append(view.number)
+        number = view.number
+        self.last = number
+        running, deltas = self._running, view.deltas
+        if self.every:
+            self.hands.append(number)
+            for p in self.players:
+                running[p] += deltas.get(p, 0)
+                self.series[p].append(running[p])
+            return
+        if self._next and number >= self._next:
+            self._flush()
+            bounds, at = self._bounds, self._next_at
+            while at < len(bounds) and bounds[at] <= number:
+                at += 1
+            self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
         for p in self.players:
-            self._running[p] += view.deltas.get(p, 0)
-            self.series[p].append(self._running[p])
+            value = running[p] = running[p] + deltas.get(p, 0)
+            run = self._run[p]
+            if not run:
+                run += [(number, value)] * 4  # first, lowest, highest, last
+                continue
+            if value < run[1][1]:
+                run[1] = (number, value)
+            elif value > run[2][1]:
+                run[2] = (number, value)
+            run[3] = (number, value)
+
+    def _flush(self) -> None:
+        for p, run in self._run.items():
+            if not run:
+                continue
+            xs, ys = self._x[p], self.series[p]
+            for point in sorted(set(run)):
+                xs.append(point[0])
+                ys.append(point[1])
+            run.clear()
+
+    def points(self) -> dict[str, tuple[list[int], list[int]]]:
+        """Each player's hands and running totals, as kept."""
+        self._flush()
+        if self.every:
+            return {p: (self.hands, self.series[p]) for p in self.players}
+        return {p: (self._x[p], self.series[p]) for p in self.players}
 
 
 def season(
@@ -738,7 +937,19 @@ def standings_record(
             for p in order
         ],
         "race_winners": list(ledger.race_winners),
+        **pot_record(ledger),
     }
+
+
+def plays_pot(ledger: Ledger) -> bool:
+    """Whether a night shows its pot: its rules play it (all_pass = pot), or it holds some, or
+    a hand was passed into it (a night that never had one shows none, as before the pot)."""
+    return ledger.rules.all_pass == "pot" or bool(ledger.pot or ledger.pot_rows)
+
+
+def pot_record(ledger: Ledger) -> dict[str, int]:
+    """`{"pot": N}`, what the pot holds, for a night that shows it (`plays_pot`); else `{}`."""
+    return {"pot": ledger.pot} if plays_pot(ledger) else {}
 
 
 def rules_words(head: Head, ledger: Ledger) -> str:
@@ -769,7 +980,9 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
     amended = row.kind is RowKind.AMEND
     seated = tuple(row.deltas)
     points = {p: result.deltas.get(p, 0) for p in seated} if result else dict.fromkeys(seated, 0)
-    kind = RowKind.DOUBLER if result is None else kind_of(row)
+    kind = (
+        RowKind.DOUBLER if result is None else row.kind if row.kind is RowKind.POT else kind_of(row)
+    )
     number = row.ref if amended else row.hand
     assert number is not None
     view = HandView(
@@ -785,6 +998,8 @@ def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -
         race_winners=list(state.race_winners),
         score=result.to_dict() if result else None,
     )
+    if plays_pot(state) or (result is not None and result.pot):  # (and a hand that took it)
+        data["pot"] = state.pot
     return data
 
 
@@ -802,10 +1017,11 @@ class NextHand(NamedTuple):
     sits_out: tuple[str, ...]
     doubled: int  # doublings pending on it (x 2 ** doubled)
     bock: str = ""  # its Bock, as a `bock` cell holds it ("": it is none)
+    pot: int = 0  # what the pot holds (all_pass = pot): the next hand with a picker plays for it
 
     def text(self, next_: bool = True) -> str:
-        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock);
-        without `next_`, `Hand 2, Ann deals, Bob leads.`"""
+        """`Next: hand 2, Ann deals, Bob leads.` (with who sits out, any doubling, a Bock, the
+        pot); without `next_`, `Hand 2, Ann deals, Bob leads.`"""
         said = (
             _("Next: hand {hand}, {dealer} deals, {leads} leads")
             if next_
@@ -819,6 +1035,8 @@ class NextHand(NamedTuple):
         bock = Bock.parse(self.bock) if self.bock else None
         if bock is not None:
             words += f"; {bock.words()}"
+        if self.pot:
+            words += _("; the pot holds {pot}").format(pot=self.pot)
         return words + "."
 
 
@@ -833,4 +1051,5 @@ def next_hand(ledger: Ledger) -> NextHand:
         seating.sitting_out,
         ledger.doubled_next(),
         ledger.bock_next(),
+        ledger.pot,
     )

@@ -250,7 +250,7 @@ _SCALARS = (
         "all_pass",
         "choice",
         "what happens when everyone passes",
-        ("leaster", "doubler", "forced", "redeal", "schwanzer", "ramsch"),
+        ("leaster", "doubler", "forced", "redeal", "schwanzer", "ramsch", "pot"),
     ),
     Setting(
         "leaster_payout", "int", "a leaster winner receives this from each other player", low=1
@@ -274,6 +274,25 @@ _SCALARS = (
         "doubler_stacking = cap: most doubled hands pending",
         low=1,
         high=64,
+    ),
+    Setting(
+        "pot_ante",
+        "int",
+        "all_pass = pot: what each player pays into the pot when everyone passes (0: the base)",
+        default=0,
+    ),
+    Setting(
+        "pot_split",
+        "choice",
+        "how the picker's side shares the pot: as the hand pays them (as-hand), or equally",
+        ("as-hand", "equal"),
+        default="as-hand",
+    ),
+    Setting(
+        "pot_max",
+        "int",
+        "the most the pot holds after a lost hand pays into it (0: no cap)",
+        default=0,
     ),
     Setting("max_multiplier", "int", "cap on the product of all doublings (0: no cap)"),
     Setting("cracks", "bool", "cracking (Stoss in Schafkopf) and re-cracking are allowed"),
@@ -492,6 +511,12 @@ _DEAL_FIELDS = (
 SETTINGS = (*_SCALARS, *_DEAL_FIELDS)
 """Every setting declared once (those of a deal, `deal.N.KEY`, by their KEY)."""
 _SCALAR_BY_KEY = {s.key: s for s in _SCALARS}
+# Settings a table stores only when they differ from their default (which a table without
+# them takes): a session that does not use them stays readable by a scorepad that does not
+# know them (one that reads its format).
+_STORED_WHEN_SET = frozenset(
+    ("pot_ante", "pot_split", "pot_max", "bock_after", "bock_hands", "bock_factor", "bock_stacking")
+)
 _DEAL_BY_FIELD = {s.key: s for s in _DEAL_FIELDS}
 _SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")
 
@@ -581,6 +606,9 @@ class Rules(NamedTuple):
     bump_on_forced: bool
     all_pass: str
     leaster_payout: int
+    pot_ante: int
+    pot_split: str
+    pot_max: int
     must_take_trick: bool
     leaster_tie: str
     doubler_stacking: str
@@ -681,14 +709,18 @@ class Rules(NamedTuple):
             out[f"runs_max.{game}"] = value
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, stored: bool = False) -> dict[str, Any]:
         """The table as nested data, ready for TOML or JSON (and `rules_from_dict`).
 
         It names the preset it was laid over, so a file written from it loads as a rules file
-        to the very same table.
+        to the very same table. `stored`: as a session or a tournament keeps it, without the
+        settings it stores only when they are set (`_STORED_WHEN_SET`), which a scorepad that
+        does not know them could not read.
         """
         nested: dict[str, Any] = {"preset": self.preset}
         for key, value in self.flat().items():
+            if stored and key in _STORED_WHEN_SET and value == _SCALAR_BY_KEY[key].default:
+                continue
             node = nested
             *path, last = key.split(".")
             for part in path:
@@ -816,6 +848,14 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
             _(
                 "{source}: all_pass = ramsch needs a Schafkopf table with "
                 'game_values.ramsch (e.g. preset = "bavarian")'
+            ).format(source=source)
+        )
+
+    if flat["all_pass"] == "pot" and flat["settlement"] != "zero-sum":
+        raise RulesError(
+            _(
+                "{source}: all_pass = pot needs settlement = zero-sum (a race has no pot to "
+                "pay into)"
             ).format(source=source)
         )
 

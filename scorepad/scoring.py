@@ -119,6 +119,7 @@ class Outcome(StrEnum):
     SCHWANZER = "schwanzer"
     RAMSCH = "ramsch"
     PENALTY = "penalty"
+    POT = "pot"  # everyone passed, and each player paid into the pot (all_pass = pot)
 
 
 class Score(NamedTuple):
@@ -143,6 +144,9 @@ class Score(NamedTuple):
     # a cap (the explanation's Stake line says the same with its figures)
     doublings: tuple[str, ...] = ()
     runs: int = 0  # the runs (Laufende) that count in a Schafkopf game's value, as given
+    # what the hand put into the pot (all_pass = pot): the antes when everyone passed, what a
+    # lost hand paid in; negative: what a won hand took out of it (see `pot`)
+    pot: int = 0
 
     @property
     def winners_of_hand(self) -> tuple[str, ...]:
@@ -167,6 +171,7 @@ class Score(NamedTuple):
             "bock_next": list(self.bock_next),
             "losers": list(self.losers),
             "explanation": list(self.explanation),
+            **({"into_pot": self.pot} if self.pot else {}),
         }
 
 

@@ -5,9 +5,9 @@
 - reading: `head()` (players, rules, format), `state()` (the night as its last row records it:
   only the head and the tail are read), `check()` (the one checking pass over every row, which
   `verify` prints and every report runs first), `night()` (the same, refusing on any problem);
-- changing, each under an exclusive lock on the file: `record`, `record_doubler`, `void`,
-  `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a hand as `record`
-  would, without writing.
+- changing, each under an exclusive lock on the file: `record`, `record_doubler`,
+  `record_pot`, `void`, `undo`, `amend`, `seat_add`, `seat_remove`, `repair`; `preview` scores a
+  hand as `record` would, without writing.
 
 A reader sees one snapshot of the file: it opens it once, notes its size under a shared lock
 (so never in the middle of an append) and reads no further; a rewrite renames a new file over
@@ -29,10 +29,10 @@ from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .i18n import gettext as _
-from .ledger import Counts, HandView, Ledger, rules_of_set_row, set_row_text
+from .ledger import Counts, Fate, HandView, Ledger, restore, rules_of_set_row, saved, set_row_text
 from .rules import Rules, changed
-from .scoring import Hand, Penalty, Score, find_player, same_name, score
-from .store import files
+from .scoring import Hand, Penalty, Score, find_player, same_name
+from .store import checkpoint, files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.format import (
     CREATED_VERSION,
@@ -159,6 +159,7 @@ class Reading:
         fast: bool = True,
         counts: Counts | None = None,
         on_set: Callable[[Row, int], None] | None = None,
+        resume: bool = False,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
@@ -166,11 +167,75 @@ class Reading:
         with every change of the rules (and the hand it applies from) in its place; `keep`
         names hands to remember to the end (a correction is about to be made); `counts` counts
         the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
-        every row (the tests compare the two)."""
+        every row (the tests compare the two).
+
+        `resume`: a pass that needs no hand but the last (no `on_hand`, `on_set` or `keep`)
+        starts from the file's checkpoint where one fits (see `store.checkpoint`), feeding only
+        the rows after it, and leaves a new one after a pass without problems (a file of at
+        least `checkpoint.MIN_SIZE` bytes, when `counts` is one that can be saved).
+        A checkpoint that does not fit, or rows after it that correct a hand before it, mean
+        the whole file is read."""
         head, snapshot = self.head, self._snapshot
         details = on_hand is not None or counts is not None
-        corrections, line_ends, longest = find_corrections(snapshot, head, details)
-        ledger = Ledger(
+        resume = resume and fast and on_hand is None and on_set is None and not keep
+        # (a checkpoint holds the counts: a pass without them leaves none, not to overwrite one)
+        saving = (
+            resume
+            and snapshot.size >= checkpoint.MIN_SIZE
+            and counts is not None
+            and counts.saved() is not None
+        )
+        found = checkpoint.load(snapshot, head) if resume else None
+        start, above, digest = 0, 3, None
+        if found is not None:
+            start, above, digest = found.offset, found.lines, found.digest
+        elif saving:
+            digest = checkpoint.new_digest()
+        corrections, line_ends, longest = find_corrections(
+            snapshot, head, details, start, digest if saving else None
+        )
+        ledger = self._ledger(corrections, on_hand, fast, counts)
+        if found is not None and not self._restore(ledger, found, counts):
+            found = None  # (read from the start)
+            digest = checkpoint.new_digest() if saving else None
+            corrections, line_ends, longest = find_corrections(snapshot, head, details, 0, digest)
+            ledger = self._ledger(corrections, on_hand, fast, counts)
+            start, above = 0, 3
+        ledger.on_set = on_set
+        for ref in keep:
+            ledger.keep(ref)
+        # The rows below the head, from where its reader stopped (line 3), or from the
+        # checkpoint's end.
+        bounded = longest > MAX_LINE
+        lines = snapshot.lines_on(bounded) if not start else snapshot.lines_from(start, bounded)
+        reader = csv.reader(lines, strict=True)
+        if start:
+            line_ends += above
+        problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, above)
+        ledger.done()
+        if (
+            saving
+            and not problems
+            and digest is not None
+            and snapshot.size > start
+            and not snapshot.torn()
+        ):
+            state = saved(ledger)
+            if state is not None:
+                assert counts is not None
+                kept = {"night": state, "counts": counts.saved()}
+                checkpoint.save(head, snapshot.size, line_ends, digest.hexdigest(), kept)
+        return ledger, problems
+
+    def _ledger(
+        self,
+        corrections: Mapping[int, Fate],
+        on_hand: Callable[[HandView], None] | None,
+        fast: bool,
+        counts: Counts | None,
+    ) -> Ledger:
+        head, snapshot = self.head, self._snapshot
+        return Ledger(
             head.rules,
             head.players,
             head.first_dealer,
@@ -182,14 +247,25 @@ class Reading:
             counts=counts,
             cells_at=lambda offset: cells_at(snapshot, offset),
         )
-        ledger.on_set = on_set
-        for ref in keep:
-            ledger.keep(ref)
-        # The rows below the head, from where its reader stopped (line 3).
-        reader = csv.reader(snapshot.lines_on(bounded=longest > MAX_LINE), strict=True)
-        problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
-        ledger.done()
-        return ledger, problems
+
+    def _restore(self, ledger: Ledger, found: checkpoint.Checkpoint, counts: Counts | None) -> bool:
+        """Put a checkpoint's state into a new ledger; False when it does not fit this file (a
+        field amiss, a state other than the last row it covers records) or when the rows after
+        it correct a hand before it (they need that hand as the pass left it)."""
+        state = found.state
+        night = state.get("night")
+        if not isinstance(night, dict) or not isinstance(night.get("last_hand"), int):
+            return False
+        if any(ref <= night["last_hand"] for ref in ledger.corrections):
+            return False
+        snapshot, head = self._snapshot, self.head
+        try:
+            last = _row_before(snapshot, head, found.offset, found.lines)
+            if not restore(ledger, night, last, lambda line: _rules_in_force(snapshot, head, line)):
+                return False
+        except SessionError:
+            return False
+        return counts is None or counts.restore(state.get("counts"))
 
     def rows(self) -> Iterator[Row]:
         """Every row below the head, decoded, with its line (a second pass, after `night`)."""
@@ -209,7 +285,7 @@ class Reading:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for what it mends: a torn last line, a blank one, a decimal)."""
         ledger, problems = self.check(
-            on_hand, stop_at_first=True, keep=keep, counts=counts, on_set=on_set
+            on_hand, stop_at_first=True, keep=keep, counts=counts, on_set=on_set, resume=True
         )
         if problems:
             problem = problems[0]
@@ -266,11 +342,12 @@ class Session:
         keep: Sequence[int] = (),
         fast: bool = True,
         counts: Counts | None = None,
+        resume: bool = False,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem
         (see `Reading.check`)."""
         with self.reading() as reading:
-            return reading.check(on_hand, stop_at_first, keep, fast, counts)
+            return reading.check(on_hand, stop_at_first, keep, fast, counts, resume=resume)
 
     def night(
         self,
@@ -306,7 +383,7 @@ class Session:
         """Score a hand as `record` would now, without writing anything."""
 
         ledger = self.state()
-        return score(ledger.rules, ledger.prepare(hand))
+        return ledger.score_hand(ledger.prepare(hand))
 
     # -- changing --
 
@@ -439,6 +516,20 @@ class Session:
             self._upgraded(needed)
             return self.bock(rounds, note)
         return row, night.ledger
+
+    def record_pot(
+        self, dealer: str | None = None, out: Sequence[str] = (), note: str = ""
+    ) -> tuple[Row, Score, Ledger]:
+        """Append a hand everyone passed into the pot (all_pass = pot): each player dealt in
+        pays the ante (the file is first rewritten in format 8, which has the pot's column)."""
+        try:
+            with self._resumed() as night:
+                row, result = night.ledger.record_pot(dealer, out, note, now())
+                self._append(night.fd, night.head.codec, [row])
+        except _Upgrade as needed:
+            self._upgraded(needed)
+            return self.record_pot(dealer, out, note)
+        return row, result, night.ledger
 
     def _correct(
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
@@ -702,6 +793,23 @@ class Session:
                 path, _("cannot remove the empty file: {strerror}").format(strerror=exc.strerror)
             ) from None
         return ["removed the empty file (start the session with `scorepad new`)"]
+
+
+def _row_before(snapshot: Snapshot, head: Head, offset: int, line: int) -> Row:
+    """The row on the line that ends at byte `offset` (line `line`)."""
+    start = max(0, offset - MAX_LINE - 2)
+    data = files.pread(snapshot.fd, offset - start, start)
+    begins = data.rfind(b"\n", 0, len(data) - 1) + 1
+    if begins == 0 and start > 0:
+        raise SessionError(head.path, TOO_LONG, line)
+    raw = data[begins:-1].decode(ENCODING, "replace").rstrip("\r")
+    try:
+        cells = next(csv.reader([raw], strict=True))
+        return head.codec.decode(cells, line)
+    except (csv.Error, StopIteration, LedgerError) as exc:
+        raise SessionError(
+            head.path, _("cannot read this line: {exc}").format(exc=exc), line
+        ) from None
 
 
 def _resume(snapshot: Snapshot, head: Head, last: Row, last_hand: int) -> Ledger:

@@ -74,7 +74,7 @@ def _to_data(t: Tournament) -> dict[str, Any]:
     }
     if t.entry is not None:
         data["entry"] = f"{t.entry:.2f}"
-    data["rules"] = t.rules.to_dict()
+    data["rules"] = t.rules.to_dict(stored=True)
     players = []
     for p in t.players:
         entry: dict[str, Any] = {"name": p.name, "joined": p.joined}

@@ -25,7 +25,10 @@ from scorepad.scoring import (
     SchwanzerHand,
     seat,
 )
+from scorepad.store.format import Codec
 from scorepad.store.lock import locked
+from scorepad.store.snapshot import Snapshot
+from scorepad.store.upgrade import upgrade
 from scorepad.store.write import append, create
 
 OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
@@ -54,6 +57,11 @@ class Night:
         return self.clock.isoformat(timespec="seconds")
 
     def write(self, row):
+        if not self.head.codec.holds(row):  # a row of a later format: the file rewritten in it
+            with locked(self.path) as fd:
+                upgrade(self.path, fd, self.head, Codec.needs(row))
+            with Snapshot(self.path) as snapshot:
+                self.head = snapshot.read_head()[0]
         with locked(self.path) as fd:
             append(self.path, fd, self.head.codec, [row])
 
@@ -172,6 +180,9 @@ class Night:
 
     def doubler(self, note=""):
         self.write(self.state.record_doubler(note=note, time=self.tick()))
+
+    def pot(self, note=""):
+        self.write(self.state.record_pot(note=note, time=self.tick())[0])
 
     def void(self, ref, reason):
         self.state.keep(ref)
@@ -404,6 +415,44 @@ def house_rules():
             night.picker_hand(crack=number % 5 == 0)
 
 
+def pot_night():
+    """Sheepshead with the pot (all_pass = pot, capped at 30): passed hands feed it, a lost hand
+    doubles it, one stops at the cap, a won one takes it; an amendment that leaves the pot as it
+    was; the night ends with something in it for `settle` to pay out."""
+    night = Night(
+        "pot-night.csv",
+        ("Ann", "Bob", "Cy", "Dee", "Ed"),
+        "standard",
+        ("all_pass=pot", "pot_max=30"),
+        seed=47,
+        start="2026-11-27 19:10",
+    )
+    keep_all(night)
+    plan = {
+        3: "pot",
+        4: "pot",
+        5: ("lost", 44),
+        6: "pot",
+        7: ("lost", 38),
+        8: ("won", 83),
+        11: "pot",
+        12: "pot",
+        13: ("won", 95),
+        16: "pot",
+        17: "pot",
+    }
+    for number in range(1, 18):
+        what = plan.get(number)
+        if what == "pot":
+            night.pot()
+        elif what is not None:
+            points = what[1]
+            night.picker_hand(points=points, alone=False, crack=number == 7)
+        else:
+            night.picker_hand(crack=number % 5 == 0)
+    night.amend(8, "recounted: 86", points=86)
+
+
 def folder_nights():
     """Two nights kept as a folder each, every one a `scorepad.csv` (as a table keeps them)."""
     for number, date in enumerate(("2026-11-06", "2026-11-13")):
@@ -437,6 +486,7 @@ def main() -> int:
         folder_nights,
         house_rules,
         bavarian_evening,
+        pot_night,
     ):
         make()
     return 0

@@ -351,3 +351,31 @@ def test_the_undo_button_undoes_the_last_hand(board_file: Path, run: Run, chromi
     assert json.loads(run("-f", board_file, "standings", "--format", "json").stdout)[
         "totals"
     ] == dict.fromkeys(["Ann", "Bob", "Cy", "Dee", "Ed"], 0)
+
+
+def test_the_board_shows_the_pot_and_records_a_hand_passed_into_it(
+    run: Run, tmp_path: Path, chromium: Any
+) -> None:
+    from decimal import Decimal
+
+    from scorepad.web.serve import MoneyRate
+
+    path = tmp_path / "pot.csv"
+    run("-f", path, "new", "--players", FIVE, "--set", "all_pass=pot")
+    run("-f", path, "hand", "--pot")
+    with served(path, allow_entry=True, token=TOKEN, money=MoneyRate(Decimal(1))) as url:
+        browser, page = _page(chromium, f"{url}/?token={TOKEN}", SIZES["phone"])
+        try:
+            shown = page.locator("#pot").inner_text()
+            rate = page.locator("#money-rate").inner_text()
+            page.wait_for_selector("#entry:not(.hidden)")
+            page.select_option("#kind", "pot")
+            page.click("#hand-form button[type=submit]")
+            page.wait_for_function("document.querySelector('#pot').textContent.includes('10')")
+            after = page.locator("#pot").inner_text()
+        finally:
+            browser.close()
+    assert shown == "The pot holds 5: the next hand with a picker plays for it."
+    assert "the pot's 5 paid out, +1 each" in rate
+    assert after == "The pot holds 10: the next hand with a picker plays for it."
+    assert json.loads(run("-f", path, "status", "--format", "json").stdout)["pot"] == 10

@@ -37,7 +37,7 @@ def test_the_session_files_input_columns_are_the_tables() -> None:
 def test_the_boards_fields_are_the_tables() -> None:
     from scorepad.web.serve import FIELDS
 
-    assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "note"}
+    assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "pot", "note"}
 
 
 def test_a_hand_is_built_from_inputs_by_name() -> None:

@@ -80,6 +80,7 @@ LAYERS = {
             "cards",
             "rules",
             "scoring",
+            "pot",
             "settlement",
             "replay",
             "simulate",

@@ -41,6 +41,20 @@ def test_the_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path: Pat
     assert replay(block, run, tmp_path) == block
 
 
+def pot_block() -> str:
+    """The README's night with the pot: its first console block."""
+    section = README.read_text().split("## The pot (", 1)[1]
+    block = re.search(r"```console\n(.*?)```", section, re.S)
+    assert block is not None
+    return block.group(1)
+
+
+def test_the_pot_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path: Path) -> None:
+    block = pot_block()
+    assert block.startswith("$ scorepad new ") and "$ scorepad hand --pot" in block
+    assert replay(block, run, tmp_path) == block
+
+
 def tournament_block() -> str:
     text = README.read_text()
     section = text.split("## Tournaments", 1)[1]
@@ -81,10 +95,10 @@ def test_the_bock_night_in_the_readme_is_what_scorepad_prints(run: Run, tmp_path
 
 
 def _console_blocks() -> list[str]:
-    """Every console block of the README but the night at the table, the tournament and the
-    Bock night (replayed above, each in a folder of its own)."""
+    """Every console block of the README but the night at the table, the night with the pot,
+    the tournament and the Bock night (replayed above, each in a folder of its own)."""
     text = README.read_text()
-    replayed = (night_block(), tournament_block(), bock_block())
+    replayed = (night_block(), pot_block(), tournament_block(), bock_block())
     return [b for b in re.findall(r"```console\n(.*?)```", text, re.S) if b not in replayed]
 
 

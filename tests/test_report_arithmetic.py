@@ -210,6 +210,46 @@ def test_running_series_skips_void_hands() -> None:
     assert series.series["Dee"] == [0, -1, 3]
 
 
+def test_running_series_of_a_long_night_keeps_each_runs_extremes_in_bounded_memory() -> None:
+    """Past `EVERY` hands the series keeps, of each run of hands, each player's first, last,
+    lowest and highest point: the line through them spans what the line through every hand
+    spans in that run, and the night's lowest and highest are there."""
+    import random
+
+    chance = random.Random(7)
+    hands = 50_000
+    cell = 13
+    series = RunningSeries(PLAYERS, expected=hands, bounds=range(cell, hands, cell))
+    every: dict[str, list[int]] = {p: [0] for p in PLAYERS}  # after each hand counted
+    counted = [0]  # the hands counted (a void hand is no point of the chart)
+    views = (WIN, LOSS, LEASTER)
+    for number in range(1, hands + 1):
+        view = HandView(number, chance.choice(views), void=chance.random() < 0.02)
+        series.add(view)
+        if not view.void:
+            counted.append(number)
+            for p in PLAYERS:
+                every[p].append(every[p][-1] + view.deltas.get(p, 0))
+    kept = series.points()
+    assert series.last == counted[-1]
+    for p in PLAYERS:
+        xs, ys = kept[p]
+        assert len(xs) == len(ys) <= 4 * (hands // cell + 1) + 1 < hands // 3
+        assert xs == sorted(set(xs)) and xs[0] == 0 and ys[0] == 0
+        assert min(ys) == min(every[p]) and max(ys) == max(every[p])
+        assert ys[-1] == every[p][-1]
+        # within each run, the same span as every hand's
+        runs: dict[int, list[int]] = {}
+        for x, y in zip(xs[1:], ys[1:]):
+            runs.setdefault(x // cell, []).append(y)
+        inside: dict[int, list[int]] = {}
+        for k, n in enumerate(counted[1:], 1):
+            inside.setdefault(n // cell, []).append(every[p][k])
+        assert runs.keys() == inside.keys()
+        for at, values in runs.items():
+            assert min(values) == min(inside[at]) and max(values) == max(inside[at])
+
+
 def test_season_merges_names_case_blind_and_ranks_by_total() -> None:
     names, records = season([("fri", {"Ann": 5, "bob": -5}), ("sat", {"ANN": -1, "Cy": 1})])
     assert names == ["fri", "sat"]

@@ -141,3 +141,25 @@ def test_the_chart_legend_stands_below_the_chart_at_any_height(night: Sp) -> Non
     out = night("chart", "--width", 60, "--height", 8).stdout.splitlines()
     assert out[-1].split() == ["oo", "Ann", "xx", "Bob", "++", "Cy", "**", "Dee", "##", "Ed"]
     assert not any("Ann" in line for line in out[:-1])  # nothing drawn over the hands
+
+
+@pytest.mark.parametrize("width", ["23", "60", "101", "400"])
+@pytest.mark.parametrize("color", [False, True])
+def test_the_chart_of_a_long_night_kept_in_runs_is_the_chart_of_every_hand(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: str, color: bool
+) -> None:
+    """Past `RunningSeries.EVERY` hands the chart keeps runs of hands cut where a column of the
+    plot may begin: it draws exactly what every hand would (here on 10,000 hands, the limit
+    set low)."""
+    import outputs_cases
+
+    import scorepad.cli.reports
+    from scorepad.reports import RunningSeries
+
+    path = outputs_cases.bench_session(10_000, tmp_path / "long.csv")
+    monkeypatch.setattr(scorepad.cli.reports, "use_color", lambda fmt: color)
+    every = run("-f", path, "chart", "--width", width, "--height", "15")
+    monkeypatch.setattr(RunningSeries, "EVERY", 100)
+    kept = run("-f", path, "chart", "--width", width, "--height", "15")
+    assert every.exit_code == kept.exit_code == 0
+    assert kept.stdout == every.stdout

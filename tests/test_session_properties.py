@@ -147,6 +147,38 @@ def test_any_bavarian_night_verifies(operations: list[tuple[Any, ...]]) -> None:
         _play_and_check(path, operations, FOUR)
 
 
+POT_OPERATIONS = st.one_of(
+    TWO.flatmap(lambda two: st.tuples(st.just("hand"), *map(st.just, two), st.integers(23, 119))),
+    st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(23, 119)),
+    st.tuples(st.just("pot")),
+    st.tuples(st.just("pot")),
+    TWO.map(lambda two: ("sixty", *two)),
+    st.tuples(st.just("penalty"), st.sampled_from(PLAYERS), st.integers(1, 3)),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(1, 8)),
+    st.tuples(st.just("amend"), st.integers(1, 8), st.integers(23, 119)),
+    st.tuples(st.just("set"), st.sampled_from(["pot_max=0", "pot_max=12", "pot_ante=2"])),
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["standard", "pagat"]),
+    st.sampled_from(["as-hand", "equal"]),
+    st.sampled_from(["loss", "loss-double-next", "doubler"]),
+    st.lists(POT_OPERATIONS, min_size=4, max_size=14),
+)
+def test_any_night_of_the_pot_verifies(
+    preset: str, split: str, sixty: str, operations: list[tuple[Any, ...]]
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        args = ["new", "--players", ",".join(PLAYERS), "--rules", preset, "--set", "all_pass=pot"]
+        args += ["--set", f"pot_split={split}", "--set", f"sixty_sixty={sixty}"]
+        assert invoke(path, *args).exit_code == 0
+        _play_and_check(path, operations)
+
+
 def _play_and_check(
     path: Path, operations: list[tuple[Any, ...]], players: list[str] = PLAYERS
 ) -> None:
@@ -184,6 +216,10 @@ def _play_and_check(
             args = ["amend", 1, "--leaster", "--winner", op[1]]
         elif op[0] == "doubler":
             args = ["hand", "--doubler"]
+        elif op[0] == "pot":
+            args = ["hand", "--pot"]
+        elif op[0] == "set":
+            args = ["set", op[1]]
         elif op[0] == "undo":
             args = ["undo"]
         elif op[0] == "void":
@@ -198,7 +234,8 @@ def _play_and_check(
         verify = invoke(path, "verify")
         assert verify.exit_code == 0 and verify.stdout == "", (args, verify.stdout)
     standings = json.loads(invoke(path, "standings", "--format", "json").stdout)
-    assert sum(standings["totals"].values()) == 0
+    # (the players' totals and the pot sum to zero: the pot holds what they paid in)
+    assert sum(standings["totals"].values()) + standings.get("pot", 0) == 0
     # the fast path (rows matched to remembered scores by their raw cells) agrees with
     # decoding and re-scoring every row
 
@@ -210,7 +247,9 @@ def _play_and_check(
     for fast in (True, False):
         counts = PlayerCounts(players)
         ledger, problems = Session(path).check(counts=counts, fast=fast)
-        results.append((ledger.totals, ledger.hands, problems, counts.finish()))
+        results.append(
+            (ledger.totals, ledger.hands, problems, counts.finish(), ledger.pot, ledger.pot_hands)
+        )
     assert results[0] == results[1]
     # counting alone (a corrected hand counted as its last correction leaves it) agrees with
     # counting in hand order beside a listener (each hand in its final version as it is reached)

@@ -121,7 +121,7 @@ def test_rules_lists_a_choice_settings_choices(run: Run) -> None:
     all_pass = next(line for line in lines if line.startswith("all_pass "))
     assert all_pass.endswith(
         "what happens when everyone passes "
-        "(choices: leaster, doubler, forced, redeal, schwanzer, ramsch)"
+        "(choices: leaster, doubler, forced, redeal, schwanzer, ramsch, pot)"
     )
 
 
@@ -163,7 +163,7 @@ def _complete(line: str, shell: str = "bash") -> list[str]:
 
 
 def test_set_key_tab_offers_the_settings_choices() -> None:
-    choices = ["leaster", "doubler", "forced", "redeal", "schwanzer", "ramsch"]
+    choices = ["leaster", "doubler", "forced", "redeal", "schwanzer", "ramsch", "pot"]
     assert _complete("scorepad set all_pass = ") == choices  # (bash breaks words at =)
     assert _complete("scorepad set all_pass = r") == ["redeal", "ramsch"]
     assert _complete("scorepad set all_pass=r", "zsh") == ["all_pass=redeal", "all_pass=ramsch"]

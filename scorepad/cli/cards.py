@@ -15,6 +15,7 @@ from ..i18n import ngettext
 from ._common import (
     CONTEXT_SETTINGS,
     GameChoice,
+    WholeRange,
     build_hand,
     complete_rules,
     complete_setting,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from ..cards import Game
     from ..replay import HandReplay
     from ..rules import Rules
+    from ..scoring import Hand, Score
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -46,6 +48,14 @@ if TYPE_CHECKING:
 )
 @hand_options()
 @click.option(
+    "--pot",
+    "pot",
+    type=WholeRange(min=1, max=1_000_000_000),
+    metavar="N",
+    help="The hand plays for a pot holding N (all_pass = pot): a win takes it, a loss pays "
+    "into it.",
+)
+@click.option(
     "--explain",
     is_flag=True,
     help="Explain the score step by step: check always does (as `hand --explain` does).",
@@ -57,6 +67,7 @@ def check(
     players: tuple[str, ...],
     fmt: str,
     explain: bool,
+    pot: int | None,
     **params: Any,
 ) -> None:
     """Score one hand without a session file: each player's points, explained step by step.
@@ -81,6 +92,8 @@ def check(
             --ramsch-points Ann=50,Bob=40,Cy=30,Dee=0 --jungfrau Dee
         scorepad check --set all_pass=schwanzer --players Ann,Bob,Cy,Dee,Ed --schwanzer \\
             --loser Ann
+        scorepad check --set all_pass=pot --players Ann,Bob,Cy,Dee,Ed --picker Ann \\
+            --partner Bob --points 64 --pot 10
     """
     from ..errors import HandError
     from ..rules import load_rules
@@ -92,6 +105,8 @@ def check(
     if why:
         raise HandError(why)
     result = score(rules, hand)
+    if pot is not None:
+        result = _played_for_pot(rules, hand, result, pot)
     if fmt == "json":
         from ..render import to_json
 
@@ -106,6 +121,26 @@ def check(
     click.echo(rules_sentence(rules))
     for line in result.explanation:
         click.echo(line)
+
+
+def _played_for_pot(rules: Rules, hand: Hand, result: Score, pot: int) -> Score:
+    """`check --pot N`: the hand as played for a pot holding N."""
+    from ..errors import HandError
+    from ..pot import played_for_pot, plays_for_pot
+    from ..scoring import PickerHand, find_player
+
+    if rules.all_pass != "pot":
+        raise HandError(
+            _(
+                "--pot: {rules} rules have all_pass = {all_pass}; the pot needs "
+                "all_pass = pot (--set all_pass=pot)"
+            ).format(rules=rules.name, all_pass=rules.all_pass)
+        )
+    if not isinstance(hand, PickerHand) or not plays_for_pot(pot, result):
+        return result  # (a 60-60 thrown in: the pot waits for the next hand)
+    picker = find_player(hand.picker, hand.players, "--picker")
+    partners = [find_player(p, hand.players, "--partner") for p in hand.partners]
+    return played_for_pot(rules, result, picker, partners, pot)
 
 
 @click.command("rules", context_settings=CONTEXT_SETTINGS)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     build_hand,
@@ -28,6 +29,12 @@ from ._common import (
     help="Everyone passed and the table plays doublers: the next hand is doubled.",
 )
 @click.option(
+    "--pot",
+    is_flag=True,
+    help="Everyone passed and the table plays the pot (all_pass = pot): each player pays "
+    "pot_ante into it, and the next hand with a picker plays for the whole pot.",
+)
+@click.option(
     "--out",
     multiple=True,
     metavar="NAME",
@@ -43,6 +50,7 @@ def hand(
     path: Path,
     /,
     doubler: bool,
+    pot: bool,
     out: tuple[str, ...],
     note: str,
     explain: bool,
@@ -62,22 +70,29 @@ def hand(
         scorepad hand --picker Cy --alone --points 95 --crack Ed --note "Cy's big one"
         scorepad hand --leaster --winner Dee
         scorepad hand --doubler
+        scorepad hand --pot
         scorepad hand --schwanzer --loser Ann
         scorepad hand --picker Bob --partner Cy --points 70 --last
     """
 
-    if doubler:
+    if doubler or pot:
         from ..errors import HandError
         from ..hands import check_doubler
 
+        if doubler and pot:
+            raise click.UsageError(
+                _("--doubler and --pot: everyone passed once, and the table plays one")
+            )
         try:
-            check_doubler(params)
+            check_doubler(params, "pot" if pot else "doubler")
         except HandError as exc:
             raise click.UsageError(str(exc)) from None
     session = open_session(path)
     if doubler:
         row, state = session.record_doubler(params["dealer"], note)
         result = None
+    elif pot:
+        row, result, state = session.record_pot(params["dealer"], out, note)
     else:
         row, result, state = session.record(build_hand((), params, out), note)
     echo_recorded(path, row, result, state, fmt, explain)

@@ -110,7 +110,7 @@ def status(path: Path, fmt: str) -> None:
     \b
         scorepad status
     """
-    from ..reports import bock_owed, bock_record, next_hand
+    from ..reports import bock_owed, bock_record, next_hand, plays_pot, pot_record
 
     with open_session(path).reading() as reading:
         head, state = reading.head, reading.state()
@@ -132,6 +132,7 @@ def status(path: Path, fmt: str) -> None:
         "totals": dict(state.totals),
         "race_winners": list(state.race_winners),
         "last_hand_played": state.night_over,
+        **pot_record(state),
     }
     owed = bock_owed(state)
     # (a night that can have no Bock keeps the keys it had: one of a file before format 8
@@ -190,6 +191,8 @@ def status(path: Path, fmt: str) -> None:
                 else "none owed",
             )
         )
+    if plays_pot(state):
+        lines.append((_("Pot"), _pot_text(state.pot)))
     race = race_line(state)
     if race:
         lines.append((_("Race"), race))
@@ -203,6 +206,13 @@ def status(path: Path, fmt: str) -> None:
     width = max(len(k) for k, _v in lines) + 1
     for key, value in lines:
         click.echo(f"{key + ':':<{width}} {value}")
+
+
+def _pot_text(pot: int) -> str:
+    """What the pot holds, and what becomes of it, in words (status, standings)."""
+    if not pot:
+        return _("empty")
+    return _("{pot} (the next hand with a picker plays for it)").format(pot=pot)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -231,7 +241,7 @@ def standings(path: Path, fmt: str) -> None:
         click.echo(to_json(standings_record(str(path), head.rules.name, state, stats)))
         return
     from ..render import Points, render
-    from ..reports import rules_words
+    from ..reports import plays_pot, rules_words
 
     rows = [
         (rank, p, Points(state.totals[p]), stats[p].played, stats[p].picks, stats[p].picker_wins)
@@ -254,6 +264,8 @@ def standings(path: Path, fmt: str) -> None:
     )
     race = race_line(state)
     click.echo(f"{summary}. {race}" if race else f"{summary}.")
+    if plays_pot(state):
+        click.echo(_("Pot: {pot}.").format(pot=_pot_text(state.pot)))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -281,7 +293,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import tempfile
 
     from ..render import Points, render_stream
-    from ..reports import SheetRows, hand_record, set_record
+    from ..reports import HandLines, SheetRows, plays_pot, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
     # once the whole file has passed: memory stays flat and a bad file shows nothing.
@@ -299,13 +311,17 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         batch: list[str] = []  # lines go to the spool a few thousand at a time
         write_csv, add_line, flush = sheet_rows.csv_writer(spool.write)
 
+        json_line = HandLines().line
+        # (JSON: each line but the first begins with the comma that parts it from the one before)
+        comma = [""]
+
         def write_json(view: HandView) -> None:
             running_totals = None
             if running:
                 sheet_rows.row(view)  # keeps the running totals
                 running_totals = dict(sheet_rows.totals)
-            batch.append(json.dumps(hand_record(view, running_totals), ensure_ascii=False))
-            batch.append("\n")
+            batch.append(comma[0] + json_line(view, running_totals) + "\n")
+            comma[0] = ","
             if len(batch) >= 4096:
                 spool.write("".join(batch))
                 batch.clear()
@@ -323,8 +339,8 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         spool.write("".join(batch))
         flush()
         total = sheet_rows.total_row(state.totals)
+        pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
         if fmt == "json":
-            spool.seek(0)
             click.echo(
                 '{"file": %s, "players": %s, "running": %s, "hands": ['
                 % (
@@ -333,16 +349,24 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                     json.dumps(running),
                 )
             )
-            for number, line in enumerate(spool):
-                click.echo(("," if number else "") + line.rstrip("\n"))
+            spool.flush()
+            spool.seek(0)
+            sys.stdout.flush()
+            shutil.copyfileobj(spool, sys.stdout)
             totals = dict(zip(players, total[3:-1]))
             click.echo(
-                '], "totals": %s, "changes": %s}'
-                % (json.dumps(totals, ensure_ascii=False), json.dumps(changes, ensure_ascii=False))
+                '], "totals": %s, "changes": %s%s}'
+                % (
+                    json.dumps(totals, ensure_ascii=False),
+                    json.dumps(changes, ensure_ascii=False),
+                    f', "pot": {state.pot}' if pot is not None else "",
+                )
             )
             return
         if fmt == "csv":
             writer.writerow(total)
+            if pot is not None:
+                writer.writerow(pot)
             spool.flush()
             sys.stdout.flush()
             out = getattr(sys.stdout, "buffer", None)
@@ -365,6 +389,8 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         def with_total() -> Iterator[list[Any]]:
             yield from rows()
             yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
+            if pot is not None:
+                yield pot
 
         for line in render_stream(
             headers,
@@ -387,9 +413,14 @@ def _sheet_cells(cells: list[str], count: int) -> list[Any]:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("-v", "--verbose", is_flag=True, help="Also say what was checked when all is well.")
+@click.option(
+    "--fast",
+    is_flag=True,
+    help="Check only the rows after the checkpoint a report left.",
+)
 @session_file_option
 @click.pass_obj
-def verify(path: Path, verbose: bool) -> None:
+def verify(path: Path, verbose: bool, fast: bool) -> None:
     """Re-read the file and re-score every hand from its recorded inputs and rules.
 
     Prints nothing and exits 0 when all is well (with -v, what was checked); otherwise prints
@@ -403,7 +434,7 @@ def verify(path: Path, verbose: bool) -> None:
     from ..session import SessionError
 
     try:
-        ledger, problems = open_session(path).check()
+        ledger, problems = open_session(path).check(resume=fast)
     except SessionError as exc:
         if exc.line is None:
             raise

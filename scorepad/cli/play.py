@@ -426,12 +426,12 @@ def _one_of(
 def play(path: Path) -> None:
     """Record the night hand by hand, answering questions (the table's guided mode).
 
-    For each hand it asks who picked (or leaster / doubler), the partner, the points, the tricks
-    and any doublings, offering the session's names (a name may be typed in any case, without
-    its accents, by its first letters or by seat number; Tab completes it); shows the hand's
-    points and asks before recording it (n, no or cancel records nothing; an answer other than
-    yes or no is a note to record it with); then shows the totals. Every answer is checked as
-    `hand` checks it, and a wrong one is asked again; nothing is recorded half way. At "Who
+    For each hand it asks who picked (or leaster / doubler / pot), the partner, the points, the
+    tricks and any doublings, offering the session's names (a name may be typed in any case,
+    without its accents, by its first letters or by seat number; Tab completes it); shows the
+    hand's points and asks before recording it (n, no or cancel records nothing; an answer other
+    than yes or no is a note to record it with); then shows the totals. Every answer is checked
+    as `hand` checks it, and a wrong one is asked again; nothing is recorded half way. At "Who
     picked?" `undo`, `amend N OPTIONS`, `void N`, `join NAME` and `leave NAME` change the
     ledger; `?` shows the help. With no session file it offers to start one, asking the rules
     and the players. An empty answer to "Who picked?" or Ctrl-D ends it; Ctrl-C stops at once,
@@ -521,6 +521,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         "doubler": "doubler",
         "schwanzer": "schwanzer",
         "ramsch": "ramsch",
+        "pot": "pot",
     }.get(rules.all_pass)
     seats = state.seated
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
@@ -545,6 +546,22 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
 
         click.echo(summary_text(row))
         return row, None, state
+    if who == "pot":
+        from ..pot import ante
+
+        each = ante(rules)
+        if not _ask(
+            _(
+                "Everyone passed: record hand {hand} into the pot ({each} from each player)? [Y/n]"
+            ).format(hand=state.last_hand + 1, each=each),
+            lambda t: _yes(t or "y"),
+        ):
+            return None
+        row, result, state = session.record_pot()
+        from ..reports import summary_text
+
+        click.echo(summary_text(row, result))
+        return row, result, state
     hand: Hand
     if who == "leaster":
         winner = _ask(

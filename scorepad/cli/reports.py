@@ -26,6 +26,8 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
+    from ..ledger import Ledger
+    from ..pot import PotPayout
     from ..rating import PlayerRating
     from ..render import Points
 
@@ -72,8 +74,9 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     )
 
     per_point = parse_rate(rate)
-    with open_session(path).reading() as reading:
-        head, state = reading.head, reading.night()
+    # (with the players' numbers, though it shows none: the pass that counts them leaves the
+    # checkpoint the next report starts from)
+    head, state, _stats = night_stats(open_session(path))
     order = sorted(state.totals, key=lambda p: (-state.totals[p], p))
     if not state.rules.zero_sum:
         race = race_line(state) or (
@@ -111,8 +114,10 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                 )
             )
         return
-    check_rate_pays(state.totals, per_point)
-    balances = money_balances(state.totals, per_point)
+    points, payout = _settled_points(state)
+    order = sorted(points, key=lambda p: (payout is not None and p == payout.party, -points[p], p))
+    check_rate_pays(points, per_point)
+    balances = money_balances(points, per_point)
     payments = fewest_payments(balances)
     if fmt == "json":
         click.echo(
@@ -121,9 +126,10 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                     "file": str(path),
                     "rate": str(per_point),
                     "currency": currency,
-                    "points": dict(state.totals),
-                    "balances": {p: f"{balances[p]:.2f}" for p in state.totals},
+                    "points": points,
+                    "balances": {p: f"{balances[p]:.2f}" for p in points},
                     "payments": [pay.to_dict() for pay in payments],
+                    **({"pot": payout._asdict()} if payout is not None else {}),
                 }
             )
         )
@@ -131,7 +137,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
     color = use_color(fmt)
     people = render(
         ("Player", "Points", "Money"),
-        [(p, Points(state.totals[p]), Money(balances[p], currency)) for p in order],
+        [(p, Points(points[p]), Money(balances[p], currency)) for p in order],
         fmt,
         ("left", "right", "right"),
         color,
@@ -156,6 +162,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
             rate=rate_text(per_point, currency), count=state.hands, rules=rules_words(head, state)
         )
     )
+    if payout is not None:
+        click.echo(_payout_text(payout))
     click.echo(people)
     click.echo()
     if payments:
@@ -168,6 +176,34 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         click.echo(plan)
     else:
         click.echo(_("Everyone is even: nobody pays."))
+
+
+def _settled_points(state: Ledger) -> tuple[dict[str, int], PotPayout | None]:
+    """Each player's points at settlement, and what became of the pot (None: it is empty, or
+    the night has none): what is left in it is paid out in equal shares (`pot.paid_out`)."""
+    if not state.pot:
+        return dict(state.totals), None
+    from ..pot import paid_out
+
+    return paid_out(state.totals, state.pot, state.seated)
+
+
+def _payout_text(payout: PotPayout) -> str:
+    """What settling does with the pot, in a sentence."""
+    seated = len(payout.paid_to)
+    words = (
+        _(
+            "The pot's {held} is paid out in equal shares to the {seated} players seated: "
+            "+{each} each"
+        ).format(held=payout.held, seated=seated, each=payout.each)
+        if payout.each
+        else _("The pot's {held} does not divide among the players seated").format(held=payout.held)
+    )
+    if payout.remainder:
+        words += _(
+            "; the {remainder} that does not divide stays in the pot (as {party} below)"
+        ).format(remainder=payout.remainder, party=repr(payout.party))
+    return words + "."
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -347,7 +383,9 @@ def season(
     families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
         try:
-            state = open_session(file).night()
+            # (as the reports read a night: from its checkpoint, leaving one; only its totals
+            # and rules are kept, so each night's pass is let go before the next)
+            _head, state, _stats = night_stats(open_session(file))
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(
@@ -367,9 +405,10 @@ def season(
                     "their own"
                 ).format(file=race)
             )
-        nights.append((names[file], state.totals))
+        nights.append((names[file], dict(state.totals)))
         families.setdefault(state.rules.family, []).append(names[file])
         played.append(file)
+        del state
     if not nights:
         raise ScorepadError(_("every night failed verification: no table to show"))
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
@@ -486,42 +525,57 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
     from ..reports import RunningSeries, rules_words
+    from ..session import SessionError
 
     if output and output.suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter(_("the image must be a .png or .svg file"), param_hint="--output")
+    import shutil
+
+    columns = width or shutil.get_terminal_size((100, 24)).columns
+    color = use_color("text")
     with open_session(path).reading() as reading:
         head = reading.head
-        running = RunningSeries(head.players)
+        # (the last hand's number, from the end of the file: how much of the night to keep;
+        # an end that cannot be read is for the pass to report)
+        try:
+            expected = reading.state().last_hand
+        except SessionError:
+            expected = 0
+        if output or expected <= RunningSeries.EVERY:
+            bounds = [expected * k // _IMAGE_RUNS for k in range(1, _IMAGE_RUNS)]
+        else:
+            # (plotext draws no wider than the terminal)
+            widths = {columns, min(columns, shutil.get_terminal_size().columns)}
+            bounds = plot_columns(widths, expected, 2 if color else 1)
+        running = RunningSeries(head.players, expected, bounds)
         state = reading.night(running.add)
     players = list(state.totals)
-    hands = running.hands
-    series = {p: running.series[p] for p in players}
+    kept = running.points()
+    series = {p: kept[p] for p in players}
     title = _("Running totals: {file} ({rules})").format(
         file=path.name, rules=rules_words(head, state)
     )
     if output:
-        _chart_image(output, title, hands, series)
+        _chart_image(output, title, series)
         click.echo(_("Wrote {file}.").format(file=output))
         return
-    import shutil
-
     import plotext as plt
 
     plt.clf()
-    plt.plotsize(width or shutil.get_terminal_size((100, 24)).columns, height or 20)
+    plt.plotsize(columns, height or 20)
     plt.theme("clear")
-    color = use_color("text")
     marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
     colors = ("blue", "red", "green", "orange", "magenta", "cyan", "gray", "violet")
     legend = []
     for number, player in enumerate(players):
         mark, hue = marks[number % len(marks)], colors[number % len(colors)]
-        plt.plot(hands, series[player], marker="braille" if color else mark, color=hue)
+        hands, values = series[player]
+        plt.plot(hands, values, marker="braille" if color else mark, color=hue)
         legend.append(plt.colorize(f"━━ {player}", hue) if color else f"{mark}{mark} {player}")
-    last = hands[-1]
+    last = running.last
     plt.xticks(sorted({round(last * i / 5) for i in range(6)}))  # whole hands on the axis
-    low = min(min(values) for values in series.values()) if series else 0
-    high = max(max(values) for values in series.values()) if series else 0
+    low = min(min(values) for _, values in series.values()) if series else 0
+    high = max(max(values) for _, values in series.values()) if series else 0
     # (plotext's own ticks read 26.0, 15.5; the plot has the height but the title, the frame
     # and the hand axis: 5 lines)
     plt.yticks(whole_ticks(low, high, (height or 20) - 5))
@@ -533,6 +587,36 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
+
+
+_IMAGE_RUNS = 4_096  # the runs of hands an image of a long night keeps (see RunningSeries)
+
+
+def plot_columns(widths: set[int], last: int, factor: int) -> list[int]:
+    """Where a column of the terminal chart may begin, in hand numbers (hands 0 to `last`),
+    for a chart of one of `widths`:
+    plotext maps a hand to column floor(0.5 + (bins - 1) * hand / last) of a canvas of `bins`
+    columns (`factor` to a character: 2 for braille), the chart's width but its frame and the
+    labels of its points axis, which are as wide as their numbers (1 to 12 characters: known
+    only once the night is read). Runs of hands cut at every one of these cross no column's
+    edge, whatever the labels turn out to be."""
+    import math
+
+    bounds: set[int] = set()
+    for width, label in ((w, label) for w in widths for label in range(1, 13)):
+        bins = (width - 2 - label) * factor
+        if bins < 2 or last < 1:
+            continue
+
+        def column(hand: int, bins: int = bins) -> int:
+            return math.floor(round(0.5 + (bins - 1) * hand / last, 8))
+
+        for k in range(1, bins):
+            hand = max(0, math.ceil((k - 0.5) * last / (bins - 1)) - 2)
+            while column(hand) < k:
+                hand += 1
+            bounds.add(hand)
+    return sorted(bounds)
 
 
 def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
@@ -547,7 +631,7 @@ def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
     return list(range(first, high + 1, step)) or [low]
 
 
-def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, list[int]]) -> None:
+def _chart_image(output: Path, title: str, series: dict[str, tuple[list[int], list[int]]]) -> None:
     try:
         import matplotlib
     except ImportError:
@@ -558,7 +642,7 @@ def _chart_image(output: Path, title: str, hands: list[int], series: dict[str, l
     from matplotlib import pyplot
 
     figure, axes = pyplot.subplots(figsize=(10, 5))
-    for player, values in series.items():
+    for player, (hands, values) in series.items():
         axes.step(hands, values, where="post", label=player)
     axes.axhline(0, color="grey", linewidth=0.8)
     axes.set_title(title)

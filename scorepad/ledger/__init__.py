@@ -3,9 +3,9 @@
 Pure: no I/O (`session` owns the file, `store.format` its format). `Ledger` is the only engine:
 it applies hands, corrections and seat changes in file order, re-scores every hand from its
 recorded inputs and the rules, and checks every row's points and recorded state (next dealer,
-seats, doublers pending, running totals). `verify` reports what it finds; every report refuses a
-file in which it finds anything. It also makes the rows of new hands and corrections, so what is
-written is what is checked.
+seats, doublers pending, running totals, the pot). `verify` reports what it finds; every report
+refuses a file in which it finds anything. It also makes the rows of new hands and corrections,
+so what is written is what is checked.
 
 The parts: `night` (the state, and how each kind of row changes it), `check` (the pass over a
 file's rows), `making` (new rows), `records` (rows as hands and rules), `entries` (what is kept
@@ -25,8 +25,11 @@ from .records import (
     set_row_note,
     set_row_text,
 )
+from .saved import STATE, WIRING, restore, saved
 
 __all__ = [
+    "STATE",
+    "WIRING",
     "Counts",
     "Fate",
     "HandView",
@@ -35,8 +38,10 @@ __all__ = [
     "canonical",
     "hand_of",
     "kind_of",
+    "restore",
     "row_for_hand",
     "rules_of_set_row",
+    "saved",
     "set_row_note",
     "set_row_text",
 ]
@@ -48,5 +53,6 @@ class Ledger(Checker, NewRows):
 
     `feed(cells, line)` checks one row (its raw cells) against the state so far, applies it and
     returns its problems; `feed_row(row)` does the same for a decoded row. `record`,
-    `record_doubler`, `void_row`, `amend_row` and `seat_row` make new rows (with their state).
+    `record_doubler`, `record_pot`, `void_row`, `amend_row` and `seat_row` make new rows (with
+    their state).
     """

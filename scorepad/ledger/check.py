@@ -30,6 +30,7 @@ from ..hands import INPUTS as HAND_INPUTS
 from ..hands import PENALTY, Type, given
 from ..i18n import gettext as _
 from ..names import TOTAL_POINTS
+from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Penalty, Score, points_class, score, score_penalty
 from ..store.format import (
@@ -67,6 +68,10 @@ _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins w
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
+# what makes a lean score (`entries.lean`) the one it is, but its deltas (a mapping): scores
+# alike in all of it are one (interned), so a hand's doublings and runs are its own
+_SCORE_KEY = tuple(f for f in Score._fields if f not in ("deltas", "roles", "explanation"))
+
 _FAST_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
 
 _FAST_KIND_TEXTS = frozenset(kind.value for kind in _FAST_KINDS)
@@ -76,12 +81,18 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
 _DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
-_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "bock_queue")  # the state
+_STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "pot", "bock_queue")
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
 # the inputs a penalty row may not hold: those of the hands dealt
 _NOT_A_PENALTYS = tuple(
     i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
+)
+# the inputs a hand passed into the pot may not hold: all but its dealer and who sat out
+_NOT_A_POTS = tuple(
+    i.name
+    for i in HAND_INPUTS
+    if i.name not in ("dealer", "out") and i.type != Type.KIND and i.since
 )
 
 
@@ -182,6 +193,7 @@ class Checker(Night):
         k_rules = index["rules_line"] if "rules_line" in codec.columns else None  # (format 3 on)
         k_digest = index["digest"] if "digest" in codec.columns else None  # (format 7 on)
         k_bock = index["bock_queue"] if "bock_queue" in codec.columns else None  # (format 8 on)
+        k_pot = index["pot"] if "pot" in codec.columns else None  # (format 8 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
@@ -197,6 +209,7 @@ class Checker(Night):
                 len(cells) != width
                 or self.pending
                 or self.bock
+                or self.pot  # (the next hand with a picker plays for it: checked decoded)
                 or cells[k_ref]
                 or cells[k_kind] not in fast_kinds
             ):
@@ -262,6 +275,7 @@ class Checker(Night):
                 and cells[k_totals] == totals_form % tuple(totals.values())
                 and (k_rules is None or cells[k_rules] == rules_text)
                 and (k_bock is None or not cells[k_bock])
+                and (k_pot is None or not cells[k_pot])
             ):
                 return []
             return self._after_fast(cells, line)
@@ -305,7 +319,9 @@ class Checker(Night):
         codec = self.codec
         kind = cells[codec.index["kind"]] if len(cells) == codec.width else ""
         hand = kind in _FAST_KIND_TEXTS
-        if not (hand and not self.pending and not self.bock) and kind not in _CORRECTION_TEXTS:
+        if not (hand and not self.pending and not self.bock and not self.pot) and (
+            kind not in _CORRECTION_TEXTS
+        ):
             return None
         try:
             row = codec.decode(cells, line, state=False)
@@ -351,6 +367,7 @@ class Checker(Night):
             and cells[at["totals"]] == self._totals_form % tuple(totals.values())
             and ("rules_line" not in at or cells[at["rules_line"]] == self._rules_text)
             and ("bock_queue" not in at or cells[at["bock_queue"]] == bock_text(self.bock))
+            and ("pot" not in at or cells[at["pot"]] == (str(self.pot) if self.pot else ""))
         )
 
     def _entry_of(self, row: Row) -> Scored:
@@ -377,7 +394,9 @@ class Checker(Night):
         if fate is not None and cells_at is not None:
             at = self.codec.index
             amended_at, voided_at = fate.amended_at, fate.voided_at
-            final = self._amended(cells_at(amended_at), entry) if amended_at >= 0 else None
+            version = self.kept.get(number)
+            pot = version.pot if version is not None else 0  # (what the hand played for)
+            final = self._amended(cells_at(amended_at), entry, pot) if amended_at >= 0 else None
             if final is not None:
                 amended = True
                 entry, amendment_note = final
@@ -397,10 +416,12 @@ class Checker(Night):
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note))
 
-    def _amended(self, cells: Sequence[str] | None, entry: Scored) -> tuple[Scored, str] | None:
-        """Hand `entry` as the amendment in `cells` leaves it, and the amendment's note; None
-        if the cells are not an amendment this can read (the pass reports that row when it
-        reaches it, and checks it then)."""
+    def _amended(
+        self, cells: Sequence[str] | None, entry: Scored, pot: int = 0
+    ) -> tuple[Scored, str] | None:
+        """Hand `entry` as the amendment in `cells` leaves it (played for a pot holding `pot`,
+        if it plays for it), and the amendment's note; None if the cells are not an amendment
+        this can read (the pass reports that row when it reaches it, and checks it then)."""
         codec = self.codec
         at = codec.index
         if cells is None or len(cells) != codec.width or cells[at["kind"]] != RowKind.AMEND:
@@ -411,13 +432,13 @@ class Checker(Night):
         if known is not None:  # inputs of a kind remembered, at the same seats: it scores so
             points = int(cells[at["points"]]) if cells[at["points"]] else None
             found = Scored(known.row, known.deltas, known.result, seated, points=points)
-            return found, note
+            return self._for_pot(found, pot), note
         try:
             row = codec.decode(cells, 0, state=False)
         except LedgerError:
             return None
         with suppress(LedgerError):
-            entry = self._rescore(row.inputs_only(RowKind.AMEND), seated)
+            entry = self._for_pot(self._rescore(row.inputs_only(RowKind.AMEND), seated), pot)
         return entry, note
 
     def _remembered(self, cells: Sequence[str], seated: tuple[str, ...]) -> Scored | None:
@@ -468,24 +489,14 @@ class Checker(Night):
             or found.result is None
             or found.result.doubles_next
             or found.result.bock_next
+            or found.result.pot  # (played for the pot: what it scores is the pot's too)
         ):
             return None
         intern = self._interned.setdefault
         slim = lean(found.result)
         assert slim is not None
         slim = intern(
-            (
-                "score",
-                slim.outcome,
-                slim.stake,
-                tuple(slim.deltas.items()),
-                slim.level,
-                slim.winners,
-                slim.schneider,
-                slim.no_trick,
-                slim.sitting_out,
-            ),
-            slim,
+            ("score", tuple(slim.deltas.items()), *(getattr(slim, f) for f in _SCORE_KEY)), slim
         )
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
@@ -545,6 +556,8 @@ class Checker(Night):
             state["rules_line"] = self.rules_line
         if "bock_queue" in self.codec.columns:
             state["bock_queue"] = bock_text(self.bock)
+        if "pot" in self.codec.columns:
+            state["pot"] = self.pot
         problems = []
         for name, value in state.items():
             recorded = getattr(row, name)
@@ -554,11 +567,24 @@ class Checker(Night):
                         row.line,
                         _("{name}: recorded {shown}, but the rows above give {shown2}").format(
                             name=name, shown=shown(recorded), shown2=shown(value)
-                        ),
+                        )
+                        + self._pot_balance(row, name),
                         edited=True,
                     )
                 )
         return problems
+
+    def _pot_balance(self, row: Row, name: str) -> str:
+        """For a pot cell that disagrees: whether the recorded totals and pot sum to 0, as a
+        zero-sum night's always do (the pot holds what the players' totals are short)."""
+        if name != "pot" or not self.rules.zero_sum:
+            return ""
+        total = sum(row.totals.values())
+        if total + row.pot == 0:
+            return ""
+        return _(
+            " (the players' recorded totals, {total}, and the pot, {pot}, sum to {sum}, not 0)"
+        ).format(total=f"{total:+d}", pot=row.pot, sum=f"{total + row.pot:+d}")
 
     def _resync(self, row: Row) -> None:
         """Take a row's recorded state as given (after reporting a problem with it), so one bad
@@ -577,6 +603,8 @@ class Checker(Night):
         queue = bock_parse(row.bock_queue)
         if queue is not None:
             self.bock = queue
+        if "pot" in self.codec.columns:
+            self.pot = row.pot
         self._reset_fast_state()
 
     def _salvage(self, cells: Sequence[str], line: int) -> None:
@@ -647,6 +675,8 @@ class Checker(Night):
             return self._expected_penalty(row)
         if kind is RowKind.BOCK:
             return self._expected_bock(row)
+        if kind is RowKind.POT:
+            return self._expected_pot(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row)
         return self._expected_correction(row, cells)
@@ -714,6 +744,60 @@ class Checker(Night):
         )
         return dict(result.deltas), result
 
+    def _expected_pot(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        """A hand everyone passed into the pot: each player dealt in pays the ante."""
+        line = row.line
+        self._check_number(row)
+        if "pot" not in self.codec.columns:
+            raise LedgerError(line, _("a pot row in a file without the pot column (format 8)"))
+        if row.ref is not None:
+            raise LedgerError(line, _("a pot row has no ref"))
+        if row.dealer is None:
+            raise LedgerError(line, _("dealer: missing"))
+        if set(row.deltas) != set(self.seated):
+            raise LedgerError(line, _("every player at the table needs a number of points"))
+        stray = given(row._asdict(), _NOT_A_POTS)
+        if stray:
+            raise LedgerError(line, _("{stray}: a pot row has no {stray}").format(stray=stray[0]))
+        if self.rules.all_pass != "pot":
+            raise LedgerError(
+                line,
+                _("a pot row under rules with all_pass = {all_pass}").format(
+                    all_pass=self.rules.all_pass
+                ),
+            )
+        try:
+            result = ante_score(self.rules, self.seated, row.dealer, row.out)
+        except ScorepadError as exc:
+            raise LedgerError(
+                line, _("this hand cannot be passed into the pot: {error}").format(error=exc)
+            ) from None
+        if set(result.sitting_out) != set(row.out):
+            raise LedgerError(
+                line,
+                _("out: recorded {recorded}, but the rules seat out {seated}").format(
+                    recorded=shown(row.out), seated=shown(result.sitting_out)
+                ),
+            )
+        seated = self.seated
+        deltas = {p: result.deltas.get(p, 0) for p in seated}
+        self._last_scored = Scored(row.inputs_only(RowKind.POT), deltas, lean(result), seated)
+        return dict(deltas), result
+
+    def _for_pot(self, entry: Scored, pot: int) -> Scored:
+        """Hand `entry` as played for a pot holding `pot`, if it plays for it (a hand with a
+        picker, won or lost: `pot.plays_for_pot`); else `entry` itself."""
+        result = entry.result
+        if result is None or not plays_for_pot(pot, result):
+            return entry
+        row = entry.row
+        assert row.picker is not None
+        played = lean(played_for_pot(self.rules, result, row.picker, row.partners, pot))
+        assert played is not None
+        seated = entry.seated
+        deltas = {p: played.deltas.get(p, 0) for p in seated}
+        return Scored(row, deltas, played, seated, points=entry.points)
+
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
         self._check_number(row)
@@ -755,7 +839,8 @@ class Checker(Night):
                     shown=shown(row.bock or "none"), shown2=shown(self.bock_next() or "none")
                 ),
             )
-        entry = self._last_scored = self._rescore(row, self.seated, remember=not self.fast)
+        entry = self._rescore(row, self.seated, remember=not self.fast)
+        entry = self._last_scored = self._for_pot(entry, self.pot)
         return dict(entry.deltas), entry.result
 
     def _expected_correction(
@@ -791,13 +876,23 @@ class Checker(Night):
             why = self.bock_refusal(row)
             if why is not None:
                 raise LedgerError(line, why)
+        put = put_in(version.result)  # (what it put into the pot)
         if row.kind is RowKind.VOID:
+            self._check_pot_change(row.ref, -put, line)
             return {p: -v for p, v in version.deltas.items()}, None
         if row.kind is RowKind.RESTORE:
+            self._check_pot_change(row.ref, put, line)
             return dict(version.deltas), None
         if version.row.kind is RowKind.DOUBLER:
             raise LedgerError(
                 line, _("hand {ref} is a doubler: there is nothing to amend").format(ref=row.ref)
+            )
+        if version.row.kind is RowKind.POT:
+            raise LedgerError(
+                line,
+                _("hand {ref} was passed into the pot: there is nothing to amend").format(
+                    ref=row.ref
+                ),
             )
         if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
             raise LedgerError(
@@ -820,14 +915,22 @@ class Checker(Night):
         seats = self._seats_of(version)
         known = self._remembered(cells, seats) if cells is not None else None
         entry = known if known is not None else self._rescore(row, seats)
+        entry = self._for_pot(entry, version.pot)
         check_throw_in(version, entry.result, row.ref, line)
         why = self.bock_refusal(row, entry.result)
         if why is not None:
             raise LedgerError(line, why)
+        self._check_pot_change(row.ref, put_in(entry.result) - put, line)
         return (
             {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
             entry.result,
         )
+
+    def _check_pot_change(self, ref: int, change: int, line: int) -> None:
+        """A correction of hand `ref` may not change the pot a later hand played for."""
+        problem = self.pot_change_problem(ref, change)
+        if problem is not None:
+            raise LedgerError(line, _("hand {ref}: {problem}").format(ref=ref, problem=problem))
 
     @staticmethod
     def _score_key(row: Row, seated: tuple[str, ...]) -> tuple[object, ...]:
@@ -880,9 +983,8 @@ class Checker(Night):
         except ScorepadError as exc:
             return f"this hand cannot be scored: {exc}"
         if set(result.sitting_out) != set(row.out):
-            return (
-                f"out: recorded {shown(row.out)}, but the rules seat out "
-                f"{shown(result.sitting_out)}"
+            return _("out: recorded {recorded}, but the rules seat out {seated}").format(
+                recorded=shown(row.out), seated=shown(result.sitting_out)
             )
         inputs = row.inputs_only(kind_of(row))
         return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)

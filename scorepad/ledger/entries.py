@@ -120,6 +120,16 @@ class Counts(Counter["Scored"]):
     def fold(self) -> None:
         """Make room (see the class)."""
 
+    def saved(self) -> Any:
+        """What this count holds, every hand folded in, as JSON data for a checkpoint (None:
+        this one cannot be saved, and a pass that counts with it reads the whole file)."""
+        return None
+
+    def restore(self, data: Any) -> bool:
+        """Start from what `saved` gave (before anything is counted); False, changing nothing,
+        when the data is not such."""
+        return False
+
 
 class HandView(NamedTuple):
     """A hand as the reports show it: its final version (as last amended) and whether it is void.
@@ -153,7 +163,7 @@ class HandView(NamedTuple):
 class Version:
     """What the ledger remembers of a hand that a later correction refers to."""
 
-    __slots__ = ("before", "consumed", "deltas", "result", "row")
+    __slots__ = ("before", "consumed", "deltas", "pot", "result", "row")
 
     def __init__(
         self,
@@ -162,12 +172,14 @@ class Version:
         consumed: list[int],
         result: Score | None = None,
         before: Version | None = None,  # the version an amendment replaced (for `undo`)
+        pot: int = 0,  # what the pot held before the hand (what it plays for, if it does)
     ) -> None:
         self.row = row
         self.deltas = deltas
         self.consumed = consumed
         self.result = result
         self.before = before
+        self.pot = pot
 
 
 def throws_in(version: Version) -> bool:

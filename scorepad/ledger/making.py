@@ -10,8 +10,19 @@ from typing import Any
 from ..errors import HandError, ScorepadError
 from ..i18n import gettext as _
 from ..i18n import joined
+from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import MAX_DOUBLED, Rules
-from ..scoring import Hand, Penalty, Score, find_player, score, score_penalty, seat, tricks_needed
+from ..scoring import (
+    Hand,
+    Penalty,
+    PickerHand,
+    Score,
+    find_player,
+    score,
+    score_penalty,
+    seat,
+    tricks_needed,
+)
 from ..store.format import LedgerError, Row, RowKind, check_note
 from . import bock as bocks
 from .bock import MAX_OWED, MAX_ROUNDS
@@ -28,7 +39,7 @@ class NewRows(Night):
         self._check_race_open()
         self.check_night_open()
         hand = self.prepare(hand)
-        result = score(self.rules, hand)
+        result = self.score_hand(hand)
         row = row_for_hand(hand, result, self.seated)._replace(
             hand=self.last_hand + 1,
             note=check_note(note),
@@ -36,6 +47,14 @@ class NewRows(Night):
         )
         self._apply(row, result)
         return self._state(row), result
+
+    def score_hand(self, hand: Hand) -> Score:
+        """Score a hand prepared for this session (`prepare`) as the next: a hand with a picker
+        plays for the pot, if there is one (all_pass = pot)."""
+        result = score(self.rules, hand)
+        if isinstance(hand, PickerHand) and plays_for_pot(self.pot, result):
+            return played_for_pot(self.rules, result, hand.picker, hand.partners, self.pot)
+        return result
 
     def prepare(self, hand: Hand) -> Hand:
         """The hand as this session scores it: its names as the session spells them, the
@@ -94,10 +113,41 @@ class NewRows(Night):
         self._apply(row)
         return self._state(row)
 
+    def record_pot(
+        self, dealer: str | None = None, out: Sequence[str] = (), note: str = "", time: str = ""
+    ) -> tuple[Row, Score]:
+        """The row of a hand everyone passed under all_pass = pot: each player dealt in pays the
+        ante into the pot, and the deal moves on."""
+        if self.rules.all_pass != "pot":
+            raise HandError(
+                _(
+                    "⟨pot⟩: {name} rules have all_pass = {all_pass}; the pot needs "
+                    "all_pass = pot: scorepad set all_pass=pot (from the next hand on)"
+                ).format(name=self.rules.name, all_pass=self.rules.all_pass)
+            )
+        self._check_race_open()
+        self.check_night_open()
+        seated = self.seated
+        dealer = find_player(dealer, seated, "⟨dealer⟩") if dealer else self.next_dealer
+        out = tuple(find_player(p, seated, "⟨out⟩") for p in out)
+        result = ante_score(self.rules, seated, dealer, out)
+        row = Row(
+            RowKind.POT,
+            hand=self.last_hand + 1,
+            dealer=dealer,
+            out=tuple(p for p in seated if p in result.sitting_out),
+            deltas={p: result.deltas.get(p, 0) for p in seated},
+            note=check_note(note),
+            time=time,
+        )
+        self._apply(row, result)
+        return self._state(row), result
+
     def void_row(self, ref: int, reason: str = "", time: str = "") -> Row:
         """The row that voids hand `ref` (which must be remembered: a hand corrections name)."""
         self._check_ref(ref)
         version = self.kept[ref]
+        self._refuse_pot_change(ref, -put_in(version.result))
         row = Row(
             RowKind.VOID,
             ref=ref,
@@ -116,6 +166,7 @@ class NewRows(Night):
                 _("hand {ref} is not void: there is nothing to restore").format(ref=ref)
             )
         version = self.kept[ref]
+        self._refuse_pot_change(ref, put_in(version.result))
         row = Row(
             RowKind.RESTORE, ref=ref, deltas=dict(version.deltas), note=check_note(note), time=time
         )
@@ -143,6 +194,13 @@ class NewRows(Night):
                     "the penalty again"
                 ).format(ref=ref)
             )
+        if version.row.kind is RowKind.POT:
+            raise HandError(
+                _(
+                    "hand {ref} was passed into the pot: there is nothing to amend (void it "
+                    "with `scorepad void {ref}` and record the hand)"
+                ).format(ref=ref)
+            )
         if changes.get("bock", version.row.bock) != version.row.bock:
             raise HandError(
                 _(
@@ -159,10 +217,13 @@ class NewRows(Night):
         if why:
             raise HandError(why)
         result = score(self.rules, hand)
+        if isinstance(hand, PickerHand) and plays_for_pot(version.pot, result):
+            result = played_for_pot(self.rules, result, hand.picker, hand.partners, version.pot)
         try:
             check_throw_in(version, result, ref, 0)
         except LedgerError as exc:
             raise HandError(exc.message) from None
+        self._refuse_pot_change(ref, result.pot - put_in(version.result))
         new = row_for_hand(hand, result, seated)
         if new.hand_inputs() == version.row.hand_inputs():
             raise HandError(
@@ -277,6 +338,12 @@ class NewRows(Night):
     def keep(self, ref: int) -> None:
         """Remember hand `ref` when the pass reaches it (a correction is about to be made)."""
         self.refs[ref] = self.refs.get(ref, 0) + 1
+
+    def _refuse_pot_change(self, ref: int, change: int) -> None:
+        """A correction of hand `ref` may not change the pot a later hand played for."""
+        problem = self.pot_change_problem(ref, change)
+        if problem is not None:
+            raise HandError(_("hand {ref}: {problem}").format(ref=ref, problem=problem))
 
     def _check_race_open(self) -> None:
         if self.race_winners:

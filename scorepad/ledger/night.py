@@ -12,6 +12,7 @@ from typing import Self
 from ..errors import ScorepadError
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
+from ..pot import plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Bock, Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
@@ -67,12 +68,19 @@ class Night:
         self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
         self.race_winners: tuple[str, ...] = ()
+        self.corrected = 0  # the correction rows above a checkpoint the pass began at
         self.on_hand = on_hand
         self.counts = counts  # if given: how often each scored hand stands in its final version
         self.bock: bocks.Queue = bocks.EMPTY  # the Bock hands the next hands are, in turn
         # each change of the Bock owed, newest last: (hand number, or minus the line of a
         # `bock` row; the queue before it; the last hand dealt then)
         self._bock_changes: list[tuple[int, bocks.Queue, int]] = []
+        # The pot (all_pass = pot): what it holds, the hands passed into it and the hands that
+        # played for it (not void), each by number (a pass over the file finds them; `resume`
+        # knows only what the pot holds).
+        self.pot = 0
+        self.pot_rows: set[int] = set()
+        self.pot_hands: set[int] = set()
 
     @classmethod
     def resume(
@@ -102,6 +110,7 @@ class Night:
         ledger.last_hand = last_hand
         ledger.rules_line = rules_line
         ledger.bock = bocks.parse(last.bock_queue) or bocks.EMPTY
+        ledger.pot = last.pot
         if last.last and last.kind in HAND_KINDS:
             ledger.night_over = last.hand
         elif last.last and last.kind is RowKind.AMEND and last.ref == last_hand:
@@ -152,15 +161,18 @@ class Night:
         def count(n: int, one: str, many: str) -> str:
             return ngettext(one, many, n).format(count=n)
 
-        corrections = sum(fate.rows for fate in self.corrections.values())
+        corrections = self.corrected + sum(fate.rows for fate in self.corrections.values())
         numbered = count(self.last_hand, N_("{count} hand"), N_("{count} hands"))
         if self.hands != self.last_hand:
             void = len(self.voided)
             penalties = len(self.penalties - self.voided)
-            doublers = self.last_hand - self.hands - void - penalties
+            pots = len(self.pot_rows - self.voided)
+            doublers = self.last_hand - self.hands - void - penalties - pots
             why = [_("{count} void").format(count=void)] if void else []
             if doublers:
                 why.append(count(doublers, N_("{count} doubler"), N_("{count} doublers")))
+            if pots:
+                why.append(_("{count} into the pot").format(count=pots))
             if penalties:
                 why.append(count(penalties, N_("{count} penalty"), N_("{count} penalties")))
             numbered = ngettext(
@@ -177,6 +189,8 @@ class Night:
             parts.append(
                 count(self.seat_changes, N_("{count} seat change"), N_("{count} seat changes"))
             )
+        if self.pot or self.pot_rows:
+            parts.append(_("the pot holds {pot}").format(pot=self.pot))
         return ", ".join(parts)
 
     def last_effective(self) -> int:
@@ -234,6 +248,7 @@ class Night:
             pending=len(self.pending),
             totals=dict(self.totals),
             bock_queue=bocks.text(self.bock),
+            pot=self.pot,
         )
 
     def _apply(
@@ -262,15 +277,18 @@ class Night:
         """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
         assert row.hand is not None and row.dealer is not None
         kind = row.kind
-        thrown_in = kind is RowKind.DOUBLER or (
+        thrown_in = kind in (RowKind.DOUBLER, RowKind.POT) or (
             result is not None and result.outcome is Outcome.TIE
         )
         consumed = [] if thrown_in else self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(row.hand)
-        self._played(row.hand, deltas, self.left_of(row.dealer), kind is not RowKind.DOUBLER)
-        self._keep(row.hand, row, deltas, consumed, result)
-        if kind is not RowKind.DOUBLER:
+        counted = kind not in (RowKind.DOUBLER, RowKind.POT)
+        self._played(row.hand, deltas, self.left_of(row.dealer), counted)
+        pot = self.pot  # (what the hand played for, if it did)
+        self._pot_moved(row.hand, kind, result)
+        self._keep(row.hand, row, deltas, consumed, result, pot)
+        if kind not in (RowKind.DOUBLER, RowKind.POT):  # (no Bock hand: the round waits)
             self._bock_played(row.hand, bool(row.bock), result)
 
     def _keep(
@@ -280,10 +298,12 @@ class Night:
         deltas: Mapping[str, int],
         consumed: list[int],
         result: Score | None,
+        pot: int = 0,
     ) -> None:
-        """Remember hand `number` as dealt, if a later row corrects it (till the last does)."""
+        """Remember hand `number` as dealt, if a later row corrects it (till the last does);
+        `pot`: what the pot held before it."""
         if number in self.refs:
-            self.kept[number] = Version(row, dict(deltas), consumed, result)
+            self.kept[number] = Version(row, dict(deltas), consumed, result, pot=pot)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""
@@ -291,9 +311,10 @@ class Night:
         version = self.kept[row.ref]
         was_last = row.ref == self.last_effective()
         self._add(deltas)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands -= 1
         self.voided.add(row.ref)
+        self._pot_corrected(row.ref, version, None)
         if throws_in(version):  # the doubling it put in the queue goes, if still there
             self.pending = [h for h in self.pending if h != row.ref]
         self.pending = version.consumed + self.pending
@@ -334,7 +355,8 @@ class Night:
         if _events(version.result) != _events(result):  # (`bock_refusal` allowed it)
             self._bock_taken_back(row.ref)
             self._bock_played(row.ref, bool(version.row.bock), result)
-        self.kept[row.ref] = Version(row, new, version.consumed, result, version)
+        self.kept[row.ref] = Version(row, new, version.consumed, result, version, version.pot)
+        self._pot_corrected(row.ref, version, self.kept[row.ref])
         self._forget(row.ref)
 
     def _apply_restore(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
@@ -343,7 +365,8 @@ class Night:
         version = self.kept[row.ref]
         self._add(deltas)
         self.voided.discard(row.ref)
-        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY):
+        self._pot_corrected(row.ref, None, version)
+        if version.row.kind not in (RowKind.DOUBLER, RowKind.PENALTY, RowKind.POT):
             self.hands += 1
         for taken in version.consumed:  # it takes back the doublings it had
             if taken in self.pending:
@@ -477,6 +500,46 @@ class Night:
             )
             return _("void {hands} first (from the last: `scorepad undo`)").format(hands=hands)
         return "take back the changes after it first (`scorepad undo`)"
+
+    # -- the pot (all_pass = pot) ------------------------------------------------------------
+
+    def _pot_moved(self, number: int, kind: RowKind, result: Score | None) -> None:
+        """What hand `number` puts into the pot (`Score.pot`: the antes of a hand passed into
+        it, what a lost hand pays in; negative, what a won one takes out)."""
+        if result is None:
+            return
+        if kind is RowKind.POT:
+            self.pot_rows.add(number)
+        elif plays_for_pot(self.pot, result):
+            self.pot_hands.add(number)
+        self.pot += result.pot
+
+    def _pot_corrected(self, ref: int, was: Version | None, now: Version | None) -> None:
+        """Hand `ref`'s version `was` (None: void) became `now` (None: voided): what it put
+        into the pot changes with it, and whether it played for the pot."""
+        self.pot += put_in(now.result if now else None) - put_in(was.result if was else None)
+        self.pot_hands.discard(ref)
+        if now is not None and now.result is not None and plays_for_pot(now.pot, now.result):
+            self.pot_hands.add(ref)
+
+    def pot_change_problem(self, ref: int, change: int) -> str | None:
+        """Why a correction of hand `ref` that changes what it put into the pot by `change`
+        cannot be made: a later hand played for the pot it changes (those hands would have
+        played for another), which are to be voided first, the last first. None: it can."""
+        later = sorted(h for h in self.pot_hands if h > ref)
+        if not change or not later:
+            return None
+        if len(later) == 1:
+            return _(
+                "this changes what it put into the pot ({change}), and so the pot that hand "
+                "{hand} played for: void hand {hand} first (scorepad void {hand})"
+            ).format(change=f"{change:+d}", hand=later[0])
+        listed = ", ".join(map(str, later[:-1])) + _(" and ") + str(later[-1])
+        order = _(", then ").join(f"scorepad void {h}" for h in reversed(later))
+        return _(
+            "this changes what it put into the pot ({change}), and so the pot that hands "
+            "{hands} played for: void them first, the last first ({order})"
+        ).format(change=f"{change:+d}", hands=listed, order=order)
 
     def _throw_in(self, number: int) -> None:
         """Hand `number` doubles a later hand (a doubler, or a 60-60 under sixty_sixty)."""

@@ -97,7 +97,7 @@ def set_row_note(rules: Rules, changes: Sequence[str], note: str) -> str:
         {
             "changes": list(changes),
             "note": note,
-            "rules": rules.to_dict(),
+            "rules": rules.to_dict(stored=True),
             "source": rules.source,
             "overrides": list(rules.overrides),
         },

@@ -67,6 +67,7 @@ class RowKind(StrEnum):
     PENALTY = "penalty"  # a player pays a penalty (`scorepad penalty`): numbered, not dealt
     RAMSCH = "ramsch"  # everyone passed under all_pass = ramsch (Schafkopf)
     BOCK = "bock"  # the table starts Bock rounds (`scorepad bock`)
+    POT = "pot"  # everyone passed under all_pass = pot: each player paid into the pot
 
 
 KIND_SINCE = {
@@ -76,6 +77,7 @@ KIND_SINCE = {
     RowKind.PENALTY: 4,
     RowKind.RAMSCH: 5,
     RowKind.BOCK: 8,
+    RowKind.POT: 8,
 }
 """The format version that brought a kind of row (the others are in every version)."""
 HAND_KINDS = frozenset(
@@ -86,6 +88,7 @@ HAND_KINDS = frozenset(
         RowKind.RAMSCH,
         RowKind.DOUBLER,
         RowKind.PENALTY,
+        RowKind.POT,
     )
 )
 """The rows that take the next hand number."""
@@ -154,11 +157,13 @@ _NOT_INPUTS = {
         Column("bock_rounds", Cell.INT, Part.META, since=8),
         # the Bock hands the next hands are, in turn (`ledger.bock`: `1-5/5x2,...`)
         Column("bock_queue", Cell.TEXT, Part.STATE, since=8),
+        # what the pot holds after the row (all_pass = pot; empty: nothing)
+        Column("pot", Cell.INT, Part.STATE, since=8),
     )
 }
 # The order of the columns in formats 1 to 5, as files were written (the players' columns stand
-# after `ref`); then format 6's and 7's, and the inputs a later format brings, in the order of
-# `hands.INPUTS`.
+# after `ref`); then format 6's, 7's and 8's, and the inputs a later format brings, in the order
+# of `hands.INPUTS`.
 _ORDER_OF_FORMATS_1_TO_5 = (
     "hand", "kind", "ref", "dealer", "out", "picker", "partners", "alone", "points", "tricks",
     "crack", "recrack", "doubled", "forced", "game", "runs", "blitz", "winner", "leaster_points",
@@ -182,6 +187,7 @@ COLUMNS = tuple(
         "undoes",
         "redoes",
         "digest",
+        "pot",
         *(i.name for i in INPUT_TABLE if i.since > 5),
         "bock_rounds",
         "bock_queue",
@@ -352,6 +358,7 @@ class Row(NamedTuple):
     bock: str = ""  # a Bock hand: its place and factor (`2/5x2`)
     bock_rounds: int | None = None  # a `bock` row: the rounds it starts
     bock_queue: str = ""  # the Bock hands the next hands are (`ledger.bock`)
+    pot: int = 0  # what the pot holds after this row (all_pass = pot)
 
     def hand_inputs(self) -> dict[str, Any]:
         """The inputs that describe the hand itself (what `amend` may change)."""
@@ -367,13 +374,15 @@ _HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad 
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
 _ROW_FIELDS = frozenset(Row._fields)
 _DEFAULTS = Row._field_defaults
-_EMPTY_WHEN_ZERO = ("knocks", "stoss")  # (format 5's counts: an empty cell is 0)
+_EMPTY_WHEN_ZERO = ("knocks", "stoss", "pot")  # (format 5's counts, the pot: an empty cell is 0)
+# the state a row holds only in a format that has its column (the pot, once it holds anything)
+_STATE_NEEDED = ("pot", "bock_queue")
 # the columns a row fills that a format after the first brought (its state is the file's own,
-# but for the Bock's, which a file of an older format has no column for)
+# but for `_STATE_NEEDED`)
 _WRITTEN_SINCE_2 = tuple(
     c
     for c in COLUMNS
-    if c.since > 1 and (c.part in (Part.INPUT, Part.META) or c.name == "bock_queue")
+    if c.since > 1 and (c.part in (Part.INPUT, Part.META) or c.name in _STATE_NEEDED)
 )
 assert set(BY_NAME) - set(ID_COLUMNS) <= _ROW_FIELDS  # every column is a field of Row
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import files
 from .base import ENCODING, MAX_LINE
@@ -44,7 +44,7 @@ _NO_FATE = Fate()
 
 
 def find_corrections(
-    snapshot: Snapshot, head: Head, details: bool = True
+    snapshot: Snapshot, head: Head, details: bool = True, start: int = 0, digest: Any = None
 ) -> tuple[dict[int, Fate], int, int]:
     """What the correction rows do to each hand they refer to, the number of line ends, and
     the length of the longest line (in bytes; past MAX_LINE it is only known to be longer): a
@@ -55,6 +55,9 @@ def find_corrections(
     that begins with a comma (it has no hand number), so only those lines are looked at; a
     block with a line that begins with a quote (a resaved file), or another column order, is
     searched for the kinds' names instead.
+
+    From byte `start` on (the start of a line), if given: the line ends counted are those
+    after it. `digest`, if given (a hashlib object), is fed every byte read.
     """
     codec = head.codec
     at_kind = codec.index["kind"]
@@ -65,8 +68,10 @@ def find_corrections(
     rest = b""
     skipping = False  # within a line longer than MAX_LINE (no correction: the pass reports it)
     longest = 0  # (a line that ends within a block is no longer than the block: see BLOCK)
-    offset = 0  # where `data` begins in the file
-    for block in snapshot.blocks():
+    offset = start  # where `data` begins in the file
+    for block in snapshot.blocks(start):
+        if digest is not None:
+            digest.update(block)
         data = rest + block
         first = data.find(b"\n")
         longest = max(longest, (first if first >= 0 else len(data)) + 1)

@@ -147,12 +147,21 @@ class Snapshot:
         stream itself (iterated by the CSV reader in C, much faster)."""
         return bounded_lines(self._text) if bounded else self._text
 
+    def lines_from(self, offset: int, bounded: bool) -> Iterable[str]:
+        """The lines from byte `offset` on (the start of a line past the head), as `lines_on`
+        gives them."""
+        raw = _Bounded(self.fd, self.size)
+        raw.pos = offset
+        self._text = io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding="utf-8", newline="")
+        return bounded_lines(self._text) if bounded else self._text
+
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
         return self.size > 0 and files.pread(self.fd, 1, self.size - 1) != b"\n"
 
-    def blocks(self) -> Iterator[bytes]:
-        pos = 0
+    def blocks(self, start: int = 0) -> Iterator[bytes]:
+        """The snapshot's bytes from `start` on, a block at a time."""
+        pos = start
         while pos < self.size:
             data = files.pread(self.fd, min(BLOCK, self.size - pos), pos)
             if not data:

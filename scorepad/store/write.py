@@ -30,7 +30,7 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     codec = Codec.new(players)
     rules_row = Row(
         RowKind.RULES,
-        note=json.dumps(rules.to_dict(), ensure_ascii=False, separators=(",", ":")),
+        note=json.dumps(rules.to_dict(stored=True), ensure_ascii=False, separators=(",", ":")),
         time=time,
     )
     start = Row(

@@ -67,6 +67,7 @@ from ..games import BY_NAME as GAMES
 from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..ledger import HandView, Ledger
+from ..pot import paid_out
 from ..render import Money
 from ..reports import (
     PlayerCounts,
@@ -109,6 +110,7 @@ FIELDS: dict[str, type] = {
     **{i.name: _JSON_TYPES[i.type] for i in OPTIONS},
     "out": list,
     "doubler": bool,
+    "pot": bool,
     "note": str,
 }
 
@@ -178,10 +180,12 @@ def money_record(ledger: Ledger, money: MoneyRate) -> dict[str, Any]:
     }
     if not ledger.rules.zero_sum:
         return {**record, "race": True}
-    balances = money_balances(ledger.totals, money.rate)
+    points, payout = paid_out(ledger.totals, ledger.pot, ledger.seated)
+    balances = money_balances(points, money.rate)
     return {
         **record,
         "race": False,
+        **({"pot": payout._asdict()} if ledger.pot else {}),
         "balances": {p: f"{v:.2f}" for p, v in balances.items()},
         "shown": {p: str(Money(v, money.currency)) for p, v in balances.items()},
         "payments": [
@@ -223,7 +227,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     if rules.last_hand_doubled:
         inputs.append("last")
     kinds = ["hand"]
-    if rules.all_pass in ("leaster", "doubler", "schwanzer", "ramsch"):
+    if rules.all_pass in ("leaster", "doubler", "schwanzer", "ramsch", "pot"):
         kinds.append(rules.all_pass)
     known = {i.name for i in OPTIONS}
     return {
@@ -822,10 +826,19 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
     with wording(_json_word):
         try:
             check_note(note)
-            if params.pop("doubler", False):
-                check_doubler(params)
+            doubler, pot = params.pop("doubler", False), params.pop("pot", False)
+            if doubler and pot:
+                raise ScorepadError(
+                    "doubler and pot: everyone passed once, and the table plays one"
+                )
+            if doubler or pot:
+                check_doubler(params, "pot" if pot else "doubler")
+            if doubler:
                 row, state = session.record_doubler(params.get("dealer"), note)
                 return recorded_record(path, row, None, state)
+            if pot:
+                row, result, state = session.record_pot(params.get("dealer"), out, note)
+                return recorded_record(path, row, result, state)
             row, result, state = session.record(build_hand((), params, out), note)
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
