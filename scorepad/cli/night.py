@@ -188,7 +188,7 @@ def status(path: Path, fmt: str) -> None:
                     words=bock.words(), owed=owed, value="s" if owed > 1 else ""
                 )
                 if bock is not None
-                else "none owed",
+                else _("none owed"),
             )
         )
     if plays_pot(state):
