@@ -237,6 +237,15 @@ def part_one(figures: Figures, scratch: Path, quick_runs: int) -> None:
         "4",
     ]
     figures.add("check a hand", paired(always(check), floor, quick_runs), 1.15)
+    # in German (`--lang de`: the catalog read as the command starts)
+    german = paired(
+        lambda n: [*SCOREPAD, "--lang", "de", "-f", str(fifty), *hand_args(fifty)],
+        floor,
+        quick_runs,
+    )
+    figures.add("record a hand in German", german, 1.2)
+    check_de = [*SCOREPAD, "--lang", "de", *check[len(SCOREPAD) :]]
+    figures.add("check a hand in German", paired(always(check_de), floor, quick_runs), 1.2)
 
 
 def part_two(

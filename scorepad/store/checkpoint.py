@@ -15,7 +15,6 @@ is never needed: removing it costs one full pass.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -55,6 +54,10 @@ def sidecar(path: Path) -> Path:
 
 
 def new_digest() -> Any:
+    # (imported here: hashlib's C module costs every command 5 ms to load, and a small file
+    # has no checkpoint)
+    import hashlib
+
     return hashlib.sha256()
 
 
