@@ -39,6 +39,16 @@ FIVE = "Ann,Bob,Cy,Dee,Ed"
 FOUR = "Ann,Bob,Cy,Dee"
 
 
+@pytest.fixture(autouse=True)
+def _english_first() -> None:
+    """Each test starts in English: a German command run in this process leaves German in
+    force (as a process at the table keeps its language), and a test that renders without a
+    command would read it."""
+    from scorepad import i18n
+
+    i18n.use("en")
+
+
 @pytest.fixture
 def run() -> Run:
     """Invoke `scorepad ARGS...`; returns click's Result (stdout and stderr apart)."""
