@@ -664,3 +664,22 @@ def test_the_rounds_of_a_bock_row_are_not_taken_back_once_played_in(night: Night
 def test_one_bock_hand_owed_is_one(night: Night) -> None:
     _ok(night, "new", "--players", FOUR, "--rules", "bavarian", "--set", "bock_hands=1")
     assert _ok(night, "bock").splitlines()[0] == "Bock: 1 Bock round started; 1 Bock hand owed."
+
+
+def test_a_bock_hand_plays_for_the_pot_and_a_pot_row_waits_out_the_round(night: Night) -> None:
+    """Hand-computed (standard, base 1, five players): hand 1 passes into the pot (5); the
+    table's Bock round makes hand 2 a Bock hand: a win at level 1 is stake 1 x2 = 2 (each
+    defender -2, partner +2, picker +4), and the side takes the pot as the hand pays it (2 to 1:
+    picker 3 and the rest, 1, so 4; partner 1). A hand passed into the pot in the round is no
+    Bock hand: the next hand is still the round's second."""
+    _ok(night, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "all_pass=pot")
+    _ok(night, "hand", "--pot")
+    _ok(night, "bock")
+    out = _ok(night, "hand", "--picker", "Bob", "--partner", "Cy", "--points", 70)
+    assert "stake 2 (x2 Bock); took the pot (5); bock 1 of 5, x2; the pot holds 0." in out
+    sheet = json.loads(_ok(night, "sheet", "--format", "json"))
+    assert sheet["hands"][1]["deltas"] == {"Ann": -2, "Bob": 8, "Cy": 3, "Dee": -2, "Ed": -2}
+    assert "bock 2 of 5, x2; the pot holds 5." in _ok(night, "hand", "--pot")
+    out = _ok(night, "hand", "--picker", "Dee", "--partner", "Ed", "--points", 40)
+    assert "stake 2 (x2 Bock); paid 5 into the pot; bock 2 of 5, x2; the pot holds 10." in out
+    assert night("verify").exit_code == 0

@@ -179,6 +179,35 @@ def test_any_night_of_the_pot_verifies(
         _play_and_check(path, operations)
 
 
+POT_AND_BOCK_OPERATIONS = st.one_of(
+    POT_OPERATIONS,
+    TWO.map(lambda two: ("notrick", *two)),  # (a Bock round follows a schwarz)
+    TWO.map(lambda two: ("sixty", *two)),  # (and a 60-60)
+    st.tuples(st.just("bock"), st.integers(1, 2)),
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["as-hand", "equal"]),
+    st.sampled_from(["queue", "multiply"]),
+    st.sampled_from(["0", "3"]),
+    st.lists(POT_AND_BOCK_OPERATIONS, min_size=4, max_size=16),
+)
+def test_any_night_of_the_pot_and_bock_rounds_verifies(
+    split: str, stacking: str, hands: str, operations: list[tuple[Any, ...]]
+) -> None:
+    """The pot and Bock rounds in one night: a hand may play for the pot as a Bock hand, a pot
+    row waits out a Bock round (as a doubler), and corrections are refused or made whole."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        args = ["new", "--players", ",".join(PLAYERS), "--set", "all_pass=pot"]
+        args += ["--set", f"pot_split={split}", "--set", "bock_after=sixty-sixty,schwarz"]
+        args += ["--set", f"bock_stacking={stacking}", "--set", f"bock_hands={hands}"]
+        assert invoke(path, *args).exit_code == 0
+        _play_and_check(path, operations)
+
+
 def _play_and_check(
     path: Path, operations: list[tuple[Any, ...]], players: list[str] = PLAYERS
 ) -> None:
@@ -218,6 +247,8 @@ def _play_and_check(
             args = ["hand", "--doubler"]
         elif op[0] == "pot":
             args = ["hand", "--pot"]
+        elif op[0] == "bock":  # (the table's own Bock rounds)
+            args = ["bock", "--rounds", op[1]]
         elif op[0] == "set":
             args = ["set", op[1]]
         elif op[0] == "undo":
