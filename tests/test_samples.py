@@ -79,7 +79,7 @@ def test_readme_starts_with_the_two_commands_and_quotes_real_output(run: Run) ->
     assert blocks[0].startswith("python3 -m venv .venv && .venv/bin/pip install -q . && ")
     assert blocks[1] == (
         "python3 -m venv .venv && .venv/bin/pip install -q '.[test]' && "
-        ".venv/bin/python -m pytest -q"
+        ".venv/bin/python -m pytest -q -n auto"
     )
     ci = (ROOT / ".ci" / "run").read_text()
     assert blocks[1] in ci
