@@ -1365,7 +1365,7 @@ def _schafkopf_value(
             _("{p} >= {make}, a win").format(p=p, make=MAKE)
             if won
             else (
-                "a 60-60 tie is a loss"
+                _("a 60-60 tie is a loss")
                 if p == 60
                 else _("{p} < {make}, a loss").format(p=p, make=MAKE)
             )
@@ -1395,15 +1395,15 @@ def _schafkopf_value(
         lines.append(_("Game value: {text} = {value}.").format(text=text, value=value))
         return won, value, None, lines, (False, False)
     value = rules.game_values[game]
-    parts = [f"{game} {value}"]
+    parts = [f"{game_word(game)} {value}"]
     if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
         schneider = True
         value += rules.schneider_bonus
-        parts.append(f"schneider {rules.schneider_bonus}")
+        parts.append(_("schneider {bonus}").format(bonus=rules.schneider_bonus))
     if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
         schwarz = True
         value += rules.schwarz_bonus
-        parts.append(f"schwarz {rules.schwarz_bonus}")
+        parts.append(_("schwarz {bonus}").format(bonus=rules.schwarz_bonus))
     if runs_text:
         value += runs_value
         parts.append(runs_text)
@@ -1417,10 +1417,14 @@ def _tout_value(rules: Rules, game: str, runs_value: int, runs_text: str) -> tup
     if rules.tout_scoring == "double":
         base = game.removesuffix("-tout")
         inner = rules.game_values[base] + runs_value
-        shown = f"{base} {rules.game_values[base]}" + (f" + {runs_text}" if runs_text else "")
+        shown = f"{game_word(base)} {rules.game_values[base]}" + (
+            f" + {runs_text}" if runs_text else ""
+        )
         return 2 * inner, _("({shown}) x 2 (tout_scoring = double)").format(shown=shown)
     value = rules.game_values[game] + runs_value
-    return value, f"{game} {rules.game_values[game]}" + (f" + {runs_text}" if runs_text else "")
+    return value, f"{game_word(game)} {rules.game_values[game]}" + (
+        f" + {runs_text}" if runs_text else ""
+    )
 
 
 # --- hands everyone plays alone: leaster, schwanzer, Ramsch -----------------------------------
