@@ -744,18 +744,25 @@ class Checker(Night):
         )
         return dict(result.deltas), result
 
-    def _expected_pot(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        """A hand everyone passed into the pot: each player dealt in pays the ante."""
+    def _check_dealt(self, row: Row, no_ref: str) -> None:
+        """What every dealt row (a hand, a hand passed into the pot) holds: the next number, no
+        ref (`no_ref` says so), a dealer, and a number of points for each player seated."""
         line = row.line
         self._check_number(row)
-        if "pot" not in self.codec.columns:
-            raise LedgerError(line, _("a pot row in a file without the pot column (format 8)"))
         if row.ref is not None:
-            raise LedgerError(line, _("a pot row has no ref"))
+            raise LedgerError(line, no_ref)
         if row.dealer is None:
             raise LedgerError(line, _("dealer: missing"))
         if set(row.deltas) != set(self.seated):
             raise LedgerError(line, _("every player at the table needs a number of points"))
+
+    def _expected_pot(self, row: Row) -> tuple[dict[str, int], Score | None]:
+        """A hand everyone passed into the pot: each player dealt in pays the ante."""
+        line = row.line
+        if "pot" not in self.codec.columns:
+            self._check_number(row)
+            raise LedgerError(line, _("a pot row in a file without the pot column (format 8)"))
+        self._check_dealt(row, _("a pot row has no ref"))
         stray = given(row._asdict(), _NOT_A_POTS)
         if stray:
             raise LedgerError(line, _("{stray}: a pot row has no {stray}").format(stray=stray[0]))
@@ -800,13 +807,7 @@ class Checker(Night):
 
     def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
         line = row.line
-        self._check_number(row)
-        if row.ref is not None:
-            raise LedgerError(line, _("a hand row has no ref"))
-        if row.dealer is None:
-            raise LedgerError(line, _("dealer: missing"))
-        if set(row.deltas) != set(self.seated):
-            raise LedgerError(line, _("every player at the table needs a number of points"))
+        self._check_dealt(row, _("a hand row has no ref"))
         if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
             raise LedgerError(
                 line,
