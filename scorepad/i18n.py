@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -189,6 +189,28 @@ def english() -> Iterator[None]:
         yield
     finally:
         _LANGUAGE[0] = saved
+
+
+_SPEAKING_LOCK: list[Any] = []
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Speak `language` within the block, one such block at a time in the process: the live
+    board's threads each word a reader's text (its page's language) in one, as the language in
+    force is the process's. (English, as `english()`, needs no turn when nothing else is
+    spoken.)"""
+    if not _SPEAKING_LOCK:
+        import threading
+
+        _SPEAKING_LOCK.append(threading.RLock())
+    with _SPEAKING_LOCK[0]:
+        saved = _LANGUAGE[0]
+        _LANGUAGE[0] = language
+        try:
+            yield
+        finally:
+            _LANGUAGE[0] = saved
 
 
 def joined(names: Iterable[str]) -> str:

@@ -16,6 +16,7 @@ from ._common import (
     allow_host_option,
     complete_rules,
     host_option,
+    page_language_option,
     port_option,
     split_names,
     table_format_option,
@@ -487,7 +488,10 @@ def payout(folder: Path, fmt: str) -> None:
 @host_option
 @port_option
 @allow_host_option
-def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+@page_language_option
+def serve(
+    folder: Path, host: str, port: int, allow_hosts: tuple[str, ...], language: str | None
+) -> None:
     """The hall's board: the standings across every table, live, and each table's progress.
 
     Serves one read-only page for the hall's TV and every phone: the standings (as `tournament
@@ -508,6 +512,7 @@ def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> N
     \b
         scorepad tournament serve kirchweih --host 0.0.0.0
         scorepad tournament serve kirchweih --port 8080 --allow-host halle.lan
+        scorepad tournament serve kirchweih --lang de
     """
     from ..tournament_store import load
     from .serve import check_host_names, listen, need_the_extra, run_board
@@ -519,6 +524,7 @@ def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> N
     t = load(folder)  # a missing or broken tournament.toml is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
+    board.language = language
     click.echo(
         _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
             name=t.name, folder=folder, url=where.url
