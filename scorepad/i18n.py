@@ -68,7 +68,7 @@ class Catalog:
         return None
 
     def gettext(self, message: str) -> str:
-        found = self._find(message.encode("utf-8"))
+        found = self._find(message.encode("utf-8")) if message else None  # ("" is the header)
         return found or message
 
     def pgettext(self, context: str, message: str) -> str:
@@ -197,9 +197,8 @@ _SPEAKING_LOCK: list[Any] = []
 @contextmanager
 def speaking(language: str) -> Iterator[None]:
     """Speak `language` within the block, one such block at a time in the process: the live
-    board's threads each word a reader's text (its page's language) in one, as the language in
-    force is the process's. (English, as `english()`, needs no turn when nothing else is
-    spoken.)"""
+    board's threads each word a reader's text (in its page's language) in one, for the
+    language in force is the process's."""
     if not _SPEAKING_LOCK:
         import threading
 

@@ -21,6 +21,7 @@ from .i18n import game_word, joined, ngettext
 from .i18n import gettext as _
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
 from .ledger.bock import owed as bock_count
+from .rules import stored_summary_words
 from .scoring import Bock, Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
@@ -971,7 +972,7 @@ def rules_in_force(head: Head, ledger: Ledger) -> str:
     """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
     if ledger.rules_line:
         return ledger.rules.summary()
-    return head.start.note or head.rules.name
+    return stored_summary_words(head.start.note) if head.start.note else head.rules.name
 
 
 def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:

@@ -314,7 +314,9 @@ def status(folder: Path, fmt: str) -> None:
             s.table,
             ", ".join(s.players),
             f"{s.hands}/{s.of}",
-            "done" if s.done else (f"problem: {s.problem}" if s.problem else "playing"),
+            _("done")
+            if s.done
+            else (_("problem: {problem}").format(problem=s.problem) if s.problem else _("playing")),
         )
         for s in tables
     ]
@@ -391,7 +393,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
         _("{name}: {progress} Tie-breaks: {value}.").format(
             name=t.name,
             progress=progress(t, table_status(folder, t), folder),
-            value=", ".join(t.tie_breaks) or "none",
+            value=", ".join(t.tie_breaks) or _("none"),
         )
     )
 
@@ -429,11 +431,9 @@ def payout(folder: Path, fmt: str) -> None:
     c = t.currency
     rows = [
         (
-            _("{what} high score").format(what=a.what)
-            if a.what.startswith("round")
-            else f"place{'s' if '-' in a.what else ''} {a.what}",
+            _award_text(a.what),
             ", ".join(a.players),
-            f"{a.percent.normalize():f}%",
+            percent_figure(a.percent),
             Money(a.amount, c),
             Money(a.each, c),
         )
@@ -463,7 +463,7 @@ def payout(folder: Path, fmt: str) -> None:
             else ""
         )
         + _(": a pool of {money}.").format(money=Money(paid.pool, c))
-        + ("" if final else " Provisional: the tournament is not over.")
+        + ("" if final else _(" Provisional: the tournament is not over."))
     )
     click.echo(table)
     click.echo()
@@ -478,9 +478,32 @@ def payout(folder: Path, fmt: str) -> None:
                 money=Money(paid.undivided, c)
             )
         )
-    click.echo(
-        f"Remainder: {Money(paid.remainder, c)}" + (f" ({'; '.join(parts)})." if parts else ".")
-    )
+    remainder = Money(paid.remainder, c)
+    if parts:
+        click.echo(
+            _("Remainder: {money} ({parts}).").format(money=remainder, parts="; ".join(parts))
+        )
+    else:
+        click.echo(_("Remainder: {money}.").format(money=remainder))
+
+
+def _award_text(what: str) -> str:
+    """An award as the payout's table names it: `place 1`, `places 2-3`, `round 2 high score`
+    (`what` is the award's name in the JSON: `1`, `2-3`, `round 2`)."""
+    if what.startswith("round"):
+        return _("round {round} high score").format(round=what.removeprefix("round").strip())
+    if "-" in what:
+        return _("places {places}").format(places=what)
+    return _("place {place}").format(place=what)
+
+
+def percent_figure(percent: Any) -> str:
+    """A percent as given (`12.5`: never rounded) with its sign, as the language writes it
+    (`12,5 %` in German)."""
+    from ..i18n import decimal_text, german
+
+    text = decimal_text(f"{percent.normalize():f}")
+    return f"{text} %" if german() else f"{text}%"
 
 
 @tournament.command("serve", context_settings=CONTEXT_SETTINGS)
