@@ -670,9 +670,9 @@ class SheetRows:
                 self._cells[kind] = found
         what, cells = found
         if view.void:
-            what += " (void)"
+            what += _(" (void)")
         elif view.amended:
-            what += " (amended)"
+            what += _(" (amended)")
         if self.running:
             cells = self._running(view)
         elif view.void:
