@@ -732,3 +732,27 @@ def test_tournament_serve_has_lang(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "⟦" not in page.text and "<h2>Stand</h2>" in page.text
     assert state["progress"].startswith("Runde 1 von 2: 0 von 2 Tischen fertig")
     assert "--lang de|en" in en("tournament", "serve", "--help").stdout
+
+
+def test_a_german_night_reads_german_throughout(tmp_path: Path) -> None:
+    path = tmp_path / "abend.csv"
+    for args in (
+        ["new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "base=2"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "64"],
+        ["hand", "--leaster", "--winner", "Dee"],
+        ["hand", "--picker", "Cy", "--alone", "--points", "95", "--crack", "Bob"],
+        ["amend", "1", "--points", "70"],
+        ["void", "2", "--reason", "Zählfehler"],
+    ):
+        result = de("-f", path, *args)
+        assert result.exit_code == 0, result.output
+        assert english_words(result.stdout) == [], result.stdout
+    for command in ("sheet", "log", "status", "standings", "stats", "verify"):
+        result = de("-f", path, command)
+        assert result.exit_code == 0, result.output
+        assert english_words(result.stdout) == [], (command, result.stdout)
+    sheet = de("-f", path, "sheet").stdout
+    assert "Ann + Bob 70 (berichtigt)" in sheet and "Leaster: Dee (gestrichen)" in sheet
+    checked = de("check", "--players", "A,B,C,D,E", "--picker", "A", "--partner", "B",
+                 "--points", "64").stdout  # fmt: skip
+    assert "es wird angenommen, dass jede Partei einen Stich gemacht hat." in checked
