@@ -1001,9 +1001,7 @@ def summary_words(name: str, source: str, preset: str, overrides: str) -> str:
     where it was read from unless that is its name, and the overrides laid over it."""
     text = name
     if source != name:
-        text = _("{name} ({source}, from {preset})").format(
-            name=name, source=source, preset=preset
-        )
+        text = _("{name} ({source}, from {preset})").format(name=name, source=source, preset=preset)
     if overrides:
         text = _("{rules}, with {overrides}").format(rules=text, overrides=overrides)
     return text

@@ -407,9 +407,9 @@ def progress(t: Tournament, tables: list[TableStatus], folder: Path) -> str:
     """Where the tournament stands, in a sentence."""
     drawn = len(t.drawn)
     if not drawn:
-        return _("no round drawn yet (of {rounds}); next: scorepad tournament draw {folder}").format(
-            rounds=t.rounds, folder=folder
-        )
+        return _(
+            "no round drawn yet (of {rounds}); next: scorepad tournament draw {folder}"
+        ).format(rounds=t.rounds, folder=folder)
     current = [s for s in tables if s.round == drawn]
     done = sum(s.done for s in current)
     if done < len(current):
@@ -417,9 +417,9 @@ def progress(t: Tournament, tables: list[TableStatus], folder: Path) -> str:
             drawn=drawn, rounds=t.rounds, done=done, tables=len(current)
         )
     if drawn < t.rounds:
-        return _("round {drawn} of {rounds} is done; next: scorepad tournament draw {folder}").format(
-            drawn=drawn, rounds=t.rounds, folder=folder
-        )
+        return _(
+            "round {drawn} of {rounds} is done; next: scorepad tournament draw {folder}"
+        ).format(drawn=drawn, rounds=t.rounds, folder=folder)
     return _("all {rounds} rounds are done.").format(rounds=t.rounds)
 
 

@@ -9,9 +9,10 @@ extracted with Babel as `pybabel extract -F babel.cfg` does, and (2) the help of
 and option, paragraph by paragraph (a docstring is no call to mark), and what the domain
 declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles, the
 games' names and the presets' descriptions; and (3) the messages of the board's pages,
-marked `⟦...⟧`. They go into `scorepad/locale/scorepad.pot`; each language's `scorepad/locale/LANG/LC_MESSAGES/scorepad.po`
-is updated from it (new messages come in empty, to be translated; a changed one is marked
-fuzzy), and compiled into the `.mo` beside it, which scorepad ships and loads.
+marked `⟦...⟧`. They go into `scorepad/locale/scorepad.pot`; each language's
+`scorepad/locale/LANG/LC_MESSAGES/scorepad.po` is updated from it (new messages come in empty,
+to be translated; a changed one is marked fuzzy), and compiled into the `.mo` beside it,
+which scorepad ships and loads.
 """
 
 from __future__ import annotations
