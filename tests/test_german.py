@@ -437,8 +437,16 @@ def test_the_german_board_in_chromium(night: Path) -> None:
                 timeout=10_000,
             )
             assert (
-                page.locator("#entry-message").inner_text().startswith("Aufgeschrieben: Spiel 2: ")
+                page.locator("#entry-message").inner_text()
+                == "Aufgeschrieben: Spiel 2: Cy allein 95, Schneider."
             )
+            # the last hands, described in German (the API asked in the page's language)
+            page.wait_for_function(
+                "document.getElementById('recent').textContent.includes('Cy allein 95')",
+                timeout=10_000,
+            )
+            recent = page.locator("#recent").inner_text()
+            assert "Cy allein 95, Schneider" in recent and "alone" not in recent
         finally:
             browser.close()
 
