@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..i18n import decimal_text, german
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -500,8 +501,6 @@ def _award_text(what: str) -> str:
 def percent_figure(percent: Any) -> str:
     """A percent as given (`12.5`: never rounded) with its sign, as the language writes it
     (`12,5 %` in German)."""
-    from ..i18n import decimal_text, german
-
     text = decimal_text(f"{percent.normalize():f}")
     return f"{text} %" if german() else f"{text}%"
 
