@@ -582,20 +582,20 @@ class HandLines:
     Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
     only in their number, note and card points: their line is made once, as a template with
     gaps for those (and checked against the line made whole the first time); a voided hand of
-    a kind has its own. An amended hand (its score is one of its own), or one with running
-    totals, is made whole."""
+    a kind has its own. An amended hand, or one with running totals, is made whole."""
 
     def __init__(self) -> None:
         # a kind's template (%-style: its number, then its note and card points in the order
-        # of `order`, "n" and "p" each), and that order (None: made whole); by its `Scored`,
-        # or (its `Scored`, True) voided
+        # of `order`, "n" and "p" each), and that order (None: made whole); by its kind
+        # (`Scored.base`), or (its kind, True) voided
         self._parts: dict[object, tuple[str, str] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
         number, entry, void, amended, note, points = view
         if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
-        key: object = (entry, True) if void else entry
+        # (hands alike but for their card points share a line: `Scored.base`)
+        key: object = (entry.base, True) if void else entry.base
         if key in self._parts:
             parts = self._parts[key]
         else:
@@ -653,6 +653,8 @@ class SheetRows:
         self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
         self._lines: dict[Scored, tuple[str, str | None]] = {}
+        # (a void or amended hand's: by its kind, card points and marks)
+        self._marked: dict[tuple[Scored, int, bool, bool], tuple[str, str | None]] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
@@ -690,8 +692,14 @@ class SheetRows:
             return self._csv(self.row(view)) + "\n"
         number, entry, void, amended, note, points = view
         parts: tuple[str, str | None] | None = None
-        if void or amended:  # (a kind of its own: not remembered, and made whole)
-            parts = self._csv(self.row(view, remember=False)[1:-1]), None
+        if void or amended:  # (its line but the number and note, by kind and card points)
+            key = (entry.base, view.card_points or 0, void, amended)
+            parts = self._marked.get(key)
+            if parts is None:
+                parts = self._csv(self.row(view, remember=False)[1:-1]), None
+                if len(self._marked) > _TEXTS:
+                    self._marked.clear()
+                self._marked[key] = parts
         else:
             parts = self._lines.get(entry.base)
             if parts is None:
