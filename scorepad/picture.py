@@ -102,9 +102,10 @@ class _Layout:
         high = max((max(values) for _, values in series.values() if values), default=0)
         low, high = min(low, 0), max(high, 0)
         # the legend: a line and a name per player, beside the frame, in columns if need be
-        names = [self._fit(p, LABEL, 180)[0] for p in series]
         self.rows = max(1, (HEIGHT - 100) // 22)
-        columns = -(-len(names) // self.rows)
+        columns = -(-len(series) // self.rows)
+        room = min(180, WIDTH * 2 // 5 // columns - 44)  # (the legend takes at most 2/5)
+        names = [self._fit(p, LABEL, room)[0] for p in series]
         name_width = max((width_of(n, LABEL) for n in names), default=0)
         self.legend_column = 30 + math.ceil(name_width) + 14
         self.legend = [(n, COLORS[k % len(COLORS)]) for k, n in enumerate(names)]
@@ -124,10 +125,12 @@ class _Layout:
         self.last = max(last, 1)
         self.x_ticks = whole_ticks(0, self.last, (self.right - self.left) // 60)
 
-    def _fit(self, text: str, size: int, room: float, smallest: int = 0) -> tuple[str, int]:
-        """`text` at `size` (down to `smallest`) and, if it is still wider than `room`, cut
-        short with an ellipsis."""
-        while size > smallest and size > 1 and self.width_of(text, size) > room:
+    def _fit(
+        self, text: str, size: int, room: float, smallest: int | None = None
+    ) -> tuple[str, int]:
+        """`text` at `size` (smaller, down to `smallest`, if it is too wide for `room`) and,
+        if it is still too wide, cut short with an ellipsis."""
+        while size > (smallest or size) and self.width_of(text, size) > room:
             size -= 1
         if self.width_of(text, size) <= room:
             return text, size
@@ -146,16 +149,16 @@ class _Layout:
 
     def steps(self, hands: Sequence[int], values: Sequence[int]) -> list[tuple[float, float]]:
         """A player's step line (each total held until the next hand), in pixels: of the
-        corners that fall in one quarter of a pixel's column, the first, the lowest, the
+        corners that fall in one half of a pixel's column, the first, the lowest, the
         highest and the last (they draw what all of them would)."""
         line: list[tuple[float, float]] = []
         column: list[tuple[float, float]] = []
         at = None
         for hand, value in zip(hands, values):
             x, y = self.x(hand), self.y(value)
-            if round(x * 4) != at:
+            if round(x * 2) != at:
                 line += _extremes(column)
-                column, at = [], round(x * 4)
+                column, at = [], round(x * 2)
             held = column or line  # (the last total, held until this hand)
             if held:
                 column.append((x, held[-1][1]))
@@ -264,34 +267,38 @@ def _points(points: Sequence[tuple[float, float]]) -> str:
 
 
 def _raster(kind: str, title: str, series: Series) -> bytes:
-    """The chart in Pillow's format `kind`, drawn twice as large and scaled down (smooth lines)."""
+    """The chart in Pillow's format `kind`."""
     try:
-        from PIL import Image
+        import PIL.Image  # noqa: F401
     except ImportError:
         raise ScorepadError(
             _("--output needs Pillow, which is not installed: pip install 'scorepad[plot]'")
         ) from None
-    canvas = _Pillow()
+    # (the lines are level or upright: sharp at the picture's own pixels, which a larger
+    # picture scaled down would blur, at four times the memory; a PDF is printed, and zoomed)
+    canvas = _Pillow(2 if kind == "PDF" else 1)
     _draw(canvas, _Layout(canvas.width_of, title, series))
     out = BytesIO()
-    if kind == "PDF":
-        # (every pixel drawn: a PDF is printed and zoomed; 10 by 5 inches, as matplotlib's was)
-        canvas.image.save(out, kind, resolution=100 * canvas.SCALE, quality=95)
-        return out.getvalue()
-    image = canvas.image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-    image.save(out, kind, dpi=(100, 100), quality=95, lossless=True)
+    options = {
+        "JPEG": {"quality": 95},
+        "WEBP": {"lossless": True},
+        "TIFF": {"compression": "tiff_lzw"},
+        "PDF": {"quality": 95, "resolution": 100 * canvas.scale},
+    }
+    # (100 pixels to the inch: 10 by 5 inches, as matplotlib's chart was)
+    dpi = {} if kind == "PDF" else {"dpi": (100, 100)}
+    canvas.image.save(out, kind, **dpi, **options.get(kind, {}))
     return out.getvalue()
 
 
 class _Pillow:
-    """The chart as a picture, drawn at `SCALE` times its size."""
+    """The chart as a picture, drawn at `scale` times its size."""
 
-    SCALE = 2
-
-    def __init__(self) -> None:
+    def __init__(self, scale: int) -> None:
         from PIL import Image, ImageDraw
 
-        self.image = Image.new("RGB", (WIDTH * self.SCALE, HEIGHT * self.SCALE), "white")
+        self.scale = scale
+        self.image = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), "white")
         self.draw = ImageDraw.Draw(self.image)
         self._fonts: dict[int, ImageFont.FreeTypeFont] = {}
 
@@ -299,20 +306,20 @@ class _Pillow:
         from PIL import ImageFont
 
         if size not in self._fonts:
-            self._fonts[size] = ImageFont.truetype(FONT, size * self.SCALE)
+            self._fonts[size] = ImageFont.truetype(FONT, size * self.scale)
         return self._fonts[size]
 
     def width_of(self, text: str, size: int) -> float:
-        return self.font(size).getlength(text) / self.SCALE
+        return self.font(size).getlength(text) / self.scale
 
     def _at(self, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-        return [(x * self.SCALE, y * self.SCALE) for x, y in points]
+        return [(x * self.scale, y * self.scale) for x, y in points]
 
     def line(self, points: Sequence[tuple[float, float]], color: str, width: float) -> None:
-        self.draw.line(self._at(points), fill=color, width=round(width * self.SCALE))
+        self.draw.line(self._at(points), fill=color, width=round(width * self.scale))
 
     def player(self, name: str, points: Sequence[tuple[float, float]], color: str) -> None:
-        self.draw.line(self._at(points), fill=color, width=2 * self.SCALE, joint="curve")
+        self.draw.line(self._at(points), fill=color, width=2 * self.scale, joint="curve")
 
     def text(
         self, xy: tuple[float, float], text: str, size: int, anchor: str, upright: bool = False
