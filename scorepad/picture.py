@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-from xml.sax.saxutils import escape, quoteattr
+from typing import TYPE_CHECKING, Any, Protocol
+from xml.sax.saxutils import escape
 
 from .errors import ScorepadError
 from .i18n import decimal_text
@@ -64,7 +64,7 @@ def write_chart(path: Path, title: str, series: Series) -> None:
         _draw(svg, _Layout(svg.width_of, title, series))
         data = svg.markup().encode("utf-8")
     else:
-        data = _raster(RASTER[suffix], title, series)
+        data = _raster(RASTER[suffix], title, series, path)
     try:
         path.write_bytes(data)
     except OSError as exc:
@@ -210,7 +210,7 @@ def _draw(canvas: _Canvas, layout: _Layout) -> None:
         column, row = divmod(k, layout.rows)
         x = right + 14 + column * layout.legend_column
         y = top + 10 + 22 * row
-        canvas.line([(x, y), (x + 22, y)], color, 2.5)
+        canvas.line([(x, y), (x + 22, y)], color, 2)
         canvas.text((x + 30, y), name, LABEL, "lm")
 
 
@@ -263,13 +263,13 @@ class _Svg:
 
 
 def _points(points: Sequence[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _raster(kind: str, title: str, series: Series) -> bytes:
-    """The chart in Pillow's format `kind`."""
+def _raster(kind: str, title: str, series: Series, path: Path) -> bytes:
+    """The chart in Pillow's format `kind` (for `path`)."""
     try:
-        import PIL.Image  # noqa: F401
+        import PIL.Image
     except ImportError:
         raise ScorepadError(
             _("--output needs Pillow, which is not installed: pip install 'scorepad[plot]'")
@@ -278,16 +278,25 @@ def _raster(kind: str, title: str, series: Series) -> bytes:
     # picture scaled down would blur, at four times the memory; a PDF is printed, and zoomed)
     canvas = _Pillow(2 if kind == "PDF" else 1)
     _draw(canvas, _Layout(canvas.width_of, title, series))
+    # (100 pixels to the inch: 10 by 5 inches, as matplotlib's chart was; a PDF takes its
+    # size from its resolution alone)
+    options: dict[str, Any] = {"dpi": (100, 100)}
+    if kind == "PDF":
+        options = {"resolution": 100 * canvas.scale, "quality": 95}
+    elif kind == "JPEG":
+        options["quality"] = 95
+    elif kind == "WEBP":
+        options["lossless"] = True  # (smaller than lossy, for flat colours)
+    elif kind == "TIFF":
+        options["compression"] = "tiff_lzw"
     out = BytesIO()
-    options = {
-        "JPEG": {"quality": 95},
-        "WEBP": {"lossless": True},
-        "TIFF": {"compression": "tiff_lzw"},
-        "PDF": {"quality": 95, "resolution": 100 * canvas.scale},
-    }
-    # (100 pixels to the inch: 10 by 5 inches, as matplotlib's chart was)
-    dpi = {} if kind == "PDF" else {"dpi": (100, 100)}
-    canvas.image.save(out, kind, **dpi, **options.get(kind, {}))
+    try:
+        canvas.image.save(out, kind, **options)
+    except (KeyError, OSError):  # (a Pillow built without the format's library)
+        reason = f"Pillow {PIL.__version__} cannot write {kind}"
+        raise ScorepadError(
+            _("{file}: cannot write: {reason}").format(file=path, reason=reason)
+        ) from None
     return out.getvalue()
 
 

@@ -234,6 +234,20 @@ def test_chart_image_without_pillow_says_how_to_get_it(
     assert _svg(tmp_path / "c.svg")[0]
 
 
+def test_chart_image_in_a_format_this_pillow_cannot_write_says_so(
+    night: Sp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from PIL import Image
+
+    Image.init()
+    monkeypatch.delitem(Image.SAVE, "WEBP")  # (as a Pillow built without libwebp)
+    result = run("-f", night.path, "chart", "--output", tmp_path / "c.webp")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"Error: {tmp_path / 'c.webp'}: cannot write: Pillow ")
+    assert result.stderr.endswith(" cannot write WEBP\n")
+    assert not (tmp_path / "c.webp").exists()
+
+
 @pytest.mark.parametrize("name", ["c.txt", "c.eps", "c", "c.png.bak"])
 def test_chart_refuses_other_image_types(run: Run, night: Sp, tmp_path: Path, name: str) -> None:
     result = run("-f", night.path, "chart", "--output", tmp_path / name)
