@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-from xml.sax.saxutils import escape
 
 from .errors import ScorepadError
 from .i18n import decimal_text
@@ -239,7 +238,7 @@ class _Svg:
         self.parts.append(
             f'<polyline class="player" points="{_points(points)}" fill="none" '
             f'stroke="{color}" stroke-width="2" stroke-linejoin="round">'
-            f"<title>{escape(name)}</title></polyline>\n"
+            f"<title>{_escape(name)}</title></polyline>\n"
         )
 
     def text(
@@ -255,11 +254,16 @@ class _Svg:
         turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if upright else ""
         self.parts.append(
             f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{along}"{turn}>'
-            f"{escape(text)}</text>\n"
+            f"{_escape(text)}</text>\n"
         )
 
     def markup(self) -> str:
         return "".join(self.parts) + "</svg>\n"
+
+
+def _escape(text: str) -> str:
+    """`text` as XML's character data (xml.sax.saxutils's escape would import urllib)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _points(points: Sequence[tuple[float, float]]) -> str:
