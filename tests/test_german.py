@@ -483,7 +483,7 @@ SWEEP = [
     "seat remove Zed",
     "replay no-such-file.txt",
     "season no-such-folder",
-    "chart --output chart.gif",
+    "chart --output chart.txt",
 ]
 
 
