@@ -89,6 +89,10 @@ def _number(value: int) -> str:
     return decimal_text(f"{abs(value):,}") if value >= 0 else "\u2212" + _number(-value)
 
 
+class MissingPillow(ScorepadError):
+    """A raster image needs Pillow, which is not installed (the interface says how to get it)."""
+
+
 class _Layout:
     """Where everything goes, in the picture's pixels, for text as wide as `width_of` says."""
 
@@ -275,9 +279,7 @@ def _raster(kind: str, title: str, series: Series, path: Path) -> bytes:
     try:
         import PIL.Image
     except ImportError:
-        raise ScorepadError(
-            _("--output needs Pillow, which is not installed: pip install 'scorepad[plot]'")
-        ) from None
+        raise MissingPillow(_("Pillow is not installed")) from None
     # (the lines are level or upright: sharp at the picture's own pixels, which a larger
     # picture scaled down would blur, at four times the memory; a PDF is printed, and zoomed)
     canvas = _Pillow(2 if kind == "PDF" else 1)

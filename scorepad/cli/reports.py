@@ -524,7 +524,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad chart
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
-    from ..picture import SUFFIXES, whole_ticks, write_chart
+    from ..picture import SUFFIXES, MissingPillow, whole_ticks, write_chart
     from ..reports import RunningSeries, rules_words
     from ..session import SessionError
 
@@ -560,7 +560,12 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         file=path.name, rules=rules_words(head, state)
     )
     if output:
-        write_chart(output, title, series)
+        try:
+            write_chart(output, title, series)
+        except MissingPillow:
+            raise ScorepadError(
+                _("--output needs Pillow, which is not installed: pip install 'scorepad[plot]'")
+            ) from None
         click.echo(_("Wrote {file}.").format(file=output))
         return
     import plotext as plt
