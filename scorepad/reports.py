@@ -54,6 +54,7 @@ class PlayerStats:
         "results",
         "schneider_against",
         "schneider_for",
+        "solos_won",
     )
 
     def __init__(self) -> None:
@@ -68,6 +69,9 @@ class PlayerStats:
         self.no_trick_for = 0
         self.no_trick_against = 0
         self.leasters_won = 0
+        # picks won alone (no partner: a solo, a wenz, a geier, a tout; a pick alone): a
+        # tournament's first tie-break
+        self.solos_won = 0
         self.results: Counter[int] = Counter()  # points of a hand -> how many hands
 
     def __eq__(self, other: object) -> bool:
@@ -182,6 +186,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
         if player == row.picker:
             stats.picks += times
             stats.picker_wins += times * won
+            if not row.partners:
+                stats.solos_won += times * won
             if row.game not in _WON_ON_TRICKS and entry.card_points is not None:
                 stats.counted_picks += times
                 stats.picker_points += card_points
@@ -588,7 +594,7 @@ class HandLines:
         self._parts: dict[Scored, tuple[list[str], list[str]] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
-        number, entry, void, amended, note, points = view
+        number, entry, void, amended, note, points, _time = view
         if void or amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
         if entry in self._parts:
@@ -684,7 +690,7 @@ class SheetRows:
         points where the Played words name them."""
         if self.running:
             return self._csv(self.row(view)) + "\n"
-        number, entry, void, amended, note, points = view
+        number, entry, void, amended, note, points, _time = view
         parts: tuple[str, str | None] | None = None
         if void or amended:  # (a kind of its own: not remembered, and made whole)
             parts = self._csv(self.row(view, remember=False)[1:-1]), None
@@ -723,7 +729,7 @@ class SheetRows:
         )
 
         def hand(view: HandView) -> None:
-            number, entry, void, amended, note, points = view
+            number, entry, void, amended, note, points, _time = view
             parts = None if void or amended or note or running else lines_get(entry.base)
             if parts is None:
                 add(line_of(view))
