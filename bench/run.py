@@ -157,6 +157,7 @@ class Figures:
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, ...]] = []
+        self.notes: list[str] = []  # lines printed under the table (memory over the nights)
 
     def add(self, name: str, figure: Paired, target: float, memory: float | None = None) -> None:
         low, high = figure.spread
@@ -181,6 +182,8 @@ class Figures:
         widths = [max(len(row[i]) for row in table) for i in range(len(header))]
         for row in [header, tuple("-" * w for w in widths), *self.rows]:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        for note in self.notes:
+            print(note)
 
 
 def main() -> int:
@@ -189,8 +192,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs a figure (median)")
     parser.add_argument(
         "--parts",
-        default="1234",
-        help="which parts to run: 1 a hand, 2 the whole-file commands, 3 after a hand, 4 a season",
+        default="12345",
+        help="which parts to run: 1 a hand, 2 the whole-file commands, 3 after a hand, 4 a season, "
+        "5 ratings over nights",
     )
     args = parser.parse_args()
     DATA.mkdir(exist_ok=True)
@@ -210,6 +214,8 @@ def main() -> int:
         part_three(figures, scratch, largest, runs)
     if "4" in args.parts:
         part_four(figures, scratch, runs)
+    if "5" in args.parts:
+        part_five(figures, scratch, runs)
     shutil.rmtree(scratch)
     report(figures, memory, runs, quick_runs)
     return 0
@@ -308,8 +314,72 @@ def part_four(figures: Figures, scratch: Path, runs: int) -> None:
     season = [*SCOREPAD, "season", str(nights)]
     result = paired(always(season), bare, runs, no_checkpoints)
     figures.add("season, ten nights of 100,000 hands", result, 2.5, 60)
+    ten = result.memory
     result = paired(always(season), bare, runs)
     figures.add("season again (checkpoints)", result, 0.5, 60)
+    season_memory(figures, nights, ten)
+    shutil.rmtree(nights)
+
+
+def season_memory(figures: Figures, nights: Path, ten: float) -> None:
+    """A season's peak memory over 1, 5 and 10 of its nights (each from the first row): flat
+    in the number of nights, each night let go before the next."""
+    peaks = []
+    for count in (1, 5):
+        some = nights.parent / f"season-{count}"
+        some.mkdir()
+        for k in range(count):
+            os.link(nights / f"night-{k}.csv", some / f"night-{k}.csv")
+        peaks.append((count, run([*SCOREPAD, "season", str(some)])[1]))
+        shutil.rmtree(some)
+    peaks.append((10, ten))
+    shown = ", ".join(f"{count} {mib:.0f} MiB" for count, mib in peaks)
+    flat = peaks[-1][1] - peaks[0][1] <= 10
+    figures.notes.append(
+        f"season peak memory by nights (from the first row; flat: at most 10 MiB more at 10 than "
+        f"at 1): {shown}  flat: {'ok' if flat else 'MISSED'}"
+    )
+
+
+# The yardstick of a rating: the bare pass that also rates each picker's hand with OpenSkill
+# (the picker's side against the rest dealt in, won by the picker's points): what any program
+# that rates every hand pays.
+BARE_RATING = r"""
+import csv, json, sys
+from openskill.models import PlackettLuce
+model, ratings = PlackettLuce(), {}
+for name in sys.argv[2:]:
+    with open(name, newline="", encoding="utf-8") as f:
+        rows = csv.reader(f)
+        header = next(rows)
+        at = {c: header.index(c) for c in ("kind", "picker", "partners", "out", "seated")}
+        for row in rows:
+            if row[at["kind"]] != "picker":
+                continue
+            side = [row[at["picker"]], *json.loads(row[at["partners"]] or "[]")]
+            out = json.loads(row[at["out"]] or "[]")
+            seated = json.loads(row[at["seated"]])
+            rest = [p for p in seated if p not in side and p not in out]
+            teams = [[ratings.setdefault(p, model.rating(name=p)) for p in t] for t in (side, rest)]
+            won = int(row[header.index(side[0])] or 0) > 0
+            new = model.rate(teams, ranks=[1, 2] if won else [2, 1])
+            for t, r in zip((side, rest), new):
+                ratings.update(zip(t, r))
+print(sorted((r.ordinal(), p) for p, r in ratings.items()))
+"""
+
+
+def part_five(figures: Figures, scratch: Path, runs: int) -> None:
+    """Ratings over ten nights of 10,000 hands, against the bare pass that rates each hand
+    (OpenSkill's own cost is most of either)."""
+    nights = scratch / "rated"
+    nights.mkdir()
+    for k in range(10):
+        shutil.copy(session(10_000), nights / f"night-{k}.csv")
+    night_files = sorted(str(p) for p in nights.glob("*.csv"))
+    bare = [PYTHON, "-c", BARE_RATING, PLAYERS, *night_files]
+    result = paired(always([*SCOREPAD, "rating", str(nights)]), bare, runs)
+    figures.add("rating, ten nights of 10,000 hands (vs rating each hand)", result, 2.5, 60)
     shutil.rmtree(nights)
 
 

@@ -13,12 +13,14 @@ openskill is imported only when ratings are worked out (`rate`), not by the othe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import heapq
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from .ledger import HandView
+from .ledger import HandView, Memo
 from .scoring import Outcome, same_name
 from .session import Session
 
@@ -77,36 +79,114 @@ def _timestamp(text: str) -> float:
         return 0.0
 
 
-def read_matches(path: Path) -> list[Match]:
-    """Every hand of a session file that is a match, the file checked as every report checks
-    it (a file that does not verify is an error naming it)."""
-    found: list[tuple[int, tuple[tuple[str, ...], ...], tuple[int, ...]]] = []
+Teams = tuple[tuple[str, ...], ...]
+
+
+class NightMatches:
+    """The matches of one session file, kept small: a night of a million hands holds a million
+    of them until every file is read (ratings go in the order of time, over all the files), so
+    each is three numbers in arrays (its time, its hand, its teams and ranks, each pair of these
+    kept once for every file: `Kinds`), not a record of its own."""
+
+    def __init__(self, source: str, kinds: Kinds):
+        self.source = source  # the file's resolved path
+        self._kinds = kinds
+        self.times = array("d")
+        self.hands = array("q")
+        self.kinds = array("q")
+
+    def add(self, when: float, hand: int, teams: Teams, ranks: tuple[int, ...]) -> None:
+        self.times.append(when)
+        self.hands.append(hand)
+        self.kinds.append(self._kinds.number(teams, ranks))
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def in_order(self) -> Iterator[Match]:
+        """The night's matches in the order of their time, then their hand."""
+        times, hands, kinds = self.times, self.hands, self.kinds
+        places: Iterable[int] = range(len(hands))
+        # (the pass gives them in the order of their hands, and those are nearly always in the
+        # order of time: sorted only when a clock was set back)
+        if any(times[i] > times[i + 1] for i in range(len(times) - 1)):
+            places = sorted(places, key=lambda i: (times[i], hands[i]))
+        source, kind = self.source, self._kinds.kinds
+        for i in places:
+            teams, ranks = kind[kinds[i]]
+            yield Match(times[i], source, hands[i], teams, ranks)
+
+
+class Kinds:
+    """Each pair of teams and ranks a match has had, kept once, by number."""
+
+    def __init__(self) -> None:
+        self.kinds: list[tuple[Teams, tuple[int, ...]]] = []
+        self._numbers: dict[tuple[Teams, tuple[int, ...]], int] = {}
+
+    def number(self, teams: Teams, ranks: tuple[int, ...]) -> int:
+        key = (teams, ranks)
+        found = self._numbers.get(key)
+        if found is None:
+            found = self._numbers[key] = len(self.kinds)
+            self.kinds.append(key)
+        return found
+
+
+def read_night(path: Path, kinds: Kinds | None = None, memo: Memo | None = None) -> NightMatches:
+    """Every hand of a session file that is a match (with the time its own row was written),
+    the file checked as every report checks it, in its one pass (a file that does not verify
+    is an error naming it). `memo`: what is remembered of the kinds of hand, for the next
+    file."""
+    found = NightMatches(str(path.resolve()), kinds or Kinds())
+    stamps: dict[str, float] = {}  # (a time's text, read once: hands share their minute)
+    add = found.add
 
     def on_hand(view: HandView) -> None:
         match = teams_of(view)
         if match is not None:
-            found.append((view.number, *match))
+            when = stamps.get(view.time)
+            if when is None:
+                if len(stamps) > 4096:
+                    stamps.clear()
+                when = stamps[view.time] = _timestamp(view.time)
+            add(when, view.number, *match)
 
-    source = str(path.resolve())
     with Session(path).reading() as reading:
-        reading.night(on_hand=on_hand)
-        times: dict[int, float] = {}
-        for row in reading.rows():  # (the time a hand was first recorded: its own row's)
-            if row.hand is not None and row.hand not in times:
-                times[row.hand] = _timestamp(row.time)
-    return [Match(times.get(n, 0.0), source, n, teams, ranks) for n, teams, ranks in found]
+        reading.night(on_hand=on_hand, memo=memo)
+    return found
+
+
+def read_matches(path: Path) -> list[Match]:
+    """Every hand of a session file that is a match, the file checked as every report checks
+    it (a file that does not verify is an error naming it)."""
+    return list(read_night(path).in_order())
+
+
+def ratings_over(paths: Iterable[Path]) -> list[PlayerRating]:
+    """Every player's rating over the hands of the files, each file read in one pass (what is
+    remembered of its kinds of hand kept for the next), its matches kept small."""
+    kinds, memo = Kinds(), Memo()
+    nights = [read_night(path, kinds, memo) for path in paths]
+    return rate_in_order(heapq.merge(*(night.in_order() for night in nights)))
 
 
 def rate(matches: Iterable[Match]) -> list[PlayerRating]:
     """Every player's rating after the matches, played in the order of their time; the best
     rating first (then by name)."""
+    return rate_in_order(sorted(matches, key=lambda m: (m.when, m.source, m.hand)))
+
+
+def rate_in_order(matches: Iterable[Match]) -> list[PlayerRating]:
+    """Every player's rating after the matches, played in the order given (`rate`'s: of
+    their time, then file, then hand); the best rating first (then by name)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     ratings = {}
     names: dict[str, str] = {}  # a name's key -> the name as first seen
     hands: dict[str, int] = {}
-    for match in sorted(matches, key=lambda m: (m.when, m.source, m.hand)):
+    for match in matches:
         keys = [[same_name(p) for p in team] for team in match.teams]
         for team, team_keys in zip(match.teams, keys):
             for player, key in zip(team, team_keys):

@@ -55,6 +55,7 @@ class PlayerStats:
         "results",
         "schneider_against",
         "schneider_for",
+        "solos_won",
     )
 
     def __init__(self) -> None:
@@ -69,6 +70,9 @@ class PlayerStats:
         self.no_trick_for = 0
         self.no_trick_against = 0
         self.leasters_won = 0
+        # picks won alone (no partner: a solo, a wenz, a geier, a tout; a pick alone): a
+        # tournament's first tie-break
+        self.solos_won = 0
         self.results: Counter[int] = Counter()  # points of a hand -> how many hands
 
     def __eq__(self, other: object) -> bool:
@@ -183,6 +187,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
         if player == row.picker:
             stats.picks += times
             stats.picker_wins += times * won
+            if not row.partners:
+                stats.solos_won += times * won
             if row.game not in _WON_ON_TRICKS and entry.card_points is not None:
                 stats.counted_picks += times
                 stats.picker_points += card_points
@@ -591,7 +597,7 @@ class HandLines:
         self._parts: dict[object, tuple[str, str] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
-        number, entry, void, amended, note, points = view
+        number, entry, void, amended, note, points, _time = view
         if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
         # (hands alike but for their card points share a line: `Scored.base`)
@@ -690,7 +696,7 @@ class SheetRows:
         points where the Played words name them."""
         if self.running:
             return self._csv(self.row(view)) + "\n"
-        number, entry, void, amended, note, points = view
+        number, entry, void, amended, note, points, _time = view
         parts: tuple[str, str | None] | None = None
         if void or amended:  # (its line but the number and note, by kind and card points)
             key = (entry.base, view.card_points or 0, void, amended)
@@ -735,7 +741,7 @@ class SheetRows:
         )
 
         def hand(view: HandView) -> None:
-            number, entry, void, amended, note, points = view
+            number, entry, void, amended, note, points, _time = view
             parts = None if void or amended or note or running else lines_get(entry.base)
             if parts is None:
                 add(line_of(view))

@@ -29,7 +29,17 @@ from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .i18n import gettext as _
-from .ledger import Counts, Fate, HandView, Ledger, restore, rules_of_set_row, saved, set_row_text
+from .ledger import (
+    Counts,
+    Fate,
+    HandView,
+    Ledger,
+    Memo,
+    restore,
+    rules_of_set_row,
+    saved,
+    set_row_text,
+)
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name
 from .store import checkpoint, files
@@ -160,6 +170,7 @@ class Reading:
         counts: Counts | None = None,
         on_set: Callable[[Row, int], None] | None = None,
         resume: bool = False,
+        memo: Memo | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
@@ -167,7 +178,8 @@ class Reading:
         with every change of the rules (and the hand it applies from) in its place; `keep`
         names hands to remember to the end (a correction is about to be made); `counts` counts
         the hands by their final versions (see `Ledger`); `fast=False` decodes and re-scores
-        every row (the tests compare the two).
+        every row (the tests compare the two); `memo` keeps what is remembered of the kinds of
+        hand for the next pass (over another night: see `ledger.Memo`).
 
         `resume`: a pass that needs no hand but the last (no `on_hand`, `on_set` or `keep`)
         starts from the file's checkpoint where one fits (see `store.checkpoint`), feeding only
@@ -194,12 +206,12 @@ class Reading:
         corrections, line_ends, longest = find_corrections(
             snapshot, head, details, start, digest if saving else None
         )
-        ledger = self._ledger(corrections, on_hand, fast, counts)
+        ledger = self._ledger(corrections, on_hand, fast, counts, memo)
         if found is not None and not self._restore(ledger, found, counts):
             found = None  # (read from the start)
             digest = checkpoint.new_digest() if saving else None
             corrections, line_ends, longest = find_corrections(snapshot, head, details, 0, digest)
-            ledger = self._ledger(corrections, on_hand, fast, counts)
+            ledger = self._ledger(corrections, on_hand, fast, counts, memo)
             start, above = 0, 3
         ledger.on_set = on_set
         for ref in keep:
@@ -233,6 +245,7 @@ class Reading:
         on_hand: Callable[[HandView], None] | None,
         fast: bool,
         counts: Counts | None,
+        memo: Memo | None = None,
     ) -> Ledger:
         head, snapshot = self.head, self._snapshot
         return Ledger(
@@ -246,6 +259,7 @@ class Reading:
             fast=fast,
             counts=counts,
             cells_at=lambda offset: cells_at(snapshot, offset),
+            memo=memo,
         )
 
     def _restore(self, ledger: Ledger, found: checkpoint.Checkpoint, counts: Counts | None) -> bool:
@@ -281,11 +295,19 @@ class Reading:
         keep: Sequence[int] = (),
         counts: Counts | None = None,
         on_set: Callable[[Row, int], None] | None = None,
+        memo: Memo | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
-        verify (or repair, for what it mends: a torn last line, a blank one, a decimal)."""
+        verify (or repair, for what it mends: a torn last line, a blank one, a decimal).
+        `memo`: what is remembered of the kinds of hand, kept for the next night (a season's)."""
         ledger, problems = self.check(
-            on_hand, stop_at_first=True, keep=keep, counts=counts, on_set=on_set, resume=True
+            on_hand,
+            stop_at_first=True,
+            keep=keep,
+            counts=counts,
+            on_set=on_set,
+            resume=True,
+            memo=memo,
         )
         if problems:
             problem = problems[0]

@@ -15,17 +15,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import ScorepadError, wording
 from .i18n import gettext as _
-from .ledger import HandView
+from .ledger import Memo
+from .reports import PlayerCounts
 from .rules import Rules, load_rules, rules_from_dict
-from .scoring import Outcome
 from .session import Session, SessionError
 from .tournament import (
     Player,
@@ -423,47 +422,56 @@ def progress(t: Tournament, tables: list[TableStatus], folder: Path) -> str:
     return _("all {rounds} rounds are done.").format(rounds=t.rounds)
 
 
-def status(folder: Path, t: Tournament) -> list[TableStatus]:
-    """Every table of every round drawn: its hands recorded and whether it verifies."""
-    out = []
+class TableRead(NamedTuple):
+    """One table of a round, read once: where it stands, and its result (None, with the error
+    that refuses the standings, when it does not verify or is not the table drawn)."""
+
+    status: TableStatus
+    result: TableResult | None
+    error: ScorepadError | None
+
+
+def read_tables(folder: Path, t: Tournament) -> Iterator[TableRead]:
+    """Every table of every round drawn, each read once (as the reports read a night: the
+    checkpoint beside a large one, only the totals and solos kept, each table's pass let go
+    before the next)."""
+    memo = Memo()  # (the tables of a tournament play its rules: the kinds of hand recur)
     for number, tables in enumerate(t.drawn, 1):
         for k, table in enumerate(tables, 1):
             path = table_path(folder, number, k)
-            hands, problem = 0, None
             try:
-                _unused, ledger, _unused2 = _read(path, t, number, k, table)
-                hands = ledger.hands
-                if hands > t.hands:
-                    problem = _("{hands} hands recorded, the round has {of}").format(
-                        hands=hands, of=t.hands
-                    )
+                totals, solos, hands = _read(path, t, number, k, table, memo)
             except ScorepadError as exc:
-                problem = str(exc)
-            out.append(TableStatus(number, k, path, table, hands, t.hands, problem))
-    return out
+                status = TableStatus(number, k, path, table, 0, t.hands, str(exc))
+                yield TableRead(status, None, exc)
+                continue
+            problem = None
+            if hands > t.hands:
+                problem = _("{hands} hands recorded, the round has {of}").format(
+                    hands=hands, of=t.hands
+                )
+            status = TableStatus(number, k, path, table, hands, t.hands, problem)
+            yield TableRead(status, TableResult(number, k, totals, solos, hands), None)
+
+
+def status(folder: Path, t: Tournament) -> list[TableStatus]:
+    """Every table of every round drawn: its hands recorded and whether it verifies."""
+    return [read.status for read in read_tables(folder, t)]
 
 
 def _read(
-    path: Path, t: Tournament, number: int, k: int, table: tuple[str, ...]
-) -> tuple[Any, Any, Counter[str]]:
+    path: Path, t: Tournament, number: int, k: int, table: tuple[str, ...], memo: Memo | None
+) -> tuple[dict[str, int], dict[str, int], int]:
     """A table's checked night (refusing a file that does not verify, is not the table drawn
-    or plays other rules), and each player's solos won."""
+    or plays other rules): each player's total, each player's solos won (those with any), and
+    the hands that count."""
     if not path.is_file():
         raise TournamentError(_("{path}: the table's session file is missing").format(path=path))
-    solos: Counter[str] = Counter()
-
-    def on_hand(view: HandView) -> None:
-        result = view.entry.result
-        if view.void or result is None or result.outcome is not Outcome.WIN:
-            return
-        row = view.row
-        if row.picker and not row.partners:  # a solo, wenz, geier, tout; a pick alone
-            solos[row.picker] += 1
-
     session = Session(path)
     with session.reading() as reading:
         head = reading.head
-        ledger = reading.night(on_hand=on_hand)
+        counts = PlayerCounts(head.players)
+        ledger = reading.night(counts=counts, memo=memo)
     if head.players != table:
         raise TournamentError(
             _(
@@ -486,33 +494,42 @@ def _read(
                 path=path, strangers=", ".join(strangers)
             )
         )
-    return head, ledger, solos
+    solos = {p: s.solos_won for p, s in counts.finish().items() if s.solos_won}
+    return dict(ledger.totals), solos, ledger.hands
 
 
 def results(folder: Path, t: Tournament) -> Iterator[TableResult]:
     """Every table's result, each table verified: a table that does not is an error naming
     its file."""
-    for number, tables in enumerate(t.drawn, 1):
-        for k, table in enumerate(tables, 1):
-            path = table_path(folder, number, k)
-            try:
-                _unused, ledger, solos = _read(path, t, number, k, table)
-            except SessionError as exc:
-                raise SessionError(
-                    exc.path,
-                    _("{message}; the standings need every table to verify").format(
-                        message=exc.message
-                    ),
-                    exc.line,
-                ) from None
-            if ledger.hands > t.hands:
-                raise TournamentError(
-                    _(
-                        "{path}: {hands} hands recorded, the round has {hands2} (void the extra "
-                        "with `scorepad -f {path} void N`)"
-                    ).format(path=path, hands=ledger.hands, hands2=t.hands)
-                )
-            yield TableResult(number, k, dict(ledger.totals), dict(solos), ledger.hands)
+    return results_of(read_tables(folder, t))
+
+
+def results_of(reads: Iterable[TableRead]) -> Iterator[TableResult]:
+    """The results of tables read (`read_tables`), refusing at the first that does not verify
+    or holds more hands than the round."""
+    for read in reads:
+        exc = read.error
+        if isinstance(exc, SessionError):
+            raise SessionError(
+                exc.path,
+                _("{message}; the standings need every table to verify").format(
+                    message=exc.message
+                ),
+                exc.line,
+            ) from None
+        if exc is not None:
+            raise exc
+        found = read.result
+        assert found is not None
+        if found.hands > read.status.of:
+            path = read.status.path
+            raise TournamentError(
+                _(
+                    "{path}: {hands} hands recorded, the round has {hands2} (void the extra "
+                    "with `scorepad -f {path} void N`)"
+                ).format(path=path, hands=found.hands, hands2=read.status.of)
+            )
+        yield found
 
 
 def draw(

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
     from ..hands import Input
-    from ..ledger import Ledger
+    from ..ledger import Ledger, Memo
     from ..reports import PlayerStats
     from ..rules import Rules
     from ..scoring import Hand, Score
@@ -688,13 +688,16 @@ def totals_table(state: Ledger, fmt: str = "text") -> str:
     )
 
 
-def night_stats(session: Session) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
-    """The checked night and every player's numbers (one pass)."""
+def night_stats(
+    session: Session, memo: Memo | None = None
+) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
+    """The checked night and every player's numbers (one pass; `memo`: what is remembered of
+    the kinds of hand, kept for the next night of a season)."""
     from ..reports import PlayerCounts
 
     with session.reading() as reading:  # the head and the rows of one version of the file
         counts = PlayerCounts(reading.head.players)
-        ledger = reading.night(counts=counts)
+        ledger = reading.night(counts=counts, memo=memo)
     return reading.head, ledger, counts.finish()
 
 

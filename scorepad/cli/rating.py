@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 def ratings_of(files: Sequence[Path]) -> list[PlayerRating]:
     """Every player's rating over the files' hands."""
-    from ..rating import rate, read_matches
+    from ..rating import ratings_over
 
-    return rate(match for file in files for match in read_matches(file))
+    return ratings_over(files)
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -371,11 +371,13 @@ def season(
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
         scorepad season sample_sessions/league/ --rating
     """
+    from ..ledger import Memo
     from ..render import Points, render, to_json
     from ..reports import season as league
     from ..session import SessionError
 
     files = session_files(sources)
+    memo = Memo()  # (a league's nights repeat one another's kinds of hand: each scored once)
     names = night_names(files)
     nights = []
     played: list[Path] = []
@@ -385,7 +387,7 @@ def season(
         try:
             # (as the reports read a night: from its checkpoint, leaving one; only its totals
             # and rules are kept, so each night's pass is let go before the next)
-            _head, state, _stats = night_stats(open_session(file))
+            _head, state, _stats = night_stats(open_session(file), memo)
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(

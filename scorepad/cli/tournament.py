@@ -356,8 +356,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
     from ..render import Points, render, to_json
     from ..tournament import TournamentError, standings_record
     from ..tournament import standings as ranked
-    from ..tournament_store import load, progress, results
-    from ..tournament_store import status as table_status
+    from ..tournament_store import load, progress, read_tables, results_of
 
     t = load(folder)
     if only is not None and only > len(t.drawn):
@@ -366,7 +365,8 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
                 only=only, len_drawn=len(t.drawn)
             )
         )
-    lines = ranked(t, list(results(folder, t)), only)
+    reads = list(read_tables(folder, t))  # (each table read once: its result and its status)
+    lines = ranked(t, list(results_of(reads)), only)
     if fmt == "json":
         click.echo(to_json(standings_record(t, lines, only)))
         return
@@ -393,7 +393,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
     click.echo(
         _("{name}: {progress} Tie-breaks: {value}.").format(
             name=t.name,
-            progress=progress(t, table_status(folder, t), folder),
+            progress=progress(t, [read.status for read in reads], folder),
             value=", ".join(t.tie_breaks) or _("none"),
         )
     )

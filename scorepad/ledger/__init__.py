@@ -13,7 +13,7 @@ of a hand and what the reports see).
 """
 
 from ..store.scan import Fate
-from .check import Checker
+from .check import Checker, Memo
 from .entries import Counts, HandView, Scored
 from .making import NewRows
 from .records import (
@@ -34,6 +34,7 @@ __all__ = [
     "Fate",
     "HandView",
     "Ledger",
+    "Memo",
     "Scored",
     "canonical",
     "hand_of",

@@ -55,6 +55,8 @@ from .records import hand_of, kind_of
 
 _FAST_GENERATION = 8_192  # kinds of hand remembered by their raw cells, in each of two generations
 
+_MEMO_KEPT = 2  # what a `Memo` keeps: the remembered of this many rules, columns and seats
+
 
 _POINTS_AT = INPUTS.index("points")
 
@@ -96,13 +98,50 @@ _NOT_A_POTS = tuple(
 )
 
 
+class Memo:
+    """What checking remembers of the kinds of hand, kept from one night's pass for the next
+    (`season`, `rating`): a league's nights are played by the same people under the same
+    rules, so the kinds of hand of one recur in the next, and each night need not score them
+    anew. A score remembered holds for the same rules, the same columns of the file and the
+    same seats in force, so it is kept by those, for the last `_MEMO_KEPT` of them: memory is
+    bounded however many nights are read (and no night's ledger is kept)."""
+
+    def __init__(self) -> None:
+        self._kept: list[tuple[Rules, tuple[str, ...], tuple[str, ...], _Remembered]] = []
+
+    def remembered(self, rules: Rules, codec: Codec, seated: tuple[str, ...]) -> _Remembered:
+        """What is remembered under these rules, columns and seats (new dicts the first time)."""
+        for at, (kept_rules, order, seats, found) in enumerate(self._kept):
+            # (rules compared by value: each night's are read from its own file)
+            if order == codec.order and seats == seated and kept_rules == rules:
+                if at:  # (the newest last: the oldest is let go first)
+                    self._kept.append(self._kept.pop(at))
+                return found
+        found = ({}, {}, {}, {}, {})
+        self._kept.append((rules, codec.order, seated, found))
+        del self._kept[:-_MEMO_KEPT]
+        return found
+
+
+# The kinds of hand by their raw cells (the young generation, the old), the objects shared by
+# them, the scores by decoded inputs and those alike but for card points (see `Checker`).
+_Remembered = tuple[
+    dict[str, Scored],
+    dict[str, Scored],
+    dict[Any, Any],
+    dict[tuple[object, ...], Scored | str],
+    dict[tuple[object, ...], Scored],
+]
+
+
 class Checker(Night):
     """The night, checked row by row as a file is read (see the module's text).
 
     `on_hand`, if given, is called with every hand's final version (`HandView`) as the pass
     reaches it; `counts`, if given, counts the hands that are not void by their final version (a
     `Counter` of `Scored`, which the reports fold into each player's numbers: far cheaper than a
-    call a hand). `cells_at` reads the row at a byte of the file (see `Fate`).
+    call a hand). `cells_at` reads the row at a byte of the file (see `Fate`). `memo`, if
+    given, is where what is remembered of the kinds of hand is kept, for the next night too.
     """
 
     def __init__(
@@ -117,9 +156,11 @@ class Checker(Night):
         fast: bool = True,
         counts: Counts | None = None,
         cells_at: Callable[[int], Sequence[str] | None] | None = None,
+        memo: Memo | None = None,
     ):
         super().__init__(rules, players, first_dealer, seated, codec, corrections, on_hand, counts)
         self.fast = fast
+        self._memo = memo if fast else None
         self.feed: Callable[[Sequence[str], int], list[Problem]]
         """feed(cells, line): check a row's raw cells, apply it; returns its problems."""
         self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
@@ -139,13 +180,19 @@ class Checker(Night):
         """The pass is over (the night may still take new rows, not more rows to check): let
         go of what checking holds. `feed` is a closure over this ledger, a reference cycle that
         only the garbage collector's rare full pass frees, with the ledger's caches in it: a
-        season that reads night after night would hold every one."""
+        season that reads night after night would hold every one. (What a `Memo` keeps is kept,
+        for the next night.)"""
         self.feed = _fed
+        if self._memo is not None:
+            self._memo = None
+            self._fast, self._fast_old, self._interned = {}, {}, {}
+            self._scores, self._scores_alike = {}, {}
+            return
         for memo in (self._fast, self._fast_old, self._interned, self._scores, self._scores_alike):
             memo.clear()
 
     def _changed(self, rules: bool) -> None:
-        if rules:  # (scores remembered were under the rules before)
+        if rules and self._memo is None:  # (scores remembered were under the rules before)
             self._scores.clear()
             self._scores_alike.clear()
         self._reset_fast_state()
@@ -157,9 +204,17 @@ class Checker(Night):
 
         `feed` is a closure over locals, which Python reads faster than attributes: it is called
         once a row, and on a night of a million hands its few microseconds are the pass."""
-        # what was remembered is for the seats that were in force
-        for memo in (self._fast, self._fast_old, self._interned):
-            memo.clear()
+        if self._memo is not None:  # what is remembered under these rules and seats
+            (
+                self._fast,
+                self._fast_old,
+                self._interned,
+                self._scores,
+                self._scores_alike,
+            ) = self._memo.remembered(self.rules, self.codec, self.seated)
+        else:  # what was remembered is for the seats that were in force
+            for memo in (self._fast, self._fast_old, self._interned):
+                memo.clear()
         dump = json.dumps
         seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
         totals_form = (
@@ -263,7 +318,7 @@ class Checker(Night):
                     [],
                     entry.result,
                 )
-                self._emit(number, entry, cells[k_note])
+                self._emit(number, entry, cells[k_note], when)
             else:
                 if count is not None:  # (the row's own card points: its kind's may differ)
                     base = entry.base
@@ -275,7 +330,8 @@ class Checker(Night):
                 if on_hand is not None:
                     own = None if entry.card == points else points
                     # (made as `HandView._make` makes one: without a call of its __new__)
-                    on_hand(new_view(HandView, (number, entry, False, False, cells[k_note], own)))
+                    view = (number, entry, False, False, cells[k_note], own, when)
+                    on_hand(new_view(HandView, view))
             if (
                 cells[k_next] == entry.next_dealer
                 and cells[k_seated] == seated_cell
@@ -311,7 +367,7 @@ class Checker(Night):
             and row.hand == self.last_hand
             and (self.counts is not None or self.on_hand is not None)
         ):
-            self._emit(row.hand, entry or self._entry_of(row), row.note)
+            self._emit(row.hand, entry or self._entry_of(row), row.note, row.time)
         return problems
 
     def _feed_inputs(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
@@ -386,9 +442,9 @@ class Checker(Night):
             return Scored(row.inputs_only(row.kind), dict.fromkeys(seated, 0), None, seated)
         return found
 
-    def _emit(self, number: int, entry: Scored, note: str) -> None:
+    def _emit(self, number: int, entry: Scored, note: str, time: str = "") -> None:
         """Count a hand just applied in its final version (as the rows below it leave it),
-        and tell `on_hand` about it."""
+        and tell `on_hand` about it (with `time`, its own row's)."""
         if self.on_hand is None:  # (counting only, or nobody to tell: verify, settle)
             self._seat_notes.clear()
             # A hand that rows below correct is counted as the last of them leaves it: `_forget`.
@@ -422,7 +478,7 @@ class Checker(Night):
         if self.counts is not None and not void and entry.result is not None:
             self.counts.add(entry)
         if self.on_hand is not None:
-            self.on_hand(HandView(number, entry, void, amended, note))
+            self.on_hand(HandView(number, entry, void, amended, note, None, time))
 
     def _amended(
         self, cells: Sequence[str] | None, entry: Scored, pot: int = 0

@@ -145,6 +145,7 @@ class HandView(NamedTuple):
     amended: bool = False
     note: str = ""
     points: int | None = None
+    time: str = ""  # when the hand's own row was written (its `time` cell)
 
     @property
     def card_points(self) -> int | None:

@@ -30,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import i18n
 from ..errors import ScorepadError
 from ..tournament import standings, standings_record
-from ..tournament_store import FILE, load, progress, results, status, table_record
+from ..tournament_store import FILE, load, progress, read_tables, results_of, table_record
 from .serve import POLL, LiveBoard, live_app, page_html
 
 _TABLE_FILE = re.compile(r"round-([0-9]{1,4})/table-([0-9]{1,5})\.csv")
@@ -49,10 +49,11 @@ def hall_state(folder: Path) -> dict[str, Any]:
         t = load(folder)
     except ScorepadError as exc:
         return {"error": str(exc)}
-    tables = status(folder, t)
+    reads = list(read_tables(folder, t))  # (each table read once)
+    tables = [read.status for read in reads]
     refused = None
     try:
-        ranked = standings(t, list(results(folder, t)))
+        ranked = standings(t, list(results_of(reads)))
     except ScorepadError as exc:  # (the refusal of `tournament standings`, word for word)
         ranked, refused = [], str(exc)
     state = standings_record(t, ranked)
