@@ -66,7 +66,7 @@ from ..errors import ScorepadError, wording
 from ..games import BY_NAME as GAMES
 from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
-from ..ledger import HandView, Ledger
+from ..ledger import Counts, HandView, Ledger
 from ..pot import paid_out
 from ..render import Money
 from ..reports import (
@@ -82,8 +82,9 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import Session, Waiting
+from ..session import FOLLOW_MARKS, Head, Session, Waiting, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
+from ..store.checkpoint import Checkpoint
 from ..store.format import check_note
 
 MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
@@ -152,13 +153,23 @@ class _Series:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
+    def copy(self) -> _Series:
+        """The series as it stands (to go on from later: the board keeps it with the night)."""
+        made = _Series(self.players)
+        made.running = dict(self.running)
+        made.hands, made.points = list(self.hands), list(self.points)
+        made.step, made.seen = self.step, self.seen
+        return made
+
     def finish(self, last: int) -> dict[str, Any]:
-        if self.hands[-1] != last and self.seen:
-            self.hands.append(last)
-            self.points.append(tuple(self.running.get(p, 0) for p in self.players))
+        """The chart's series, up to hand `last` (the series itself goes on unchanged)."""
+        hands, points = self.hands, self.points
+        if hands[-1] != last and self.seen:
+            hands = [*hands, last]
+            points = [*points, tuple(self.running.get(p, 0) for p in self.players)]
         return {
-            "hands": self.hands,
-            "totals": {p: [pt[i] for pt in self.points] for i, p in enumerate(self.players)},
+            "hands": hands,
+            "totals": {p: [pt[i] for pt in points] for i, p in enumerate(self.players)},
         }
 
 
@@ -246,19 +257,95 @@ def board_state(session: Session, file: str, money: MoneyRate | None = None) -> 
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
     running totals, who is seated, what the entry form offers (`entry`) and, given a rate, the
-    night in money (`money`, else None). One checking pass, like every report."""
+    night in money (`money`, else None). One checking pass, like every report (`BoardNight`
+    follows a file from pass to pass)."""
+    return BoardNight().state(session, file, money)
 
-    recent: deque[HandView] = deque(maxlen=RECENT)
-    with session.reading() as reading:
-        head = reading.head
-        counts = PlayerCounts(head.players)
-        series = _Series(head.players)
 
-        def on_hand(view: HandView) -> None:
-            recent.append(view)
-            series.add(view)
+class BoardNight:
+    """The board's night, followed as the file grows: each change is read from where a pass
+    before stopped, not from the start of the night (`Reading.follow`).
 
-        ledger = reading.night(on_hand=on_hand, counts=counts)
+    Beside each state of the night the pass keeps (at its end, and a few at distances before
+    it, where a correction of an older hand reads on from), this keeps what the board shows
+    that the night does not hold: the chart's series and the last hands, as they stood there.
+    A rewritten file (`forget`), or one whose bytes before a state are not those it was made
+    after, is read from the start. What it shows is what one pass over the whole file shows."""
+
+    def __init__(self) -> None:
+        self.kept: list[Checkpoint] = []  # the states of the night kept, oldest first
+        self.series = _Series(())
+        self.recent: deque[HandView] = deque(maxlen=RECENT)
+
+    def forget(self) -> None:
+        """The file was rewritten (not appended to): the next state is read from its start."""
+        self.kept = []
+
+    def state(self, session: Session, file: str, money: MoneyRate | None = None) -> dict[str, Any]:
+        """The board as the file stands now (see `board_state`); a ScorepadError when the file
+        has a problem (every state kept is let go then)."""
+        made: list[PlayerCounts] = []
+        with session.reading() as reading:
+            head = reading.head
+
+            def begin(since: Checkpoint | None) -> tuple[Callable[[HandView], None], Counts]:
+                if since is None:
+                    self.series, self.recent = _Series(head.players), deque(maxlen=RECENT)
+                else:
+                    series, recent = since.state["extra"]
+                    self.series, self.recent = series.copy(), deque(recent, maxlen=RECENT)
+                counts = PlayerCounts(head.players)
+                made.append(counts)
+                remember, add = self.recent.append, self.series.add
+
+                def on_hand(view: HandView) -> None:
+                    remember(view)
+                    add(view)
+
+                return on_hand, counts
+
+            def extra() -> Any:
+                return self.series.copy(), tuple(self.recent)
+
+            followed = reading.follow(self.kept, begin, extra)
+            if followed.problems and followed.since is not None:  # (as a pass from the start)
+                followed = reading.follow((), begin, extra)
+            size = reading.size
+        if followed.problems:
+            self.kept = []
+            raise refusal(session.path, followed.problems[0])
+        old = self.kept if followed.since is not None else []
+        self.kept = _spaced([*old, *followed.kept], size)
+        return _record(head, file, followed.ledger, made[-1], self.series, self.recent, money)
+
+
+def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
+    """The states worth keeping of a file of `size` bytes: the last, and in each span of
+    `FOLLOW_MARKS` before the end the one furthest back (a correction reads on from the
+    newest state before the hand it corrects: at most about four times as far back)."""
+    by_offset = {c.offset: c for c in kept if c.offset <= size}
+    ordered = sorted(by_offset.values(), key=lambda c: c.offset)
+    if not ordered:
+        return []
+    spans: dict[int, Checkpoint] = {}
+    for found in ordered[:-1]:
+        back = size - found.offset
+        span = sum(1 for mark in FOLLOW_MARKS if back <= mark)  # (0: further than them all)
+        if span and span not in spans:
+            spans[span] = found
+    return sorted([*spans.values(), ordered[-1]], key=lambda c: c.offset)
+
+
+def _record(
+    head: Head,
+    file: str,
+    ledger: Ledger,
+    counts: PlayerCounts,
+    series: _Series,
+    recent: Sequence[HandView],
+    money: MoneyRate | None,
+) -> dict[str, Any]:
+    """The board's state, from the night and what the pass told of its hands."""
     state = standings_record(file, head.rules.name, ledger, counts.finish())
     coming = next_hand(ledger)
     state.update(
@@ -321,6 +408,7 @@ class LiveBoard:
         self.version = 0
         self.event: dict[str, Any] = {}
         self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._texts: OrderedDict[int, str] = OrderedDict()  # the latest events, as sent
         self._seen: Any = None
         self._lock = asyncio.Lock()
 
@@ -360,6 +448,19 @@ class LiveBoard:
                 await self.refresh()
             await asyncio.sleep(self.poll)
 
+    def text_of(self, event: dict[str, Any]) -> str:
+        """An event as the stream sends it (its JSON), made once however many clients
+        listen."""
+        version = event.get("version")
+        text = self._texts.get(version) if isinstance(version, int) else None
+        if text is None:
+            text = json.dumps(event, ensure_ascii=False)
+            if isinstance(version, int):
+                self._texts[version] = text
+                while len(self._texts) > 4:
+                    self._texts.popitem(last=False)
+        return text
+
     def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
         """A queue that gets every event from now on."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -389,6 +490,7 @@ class Board(LiveBoard):
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
         self._offset = 0
+        self.night = BoardNight()
         # Idempotency-Key -> (the digest of its body, what its entry was answered)
         self._entries: OrderedDict[str, tuple[str, asyncio.Future[tuple[int, Any]]]] = OrderedDict()
 
@@ -406,7 +508,7 @@ class Board(LiveBoard):
 
     def _state(self) -> dict[str, Any]:
         try:
-            return board_state(self.session(), str(self.path), self.money)
+            return self.night.state(self.session(), str(self.path), self.money)
         except ScorepadError as exc:
             return {"error": str(exc)}
 
@@ -414,6 +516,8 @@ class Board(LiveBoard):
         """The state, and the changes appended since the last event (as `log` words them)."""
         rewritten = before is not None and seen is not None and seen[0] != before[0]
         offset = 0 if rewritten else self._offset
+        if rewritten or seen is None or (before is not None and seen[1] <= before[1]):
+            self.night.forget()  # (not appended to: another file, or changed in place)
         state = await run_in_threadpool(self._state)
         changes, end = await run_in_threadpool(changes_since, self.session(), offset)
         if not self.event:  # the first look: the rows so far are not news
@@ -549,10 +653,10 @@ def live_app(
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                yield {"event": "state", "data": json.dumps(board.event, ensure_ascii=False)}
+                yield {"event": "state", "data": board.text_of(board.event)}
                 while True:
                     event = await queue.get()
-                    yield {"event": "state", "data": json.dumps(event, ensure_ascii=False)}
+                    yield {"event": "state", "data": board.text_of(event)}
             finally:
                 board.unsubscribe(queue)
 
