@@ -351,7 +351,7 @@ class Reading:
             if problems:
                 break
             done = ends
-            if offset <= start or (last and snapshot.torn()):
+            if (since is not None and offset <= since.offset) or (last and snapshot.torn()):
                 continue
             night = saved(ledger)
             if night is not None:

@@ -276,6 +276,7 @@ class BoardNight:
         self.kept: list[Checkpoint] = []  # the states of the night kept, oldest first
         self.series = _Series(())
         self.recent: deque[HandView] = deque(maxlen=RECENT)
+        self.began = 0  # the byte the last pass began at (0: the start of the file)
 
     def forget(self) -> None:
         """The file was rewritten (not appended to): the next state is read from its start."""
@@ -314,6 +315,7 @@ class BoardNight:
         if followed.problems:
             self.kept = []
             raise refusal(session.path, followed.problems[0])
+        self.began = followed.since.offset if followed.since is not None else 0
         old = self.kept if followed.since is not None else []
         self.kept = _spaced([*old, *followed.kept], size)
         return _record(head, file, followed.ledger, made[-1], self.series, self.recent, money)
@@ -321,17 +323,19 @@ class BoardNight:
 
 def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
     """The states worth keeping of a file of `size` bytes: the last, and in each span of
-    `FOLLOW_MARKS` before the end the one furthest back (a correction reads on from the
-    newest state before the hand it corrects: at most about four times as far back)."""
+    `FOLLOW_MARKS` before the end (and up to four times the furthest) the one furthest back
+    (a correction reads on from the newest state before the hand it corrects: at most about
+    four times as far back; one further back than them all, from the start)."""
     by_offset = {c.offset: c for c in kept if c.offset <= size}
     ordered = sorted(by_offset.values(), key=lambda c: c.offset)
     if not ordered:
         return []
     spans: dict[int, Checkpoint] = {}
+    furthest = 4 * max(FOLLOW_MARKS)
     for found in ordered[:-1]:
         back = size - found.offset
         span = sum(1 for mark in FOLLOW_MARKS if back <= mark)  # (0: further than them all)
-        if span and span not in spans:
+        if back <= furthest and span not in spans:
             spans[span] = found
     return sorted([*spans.values(), ordered[-1]], key=lambda c: c.offset)
 
