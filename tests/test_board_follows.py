@@ -183,3 +183,64 @@ def test_any_night_followed_shows_what_the_whole_file_shows(
         for op in operations:
             play(path, *operation_args(op))
             followed(night, path)
+
+
+class _PlayerByPlayer:
+    """The chart's series as the board made it before it added up hands in bulk (a player at a
+    time, a hand at a time): what `_Series` must give."""
+
+    def __init__(self, players: list[str]):
+        self.players = players
+        self.running = dict.fromkeys(players, 0)
+        self.hands, self.points, self.step, self.seen = [0], [(0,) * len(players)], 1, 0
+
+    def add(self, number: int, deltas: dict[str, int], void: bool) -> None:
+        if void:
+            return
+        for player, value in deltas.items():
+            self.running[player] = self.running.get(player, 0) + value
+        self.seen += 1
+        if self.seen % self.step:
+            return
+        self.hands.append(number)
+        self.points.append(tuple(self.running.get(p, 0) for p in self.players))
+        if len(self.hands) > serve.SERIES_POINTS:
+            self.hands, self.points = self.hands[::2], self.points[::2]
+            self.step *= 2
+
+    def finish(self, last: int) -> dict[str, Any]:
+        hands, points = list(self.hands), list(self.points)
+        if hands[-1] != last and self.seen:
+            hands.append(last)
+            points.append(tuple(self.running.get(p, 0) for p in self.players))
+        totals = {p: [pt[i] for pt in points] for i, p in enumerate(self.players)}
+        return {"hands": hands, "totals": totals}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.booleans(), st.integers(-9, 9)), min_size=0, max_size=2500
+    ),
+    st.integers(0, 2500),
+)
+def test_the_series_adds_up_hands_in_bulk_as_it_did_one_by_one(
+    hands: list[tuple[int, bool, int]], copied_at: int
+) -> None:
+    from scorepad.ledger import HandView, Scored
+    from scorepad.store.format import Row, RowKind
+
+    players = ["Ann", "Bob", "Cy"]
+    shared = [{"Ann": 2, "Bob": -1, "Cy": -1}, {"Ann": -4, "Bob": 2, "Cy": 2}]
+    series, reference = serve._Series(players), _PlayerByPlayer(players)
+    for number, (kind, void, value) in enumerate(hands, 1):
+        deltas = shared[kind] if kind < 2 else {"Ann": value, "Bob": -value, "Cy": 0}
+        row = Row(RowKind.PICKER, number, hand=number)
+        series.add(HandView(number, Scored(row, deltas, None, tuple(players)), void))
+        reference.add(number, deltas, void)
+        if number == copied_at:  # (a copy goes on as the series does; the series is unchanged)
+            assert series.finish(number) == reference.finish(number)
+            series = series.copy()
+    last = len(hands) + 2  # (hands after the last one told: a void one, say)
+    assert series.finish(last) == reference.finish(last)
+    assert series.finish(len(hands)) == reference.finish(len(hands))

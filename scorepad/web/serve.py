@@ -41,10 +41,11 @@ import re
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from decimal import Decimal
 from importlib import resources
+from operator import methodcaller
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -129,24 +130,30 @@ class BadRequest(Exception):
 
 class _Series:
     """Each player's running total for the chart, at most SERIES_POINTS points a player (every
-    other point is dropped when it fills, so a long night keeps its shape)."""
+    other point is dropped when it fills, so a long night keeps its shape).
+
+    The hands since the last point are added up when the next is made (`_add_up`), a player
+    at a time over them, not player by player a hand: a pass tells the series of every hand
+    of the night."""
 
     def __init__(self, players: Sequence[str]):
         self.players = tuple(players)
-        self.running = dict.fromkeys(self.players, 0)
+        self.running = dict.fromkeys(self.players, 0)  # the totals at the last point
         self.hands: list[int] = [0]
         self.points: list[tuple[int, ...]] = [(0,) * len(self.players)]
         self.step = 1
         self.seen = 0
+        self.since: list[Mapping[str, int]] = []  # the points of each hand since the last point
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
-        for player, value in view.deltas.items():
-            self.running[player] = self.running.get(player, 0) + value
+        self.since.append(view.entry.deltas)
         self.seen += 1
         if self.seen % self.step:
             return
+        _add_up(self.running, self.since)
+        self.since.clear()
         self.hands.append(view.number)
         self.points.append(tuple(self.running.get(p, 0) for p in self.players))
         if len(self.hands) > SERIES_POINTS:
@@ -158,19 +165,28 @@ class _Series:
         made = _Series(self.players)
         made.running = dict(self.running)
         made.hands, made.points = list(self.hands), list(self.points)
-        made.step, made.seen = self.step, self.seen
+        made.step, made.seen, made.since = self.step, self.seen, list(self.since)
         return made
 
     def finish(self, last: int) -> dict[str, Any]:
         """The chart's series, up to hand `last` (the series itself goes on unchanged)."""
         hands, points = self.hands, self.points
         if hands[-1] != last and self.seen:
+            running = dict(self.running)
+            _add_up(running, self.since)
             hands = [*hands, last]
-            points = [*points, tuple(self.running.get(p, 0) for p in self.players)]
+            points = [*points, tuple(running.get(p, 0) for p in self.players)]
         return {
             "hands": hands,
             "totals": {p: [pt[i] for pt in points] for i, p in enumerate(self.players)},
         }
+
+
+def _add_up(running: dict[str, int], hands: Sequence[Mapping[str, int]]) -> None:
+    """Add each hand's points to the running totals of the players shown (a column of the
+    file each: no hand has points for anyone else), a player at a time."""
+    for player in running:
+        running[player] += sum(map(methodcaller("get", player, 0), hands))
 
 
 class MoneyRate(NamedTuple):
