@@ -579,13 +579,14 @@ class HandLines:
     """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
 
     Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
-    only in their number, note and card points: their line is made once, with gaps for those
-    (and checked against the line made whole the first time). A void or amended hand, or one
-    with running totals, is made whole."""
+    only in their number, note and card points: their line is made once, as a template with
+    gaps for those (and checked against the line made whole the first time). A void or
+    amended hand, or one with running totals, is made whole."""
 
     def __init__(self) -> None:
-        # a kind's pieces, and what goes after each but the last (None: made whole)
-        self._parts: dict[Scored, tuple[list[str], list[str]] | None] = {}
+        # a kind's template (%-style: its number, then its note and card points in the order
+        # of `order`, "n" and "p" each), and that order (None: made whole)
+        self._parts: dict[Scored, tuple[str, str] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
         number, entry, void, amended, note, points = view
@@ -599,35 +600,34 @@ class HandLines:
             parts = self._parts[entry] = self._made(view)
         if parts is None:
             return json.dumps(hand_record(view), ensure_ascii=False)
-        pieces, gaps = parts
-        card = str(entry.card_points if points is None else points)
-        out = ['{"hand": ', str(number), pieces[0]]
-        for gap, piece in zip(gaps, pieces[1:]):
-            if gap == _NOTE_GAP:
-                out.append(json.dumps(note, ensure_ascii=False) if note else '""')
-            else:
-                out.append(card)
-            out.append(piece)
-        return "".join(out)
+        template, order = parts
+        noted = json.dumps(note, ensure_ascii=False) if note else '""'
+        if order == "n":
+            return template % (number, noted)
+        card = entry.card_points if points is None else points
+        if order == "ppn":  # (the points, then the words that name them, then the note)
+            return template % (number, card, card, noted)
+        return template % (number, *(noted if gap == "n" else card for gap in order))
 
-    def _made(self, view: HandView) -> tuple[list[str], list[str]] | None:
-        """A kind's line in pieces around its number, note and card points (None: it cannot
-        be cut there)."""
+    def _made(self, view: HandView) -> tuple[str, str] | None:
+        """A kind's line as a template around its number, note and card points (None: it
+        cannot be cut there)."""
         record = hand_record(view._replace(number=0, note=_NOTE_GAP))
-        if view.card_points is None:
-            return None
-        record["points"] = _POINTS_FIELD
-        record["played"] = played_text(view, _POINTS_GAP)
+        named = view.card_points is not None  # (a leaster's line names none)
+        if named:
+            record["points"] = _POINTS_FIELD
+            record["played"] = played_text(view, _POINTS_GAP)
         text = json.dumps(record, ensure_ascii=False)
         start = '{"hand": 0'
         if not text.startswith(start):
             return None
-        text = text[len(start) :]
+        pieces = _JSON_GAPS.split(text[len(start) :])
         found = _JSON_GAPS.findall(text)
-        gaps = [_NOTE_GAP if g == f'"{_NOTE_GAP}"' else _POINTS_GAP for g in found]
-        if gaps.count(_NOTE_GAP) != 1 or len(gaps) > 3:
+        order = "".join("n" if g == f'"{_NOTE_GAP}"' else "p" for g in found)
+        if order.count("n") != 1 or len(order) > 3 or (not named and order != "n"):
             return None
-        parts = _JSON_GAPS.split(text), gaps
+        template = '{"hand": %d' + "%s".join(piece.replace("%", "%%") for piece in pieces)
+        parts = template, order
         self._parts[view.entry] = parts
         if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
             return None  # (made whole, every time)

@@ -28,6 +28,16 @@ OPERATIONS = st.one_of(
     ),
     st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(0, 120)),
     st.tuples(st.just("leaster"), st.sampled_from(PLAYERS)),
+    st.tuples(
+        st.just("noted"),
+        st.sampled_from(PLAYERS),
+        st.integers(0, 120),
+        # (a note the JSON sheet writes into a line it made for the kind: quotes, a % sign)
+        st.one_of(
+            st.just(""),
+            st.text(alphabet='a %"\\é{}', min_size=1, max_size=6).filter(lambda t: t.strip() == t),
+        ),
+    ),
     st.tuples(st.just("doubler")),
     st.tuples(st.just("undo")),
     st.tuples(st.just("void"), st.integers(1, 12)),
@@ -239,6 +249,9 @@ def operation_args(op: tuple[Any, ...]) -> list[Any]:
         args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
     elif op[0] == "leaster":
         args = ["amend", 1, "--leaster", "--winner", op[1]]
+    elif op[0] == "noted":
+        args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
+        args += ["--note", op[3]] if op[3] else []
     elif op[0] == "doubler":
         args = ["hand", "--doubler"]
     elif op[0] == "pot":
@@ -254,6 +267,32 @@ def operation_args(op: tuple[Any, ...]) -> list[Any]:
     else:
         args = ["amend", op[1], "--points", op[2]]
     return args
+
+
+def test_the_json_sheet_writes_hands_of_a_kind_as_json_dumps_writes_each() -> None:
+    """Hands alike but for their number, note and card points share a line made once with
+    gaps (`HandLines`): each line is still what `json.dumps` writes of the hand's record."""
+    from scorepad.reports import HandLines, hand_record
+    from scorepad.session import Session
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        assert invoke(path, "new", "--players", ",".join(PLAYERS)).exit_code == 0
+        # (five hands a round, one dealer each: the second round's hands are the first's kinds,
+        # whose first hands had no note)
+        notes = ["", "", 'a "100%" {x} \\\\', "", "é%s%d", "%", '"', "", "b", ""]
+        for at, note in enumerate(notes):  # (Ann alone, or a leaster: no card points to fill)
+            args = ["hand", "--picker", "Ann", "--alone", "--points", 70 + at % 5 + at // 5]
+            if at % 5 in (1, 3):
+                args = ["hand", "--leaster", "--winner", "Bob"]
+            assert invoke(path, *args, *(["--note", note] if note else [])).exit_code == 0
+        lines, made = HandLines(), []
+        Session(path).check(on_hand=lambda v: made.append((lines.line(v), v)))
+        assert len(made) == len(notes) > len({v.entry for _line, v in made})  # (some share one)
+        for line, view in made:
+            assert line == json.dumps(hand_record(view), ensure_ascii=False)
+        sheet = json.loads(invoke(path, "sheet", "--format", "json").stdout)
+        assert [hand["note"] for hand in sheet["hands"]] == notes
 
 
 def _play_and_check(
@@ -316,6 +355,14 @@ def _play_and_check(
 
         Session(path).check(on_hand=listen, fast=fast)
     assert shown[0] == shown[1]
+    # the JSON sheet's lines, made once a kind with gaps for the number, note and card
+    # points, are what `json.dumps` makes of each hand's record
+    from scorepad.reports import HandLines, hand_record
+
+    lines, made = HandLines(), []
+    Session(path).check(on_hand=lambda v: made.append((lines.line(v), v)))
+    for line, view in made:
+        assert line == json.dumps(hand_record(view), ensure_ascii=False)
     assert results[0][0] == standings["totals"]
     rows = path.read_text().splitlines()[3:]
     columns = dict.fromkeys(players, 0)

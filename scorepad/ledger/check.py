@@ -199,7 +199,10 @@ class Checker(Night):
         width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
         race = self.rules.settlement == "race"
         slow, keep = self._feed_slow, self._keep
-        count = self.counts.count if self.counts is not None else None
+        counts = self.counts
+        count = counts.count if counts is not None else None
+        # (`Counts` is a Counter: a kind it holds is counted inline, as `count` counts it)
+        tally, tally_points = (counts, counts.card_points) if counts is not None else ({}, {})
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
 
@@ -263,7 +266,12 @@ class Checker(Night):
                 self._emit(number, entry, cells[k_note])
             else:
                 if count is not None:  # (the row's own card points: its kind's may differ)
-                    count(entry.base, 1, points)
+                    base = entry.base
+                    if base in tally:
+                        tally[base] += 1
+                        tally_points[base] += points
+                    else:
+                        count(base, 1, points)
                 if on_hand is not None:
                     own = None if entry.card == points else points
                     # (made as `HandView._make` makes one: without a call of its __new__)
