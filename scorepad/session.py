@@ -304,6 +304,7 @@ class Reading:
         kept: Sequence[checkpoint.Checkpoint],
         begin: Callable[[checkpoint.Checkpoint | None], tuple[Callable[[HandView], None], Counts]],
         extra: Callable[[], Any],
+        warm: Ledger | None = None,
     ) -> Followed:
         """The pass of a reader that holds the night as the file grows (the live board): from
         the newest of the states it `kept` (what passes before left, in memory) that fits
@@ -317,7 +318,10 @@ class Reading:
         `FOLLOW_MARKS` before the end (where no hand before the mark is corrected after it:
         the state there is the one a pass over the bytes before it leaves) and at the end,
         oldest first; none after a problem. What this holds in memory is a few states of the
-        night (their size is that of a sidecar), never the rows."""
+        night (their size is that of a sidecar), never the rows.
+
+        `warm`: the ledger of the pass before, whose remembered scores this one starts with
+        (`Checker.warm_from`). The ledger this gives is left so too (its `done` lets go)."""
         head, snapshot = self.head, self._snapshot
         size = snapshot.size
         fits = [c for c in kept if self._fits(c)]
@@ -331,6 +335,8 @@ class Reading:
             on_hand, counts = begin(since)
             ledger = self._ledger(corrections, on_hand, True, counts)
             if since is None or self._restore(ledger, since, counts):
+                if warm is not None:
+                    ledger.warm_from(warm)
                 break
         else:  # (the start always fits: the loop ends there)
             raise AssertionError("unreachable")
@@ -358,7 +364,6 @@ class Reading:
                 state = {"night": night, "counts": counts.saved(), "extra": extra()}
                 state["sentinel"] = _sentinel(snapshot, offset)
                 made.append(checkpoint.Checkpoint(offset, ends, state, None))
-        ledger.done()
         ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
         return Followed(ledger, problems, [] if problems else made, since)
 
@@ -377,7 +382,7 @@ class Reading:
 # Where a pass of `Reading.follow` keeps the state: at the line start nearest each of these many
 # bytes before the end (a correction of a hand that far back reads on from there; one further
 # back reads the file from the start).
-FOLLOW_MARKS = (8 << 20, 2 << 20, 512 << 10, 128 << 10, 32 << 10, 8 << 10)
+FOLLOW_MARKS = tuple((8 << 20) >> k for k in range(11))  # (8 MiB, 4 MiB, ... 8 KiB)
 _SENTINEL = 4096  # the bytes before a state's offset compared, and those of the head
 
 

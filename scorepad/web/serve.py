@@ -293,6 +293,7 @@ class BoardNight:
         self.series = _Series(())
         self.recent: deque[HandView] = deque(maxlen=RECENT)
         self.began = 0  # the byte the last pass began at (0: the start of the file)
+        self.ledger: Ledger | None = None  # the last pass's (what it remembered warms the next)
 
     def forget(self) -> None:
         """The file was rewritten (not appended to): the next state is read from its start."""
@@ -324,12 +325,18 @@ class BoardNight:
             def extra() -> Any:
                 return self.series.copy(), tuple(self.recent)
 
-            followed = reading.follow(self.kept, begin, extra)
+            warm = self.ledger
+            followed = reading.follow(self.kept, begin, extra, warm)
             if followed.problems and followed.since is not None:  # (as a pass from the start)
+                followed.ledger.done()
                 followed = reading.follow((), begin, extra)
             size = reading.size
+        if warm is not None:
+            warm.done()  # (a reference cycle: let go of its caches now)
+        self.ledger = followed.ledger
         if followed.problems:
-            self.kept = []
+            self.kept, self.ledger = [], None
+            followed.ledger.done()
             raise refusal(session.path, followed.problems[0])
         self.began = followed.since.offset if followed.since is not None else 0
         old = self.kept if followed.since is not None else []
@@ -341,7 +348,7 @@ def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
     """The states worth keeping of a file of `size` bytes: the last, and in each span of
     `FOLLOW_MARKS` before the end (and up to four times the furthest) the one furthest back
     (a correction reads on from the newest state before the hand it corrects: at most about
-    four times as far back; one further back than them all, from the start)."""
+    twice as far back; one further back than them all, from the start)."""
     by_offset = {c.offset: c for c in kept if c.offset <= size}
     ordered = sorted(by_offset.values(), key=lambda c: c.offset)
     if not ordered:
