@@ -35,6 +35,7 @@ from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name
 from .store import checkpoint, files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
+from .store.checkpoint import Checkpoint
 from .store.format import (
     CREATED_VERSION,
     HAND_KINDS,
@@ -57,6 +58,7 @@ from .store.write import add_column, append, create
 __all__ = [
     "DEFAULT_WAIT",
     "FOLLOW_MARKS",
+    "Checkpoint",
     "Followed",
     "Head",
     "Reading",

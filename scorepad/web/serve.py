@@ -83,9 +83,8 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import FOLLOW_MARKS, Head, Session, Waiting, refusal
+from ..session import FOLLOW_MARKS, Checkpoint, Head, Session, Waiting, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
-from ..store.checkpoint import Checkpoint
 from ..store.format import check_note
 
 MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
