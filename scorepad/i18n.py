@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -68,7 +68,7 @@ class Catalog:
         return None
 
     def gettext(self, message: str) -> str:
-        found = self._find(message.encode("utf-8"))
+        found = self._find(message.encode("utf-8")) if message else None  # ("" is the header)
         return found or message
 
     def pgettext(self, context: str, message: str) -> str:
@@ -189,6 +189,27 @@ def english() -> Iterator[None]:
         yield
     finally:
         _LANGUAGE[0] = saved
+
+
+_SPEAKING_LOCK: list[Any] = []
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Speak `language` within the block, one such block at a time in the process: the live
+    board's threads each word a reader's text (in its page's language) in one, for the
+    language in force is the process's."""
+    if not _SPEAKING_LOCK:
+        import threading
+
+        _SPEAKING_LOCK.append(threading.RLock())
+    with _SPEAKING_LOCK[0]:
+        saved = _LANGUAGE[0]
+        _LANGUAGE[0] = language
+        try:
+            yield
+        finally:
+            _LANGUAGE[0] = saved
 
 
 def joined(names: Iterable[str]) -> str:

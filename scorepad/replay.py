@@ -34,7 +34,9 @@ from dataclasses import dataclass, field, replace
 
 from .cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
 from .errors import CardError, ScorepadError, worded
+from .i18n import game_word
 from .i18n import gettext as _
+from .i18n import language as language_in_force
 from .rules import Rules
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 from .text import unprintable, unprintable_problem
@@ -405,7 +407,7 @@ def _call(
                 raise HandFileError(
                     line, _("a {game} has no call: it is one against three").format(game=game)
                 )
-            return _Call((), _("plays a {game}").format(game=hand.game))
+            return _Call((), _("plays a {game}").format(game=game_text(hand.game)))
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
             raise HandFileError(line, _("no 'call:' line: give the called card, or 'alone'"))
@@ -433,6 +435,21 @@ def _call(
         _(" (unknown card {unknown})").format(unknown=unknown) if unknown else ""
     )
     return _Call((holder,) if holder != picker else (), said, called, unknown)
+
+
+def game_text(game: str | None) -> str:
+    """A hand file's game (`farbwenz C`) as the language says it: as written in English, the
+    game's name and its suit's in another (`Farbwenz Eichel`)."""
+    if not game or language_in_force() == "en":
+        return game or ""
+    name, *rest = game.split()
+    words = [game_word(name.lower())]
+    for word in rest:
+        try:
+            words.append(suit_word(parse_suit(word)))
+        except ScorepadError:
+            words.append(word)
+    return " ".join(words)
 
 
 def _card_of(text: str, line: int) -> Card:

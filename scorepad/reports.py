@@ -21,6 +21,7 @@ from .i18n import game_word, joined, ngettext
 from .i18n import gettext as _
 from .ledger import Counts, HandView, Ledger, Scored, kind_of, rules_of_set_row, set_row_text
 from .ledger.bock import owed as bock_count
+from .rules import stored_summary_words
 from .scoring import Bock, Outcome, Score, same_name, seat
 from .store.format import FORMULA_STARTS, Row, RowKind
 
@@ -580,24 +581,27 @@ class HandLines:
 
     Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
     only in their number, note and card points: their line is made once, as a template with
-    gaps for those (and checked against the line made whole the first time). A void or
-    amended hand, or one with running totals, is made whole."""
+    gaps for those (and checked against the line made whole the first time); a voided hand of
+    a kind has its own. An amended hand, or one with running totals, is made whole."""
 
     def __init__(self) -> None:
         # a kind's template (%-style: its number, then its note and card points in the order
-        # of `order`, "n" and "p" each), and that order (None: made whole)
-        self._parts: dict[Scored, tuple[str, str] | None] = {}
+        # of `order`, "n" and "p" each), and that order (None: made whole); by its kind
+        # (`Scored.base`), or (its kind, True) voided
+        self._parts: dict[object, tuple[str, str] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
         number, entry, void, amended, note, points = view
-        if void or amended or totals is not None:
+        if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
-        if entry in self._parts:
-            parts = self._parts[entry]
+        # (hands alike but for their card points share a line: `Scored.base`)
+        key: object = (entry.base, True) if void else entry.base
+        if key in self._parts:
+            parts = self._parts[key]
         else:
             if len(self._parts) > _TEXTS:
                 self._parts.clear()
-            parts = self._parts[entry] = self._made(view)
+            parts = self._parts[key] = self._made(view, key)
         if parts is None:
             return json.dumps(hand_record(view), ensure_ascii=False)
         template, order = parts
@@ -609,7 +613,7 @@ class HandLines:
             return template % (number, card, card, noted)
         return template % (number, *(noted if gap == "n" else card for gap in order))
 
-    def _made(self, view: HandView) -> tuple[str, str] | None:
+    def _made(self, view: HandView, key: object) -> tuple[str, str] | None:
         """A kind's line as a template around its number, note and card points (None: it
         cannot be cut there)."""
         record = hand_record(view._replace(number=0, note=_NOTE_GAP))
@@ -628,7 +632,7 @@ class HandLines:
             return None
         template = '{"hand": %d' + "%s".join(piece.replace("%", "%%") for piece in pieces)
         parts = template, order
-        self._parts[view.entry] = parts
+        self._parts[key] = parts
         if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
             return None  # (made whole, every time)
         return parts
@@ -649,6 +653,8 @@ class SheetRows:
         self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
         self._blank = (None,) * len(self.players)
         self._lines: dict[Scored, tuple[str, str | None]] = {}
+        # (a void or amended hand's: by its kind, card points and marks)
+        self._marked: dict[tuple[Scored, int, bool, bool], tuple[str, str | None]] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
@@ -669,9 +675,9 @@ class SheetRows:
                 self._cells[kind] = found
         what, cells = found
         if view.void:
-            what += " (void)"
+            what += _(" (void)")
         elif view.amended:
-            what += " (amended)"
+            what += _(" (amended)")
         if self.running:
             cells = self._running(view)
         elif view.void:
@@ -686,8 +692,14 @@ class SheetRows:
             return self._csv(self.row(view)) + "\n"
         number, entry, void, amended, note, points = view
         parts: tuple[str, str | None] | None = None
-        if void or amended:  # (a kind of its own: not remembered, and made whole)
-            parts = self._csv(self.row(view, remember=False)[1:-1]), None
+        if void or amended:  # (its line but the number and note, by kind and card points)
+            key = (entry.base, view.card_points or 0, void, amended)
+            parts = self._marked.get(key)
+            if parts is None:
+                parts = self._csv(self.row(view, remember=False)[1:-1]), None
+                if len(self._marked) > _TEXTS:
+                    self._marked.clear()
+                self._marked[key] = parts
         else:
             parts = self._lines.get(entry.base)
             if parts is None:
@@ -971,7 +983,7 @@ def rules_in_force(head: Head, ledger: Ledger) -> str:
     """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
     if ledger.rules_line:
         return ledger.rules.summary()
-    return head.start.note or head.rules.name
+    return stored_summary_words(head.start.note) if head.start.note else head.rules.name
 
 
 def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from .errors import RulesError, worded
 from .games import BASE_GAMES, CORE_GAMES, VALUED
 from .i18n import gettext as _
+from .i18n import language
 from .names import FAMILIES, PRESETS, Family
 
 DEFAULT_PRESET = "standard"
@@ -667,13 +668,9 @@ class Rules(NamedTuple):
         return self.family == Family.SCHAFKOPF
 
     def summary(self) -> str:
-        """The rules in force in a few words: 'pagat, with base=2'."""
-        text = self.name
-        if self.source != self.name:
-            text += f" ({self.source}, from {self.preset})"
-        if self.overrides:
-            text += ", with " + ", ".join(self.overrides)
-        return text
+        """The rules in force in a few words: 'pagat, with base=2', in the language in force
+        (a session file keeps it in English: see `stored_summary_words`)."""
+        return summary_words(self.name, self.source, self.preset, ", ".join(self.overrides))
 
     def deal_for(self, players: int) -> Deal | None:
         """The deal for this many active players, or None when these rules have none."""
@@ -997,6 +994,34 @@ def parse_override(text: str) -> tuple[str, Any]:
         return key, _setting_for(key).parse(value)
     except RulesError as exc:
         raise RulesError(_("⟨set⟩ {text}: {exc}").format(text=text, exc=exc)) from None
+
+
+def summary_words(name: str, source: str, preset: str, overrides: str) -> str:
+    """A table's summary (`Rules.summary`) from its parts, in the language in force: its name,
+    where it was read from unless that is its name, and the overrides laid over it."""
+    text = name
+    if source != name:
+        text = _("{name} ({source}, from {preset})").format(name=name, source=source, preset=preset)
+    if overrides:
+        text = _("{rules}, with {overrides}").format(rules=text, overrides=overrides)
+    return text
+
+
+_STORED_SUMMARY = re.compile(r"(?P<name>.*?) \((?P<source>.*), from (?P<preset>[^(),]*)\)")
+
+
+def stored_summary_words(note: str) -> str:
+    """The summary a session file keeps (`Rules.summary` as it was written, in English: the
+    file is never translated) in the language in force. It is read back into its parts, not
+    made again from the stored settings, for only it keeps the overrides as they were typed
+    and the file the rules were read from."""
+    if language() == "en":
+        return note
+    head, _with, overrides = note.partition(", with ")
+    found = _STORED_SUMMARY.fullmatch(head)
+    if found is None:
+        return summary_words(head, head, "", overrides)
+    return summary_words(found["name"], found["source"], found["preset"], overrides)
 
 
 def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:

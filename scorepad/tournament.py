@@ -348,23 +348,37 @@ def next_draw(t: Tournament, tries: int = DRAW_TRIES) -> tuple[tuple[Table, ...]
 
 def score_sheet(t: Tournament, round_number: int, table: int, seats: Table, path: str) -> str:
     """A printable score sheet for a table: its seats, the first dealer and a line per hand."""
-    width = max(6, *(len(p) for p in seats))
-    head = ["Hand", "Dealer".ljust(width), "Game".ljust(12), *(p.rjust(width) for p in seats)]
+    hand_word, dealer_word, game_word = _("Hand"), _("Dealer"), _("Game")
+    number = max(4, len(hand_word))
+    width = max(6, len(dealer_word), *(len(p) for p in seats))
+    game = max(12, len(game_word))
+    head = [
+        hand_word.ljust(number),
+        dealer_word.ljust(width),
+        game_word.ljust(game),
+        *(p.rjust(width) for p in seats),
+    ]
     rule = ["-" * len(h) for h in head]
     lines = [
-        f"{t.name}: round {round_number}, table {table} ({t.rules.name} rules, {t.hands} hands)",
-        f"Seats: {', '.join(seats)}. First dealer: {seats[-1]}; the deal passes to the left.",
-        f"Record each hand with: scorepad -f {path} hand ...",
+        _("{name}: round {round}, table {table} ({rules} rules, {hands} hands)").format(
+            name=t.name, round=round_number, table=table, rules=t.rules.name, hands=t.hands
+        ),
+        _("Seats: {seats}. First dealer: {dealer}; the deal passes to the left.").format(
+            seats=", ".join(seats), dealer=seats[-1]
+        ),
+        _("Record each hand with: scorepad -f {path} hand ...").format(path=path),
         "",
         "  ".join(head),
         "  ".join(rule),
     ]
     for hand in range(1, t.hands + 1):
-        cells = [str(hand).rjust(4), "_" * width, "_" * 12, *("_" * width for _ in seats)]
+        cells = [str(hand).rjust(number), "_" * width, "_" * game, *("_" * width for _s in seats)]
         lines.append("  ".join(cells))
     lines += [
         "",
-        "Total".ljust(4 + 2 + width + 2 + 12) + "  " + "  ".join("_" * width for _ in seats),
+        _("Total").ljust(number + 2 + width + 2 + game)
+        + "  "
+        + "  ".join("_" * width for _s in seats),
     ]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

@@ -407,14 +407,20 @@ def progress(t: Tournament, tables: list[TableStatus], folder: Path) -> str:
     """Where the tournament stands, in a sentence."""
     drawn = len(t.drawn)
     if not drawn:
-        return f"no round drawn yet (of {t.rounds}); next: scorepad tournament draw {folder}"
+        return _(
+            "no round drawn yet (of {rounds}); next: scorepad tournament draw {folder}"
+        ).format(rounds=t.rounds, folder=folder)
     current = [s for s in tables if s.round == drawn]
     done = sum(s.done for s in current)
     if done < len(current):
-        return f"round {drawn} of {t.rounds}: {done} of {len(current)} tables done."
+        return _("round {drawn} of {rounds}: {done} of {tables} tables done.").format(
+            drawn=drawn, rounds=t.rounds, done=done, tables=len(current)
+        )
     if drawn < t.rounds:
-        return f"round {drawn} of {t.rounds} is done; next: scorepad tournament draw {folder}"
-    return f"all {t.rounds} rounds are done."
+        return _(
+            "round {drawn} of {rounds} is done; next: scorepad tournament draw {folder}"
+        ).format(drawn=drawn, rounds=t.rounds, folder=folder)
+    return _("all {rounds} rounds are done.").format(rounds=t.rounds)
 
 
 def status(folder: Path, t: Tournament) -> list[TableStatus]:
@@ -428,7 +434,9 @@ def status(folder: Path, t: Tournament) -> list[TableStatus]:
                 _unused, ledger, _unused2 = _read(path, t, number, k, table)
                 hands = ledger.hands
                 if hands > t.hands:
-                    problem = f"{hands} hands recorded, the round has {t.hands}"
+                    problem = _("{hands} hands recorded, the round has {of}").format(
+                        hands=hands, of=t.hands
+                    )
             except ScorepadError as exc:
                 problem = str(exc)
             out.append(TableStatus(number, k, path, table, hands, t.hands, problem))

@@ -7,11 +7,12 @@
 The messages are (1) the strings the code marks (`_()`, `gettext()`, `ngettext()`, `N_()`),
 extracted with Babel as `pybabel extract -F babel.cfg` does, and (2) the help of every command
 and option, paragraph by paragraph (a docstring is no call to mark), and what the domain
-declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles and the
-games' names; and (3) the messages of the board's pages, marked `⟦...⟧`. They go into
-`scorepad/locale/scorepad.pot`; each language's `scorepad/locale/LANG/LC_MESSAGES/scorepad.po`
-is updated from it (new messages come in empty, to be translated; a changed one is marked
-fuzzy), and compiled into the `.mo` beside it, which scorepad ships and loads.
+declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles, the
+games' names and the presets' descriptions; and (3) the messages of the board's pages,
+marked `⟦...⟧`. They go into `scorepad/locale/scorepad.pot`; each language's
+`scorepad/locale/LANG/LC_MESSAGES/scorepad.po` is updated from it (new messages come in empty,
+to be translated; a changed one is marked fuzzy), and compiled into the `.mo` beside it,
+which scorepad ships and loads.
 """
 
 from __future__ import annotations
@@ -100,6 +101,11 @@ def declared() -> Iterator[tuple[Message, str]]:
         yield role.value, "scorepad/names.py: Role"
     for game in TABLE:
         yield Context("game", game.name), "scorepad/games.py: a game's name (i18n.game_word)"
+    from scorepad.names import PRESETS
+    from scorepad.rules import load_rules
+
+    for name in PRESETS:
+        yield load_rules(name).description, f"scorepad/presets/{name}.toml: description"
 
 
 def pages() -> Iterator[tuple[Message, str]]:

@@ -965,7 +965,7 @@ def _night_scripts() -> list[Case]:
         ("settle", "--currency", "dollars"),
         ("status", "--format", "csv"),
         ("chart", "--width", "5"),
-        ("chart", "--output", "chart.gif"),
+        ("chart", "--output", "chart.txt"),
         ("verify", "--quiet"),
     ]
     cases.append(

@@ -437,8 +437,16 @@ def test_the_german_board_in_chromium(night: Path) -> None:
                 timeout=10_000,
             )
             assert (
-                page.locator("#entry-message").inner_text().startswith("Aufgeschrieben: Spiel 2: ")
+                page.locator("#entry-message").inner_text()
+                == "Aufgeschrieben: Spiel 2: Cy allein 95, Schneider."
             )
+            # the last hands, described in German (the API asked in the page's language)
+            page.wait_for_function(
+                "document.getElementById('recent').textContent.includes('Cy allein 95')",
+                timeout=10_000,
+            )
+            recent = page.locator("#recent").inner_text()
+            assert "Cy allein 95, Schneider" in recent and "alone" not in recent
         finally:
             browser.close()
 
@@ -475,7 +483,7 @@ SWEEP = [
     "seat remove Zed",
     "replay no-such-file.txt",
     "season no-such-folder",
-    "chart --output chart.gif",
+    "chart --output chart.txt",
 ]
 
 
@@ -491,3 +499,268 @@ def test_every_error_in_german_is_one_line_and_changes_nothing(
     assert result.exit_code in (1, 2), result.output
     assert result.stderr.startswith("Fehler: ") and result.stderr.count("\n") == 1, result.stderr
     assert (tmp_path / "scorepad.csv").read_bytes() == before
+
+
+# --- `--lang` after the command ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["standings", "--lang", "de"],
+        ["standings", "--lang=de"],
+        ["--lang", "en", "standings", "--lang", "de"],  # (the last one given counts)
+        ["standings", "--format", "text", "--lang", "de"],
+    ],
+    ids=" ".join,
+)
+def test_lang_after_the_command(args: list[str]) -> None:
+    sample = ROOT / "sample_sessions/standard-friday.csv"
+    result = en("-f", sample, *args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("39 Spiele (Regeln standard).\n")
+
+
+def test_lang_after_the_command_speaks_the_help_too() -> None:
+    out = en("standings", "--lang", "de", "--help").stdout
+    assert out.startswith("Aufruf: scorepad standings [OPTIONEN]") and "Optionen:" in out
+    assert "--lang" not in out  # (every command takes it; the top level's help names it)
+    assert en("standings", "--help").stdout == en("standings", "-h").stdout  # English as ever
+
+
+def test_lang_after_a_groups_command(tmp_path: Path) -> None:
+    cup = tmp_path / "cup"
+    made = en("tournament", "new", cup, "--name", "Cup", "--rules", "preis", "--lang", "de",
+              "--players", "A,B,C,D", "--rounds", "1", "--hands", "1", "--seed", "1")  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert made.stdout.startswith(f"{cup}/tournament.toml begonnen: Cup; 4 Spieler")
+    for args in (["tournament", "standings", cup, "--lang", "de"],
+                 ["tournament", "--lang", "de", "standings", cup],
+                 ["tournament", "players", "add", "--lang", "de", cup, "E"]):  # fmt: skip
+        result = en(*args)
+        assert result.exit_code == 0, result.output
+        assert "Runde" in result.stdout or "angemeldet" in result.stdout, result.stdout
+    help_text = en("tournament", "players", "remove", "--lang", "de", "-h").stdout
+    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] DIR NAME")
+
+
+def test_scorepad_lang_still_chooses_and_lang_after_the_command_wins() -> None:
+    sample = ROOT / "sample_sessions/standard-friday.csv"
+    environ = {"SCOREPAD_LANG": "de"}
+    runner = CliRunner()
+    german = runner.invoke(cli, ["-f", str(sample), "standings"], env=environ)
+    assert german.stdout.endswith("39 Spiele (Regeln standard).\n")
+    english = runner.invoke(cli, ["-f", str(sample), "standings", "--lang", "en"], env=environ)
+    assert english.stdout.endswith("39 hands (standard rules).\n")
+
+
+def test_a_bad_lang_after_the_command_is_a_usage_error() -> None:
+    result = en("status", "--lang", "fr")
+    assert result.exit_code == 2
+    assert "'fr' is not one of 'en', 'de'" in result.stderr
+
+
+def test_lang_after_the_command_keeps_machine_output_english() -> None:
+    sample = ROOT / "sample_sessions/bavarian-evening.csv"
+    for args in (["sheet", "--format", "csv"], ["standings", "--format", "json"]):
+        assert en("-f", sample, *args, "--lang", "de").stdout == en("-f", sample, *args).stdout
+
+
+# --- no English left in German output ---------------------------------------------------------
+
+ENGLISH = re.compile(
+    r"\b(the|and|with|of|is|are|was|hands?|picker|won|lost|points|total|round|rounds|tables?|"
+    r"done|playing|remainder|places?|provisional|card|tricks|plays|rules|next|none|seats|"
+    r"dealer|record|from|high score)\b",
+    re.IGNORECASE,
+)
+ALLOWED = re.compile(
+    r"double on the bump|scorepad(?: -f \S+)?(?: [a-z-]+)*(?: \.\.\.)?|[a-z_.0-9]+=[a-z0-9-]+|"
+    r"solos, best-round, name|\S*/\S*"
+)
+
+
+def english_words(text: str) -> list[str]:
+    """The common English words in a German text (what a program or a rule reads put aside:
+    commands, settings as `key=value`, paths)."""
+    return ENGLISH.findall(ALLOWED.sub(" ", text))
+
+
+@pytest.mark.parametrize(
+    "hand_file", sorted(p.name for p in (ROOT / "sample_sessions/hands").glob("*.txt"))
+)
+def test_replay_speaks_german_throughout(hand_file: str) -> None:
+    result = de("replay", ROOT / "sample_sessions/hands" / hand_file)
+    assert result.exit_code in (0, 1), result.output
+    assert english_words(result.stdout) == [], result.stdout
+
+
+def test_replay_names_the_game_and_its_suit_in_german() -> None:
+    out = de("replay", ROOT / "sample_sessions/hands/bavarian-farbgeier.txt").stdout
+    assert "Vroni sagt an und spielt Farbgeier Eichel." in out
+    out = en("replay", ROOT / "sample_sessions/hands/bavarian-farbgeier.txt").stdout
+    assert "Vroni declares and plays a farbgeier C." in out
+    out = de("replay", ROOT / "sample_sessions/hands/bavarian-ramsch.txt").stdout
+    assert "Augen (Stiche): Anni 25 (1), Bertl 59 (4), Sepp 36 (3), Vroni 0 (0)." in out
+
+
+def _cup(tmp_path: Path) -> Path:
+    cup = tmp_path / "cup"
+    en("tournament", "new", cup, "--name", "Club Cup", "--rules", "preis", "--players",
+       "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias", "--rounds", "2", "--hands", "1",
+       "--seed", "7", "--entry", "10", "--currency", "€", "--payout", "50,30,20")  # fmt: skip
+    return cup
+
+
+def test_the_tournament_speaks_german(tmp_path: Path) -> None:
+    cup = _cup(tmp_path)
+    drawn = de("tournament", "draw", cup, "--sheets")
+    assert drawn.exit_code == 0, drawn.output
+    sheet = (cup / "round-1" / "table-1.txt").read_text(encoding="utf-8")
+    assert sheet.startswith("Club Cup: Runde 1, Tisch 1 (Regeln preis, 1 Spiele)\n")
+    assert "Erster Geber: Franz" in sheet and "\nStand " in sheet
+    en("-f", cup / "round-1/table-1.csv", "hand", "--picker", "Hias", "--game", "solo",
+       "--points", "70")  # fmt: skip
+    outputs = {"draw": drawn.stdout, "sheet": sheet}
+    for command in ("status", "standings", "payout"):
+        result = de("tournament", command, cup)
+        assert result.exit_code == 0, result.output
+        outputs[command] = result.stdout
+    assert "läuft" in outputs["status"] and "fertig" in outputs["status"]
+    assert "Vorläufig" in outputs["payout"] and "Rest: 0,00 €." in outputs["payout"]
+    assert "50 %" in outputs["payout"] and "Platz 1" in outputs["payout"]
+    for name, text in outputs.items():
+        assert english_words(text) == [], (name, text)
+
+
+def test_the_tournaments_english_is_as_it_was(tmp_path: Path) -> None:
+    cup = _cup(tmp_path)
+    en("tournament", "draw", cup, "--sheets")
+    sheet = (cup / "round-1" / "table-1.txt").read_text(encoding="utf-8")
+    assert sheet == (
+        "Club Cup: round 1, table 1 (preis rules, 1 hands)\n"
+        "Seats: Hias, Dori, Anni, Franz. First dealer: Franz; the deal passes to the left.\n"
+        f"Record each hand with: scorepad -f {cup}/round-1/table-1.csv hand ...\n"
+        "\n"
+        "Hand  Dealer  Game            Hias    Dori    Anni   Franz\n"
+        "----  ------  ------------  ------  ------  ------  ------\n"
+        "   1  ______  ____________  ______  ______  ______  ______\n"
+        "\n"
+        "Total                       ______  ______  ______  ______\n"
+    )
+    payout = en("tournament", "payout", cup).stdout
+    assert "Provisional: the tournament is not over." in payout and "places 1-8" in payout
+    assert payout.endswith("Remainder: €0.00.\n")
+
+
+def test_the_stored_rules_summary_is_worded_in_german_and_kept_in_english(tmp_path: Path) -> None:
+    path = tmp_path / "abend.csv"
+    made = de("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "base=2")
+    assert made.exit_code == 0, made.output
+    assert "Regeln: standard, mit base=2." in made.stdout
+    assert '"standard, with base=2"' in path.read_text(encoding="utf-8")  # (the file's own)
+    assert "Regeln:         standard, mit base=2\n" in de("-f", path, "status").stdout
+    assert "Rules:     standard, with base=2\n" in en("-f", path, "status").stdout
+    rules_file = tmp_path / "haus.toml"
+    rules_file.write_text('preset = "standard"\nname = "haus"\n', encoding="utf-8")
+    other = tmp_path / "haus.csv"
+    de("-f", other, "new", "--players", "A,B,C,D,E", "--rules", rules_file, "--set", "base=3")
+    status = de("-f", other, "status").stdout
+    assert f"haus ({rules_file}, nach standard), mit base=3" in status, status
+
+
+def test_the_presets_are_described_in_german() -> None:
+    out = de("rules", "bavarian").stdout
+    assert out.startswith("Regeln: bavarian. Bayerischer Schafkopf zu 10/50 ct")
+    assert en("rules", "bavarian").stdout.startswith("Rules: bavarian. Bavarian Schafkopf at")
+
+
+def test_the_german_board_describes_the_last_hands_in_german(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    from scorepad.web.serve import Board, create_app
+
+    sample = ROOT / "sample_sessions/house-rules.csv"
+    with TestClient(create_app(Board(sample, poll=0.05)), base_url="http://127.0.0.1") as client:
+        english = client.get("/api/state").json()
+        german = client.get("/api/state", params={"lang": "de"}).json()
+        page = client.get("/", headers={"accept-language": "de"}).text
+    assert english["recent"][0]["played"] == "Dee + Cy 116, schneider, last hand"
+    assert german["recent"][0]["played"] == "Dee + Cy 116, Schneider, letztes Spiel"
+    assert german["rules_in_force"]["summary"].startswith("pagat, mit all_pass=schwanzer")
+    assert english["rules_in_force"]["summary"].startswith("pagat, with all_pass=schwanzer")
+    for hand in german["recent"]:
+        assert english_words(hand["played"]) == [], hand["played"]
+    # the keys and what a program compares stay English: only the text differs
+    assert german.keys() == english.keys()
+    assert {k for k in english if english[k] != german[k]} == {"recent", "rules_in_force"}
+    for mine, theirs in zip(german["recent"], english["recent"], strict=True):
+        assert {k for k in mine if mine[k] != theirs[k]} <= {"played"}
+        assert mine["marks"] == theirs["marks"]
+    assert '"/api/state" + LANG' in page and 'lang="de"' in page  # (the page asks in German)
+
+
+def test_a_hand_entered_on_the_german_board_is_described_in_german(night: Path) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    from scorepad.web.serve import Board, create_app
+
+    board = Board(night, allow_entry=True, token="secret-token", poll=0.05)
+    headers = {"authorization": "Bearer secret-token"}
+    hand = {"picker": "Ann", "partners": ["Bob"], "points": 64}
+    with TestClient(create_app(board), base_url="http://127.0.0.1") as client:
+        client.get("/", headers={"accept-language": "de"})
+        german = client.post("/api/hands?lang=de", json=hand, headers=headers).json()
+        english = client.post("/api/hands", json={**hand, "points": 70}, headers=headers).json()
+    assert german["played"].startswith("Ann + Bob 64"), german
+    assert english["played"].startswith("Ann + Bob 70"), english
+    assert "worded" not in german and "worded" not in english
+    assert german["marks"] == [] and german.keys() == english.keys()
+
+
+def test_tournament_serve_has_lang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    served: list[Any] = []
+    monkeypatch.setattr("scorepad.cli.serve.run_board", lambda board, *a: served.append(board))
+    cup = _cup(tmp_path)
+    en("tournament", "draw", cup)
+    result = en("tournament", "serve", cup, "--port", "0", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Club Cup ({cup}) wird unter http://")  # (as every --lang)
+    (board,) = served
+    assert board.language == "de"
+    with TestClient(board.app(), base_url="http://127.0.0.1") as client:
+        page = client.get("/", headers={"accept-language": "en-US"})
+        state = client.get("/api/state", params={"lang": "de"}).json()
+    assert page.headers["content-language"] == "de" and '<html lang="de">' in page.text
+    assert "⟦" not in page.text and "<h2>Stand</h2>" in page.text
+    assert state["progress"].startswith("Runde 1 von 2: 0 von 2 Tischen fertig")
+    assert "--lang de|en" in en("tournament", "serve", "--help").stdout
+
+
+def test_a_german_night_reads_german_throughout(tmp_path: Path) -> None:
+    path = tmp_path / "abend.csv"
+    for args in (
+        ["new", "--players", "Ann,Bob,Cy,Dee,Ed", "--set", "base=2"],
+        ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "64"],
+        ["hand", "--leaster", "--winner", "Dee"],
+        ["hand", "--picker", "Cy", "--alone", "--points", "95", "--crack", "Bob"],
+        ["amend", "1", "--points", "70"],
+        ["void", "2", "--reason", "Zählfehler"],
+    ):
+        result = de("-f", path, *args)
+        assert result.exit_code == 0, result.output
+        assert english_words(result.stdout) == [], result.stdout
+    for command in ("sheet", "log", "status", "standings", "stats", "verify"):
+        result = de("-f", path, command)
+        assert result.exit_code == 0, result.output
+        assert english_words(result.stdout) == [], (command, result.stdout)
+    sheet = de("-f", path, "sheet").stdout
+    assert "Ann + Bob 70 (berichtigt)" in sheet and "Leaster: Dee (gestrichen)" in sheet
+    checked = de("check", "--players", "A,B,C,D,E", "--picker", "A", "--partner", "B",
+                 "--points", "64").stdout  # fmt: skip
+    assert "es wird angenommen, dass jede Partei einen Stich gemacht hat." in checked

@@ -96,6 +96,7 @@ LAYERS = {
     "session": 3,
     "reports": 4,
     "render": 4,
+    "picture": 4,
     "tournament_store": 4,
     "rating": 4,
     # the interfaces

@@ -112,29 +112,151 @@ def test_chart_in_the_terminal(night: Sp) -> None:
     assert "\x1b[" not in out  # no colour codes when not on a terminal
 
 
-@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+@pytest.mark.parametrize(
+    "suffix, magic",
+    [
+        (".png", b"\x89PNG"),
+        (".svg", b"<?xml"),
+        (".PNG", b"\x89PNG"),
+        (".jpg", b"\xff\xd8\xff"),
+        (".jpeg", b"\xff\xd8\xff"),
+        (".webp", b"RIFF"),
+        (".gif", b"GIF8"),
+        (".bmp", b"BM"),
+        (".tiff", b"II*\x00"),
+        (".pdf", b"%PDF"),
+    ],
+)
 def test_chart_as_an_image(night: Sp, tmp_path: Path, suffix: str, magic: bytes) -> None:
     image = tmp_path / f"chart{suffix}"
     assert night("chart", "--output", image).stdout == f"Wrote {image}.\n"
     assert image.read_bytes().startswith(magic)
 
 
-def test_chart_image_without_matplotlib_says_how_to_get_it(
+def test_chart_as_a_png_is_a_picture_of_the_night(night: Sp, tmp_path: Path) -> None:
+    from PIL import Image
+
+    image = tmp_path / "chart.png"
+    night("chart", "--output", image)
+    with Image.open(image) as picture:
+        assert (picture.format, picture.size, picture.mode) == ("PNG", (1000, 500), "RGB")
+        colors = {color for _, color in picture.getcolors(1_000_000) or []}
+    # each player's line in a colour of their own (matplotlib's first five)
+    for color in ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"):
+        assert tuple(int(color[k : k + 2], 16) for k in (1, 3, 5)) in colors, color
+
+
+def _svg(path: Path) -> tuple[list[str], list[str]]:
+    """The players' lines (by the name each carries) and every text of an SVG chart."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{ns}svg" and root.get("viewBox") == "0 0 1000 500"
+    lines = [
+        line.findtext(f"{ns}title") or ""
+        for line in root.iter(f"{ns}polyline")
+        if line.get("class") == "player"
+    ]
+    return lines, [text.text or "" for text in root.iter(f"{ns}text")]
+
+
+def test_chart_as_an_svg_has_a_line_and_a_name_per_player(night: Sp, tmp_path: Path) -> None:
+    image = tmp_path / "chart.svg"
+    night("chart", "--output", image)
+    lines, texts = _svg(image)
+    assert sorted(lines) == ["Ann", "Bob", "Cy", "Dee", "Ed"]
+    assert {"Ann", "Bob", "Cy", "Dee", "Ed", "hand", "game points"} <= set(texts)
+    assert "Running totals: night.csv (standard rules)" in texts
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_chart_image_of_one_hand_a_total_below_zero_and_names_not_ascii(
+    run: Run, tmp_path: Path, suffix: str
+) -> None:
+    path, image = tmp_path / "night.csv", tmp_path / f"chart{suffix}"
+    assert run("-f", path, "new", "--players", "Ann,Bärbel,Cy,Dee,Jürgen").exit_code == 0
+    hand = ("hand", "--picker", "Ann", "--alone", "--points", 20, "--tricks", 1)  # Ann loses
+    assert run("-f", path, *hand).exit_code == 0
+    result = run("-f", path, "chart", "--output", image)
+    assert result.exit_code == 0 and result.stdout == f"Wrote {image}.\n", result.stderr
+    if suffix == ".svg":
+        lines, texts = _svg(image)
+        assert lines == ["Jürgen", "Dee", "Cy", "Bärbel", "Ann"]  # (the first drawn last: on top)
+        assert {"Bärbel", "Jürgen"} <= set(texts)
+        assert any(t.startswith("\u2212") for t in texts)  # a tick below zero
+    else:
+        from PIL import Image
+
+        with Image.open(image) as picture:
+            assert picture.size == (1000, 500)
+
+
+def test_chart_image_of_no_hands_draws(run: Run, tmp_path: Path) -> None:
+    path, image = tmp_path / "night.csv", tmp_path / "chart.png"
+    assert run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    assert run("-f", path, "chart", "--output", image).exit_code == 0
+    assert image.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_chart_font_draws_every_letter_of_german_names() -> None:
+    """Pillow's own font has only ASCII: the chart's font draws umlauts, ß, the minus sign
+    and the ellipsis, each as a glyph of its own (not the box of a letter it lacks)."""
+    from PIL import ImageFont
+
+    from scorepad.picture import FONT
+
+    font = ImageFont.truetype(FONT, 24)
+
+    def drawn(letter: str) -> bytes:
+        return bytes(font.getmask(letter))
+
+    missing = drawn("\u4e00")  # (a letter the font lacks: its box)
+    for letter in "äöüÄÖÜßéñłøç\u2212…":
+        assert drawn(letter) != missing, letter
+
+
+def test_chart_image_without_pillow_says_how_to_get_it(
     night: Sp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
 ) -> None:
     import sys
 
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
     result = run("-f", night.path, "chart", "--output", tmp_path / "c.png")
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: --output needs matplotlib, which is not installed: pip install 'scorepad[plot]'\n"
+        "Error: --output needs Pillow, which is not installed: pip install 'scorepad[plot]'\n"
     )
+    assert not (tmp_path / "c.png").exists()
+    # an SVG is written without it
+    assert run("-f", night.path, "chart", "--output", tmp_path / "c.svg").exit_code == 0
+    assert _svg(tmp_path / "c.svg")[0]
 
 
-def test_chart_refuses_other_image_types(run: Run, night: Sp, tmp_path: Path) -> None:
-    result = run("-f", night.path, "chart", "--output", tmp_path / "c.jpg")
-    assert result.exit_code == 2 and ".png or .svg" in result.stderr
+def test_chart_image_in_a_format_this_pillow_cannot_write_says_so(
+    night: Sp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from PIL import Image
+
+    Image.init()
+    monkeypatch.delitem(Image.SAVE, "WEBP")  # (as a Pillow built without libwebp)
+    result = run("-f", night.path, "chart", "--output", tmp_path / "c.webp")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"Error: {tmp_path / 'c.webp'}: cannot write: Pillow ")
+    assert result.stderr.endswith(" cannot write WEBP\n")
+    assert not (tmp_path / "c.webp").exists()
+
+
+@pytest.mark.parametrize("name", ["c.txt", "c.eps", "c", "c.png.bak"])
+def test_chart_refuses_other_image_types(run: Run, night: Sp, tmp_path: Path, name: str) -> None:
+    result = run("-f", night.path, "chart", "--output", tmp_path / name)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "Error: Invalid value for --output: the image must be one of these types: .png, .svg, "
+        ".pdf, .jpg, .jpeg, .webp, .gif, .bmp, .tif, .tiff; see 'scorepad chart --help'\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night.csv"]
 
 
 def test_the_chart_legend_stands_below_the_chart_at_any_height(night: Sp) -> None:

@@ -286,13 +286,21 @@ def test_the_json_sheet_writes_hands_of_a_kind_as_json_dumps_writes_each() -> No
             if at % 5 in (1, 3):
                 args = ["hand", "--leaster", "--winner", "Bob"]
             assert invoke(path, *args, *(["--note", note] if note else [])).exit_code == 0
+        # (voided hands: two of one kind share a line of their own; one of another kind is
+        # alike but for being void to a hand after it)
+        assert invoke(path, "void", 1).exit_code == 0
+        assert invoke(path, "void", 2).exit_code == 0
+        assert invoke(path, "void", 7, "--reason", 'a "50%" mistake').exit_code == 0
         lines, made = HandLines(), []
         Session(path).check(on_hand=lambda v: made.append((lines.line(v), v)))
         assert len(made) == len(notes) > len({v.entry for _line, v in made})  # (some share one)
+        assert [v.number for _line, v in made if v.void] == [1, 2, 7]
         for line, view in made:
             assert line == json.dumps(hand_record(view), ensure_ascii=False)
         sheet = json.loads(invoke(path, "sheet", "--format", "json").stdout)
-        assert [hand["note"] for hand in sheet["hands"]] == notes
+        assert [hand["note"] for hand in sheet["hands"]][1:5] == notes[1:5]
+        assert sheet["hands"][6]["note"] == f'{notes[6]}; void: a "50%" mistake'
+        assert [hand["void"] for hand in sheet["hands"]] == [n in (1, 2, 7) for n in range(1, 11)]
 
 
 def _play_and_check(

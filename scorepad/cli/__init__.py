@@ -27,6 +27,7 @@ from ..i18n import LANGUAGES
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
+    LANG_HELP,
     NumberRange,
     Translated,
     WholeHelpGroup,
@@ -34,6 +35,7 @@ from ._common import (
     language_for,
     option_word,
     use_color,
+    with_lang,
 )
 
 set_wording(option_word)  # the domain's messages name inputs; here they are options
@@ -90,6 +92,7 @@ class ScorepadGroup(WholeHelpGroup):
             return None
         module, attribute = where.split(".")
         command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        with_lang(command)  # (`scorepad standings --lang de`: before translating its help)
         if _SPEAKING in sys.modules:  # (a language other than English was spoken here)
             sys.modules[_SPEAKING].translate_help(command)
         gc.freeze()  # what the command's import made lives as long as the process (see main)
@@ -198,8 +201,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
     type=click.Choice(LANGUAGES),
     metavar="de|en",
     expose_value=False,
-    help="The language to speak (else $SCOREPAD_LANG, else the locale's, else English). "
-    "What programs read (CSV, JSON, the session file) is never translated.",
+    help=LANG_HELP,
 )
 @click.version_option(
     __version__, "--version", prog_name="scorepad", message=Translated("%(prog)s %(version)s")

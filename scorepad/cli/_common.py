@@ -16,7 +16,7 @@ import click
 
 from ..errors import ScorepadError, worded
 from ..games import GAMES as GAME_NAMES
-from ..i18n import N_, joined, ngettext
+from ..i18n import LANGUAGES, N_, joined, ngettext
 from ..i18n import gettext as _
 from ..names import PRESETS
 from ..names import PRESETS as PRESET_NAMES
@@ -42,18 +42,58 @@ _TOP_OPTIONS_WITH_VALUE = ("-f", "--file", "--wait")
 
 
 def language_of(args: Sequence[str]) -> str | None:
-    """The `--lang` given among the top-level options (before the command's name), if any."""
+    """The `--lang` given, before the command's name (a top-level option) or after it (every
+    command takes it too: `scorepad standings --lang de`); the last one given counts, and
+    nothing after `--` is an option."""
+    found = None
     words = iter(args)
     for word in words:
+        if word == "--":
+            break
         if word == "--lang":
-            return next(words, None)
-        if word.startswith("--lang="):
-            return word.partition("=")[2]
-        if word in _TOP_OPTIONS_WITH_VALUE:
+            found = next(words, None)
+        elif word.startswith("--lang="):
+            found = word.partition("=")[2]
+        elif word in _TOP_OPTIONS_WITH_VALUE:
             next(words, None)
-        elif word == "--" or not word.startswith("-"):
-            return None
-    return None
+    return found
+
+
+LANG_HELP = N_(
+    "The language to speak (else $SCOREPAD_LANG, else the locale's, else English). "
+    "What programs read (CSV, JSON, the session file) is never translated."
+)
+
+
+def lang_option() -> click.Option:
+    """`--lang`, as the top level takes it (the language is chosen before click parses: see
+    `language_for`); every command takes it too, unlisted in its help (`with_lang`)."""
+    return click.Option(
+        ["--lang"],
+        type=click.Choice(LANGUAGES),
+        metavar="de|en",
+        expose_value=False,
+        hidden=True,
+        help=LANG_HELP,
+    )
+
+
+_GIVEN_LANG = "_scorepad_lang"
+
+
+def with_lang(command: click.Command) -> click.Command:
+    """Let `command` (and a group's commands, all the way down) take `--lang` after its name,
+    as the top level takes it before: `scorepad tournament standings DIR --lang de`. A command
+    with a `--lang` of its own (`serve`'s, the page's language) keeps it."""
+    if command.__dict__.get(_GIVEN_LANG):
+        return command
+    command.__dict__[_GIVEN_LANG] = True
+    if not any("--lang" in getattr(p, "opts", ()) for p in command.params):
+        command.params.append(lang_option())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            with_lang(sub)
+    return command
 
 
 MACHINE_FORMATS = ("csv", "json", "toml", "tsv")
@@ -71,7 +111,7 @@ def for_programs(args: Sequence[str]) -> bool:
 
 
 def language_for(args: Sequence[str] | None) -> str:
-    """The language of this call: `--lang` among the top-level options, else the
+    """The language of this call: `--lang` (before the command or after it), else the
     environment's (`i18n.choose`); English for output that programs read."""
     from .. import i18n
 
@@ -314,6 +354,13 @@ allow_host_option = click.option(
     metavar="NAME",
     multiple=True,
     help="One more host name the page may be opened by (repeatable): a name of this machine.",
+)
+page_language_option = click.option(
+    "--lang",
+    "language",
+    type=click.Choice(LANGUAGES),
+    metavar="de|en",
+    help="The page's language (else each browser's, as it asks: Accept-Language).",
 )
 
 

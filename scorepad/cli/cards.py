@@ -197,7 +197,7 @@ def rules_command(
 
     table = render(("Setting", "Value", "Meaning"), describe(rules), fmt)
     if fmt != "csv":
-        click.echo(f"{rules_sentence(rules)} {rules.description}.")
+        click.echo(f"{rules_sentence(rules)} {_(rules.description)}.")
         click.echo()
     click.echo(table)
 
@@ -529,9 +529,9 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
         taken = {p: sum(1 for t in outcome.tricks if t.winner == p) for p in outcome.players}
         points = outcome.player_points or {}
         click.echo(
-            "Card points (tricks): "
-            + ", ".join(f"{p} {points.get(p, 0)} ({taken[p]})" for p in outcome.players)
-            + "."
+            _("Card points (tricks): {players}.").format(
+                players=", ".join(f"{p} {points.get(p, 0)} ({taken[p]})" for p in outcome.players)
+            )
         )
     else:
         side = ", ".join((outcome.picker, *outcome.partners))

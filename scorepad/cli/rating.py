@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..i18n import decimal_text
 from ..i18n import gettext as _
 from ._common import CONTEXT_SETTINGS, WholeRange, session_files, table_format_option
 
@@ -73,7 +74,7 @@ def rating(sources: tuple[Path, ...], min_hands: int, fmt: str) -> None:
         )
         return
     rows = [
-        (i, r.player, f"{r.rating:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", r.hands)
+        (i, r.player, *(decimal_text(f"{x:.2f}") for x in (r.rating, r.mu, r.sigma)), r.hands)
         for i, r in enumerate(ranked, 1)
     ]
     click.echo(

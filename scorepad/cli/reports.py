@@ -498,8 +498,8 @@ def night_names(files: list[Path]) -> dict[Path, str]:
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
-    help="Write the chart as an image (.png or .svg) instead; needs the plot extra: "
-    "pip install 'scorepad[plot]'.",
+    help="Write the chart as an image instead: .png, .svg, .pdf, .jpg, .webp, .gif, .bmp or "
+    ".tiff (all but .svg need the plot extra: pip install 'scorepad[plot]').",
 )
 @click.option(
     "--width",
@@ -524,11 +524,15 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         scorepad chart
         scorepad -f sample_sessions/standard-friday.csv chart --output friday.png
     """
+    from ..picture import SUFFIXES, whole_ticks, write_chart
     from ..reports import RunningSeries, rules_words
     from ..session import SessionError
 
-    if output and output.suffix.lower() not in (".png", ".svg"):
-        raise click.BadParameter(_("the image must be a .png or .svg file"), param_hint="--output")
+    if output and output.suffix.lower() not in SUFFIXES:
+        raise click.BadParameter(
+            _("the image must be one of these types: {types}").format(types=", ".join(SUFFIXES)),
+            param_hint="--output",
+        )
     import shutil
 
     columns = width or shutil.get_terminal_size((100, 24)).columns
@@ -556,7 +560,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         file=path.name, rules=rules_words(head, state)
     )
     if output:
-        _chart_image(output, title, series)
+        write_chart(output, title, series)
         click.echo(_("Wrote {file}.").format(file=output))
         return
     import plotext as plt
@@ -617,43 +621,3 @@ def plot_columns(widths: set[int], last: int, factor: int) -> list[int]:
                 hand += 1
             bounds.add(hand)
     return sorted(bounds)
-
-
-def whole_ticks(low: int, high: int, rows: int = 15) -> list[int]:
-    """Ticks for a chart's axis of game points: whole numbers a round step apart (1, 2 or 5
-    times a power of ten), at most about eight between `low` and `high`, and at least one and a
-    half of the chart's `rows` apart (two ticks on one row would show only one of them)."""
-    span = high - low
-    step = 1
-    while span // step > 8 or step * max(rows, 1) * 2 < span * 3:  # (1, 2, 5, 10, 20, 50, ...)
-        step = step * 5 // 2 if str(step).startswith("2") else step * 2
-    first = -(-low // step) * step  # (the first multiple of step at or above low)
-    return list(range(first, high + 1, step)) or [low]
-
-
-def _chart_image(output: Path, title: str, series: dict[str, tuple[list[int], list[int]]]) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        raise ScorepadError(
-            _("--output needs matplotlib, which is not installed: pip install 'scorepad[plot]'")
-        ) from None
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    figure, axes = pyplot.subplots(figsize=(10, 5))
-    for player, (hands, values) in series.items():
-        axes.step(hands, values, where="post", label=player)
-    axes.axhline(0, color="grey", linewidth=0.8)
-    axes.set_title(title)
-    axes.set_xlabel(_("hand"))
-    axes.set_ylabel(_("game points"))
-    axes.legend()
-    try:
-        figure.savefig(output)
-    except OSError as exc:
-        raise ScorepadError(
-            _("{file}: cannot write: {reason}").format(file=output, reason=exc.strerror or exc)
-        ) from None
-    finally:
-        pyplot.close(figure)

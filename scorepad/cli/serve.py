@@ -12,7 +12,6 @@ import click
 
 from .. import i18n
 from ..errors import ScorepadError
-from ..i18n import LANGUAGES
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -20,6 +19,7 @@ from ._common import (
     currency_symbol,
     host_option,
     open_session,
+    page_language_option,
     port_option,
     session_file_option,
 )
@@ -59,13 +59,7 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     callback=lambda ctx, param, value: currency_symbol(value),
     help="Currency symbol to show amounts with, with --rate (up to 5 characters).",
 )
-@click.option(
-    "--lang",
-    "language",
-    type=click.Choice(LANGUAGES),
-    metavar="de|en",
-    help="The page's language (else each browser's, as it asks: Accept-Language).",
-)
+@page_language_option
 @session_file_option
 @click.pass_obj
 def serve(

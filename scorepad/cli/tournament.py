@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..i18n import decimal_text, german
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -16,6 +17,7 @@ from ._common import (
     allow_host_option,
     complete_rules,
     host_option,
+    page_language_option,
     port_option,
     split_names,
     table_format_option,
@@ -313,7 +315,9 @@ def status(folder: Path, fmt: str) -> None:
             s.table,
             ", ".join(s.players),
             f"{s.hands}/{s.of}",
-            "done" if s.done else (f"problem: {s.problem}" if s.problem else "playing"),
+            _("done")
+            if s.done
+            else (_("problem: {problem}").format(problem=s.problem) if s.problem else _("playing")),
         )
         for s in tables
     ]
@@ -390,7 +394,7 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
         _("{name}: {progress} Tie-breaks: {value}.").format(
             name=t.name,
             progress=progress(t, table_status(folder, t), folder),
-            value=", ".join(t.tie_breaks) or "none",
+            value=", ".join(t.tie_breaks) or _("none"),
         )
     )
 
@@ -428,11 +432,9 @@ def payout(folder: Path, fmt: str) -> None:
     c = t.currency
     rows = [
         (
-            _("{what} high score").format(what=a.what)
-            if a.what.startswith("round")
-            else f"place{'s' if '-' in a.what else ''} {a.what}",
+            _award_text(a.what),
             ", ".join(a.players),
-            f"{a.percent.normalize():f}%",
+            percent_figure(a.percent),
             Money(a.amount, c),
             Money(a.each, c),
         )
@@ -462,7 +464,7 @@ def payout(folder: Path, fmt: str) -> None:
             else ""
         )
         + _(": a pool of {money}.").format(money=Money(paid.pool, c))
-        + ("" if final else " Provisional: the tournament is not over.")
+        + ("" if final else _(" Provisional: the tournament is not over."))
     )
     click.echo(table)
     click.echo()
@@ -477,9 +479,30 @@ def payout(folder: Path, fmt: str) -> None:
                 money=Money(paid.undivided, c)
             )
         )
-    click.echo(
-        f"Remainder: {Money(paid.remainder, c)}" + (f" ({'; '.join(parts)})." if parts else ".")
-    )
+    remainder = Money(paid.remainder, c)
+    if parts:
+        click.echo(
+            _("Remainder: {money} ({parts}).").format(money=remainder, parts="; ".join(parts))
+        )
+    else:
+        click.echo(_("Remainder: {money}.").format(money=remainder))
+
+
+def _award_text(what: str) -> str:
+    """An award as the payout's table names it: `place 1`, `places 2-3`, `round 2 high score`
+    (`what` is the award's name in the JSON: `1`, `2-3`, `round 2`)."""
+    if what.startswith("round"):
+        return _("round {round} high score").format(round=what.removeprefix("round").strip())
+    if "-" in what:
+        return _("places {places}").format(places=what)
+    return _("place {place}").format(place=what)
+
+
+def percent_figure(percent: Any) -> str:
+    """A percent as given (`12.5`: never rounded) with its sign, as the language writes it
+    (`12,5 %` in German)."""
+    text = decimal_text(f"{percent.normalize():f}")
+    return f"{text} %" if german() else f"{text}%"
 
 
 @tournament.command("serve", context_settings=CONTEXT_SETTINGS)
@@ -487,7 +510,10 @@ def payout(folder: Path, fmt: str) -> None:
 @host_option
 @port_option
 @allow_host_option
-def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+@page_language_option
+def serve(
+    folder: Path, host: str, port: int, allow_hosts: tuple[str, ...], language: str | None
+) -> None:
     """The hall's board: the standings across every table, live, and each table's progress.
 
     Serves one read-only page for the hall's TV and every phone: the standings (as `tournament
@@ -508,6 +534,7 @@ def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> N
     \b
         scorepad tournament serve kirchweih --host 0.0.0.0
         scorepad tournament serve kirchweih --port 8080 --allow-host halle.lan
+        scorepad tournament serve kirchweih --lang de
     """
     from ..tournament_store import load
     from .serve import check_host_names, listen, need_the_extra, run_board
@@ -519,6 +546,7 @@ def serve(folder: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> N
     t = load(folder)  # a missing or broken tournament.toml is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
+    board.language = language
     click.echo(
         _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
             name=t.name, folder=folder, url=where.url

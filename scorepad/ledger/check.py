@@ -457,7 +457,10 @@ class Checker(Night):
         known = self._remembered(cells, seated)
         if known is not None:  # inputs of a kind remembered, at the same seats: it scores so
             points = int(cells[at["points"]]) if cells[at["points"]] else None
-            found = Scored(known.row, known.deltas, known.result, seated, points=points)
+            # (a hand of that kind: the reports make its line once, `Scored.base`)
+            found = Scored(
+                known.row, known.deltas, known.result, seated, points=points, base=known.base
+            )
             return self._for_pot(found, pot), note
         try:
             row = codec.decode(cells, 0, state=False)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 
+from ..i18n import english
 from ..i18n import gettext as _
 from ..rules import Rules
 from . import files
@@ -28,6 +29,8 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     """Write a new session file; refuses to touch a file that exists."""
     players = tuple(check_new_name(p) for p in players)
     codec = Codec.new(players)
+    with english():  # (what the file keeps is never translated)
+        stored_summary = rules.summary()
     rules_row = Row(
         RowKind.RULES,
         note=json.dumps(rules.to_dict(stored=True), ensure_ascii=False, separators=(",", ":")),
@@ -40,7 +43,7 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
         seated=players,
         pending=0,
         totals=dict.fromkeys(players, 0),
-        note=rules.summary(),
+        note=stored_summary,
         time=time,
     )
     data = encode([codec.order, codec.encode(rules_row), codec.encode(start)])

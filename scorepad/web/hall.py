@@ -27,6 +27,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
+from .. import i18n
 from ..errors import ScorepadError
 from ..tournament import standings, standings_record
 from ..tournament_store import FILE, load, progress, results, status, table_record
@@ -67,6 +68,12 @@ def hall_state(folder: Path) -> dict[str, Any]:
         done=current == t.rounds and all(s.done for s in tables),
     )
     return state
+
+
+def hall_state_in(folder: Path, language: str) -> dict[str, Any]:
+    """`hall_state`, its text worded in `language`."""
+    with i18n.speaking(language):
+        return hall_state(folder)
 
 
 def look_at(folder: Path) -> Look:
@@ -114,11 +121,16 @@ class HallBoard(LiveBoard):
     def look(self) -> Look:
         return look_at(self.folder)
 
-    async def news(self, before: Any, seen: Any) -> dict[str, Any]:
-        """The state, and the tables whose file changed since the last event."""
-        state = await run_in_threadpool(hall_state, self.folder)
+    async def news(self, before: Any, seen: Any, languages: Sequence[str]) -> dict[str, Any]:
+        """The state, and the tables whose file changed since the last event, in each language
+        (the state's text, `progress`, `refused`, a table's `problem`, in it; the rest is the
+        same in every one)."""
         changed = changed_tables(before, seen) if self.event else []
-        return {"changed": changed, "state": state}
+        news = {}
+        for language in languages:
+            state = await run_in_threadpool(hall_state_in, self.folder, language)
+            news[language] = {"changed": changed, "state": state}
+        return news
 
     def app(self) -> Starlette:
         return live_app(self, lambda language: page_html("hall.html", {}, language))

@@ -10,11 +10,14 @@ function el(tag, text, className) {
   return e;
 }
 
+// The page's language: the API words its text (a hand's description, ...) in it (?lang=).
+const LANG = "?lang=" + encodeURIComponent(document.documentElement.lang || "en");
+
 // The board's state now (GET /api/state), then every change (GET /events), each given to
 // render(state, event) (event: null for the first); #live says whether the stream is up.
 function live(render) {
-  fetch("/api/state").then((r) => r.json()).then((state) => render(state, null)).catch(() => {});
-  const source = new EventSource("/events");
+  fetch("/api/state" + LANG).then((r) => r.json()).then((state) => render(state, null)).catch(() => {});
+  const source = new EventSource("/events" + LANG);
   source.addEventListener("state", (e) => {
     $("live").className = "on"; $("live").textContent = "⟦live⟧";
     const event = JSON.parse(e.data);

@@ -77,15 +77,17 @@ from ..reports import (
     change_text,
     hand_record,
     next_hand,
+    played_text,
     recorded_record,
     rules_in_force,
     standings_record,
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import FOLLOW_MARKS, Checkpoint, Head, Session, Waiting, refusal
+from ..session import FOLLOW_MARKS, Checkpoint, Session, Waiting, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
-from ..store.format import check_note
+from ..store.format import Row, check_note
+from ..store.snapshot import Head
 
 MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
 POLL = 0.2  # seconds between looks at the session file
@@ -274,7 +276,21 @@ def board_state(session: Session, file: str, money: MoneyRate | None = None) -> 
     running totals, who is seated, what the entry form offers (`entry`) and, given a rate, the
     night in money (`money`, else None). One checking pass, like every report (`BoardNight`
     follows a file from pass to pass)."""
-    return BoardNight().state(session, file, money)
+    return board_states(session, file, money)["en"]
+
+
+def board_states(
+    session: Session,
+    file: str,
+    money: MoneyRate | None = None,
+    languages: Sequence[str] = ("en",),
+) -> dict[str, dict[str, Any]]:
+    """The board (`board_state`) for the readers of each of `languages`, from one checking
+    pass: the same state but for the text a reader reads (each last hand's `played`, the
+    rules' `summary`, the entry's `error`), worded in that language. Its keys, and what a
+    program compares (names, kinds, `marks`, numbers, money), are English in every language,
+    as `--format json` writes them."""
+    return BoardNight().states(session, file, money, languages)
 
 
 class BoardNight:
@@ -301,6 +317,28 @@ class BoardNight:
     def state(self, session: Session, file: str, money: MoneyRate | None = None) -> dict[str, Any]:
         """The board as the file stands now (see `board_state`); a ScorepadError when the file
         has a problem (every state kept is let go then)."""
+        return self.states(session, file, money)["en"]
+
+    def states(
+        self,
+        session: Session,
+        file: str,
+        money: MoneyRate | None = None,
+        languages: Sequence[str] = ("en",),
+    ) -> dict[str, dict[str, Any]]:
+        """The board as the file stands now in each of `languages` (see `board_states`)."""
+        with i18n.speaking("en"):
+            head, ledger, counts = self._follow(session)
+            state = _state_of(file, head, ledger, counts, self.series, self.recent, money)
+        states = {"en": state}
+        for language in languages:
+            if language != "en":
+                with i18n.speaking(language):
+                    states[language] = _worded(state, head, ledger, self.recent)
+        return states
+
+    def _follow(self, session: Session) -> tuple[Head, Ledger, PlayerCounts]:
+        """The night read on from the newest state kept that fits (`Reading.follow`)."""
         made: list[PlayerCounts] = []
         with session.reading() as reading:
             head = reading.head
@@ -340,7 +378,7 @@ class BoardNight:
         self.began = followed.since.offset if followed.since is not None else 0
         old = self.kept if followed.since is not None else []
         self.kept = _spaced([*old, *followed.kept], size)
-        return _record(head, file, followed.ledger, made[-1], self.series, self.recent, money)
+        return head, followed.ledger, made[-1]
 
 
 def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
@@ -362,16 +400,15 @@ def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
     return sorted([*spans.values(), ordered[-1]], key=lambda c: c.offset)
 
 
-def _record(
-    head: Head,
+def _state_of(
     file: str,
+    head: Head,
     ledger: Ledger,
     counts: PlayerCounts,
     series: _Series,
-    recent: Sequence[HandView],
+    recent: deque[HandView],
     money: MoneyRate | None,
 ) -> dict[str, Any]:
-    """The board's state, from the night and what the pass told of its hands."""
     state = standings_record(file, head.rules.name, ledger, counts.finish())
     coming = next_hand(ledger)
     state.update(
@@ -404,15 +441,46 @@ def _record(
     return state
 
 
+def _worded(
+    state: dict[str, Any], head: Head, ledger: Ledger, recent: deque[HandView]
+) -> dict[str, Any]:
+    """`state` with its text in the language in force (see `board_states`)."""
+    worded = {
+        **state,
+        "rules_in_force": {**state["rules_in_force"], "summary": rules_in_force(head, ledger)},
+        "recent": [
+            {**record, "played": played_text(view)}
+            for record, view in zip(state["recent"], reversed(recent), strict=True)
+        ],
+    }
+    if "error" in state["entry"]:
+        try:
+            entry_record(ledger)
+        except ScorepadError as exc:
+            worded["entry"] = {"error": str(exc)}
+    return worded
+
+
 def changes_since(session: Session, offset: int) -> tuple[list[str], int]:
     """The changes appended to the session since byte `offset` (as `log` words them), and the
     new end; none for a file that is new, shrank or was rewritten (the caller says so)."""
+    rows, end = rows_since(session, offset)
+    return changes_text(rows), end
 
+
+def rows_since(session: Session, offset: int) -> tuple[list[Row], int]:
+    """The rows appended to the session since byte `offset`, and the new end (as
+    `changes_since`)."""
     try:
-        rows, end = session.rows_since(offset, MAX_CHANGES)
+        return session.rows_since(offset, MAX_CHANGES)
     except ScorepadError:
         return [], 0  # (gone or broken: the state event says what is wrong)
-    return [change_text(row) for row in rows], end
+
+
+def changes_text(rows: Sequence[Row], language: str = "en") -> list[str]:
+    """Rows appended, each as `log` words it, in `language`."""
+    with i18n.speaking(language):
+        return [change_text(row) for row in rows]
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -422,7 +490,11 @@ class LiveBoard:
     """What every live board shares (this one session's, and the hall's of a tournament): the
     host names it answers to, the latest event and its version, the clients listening, and a
     watcher that polls what it shows (`look`) and, when that changed, works out a new event
-    (`news`) and tells every client. A subclass gives `look`, `news` and `app`."""
+    (`news`) and tells every client. A subclass gives `look`, `news` and `app`.
+
+    An event is worked out in English (`event`, what a program reads) and in each other
+    language a page was asked in (`events`): the same state, its text in that language (see
+    `board_states`); each client gets its page's (`?lang=`)."""
 
     def __init__(self, poll: float = POLL, hosts: Sequence[str] = ()):
         self.poll = poll
@@ -433,19 +505,37 @@ class LiveBoard:
         self.hosts = tuple(dict.fromkeys(names))
         self.version = 0
         self.event: dict[str, Any] = {}
-        self._clients: set[asyncio.Queue[dict[str, Any]]] = set()
-        self._texts: OrderedDict[int, str] = OrderedDict()  # the latest events, as sent
+        self.events: dict[str, dict[str, Any]] = {}  # the event in each language asked for
+        self.languages = ["en"]  # the languages events are worded in
+        self._clients: dict[asyncio.Queue[dict[str, Any]], str] = {}  # and each one's language
         self._seen: Any = None
+        self._stale = False  # a language newly asked for: the event is worked out again
+        self._texts: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()  # as sent
         self._lock = asyncio.Lock()
 
     def look(self) -> Any:
         """What the files shown look like now (sizes, times): a change means new news."""
         raise NotImplementedError
 
-    async def news(self, before: Any, seen: Any) -> dict[str, Any]:
-        """The next event but its version (`state`, and what changed since `before`); the first
-        event is made while `self.event` is still empty."""
+    async def news(self, before: Any, seen: Any, languages: Sequence[str]) -> dict[str, Any]:
+        """The next event but its version (`state`, and what changed since `before`) worded in
+        each of `languages`, by language; the first event is made while `self.event` is still
+        empty."""
         raise NotImplementedError
+
+    def want(self, language: str) -> str:
+        """Word the events in `language` too (a page or a client asked in it), and say the
+        language they are worded in for it (English for one scorepad does not speak)."""
+        if language not in i18n.LANGUAGES:
+            return "en"
+        if language not in self.languages:
+            self.languages.append(language)
+            self._stale = True
+        return language
+
+    def event_in(self, language: str) -> dict[str, Any]:
+        """The latest event, worded in `language` (once it was wanted and worked out)."""
+        return self.events.get(language, self.event)
 
     def app(self) -> Starlette:
         """The ASGI app serving this board."""
@@ -455,17 +545,19 @@ class LiveBoard:
         """Look at the files; if they changed, work out the board again and tell every client."""
         async with self._lock:
             seen = self.look()
-            if seen == self._seen and self.event:
+            if seen == self._seen and self.event and not self._stale:
                 return
-            news = await self.news(self._seen, seen)
+            self._stale = False
+            news = await self.news(self._seen, seen, tuple(self.languages))
             self._seen = seen
             self.version += 1
-            self.event = {"version": self.version, **news}
-            for queue in list(self._clients):
+            self.events = {k: {"version": self.version, **v} for k, v in news.items()}
+            self.event = self.events["en"]
+            for queue, language in list(self._clients.items()):
                 if queue.qsize() >= CLIENT_BACKLOG:
-                    self._clients.discard(queue)  # too slow: it reconnects for a fresh state
+                    self._clients.pop(queue, None)  # too slow: it reconnects for a fresh state
                     continue
-                queue.put_nowait(self.event)
+                queue.put_nowait(self.event_in(language))
 
     async def watch(self) -> None:
         """Refresh every `poll` seconds, for as long as the server runs."""
@@ -476,26 +568,25 @@ class LiveBoard:
 
     def text_of(self, event: dict[str, Any]) -> str:
         """An event as the stream sends it (its JSON), made once however many clients
-        listen."""
-        version = event.get("version")
-        text = self._texts.get(version) if isinstance(version, int) else None
-        if text is None:
-            text = json.dumps(event, ensure_ascii=False)
-            if isinstance(version, int):
-                self._texts[version] = text
-                while len(self._texts) > 4:
-                    self._texts.popitem(last=False)
+        listen (the latest few are kept, each with its event: the id names that one)."""
+        found = self._texts.get(id(event))
+        if found is not None and found[0] is event:
+            return found[1]
+        text = json.dumps(event, ensure_ascii=False)
+        self._texts[id(event)] = (event, text)
+        while len(self._texts) > 8:
+            self._texts.popitem(last=False)
         return text
 
-    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        """A queue that gets every event from now on."""
+    def subscribe(self, language: str = "en") -> asyncio.Queue[dict[str, Any]]:
+        """A queue that gets every event from now on, worded in `language` (a wanted one)."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._clients.add(queue)
+        self._clients[queue] = language
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         """No more events to `queue`."""
-        self._clients.discard(queue)
+        self._clients.pop(queue, None)
 
 
 class Board(LiveBoard):
@@ -532,24 +623,44 @@ class Board(LiveBoard):
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
-    def _state(self) -> dict[str, Any]:
+    def _states(self, languages: Sequence[str]) -> dict[str, dict[str, Any]]:
         try:
-            return self.night.state(self.session(), str(self.path), self.money)
+            return self.night.states(self.session(), str(self.path), self.money, languages)
         except ScorepadError as exc:
-            return {"error": str(exc)}
+            english = str(exc)
+        states = {"en": {"error": english}}
+        for language in languages:  # (the error in each reader's language: read once more)
+            if language != "en":
+                states[language] = {"error": self._error_in(language) or english}
+        return states
 
-    async def news(self, before: Any, seen: Any) -> dict[str, Any]:
-        """The state, and the changes appended since the last event (as `log` words them)."""
+    def _error_in(self, language: str) -> str | None:
+        """What is wrong with the session, worded in `language` (None once nothing is)."""
+        with i18n.speaking(language):
+            try:
+                with self.session().reading() as reading:
+                    reading.night()
+            except ScorepadError as exc:
+                return str(exc)
+        return None
+
+    async def news(self, before: Any, seen: Any, languages: Sequence[str]) -> dict[str, Any]:
+        """The state, and the changes appended since the last event (as `log` words them), in
+        each language."""
         rewritten = before is not None and seen is not None and seen[0] != before[0]
         offset = 0 if rewritten else self._offset
         if rewritten or seen is None or (before is not None and seen[1] <= before[1]):
             self.night.forget()  # (not appended to: another file, or changed in place)
-        state = await run_in_threadpool(self._state)
-        changes, end = await run_in_threadpool(changes_since, self.session(), offset)
+        states = await run_in_threadpool(self._states, languages)
+        rows, end = await run_in_threadpool(rows_since, self.session(), offset)
         if not self.event:  # the first look: the rows so far are not news
-            changes = []
+            rows = []
         self._offset = end
-        return {"changes": changes, "rewritten": rewritten, "state": state}
+        news = {}
+        for language in languages:
+            changes = await run_in_threadpool(changes_text, rows, language) if rows else []
+            news[language] = {"changes": changes, "rewritten": rewritten, "state": states[language]}
+        return news
 
     def app(self) -> Starlette:
         return create_app(self)
@@ -593,9 +704,13 @@ class Board(LiveBoard):
         return result
 
     async def _record(self, data: dict[str, Any], action: str = "hand") -> tuple[int, Any]:
+        """Make the entry; its answer carries its text in every language the board words its
+        events in (`worded`, which `worded_entry` takes out for the reader)."""
         make = {"undo": undo_change, "redo": redo_change}.get(action, record_hand)
         try:
-            recorded = await run_in_threadpool(make, self.session(), self.path, data)
+            recorded = await run_in_threadpool(
+                make, self.session(), self.path, data, tuple(self.languages)
+            )
         except BadRequest as exc:
             return exc.status, {"error": exc.message}
         await self.refresh()
@@ -641,6 +756,12 @@ def page_language(board: LiveBoard, accept: str | None) -> str:
     return min(wanted)[2] if wanted else "en"
 
 
+def reader_language(request: Request) -> str:
+    """The language a request of the API asks its text in: `?lang=` (a board's page asks in
+    its own), else English, as a program reads it."""
+    return request.query_params.get("lang") or "en"
+
+
 def live_app(
     board: LiveBoard, page: Callable[[str], str], routes: Sequence[Route] = ()
 ) -> Starlette:
@@ -659,7 +780,7 @@ def live_app(
             task.cancel()
 
     async def get_page(request: Request) -> Response:
-        language = page_language(board, request.headers.get("accept-language"))
+        language = board.want(page_language(board, request.headers.get("accept-language")))
         return HTMLResponse(
             page(language),
             headers={
@@ -670,16 +791,21 @@ def live_app(
         )
 
     async def api_state(request: Request) -> Response:
+        language = board.want(reader_language(request))
         await board.refresh()
-        state = board.event["state"]
+        state = board.event_in(language)["state"]
         return JSONResponse(state, status_code=500 if "error" in state else 200)
 
     async def events(request: Request) -> Response:
-        queue = board.subscribe()
+        language = board.want(reader_language(request))
+        if language not in board.events:
+            await board.refresh()
+        queue = board.subscribe(language)
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                yield {"event": "state", "data": board.text_of(board.event)}
+                first = board.event_in(language)
+                yield {"event": "state", "data": board.text_of(first)}
                 while True:
                     event = await queue.get()
                     yield {"event": "state", "data": board.text_of(event)}
@@ -725,7 +851,7 @@ def create_app(board: Board) -> Starlette:
         except ClientDisconnect:  # (gone before its body arrived: nobody to answer, no error)
             return Response(status_code=400)
         status, body = await board.enter(key, data, action)
-        return JSONResponse(body, status_code=status)
+        return JSONResponse(worded_entry(body, reader_language(request)), status_code=status)
 
     async def post_hand(request: Request) -> Response:
         return await post(request, "hand")
@@ -754,6 +880,16 @@ def create_app(board: Board) -> Starlette:
             Route("/api/entry", get_entry, methods=["GET"]),
         ],
     )
+
+
+def worded_entry(body: Any, language: str) -> Any:
+    """An entry's answer for its reader: its text (`played`, `undone`, `redone`) in the
+    reader's language, where the board worded it so (`worded`, which no answer shows)."""
+    if not isinstance(body, dict):
+        return body
+    shown = {k: v for k, v in body.items() if k != "worded"}
+    shown.update(body.get("worded", {}).get(language, {}))
+    return shown
 
 
 def _idempotency_key(request: Request) -> str | None:
@@ -945,10 +1081,12 @@ def _json_word(name: str) -> str:
     return name
 
 
-def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
-    """Record the hand a JSON object describes, as `scorepad hand` would; its JSON, or a
-    BadRequest (422) saying why not, naming inputs by their keys. Nothing is written when it
-    fails."""
+def record_hand(
+    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+) -> dict[str, Any]:
+    """Record the hand a JSON object describes, as `scorepad hand` would; its JSON (with its
+    `played` in each other of `languages` under `worded`), or a BadRequest (422) saying why
+    not, naming inputs by their keys. Nothing is written when it fails."""
 
     params = _params(data)
     note = params.pop("note", "")
@@ -963,32 +1101,44 @@ def record_hand(session: Session, path: Path, data: dict[str, Any]) -> dict[str,
                 )
             if doubler or pot:
                 check_doubler(params, "pot" if pot else "doubler")
+            result = None
             if doubler:
                 row, state = session.record_doubler(params.get("dealer"), note)
-                return recorded_record(path, row, None, state)
-            if pot:
+            elif pot:
                 row, result, state = session.record_pot(params.get("dealer"), out, note)
-                return recorded_record(path, row, result, state)
-            row, result, state = session.record(build_hand((), params, out), note)
+            else:
+                row, result, state = session.record(build_hand((), params, out), note)
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
-        return recorded_record(path, row, result, state)
+    recorded = recorded_record(path, row, result, state)
+    worded = {}
+    for language in languages:
+        if language != "en":
+            with i18n.speaking(language):
+                worded[language] = {"played": recorded_record(path, row, result, state)["played"]}
+    return {**recorded, "worded": worded} if worded else recorded
 
 
-def undo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
+def undo_change(
+    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+) -> dict[str, Any]:
     """Undo the last change of the session, as `scorepad undo` does, from a JSON object that may
     give a `reason`: what was undone (in words), the new row and the totals after it; or a
     BadRequest (422) saying why not (nothing to undo). Nothing is written when it fails."""
-    return _step(session, path, data, back=True)
+    return _step(session, path, data, True, languages)
 
 
-def redo_change(session: Session, path: Path, data: dict[str, Any]) -> dict[str, Any]:
+def redo_change(
+    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+) -> dict[str, Any]:
     """Make again what the last undo took back, as `scorepad redo` does (as `undo_change`; the
     answer's `redone` says what)."""
-    return _step(session, path, data, back=False)
+    return _step(session, path, data, False, languages)
 
 
-def _step(session: Session, path: Path, data: dict[str, Any], back: bool) -> dict[str, Any]:
+def _step(
+    session: Session, path: Path, data: dict[str, Any], back: bool, languages: Sequence[str]
+) -> dict[str, Any]:
     unknown = sorted(k for k in data if k != "reason")
     if unknown:
         raise BadRequest(400, f"unknown field {unknown[0][:40]!r}; fields: reason")
