@@ -367,7 +367,9 @@ class Served:
         while True:
             if self.process.poll() is not None:
                 assert self.process.stderr is not None
-                raise SystemExit(f"failed: {' '.join(command)}\n{self.process.stderr.read()}")
+                raise SystemExit(
+                    f"failed: {' '.join(command)}\n{self.process.stderr.read().decode()}"
+                )
             try:
                 url = f"http://127.0.0.1:{self.port}/api/state"
                 with urllib.request.urlopen(url, timeout=60) as answer:
