@@ -848,15 +848,20 @@ class RunningSeries:
         self._next_at = 0  # the next bound to pass
         self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
         self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
-        self._run: dict[str, list[tuple[int, int]]] = {p: [] for p in self.players}
+        # The run so far: its hands, and each one's points in the players' order (added up
+        # when the run ends, in C: `itertools.accumulate`, `min`, `max`, `list.index`).
+        self._numbers: list[int] = []
+        self._steps: list[tuple[int, ...]] = []
+        self._zeros = (0,) * len(self.players)
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
         number = view.number
         self.last = number
-        running, deltas = self._running, view.deltas
+        deltas = view.deltas
         if self.every:
+            running = self._running
             self.hands.append(number)
             for p in self.players:
                 running[p] += deltas.get(p, 0)
@@ -868,27 +873,34 @@ class RunningSeries:
             while at < len(bounds) and bounds[at] <= number:
                 at += 1
             self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
-        for p in self.players:
-            value = running[p] = running[p] + deltas.get(p, 0)
-            run = self._run[p]
-            if not run:
-                run += [(number, value)] * 4  # first, lowest, highest, last
-                continue
-            if value < run[1][1]:
-                run[1] = (number, value)
-            elif value > run[2][1]:
-                run[2] = (number, value)
-            run[3] = (number, value)
+        self._numbers.append(number)
+        self._steps.append(tuple(map(deltas.get, self.players, self._zeros)))
 
     def _flush(self) -> None:
-        for p, run in self._run.items():
-            if not run:
-                continue
+        """Keep of the run, for each player, the first and last point and the (first) lowest
+        and highest, in their order."""
+        from itertools import accumulate
+
+        numbers, steps = self._numbers, self._steps
+        if not numbers:
+            return
+        for p, column in zip(self.players, zip(*steps)):
+            values = list(accumulate(column, initial=self._running[p]))
+            del values[0]  # (the total before the run)
+            self._running[p] = values[-1]
+            low, high = min(values), max(values)
+            run = {
+                (numbers[0], values[0]),
+                (numbers[values.index(low)], low),
+                (numbers[values.index(high)], high),
+                (numbers[-1], values[-1]),
+            }
             xs, ys = self._x[p], self.series[p]
-            for point in sorted(set(run)):
-                xs.append(point[0])
-                ys.append(point[1])
-            run.clear()
+            for hand, value in sorted(run):
+                xs.append(hand)
+                ys.append(value)
+        numbers.clear()
+        steps.clear()
 
     def points(self) -> dict[str, tuple[list[int], list[int]]]:
         """Each player's hands and running totals, as kept."""

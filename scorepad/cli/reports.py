@@ -593,7 +593,9 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo("   " + "   ".join(legend))
 
 
-_IMAGE_RUNS = 4_096  # the runs of hands an image of a long night keeps (see RunningSeries)
+# The runs of hands an image of a long night keeps (see RunningSeries): more than the columns
+# of pixels its plot has (about 800 in a picture 1000 wide; twice that in a PDF).
+_IMAGE_RUNS = 2_048
 
 
 def plot_columns(widths: set[int], last: int, factor: int) -> list[int]:
