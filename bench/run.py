@@ -15,13 +15,19 @@ set size.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import re
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -176,6 +182,31 @@ class Figures:
             )
         )
 
+    def add_seconds(
+        self,
+        name: str,
+        seconds: list[float],
+        target: float,
+        memory: float,
+        memory_target: float,
+        baseline: float | None = None,
+    ) -> None:
+        """A figure against a target in seconds (not a ratio): its median, the lowest and
+        highest, and the peak memory (MiB) against its own target."""
+        measured = statistics.median(seconds)
+        self.rows.append(
+            (
+                name,
+                f"{measured * 1000:.0f} ms",
+                f"{baseline * 1000:.0f} ms" if baseline is not None else "-",
+                "-",
+                f"{min(seconds) * 1000:.0f}-{max(seconds) * 1000:.0f} ms",
+                f"<= {target * 1000:.0f} ms, < {memory_target:.0f} MiB",
+                f"{memory:.0f} MiB",
+                "ok" if measured <= target and memory < memory_target else "MISSED",
+            )
+        )
+
     def print(self) -> None:
         header = ("figure", "measured", "baseline", "ratio", "spread", "target", "memory", "")
         table = [header, *self.rows]
@@ -192,9 +223,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs a figure (median)")
     parser.add_argument(
         "--parts",
-        default="12345",
-        help="which parts to run: 1 a hand, 2 the whole-file commands, 3 after a hand, 4 a season, "
-        "5 ratings over nights",
+        default="123456",
+        help="which parts to run: 1 a hand, 2 the whole-file commands, 3 after a hand, 4 a "
+        "season, 5 ratings over nights, 6 the live board",
     )
     args = parser.parse_args()
     DATA.mkdir(exist_ok=True)
@@ -216,6 +247,8 @@ def main() -> int:
         part_four(figures, scratch, runs)
     if "5" in args.parts:
         part_five(figures, scratch, runs)
+    if "6" in args.parts:
+        part_board(figures, scratch, largest, runs)
     shutil.rmtree(scratch)
     report(figures, memory, runs, quick_runs)
     return 0
@@ -381,6 +414,169 @@ def part_five(figures: Figures, scratch: Path, runs: int) -> None:
     result = paired(always([*SCOREPAD, "rating", str(nights)]), bare, runs)
     figures.add("rating, ten nights of 10,000 hands (vs rating each hand)", result, 2.5, 60)
     shutil.rmtree(nights)
+
+
+BOARD_CLIENTS = 50  # listeners on the board's event stream while hands are recorded
+BOARD_HANDS = 10  # hands recorded, each timed to its event at every listener
+BOARD_STARTS = 3  # starts timed against the bare pass (each a pass over the largest file)
+
+
+class Served:
+    """`scorepad serve` on a session, started and timed to its first `/api/state` answer."""
+
+    def __init__(self, path: Path):
+        with socket.socket() as probe:  # (a free port on the loopback address)
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        command = [*SCOREPAD, "-f", str(path), "serve", "--port", str(self.port)]
+        start = time.perf_counter()
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tempfile.gettempdir()
+        )
+        while True:
+            if self.process.poll() is not None:
+                assert self.process.stderr is not None
+                raise SystemExit(
+                    f"failed: {' '.join(command)}\n{self.process.stderr.read().decode()}"
+                )
+            try:
+                url = f"http://127.0.0.1:{self.port}/api/state"
+                with urllib.request.urlopen(url, timeout=60) as answer:
+                    if answer.status == 200:
+                        answer.read()
+                        break
+            except OSError:
+                time.sleep(0.02)
+        self.started = time.perf_counter() - start  # wall seconds to the first answer
+
+    def stop(self) -> float:
+        """Stop the server (as Ctrl-C does); its peak memory (MiB)."""
+        self.process.send_signal(signal.SIGINT)
+        _, _status, usage = os.wait4(self.process.pid, 0)
+        return usage.ru_maxrss / 1024
+
+
+class Listeners:
+    """Clients on the board's event stream (`GET /events`), each noting when every event's
+    version reaches it: one thread, one connection each."""
+
+    _VERSION = re.compile(rb'data: \{"version": (\d+)')
+
+    def __init__(self, port: int, count: int):
+        self.port, self.count = port, count
+        self.seen: list[dict[int, float]] = [{} for _ in range(count)]  # version -> when
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.tasks = [
+            asyncio.run_coroutine_threadsafe(self._listen(k), self.loop) for k in range(count)
+        ]
+
+    async def _listen(self, k: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 24)
+        writer.write(
+            b"GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        await writer.drain()
+        seen = self.seen[k]
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            found = self._VERSION.match(line)
+            if found:
+                seen.setdefault(int(found[1]), time.perf_counter())
+
+    def newest(self) -> int:
+        """The newest version every listener has seen (0: some have seen none)."""
+        return min((max(seen, default=0) for seen in self.seen), default=0)
+
+    def wait_for(self, version: int, timeout: float = 120.0) -> float:
+        """When the last listener saw an event past `version` (each its first such)."""
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            firsts = [
+                min((t for v, t in seen.items() if v > version), default=None) for seen in self.seen
+            ]
+            if all(t is not None for t in firsts):
+                return max(t for t in firsts if t is not None)
+            time.sleep(0.002)
+        raise SystemExit(f"no event past version {version} reached every listener")
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+
+def written(path: Path, size: int, timeout: float = 60.0) -> float:
+    """When the file at `path` grew past `size` bytes (a hand written), polled each 1 ms."""
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        if os.stat(path).st_size > size:
+            return time.perf_counter()
+        time.sleep(0.001)
+    raise SystemExit("the hand was not written")
+
+
+def part_board(figures: Figures, scratch: Path, largest: int, runs: int) -> None:
+    """The live board on the largest session: its start (to the first `/api/state` answer)
+    against the bare pass over the file, in turn; then, with BOARD_CLIENTS listening on its
+    event stream, BOARD_HANDS hands recorded with the command line, each timed from the hand
+    written (the file grew) to its event at the last listener; the server's peak memory."""
+    big = scratch / "board.csv"
+    shutil.copy(session(largest), big)
+    bare = [PYTHON, "-c", BARE_PASS, PLAYERS, str(big)]
+    starts, bases, ratios, memory = [], [], [], 0.0
+    run(bare)  # (not counted: the file is in the page cache then)
+    server = None
+    pairs = min(runs, BOARD_STARTS)
+    for number in range(pairs):
+        base, _ = run(bare)
+        server = Served(big)
+        starts.append(server.started)
+        bases.append(base)
+        ratios.append(server.started / base)
+        if number < pairs - 1:
+            memory = max(memory, server.stop())
+    assert server is not None
+    start = Paired(
+        statistics.median(starts),
+        statistics.median(bases),
+        statistics.median(ratios),
+        (min(ratios), max(ratios)),
+        memory,
+    )
+    listeners = Listeners(server.port, BOARD_CLIENTS)
+    try:
+        listeners.wait_for(0)  # (every listener has the state it gets on connecting)
+        latencies, bare_pass = [], start.baseline
+        for _hand in range(BOARD_HANDS):
+            version = max(max(seen, default=0) for seen in listeners.seen)
+            size = big.stat().st_size
+            record = subprocess.Popen(
+                [*SCOREPAD, "-f", str(big), *hand_args(big)], stdout=subprocess.DEVNULL
+            )
+            at = written(big, size)
+            arrived = listeners.wait_for(version)
+            if record.wait() != 0:
+                raise SystemExit("recording a hand failed")
+            latencies.append(max(0.0, arrived - at))
+    finally:
+        listeners.close()
+        peak = server.stop()
+    start = start._replace(memory=max(memory, peak))
+    figures.add(f"board start, {largest:,} hands", start, 2.5, 100)
+    figures.add_seconds(
+        f"board: a hand to its event, {BOARD_CLIENTS} listening",
+        latencies,
+        0.5,
+        peak,
+        100,
+        bare_pass,
+    )
+    big.unlink()
 
 
 def report(

@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -44,6 +45,7 @@ from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name
 from .store import checkpoint, files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
+from .store.checkpoint import Checkpoint
 from .store.format import (
     CREATED_VERSION,
     HAND_KINDS,
@@ -65,6 +67,9 @@ from .store.write import add_column, append, create
 
 __all__ = [
     "DEFAULT_WAIT",
+    "FOLLOW_MARKS",
+    "Checkpoint",
+    "Followed",
     "Head",
     "Reading",
     "Session",
@@ -153,6 +158,11 @@ class Reading:
         self.path = path
         self._snapshot = snapshot
         self.head, _unused = snapshot.read_head()  # (the pass reads on from line 3 itself)
+
+    @property
+    def size(self) -> int:
+        """The bytes of the file this reading sees."""
+        return self._snapshot.size
 
     def state(self) -> Ledger:
         """The night as its last row records it (reads only the end of the file, and the row
@@ -310,11 +320,149 @@ class Reading:
             memo=memo,
         )
         if problems:
-            problem = problems[0]
-            if REPAIR in problem.message:  # (it says what mends it: a torn line, a blank one)
-                raise SessionError(self.path, problem.message, problem.line)
-            raise SessionError(self.path, f"{problem.message} ({VERIFY_HINT})", problem.line)
+            raise refusal(self.path, problems[0])
         return ledger
+
+    def follow(
+        self,
+        kept: Sequence[checkpoint.Checkpoint],
+        begin: Callable[[checkpoint.Checkpoint | None], tuple[Callable[[HandView], None], Counts]],
+        extra: Callable[[], Any],
+        warm: Ledger | None = None,
+    ) -> Followed:
+        """The pass of a reader that holds the night as the file grows (the live board): from
+        the newest of the states it `kept` (what passes before left, in memory) that fits
+        this file and that no row after it reaches back before (a correction of a hand before
+        it), feeding only the rows after it; from the start when none does.
+
+        `begin(since)` is called once the pass knows where it starts (the state it starts
+        from, or None) and gives what to tell of each hand and the counts (restored from the
+        state); `extra()` gives what the caller keeps of its own with each state the pass
+        leaves (`Checkpoint.state["extra"]`). Those are kept at the line start nearest each of
+        `FOLLOW_MARKS` before the end (where no hand before the mark is corrected after it:
+        the state there is the one a pass over the bytes before it leaves) and at the end,
+        oldest first; none after a problem. What this holds in memory is a few states of the
+        night (their size is that of a sidecar), never the rows.
+
+        `warm`: the ledger of the pass before, whose remembered scores this one starts with
+        (`Checker.warm_from`). The ledger this gives is left so too (its `done` lets go)."""
+        head, snapshot = self.head, self._snapshot
+        size = snapshot.size
+        fits = [c for c in kept if self._fits(c)]
+        for since in [*reversed(fits), None]:
+            start, above = (since.offset, since.lines) if since is not None else (0, 3)
+            corrections, line_ends, longest = find_corrections(snapshot, head, True, start)
+            if since is not None:
+                last_hand = since.state["night"]["last_hand"]
+                if any(ref <= last_hand for ref in corrections):
+                    continue  # (that hand as the pass left it is not kept: start before it)
+            on_hand, counts = begin(since)
+            ledger = self._ledger(corrections, on_hand, True, counts)
+            if since is None or self._restore(ledger, since, counts):
+                if warm is not None:
+                    ledger.warm_from(warm)
+                break
+        else:  # (the start always fits: the loop ends there)
+            raise AssertionError("unreachable")
+        total = line_ends + above if start else line_ends  # the line ends in the snapshot
+        if not start:
+            start = _head_end(snapshot)
+        bounded = longest > MAX_LINE
+        lines = iter(snapshot.lines_from(start, bounded))
+        done = above  # the lines fed so far
+        made: list[checkpoint.Checkpoint] = []
+        stops = [*_marks(snapshot, start, total), (size, total)]
+        problems: list[Problem] = []
+        for at, (offset, ends) in enumerate(stops):
+            last = at == len(stops) - 1  # (the rest of the lines: a torn one too, reported)
+            part = lines if last else islice(lines, ends - done)
+            reader = csv.reader(part, strict=True)
+            problems = check_pass(snapshot, reader, ledger, total, True, done)
+            if problems:
+                break
+            done = ends
+            if (since is not None and offset <= since.offset) or (last and snapshot.torn()):
+                continue
+            night = saved(ledger)
+            if night is not None:
+                state = {"night": night, "counts": counts.saved(), "extra": extra()}
+                state["sentinel"] = _sentinel(snapshot, offset)
+                made.append(checkpoint.Checkpoint(offset, ends, state, None))
+        ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
+        return Followed(ledger, problems, [] if problems else made, since)
+
+    def _fits(self, kept: checkpoint.Checkpoint) -> bool:
+        """Whether a state kept in memory is one of this file: its offset ends a line of it and
+        the bytes before it are those it was made after (the head and the last few KiB)."""
+        snapshot = self._snapshot
+        state = kept.state
+        return (
+            0 < kept.offset <= snapshot.size
+            and isinstance(state.get("night"), dict)
+            and state.get("sentinel") == _sentinel(snapshot, kept.offset)
+        )
+
+
+# Where a pass of `Reading.follow` keeps the state: at the line start nearest each of these many
+# bytes before the end (a correction of a hand that far back reads on from there; one further
+# back reads the file from the start).
+FOLLOW_MARKS = tuple((8 << 20) >> k for k in range(11))  # (8 MiB, 4 MiB, ... 8 KiB)
+_SENTINEL = 4096  # the bytes before a state's offset compared, and those of the head
+
+
+class Followed(NamedTuple):
+    """What a pass of `Reading.follow` leaves: the night, its problems (the first), the states
+    it kept (oldest first) and the state it began at (None: the start of the file)."""
+
+    ledger: Ledger
+    problems: list[Problem]
+    kept: list[checkpoint.Checkpoint]
+    since: checkpoint.Checkpoint | None
+
+
+def refusal(path: Path, problem: Problem) -> SessionError:
+    """The error a report gives for the first problem of a pass: it says to run verify (or
+    repair, for what it mends: a torn last line, a blank one, a decimal)."""
+    if REPAIR in problem.message:  # (it says what mends it)
+        return SessionError(path, problem.message, problem.line)
+    return SessionError(path, f"{problem.message} ({VERIFY_HINT})", problem.line)
+
+
+def _head_end(snapshot: Snapshot) -> int:
+    """The byte after the head's three lines (`read_head` checked them)."""
+    data = files.pread(snapshot.fd, MAX_HEAD + 3, 0)
+    end = -1
+    for _line in range(3):
+        end = data.index(b"\n", end + 1)
+    return end + 1
+
+
+def _sentinel(snapshot: Snapshot, offset: int) -> bytes:
+    """What a state kept at `offset` checks the file by: the first bytes and those before it."""
+    head = files.pread(snapshot.fd, min(_SENTINEL, offset), 0)
+    before = max(0, offset - _SENTINEL)
+    return head + files.pread(snapshot.fd, offset - before, before)
+
+
+def _marks(snapshot: Snapshot, start: int, total: int) -> list[tuple[int, int]]:
+    """The line starts nearest each of `FOLLOW_MARKS` before the end that are past `start`,
+    each with the line ends before it, in file order."""
+    size = snapshot.size
+    wanted = [size - back for back in FOLLOW_MARKS if size - back > start]
+    if not wanted:
+        return []
+    first = wanted[0]
+    data = files.pread(snapshot.fd, size - first, first)
+    marks: list[tuple[int, int]] = []
+    for target in wanted:
+        cut = data.find(b"\n", target - first)
+        if cut < 0 or first + cut + 1 >= size:
+            continue
+        offset = first + cut + 1
+        if marks and marks[-1][0] >= offset:
+            continue
+        marks.append((offset, total - data.count(b"\n", cut + 1)))
+    return marks
 
 
 class Session:

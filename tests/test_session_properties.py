@@ -218,6 +218,57 @@ def test_any_night_of_the_pot_and_bock_rounds_verifies(
         _play_and_check(path, operations)
 
 
+def operation_args(op: tuple[Any, ...]) -> list[Any]:
+    """The command line of a generated operation (`OPERATIONS` and the others)."""
+    args: list[Any]
+    if op[0] == "sk-partner":
+        args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
+        args += ["--runs", op[4], "--tricks", 0 if op[3] <= 0 else 8 if op[3] == 120 else 4]
+    elif op[0] == "sk-solo":
+        args = ["hand", "--picker", op[1], "--game", op[2], "--points", op[3], "--runs", op[4]]
+        args += ["--knocks", op[5]]
+    elif op[0] == "sk-bettel":
+        args = ["hand", "--picker", op[1], "--game", "bettel", "--tricks", op[2]]
+    elif op[0] == "sk-tout":
+        args = ["hand", "--picker", op[1], "--game", "wenz-tout", "--runs", op[3]]
+        args += ["--points", 120, "--tricks", 8] if op[2] else ["--points", 90, "--tricks", 6]
+    elif op[0] == "sk-ramsch":
+        args = ["hand", "--ramsch", "--loser", op[1], "--knocks", op[3]]
+        args += [a for name in op[2] if name != op[1] for a in ("--jungfrau", name)]
+    elif op[0] == "sixty":
+        args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 60]
+    elif op[0] == "notrick":
+        args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 0, "--tricks", 0]
+    elif op[0] == "schwanzer":
+        args = ["hand", "--schwanzer", *[a for name in op[1] for a in ("--loser", name)]]
+    elif op[0] == "penalty":
+        args = ["penalty", op[1], "--points", op[2]]
+    elif op[0] == "hand":
+        args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
+    elif op[0] == "alone":
+        args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
+    elif op[0] == "leaster":
+        args = ["amend", 1, "--leaster", "--winner", op[1]]
+    elif op[0] == "noted":
+        args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
+        args += ["--note", op[3]] if op[3] else []
+    elif op[0] == "doubler":
+        args = ["hand", "--doubler"]
+    elif op[0] == "pot":
+        args = ["hand", "--pot"]
+    elif op[0] == "bock":  # (the table's own Bock rounds)
+        args = ["bock", "--rounds", op[1]]
+    elif op[0] == "set":
+        args = ["set", op[1]]
+    elif op[0] == "undo":
+        args = ["undo"]
+    elif op[0] == "void":
+        args = ["void", op[1]]
+    else:
+        args = ["amend", op[1], "--points", op[2]]
+    return args
+
+
 def test_the_json_sheet_writes_hands_of_a_kind_as_json_dumps_writes_each() -> None:
     """Hands alike but for their number, note and card points share a line made once with
     gaps (`HandLines`): each line is still what `json.dumps` writes of the hand's record."""
@@ -259,51 +310,7 @@ def _play_and_check(
     one changed nothing); at the end the fast and full passes agree, and so do the columns."""
     for op in operations:
         before = path.read_bytes()
-        if op[0] == "sk-partner":
-            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
-            args += ["--runs", op[4], "--tricks", 0 if op[3] <= 0 else 8 if op[3] == 120 else 4]
-        elif op[0] == "sk-solo":
-            args = ["hand", "--picker", op[1], "--game", op[2], "--points", op[3], "--runs", op[4]]
-            args += ["--knocks", op[5]]
-        elif op[0] == "sk-bettel":
-            args = ["hand", "--picker", op[1], "--game", "bettel", "--tricks", op[2]]
-        elif op[0] == "sk-tout":
-            args = ["hand", "--picker", op[1], "--game", "wenz-tout", "--runs", op[3]]
-            args += ["--points", 120, "--tricks", 8] if op[2] else ["--points", 90, "--tricks", 6]
-        elif op[0] == "sk-ramsch":
-            args = ["hand", "--ramsch", "--loser", op[1], "--knocks", op[3]]
-            args += [a for name in op[2] if name != op[1] for a in ("--jungfrau", name)]
-        elif op[0] == "sixty":
-            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 60]
-        elif op[0] == "notrick":
-            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", 0, "--tricks", 0]
-        elif op[0] == "schwanzer":
-            args = ["hand", "--schwanzer", *[a for name in op[1] for a in ("--loser", name)]]
-        elif op[0] == "penalty":
-            args = ["penalty", op[1], "--points", op[2]]
-        elif op[0] == "hand":
-            args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
-        elif op[0] == "alone":
-            args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
-        elif op[0] == "leaster":
-            args = ["amend", 1, "--leaster", "--winner", op[1]]
-        elif op[0] == "noted":
-            args = ["hand", "--picker", op[1], "--alone", "--points", op[2]]
-            args += ["--note", op[3]] if op[3] else []
-        elif op[0] == "doubler":
-            args = ["hand", "--doubler"]
-        elif op[0] == "pot":
-            args = ["hand", "--pot"]
-        elif op[0] == "bock":  # (the table's own Bock rounds)
-            args = ["bock", "--rounds", op[1]]
-        elif op[0] == "set":
-            args = ["set", op[1]]
-        elif op[0] == "undo":
-            args = ["undo"]
-        elif op[0] == "void":
-            args = ["void", op[1]]
-        else:
-            args = ["amend", op[1], "--points", op[2]]
+        args = operation_args(op)
         result = invoke(path, *args)
         assert result.exception is None or isinstance(result.exception, SystemExit)
         if result.exit_code:

@@ -191,6 +191,24 @@ class Checker(Night):
         for memo in (self._fast, self._fast_old, self._interned, self._scores, self._scores_alike):
             memo.clear()
 
+    def warm_from(self, other: Checker) -> None:
+        """Remember what another ledger of the same file remembered of its hands' scores, when
+        it checked them under these rules at these seats (else nothing): a pass that starts
+        from a state of the night (the live board's) checks its first rows as fast as the
+        pass before it checked its last. Call it once the state is in place."""
+        if (
+            other.rules != self.rules
+            or other.order != self.order
+            or other.codec.order != self.codec.order
+        ):
+            return
+        # (in place: `feed` holds these dicts)
+        self._fast.update(other._fast)
+        self._fast_old.update(other._fast_old)
+        self._interned.update(other._interned)
+        self._scores.update(other._scores)
+        self._scores_alike.update(other._scores_alike)
+
     def _changed(self, rules: bool) -> None:
         if rules and self._memo is None:  # (scores remembered were under the rules before)
             self._scores.clear()

@@ -41,10 +41,11 @@ import re
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from decimal import Decimal
 from importlib import resources
+from operator import methodcaller
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -66,7 +67,7 @@ from ..errors import ScorepadError, wording
 from ..games import BY_NAME as GAMES
 from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
-from ..ledger import HandView, Ledger
+from ..ledger import Counts, HandView, Ledger
 from ..pot import paid_out
 from ..render import Money
 from ..reports import (
@@ -83,7 +84,7 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import Session, Waiting
+from ..session import FOLLOW_MARKS, Checkpoint, Session, Waiting, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import Row, check_note
 from ..store.snapshot import Head
@@ -130,38 +131,63 @@ class BadRequest(Exception):
 
 class _Series:
     """Each player's running total for the chart, at most SERIES_POINTS points a player (every
-    other point is dropped when it fills, so a long night keeps its shape)."""
+    other point is dropped when it fills, so a long night keeps its shape).
+
+    The hands since the last point are added up when the next is made (`_add_up`), a player
+    at a time over them, not player by player a hand: a pass tells the series of every hand
+    of the night."""
 
     def __init__(self, players: Sequence[str]):
         self.players = tuple(players)
-        self.running = dict.fromkeys(self.players, 0)
+        self.running = dict.fromkeys(self.players, 0)  # the totals at the last point
         self.hands: list[int] = [0]
         self.points: list[tuple[int, ...]] = [(0,) * len(self.players)]
         self.step = 1
         self.seen = 0
+        self.since: list[Mapping[str, int]] = []  # the points of each hand since the last point
 
     def add(self, view: HandView) -> None:
         if view.void:
             return
-        for player, value in view.deltas.items():
-            self.running[player] = self.running.get(player, 0) + value
+        self.since.append(view.entry.deltas)
         self.seen += 1
         if self.seen % self.step:
             return
+        _add_up(self.running, self.since)
+        self.since.clear()
         self.hands.append(view.number)
         self.points.append(tuple(self.running.get(p, 0) for p in self.players))
         if len(self.hands) > SERIES_POINTS:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
+    def copy(self) -> _Series:
+        """The series as it stands (to go on from later: the board keeps it with the night)."""
+        made = _Series(self.players)
+        made.running = dict(self.running)
+        made.hands, made.points = list(self.hands), list(self.points)
+        made.step, made.seen, made.since = self.step, self.seen, list(self.since)
+        return made
+
     def finish(self, last: int) -> dict[str, Any]:
-        if self.hands[-1] != last and self.seen:
-            self.hands.append(last)
-            self.points.append(tuple(self.running.get(p, 0) for p in self.players))
+        """The chart's series, up to hand `last` (the series itself goes on unchanged)."""
+        hands, points = self.hands, self.points
+        if hands[-1] != last and self.seen:
+            running = dict(self.running)
+            _add_up(running, self.since)
+            hands = [*hands, last]
+            points = [*points, tuple(running.get(p, 0) for p in self.players)]
         return {
-            "hands": self.hands,
-            "totals": {p: [pt[i] for pt in self.points] for i, p in enumerate(self.players)},
+            "hands": hands,
+            "totals": {p: [pt[i] for pt in points] for i, p in enumerate(self.players)},
         }
+
+
+def _add_up(running: dict[str, int], hands: Sequence[Mapping[str, int]]) -> None:
+    """Add each hand's points to the running totals of the players shown (a column of the
+    file each: no hand has points for anyone else), a player at a time."""
+    for player in running:
+        running[player] += sum(map(methodcaller("get", player, 0), hands))
 
 
 class MoneyRate(NamedTuple):
@@ -248,7 +274,8 @@ def board_state(session: Session, file: str, money: MoneyRate | None = None) -> 
     """The board: the standings (the keys of `standings --format json`), and `next` (hand,
     dealer, leads, sits out), `pending`, `rules_in_force`, the last hands (newest first), the
     running totals, who is seated, what the entry form offers (`entry`) and, given a rate, the
-    night in money (`money`, else None). One checking pass, like every report."""
+    night in money (`money`, else None). One checking pass, like every report (`BoardNight`
+    follows a file from pass to pass)."""
     return board_states(session, file, money)["en"]
 
 
@@ -263,26 +290,114 @@ def board_states(
     rules' `summary`, the entry's `error`), worded in that language. Its keys, and what a
     program compares (names, kinds, `marks`, numbers, money), are English in every language,
     as `--format json` writes them."""
+    return BoardNight().states(session, file, money, languages)
 
-    recent: deque[HandView] = deque(maxlen=RECENT)
-    with i18n.speaking("en"):
+
+class BoardNight:
+    """The board's night, followed as the file grows: each change is read from where a pass
+    before stopped, not from the start of the night (`Reading.follow`).
+
+    Beside each state of the night the pass keeps (at its end, and a few at distances before
+    it, where a correction of an older hand reads on from), this keeps what the board shows
+    that the night does not hold: the chart's series and the last hands, as they stood there.
+    A rewritten file (`forget`), or one whose bytes before a state are not those it was made
+    after, is read from the start. What it shows is what one pass over the whole file shows."""
+
+    def __init__(self) -> None:
+        self.kept: list[Checkpoint] = []  # the states of the night kept, oldest first
+        self.series = _Series(())
+        self.recent: deque[HandView] = deque(maxlen=RECENT)
+        self.began = 0  # the byte the last pass began at (0: the start of the file)
+        self.ledger: Ledger | None = None  # the last pass's (what it remembered warms the next)
+
+    def forget(self) -> None:
+        """The file was rewritten (not appended to): the next state is read from its start."""
+        self.kept = []
+
+    def state(self, session: Session, file: str, money: MoneyRate | None = None) -> dict[str, Any]:
+        """The board as the file stands now (see `board_state`); a ScorepadError when the file
+        has a problem (every state kept is let go then)."""
+        return self.states(session, file, money)["en"]
+
+    def states(
+        self,
+        session: Session,
+        file: str,
+        money: MoneyRate | None = None,
+        languages: Sequence[str] = ("en",),
+    ) -> dict[str, dict[str, Any]]:
+        """The board as the file stands now in each of `languages` (see `board_states`)."""
+        with i18n.speaking("en"):
+            head, ledger, counts = self._follow(session)
+            state = _state_of(file, head, ledger, counts, self.series, self.recent, money)
+        states = {"en": state}
+        for language in languages:
+            if language != "en":
+                with i18n.speaking(language):
+                    states[language] = _worded(state, head, ledger, self.recent)
+        return states
+
+    def _follow(self, session: Session) -> tuple[Head, Ledger, PlayerCounts]:
+        """The night read on from the newest state kept that fits (`Reading.follow`)."""
+        made: list[PlayerCounts] = []
         with session.reading() as reading:
             head = reading.head
-            counts = PlayerCounts(head.players)
-            series = _Series(head.players)
 
-            def on_hand(view: HandView) -> None:
-                recent.append(view)
-                series.add(view)
+            def begin(since: Checkpoint | None) -> tuple[Callable[[HandView], None], Counts]:
+                if since is None:
+                    self.series, self.recent = _Series(head.players), deque(maxlen=RECENT)
+                else:
+                    series, recent = since.state["extra"]
+                    self.series, self.recent = series.copy(), deque(recent, maxlen=RECENT)
+                counts = PlayerCounts(head.players)
+                made.append(counts)
+                remember, add = self.recent.append, self.series.add
 
-            ledger = reading.night(on_hand=on_hand, counts=counts)
-        state = _state_of(file, head, ledger, counts, series, recent, money)
-    states = {"en": state}
-    for language in languages:
-        if language != "en":
-            with i18n.speaking(language):
-                states[language] = _worded(state, head, ledger, recent)
-    return states
+                def on_hand(view: HandView) -> None:
+                    remember(view)
+                    add(view)
+
+                return on_hand, counts
+
+            def extra() -> Any:
+                return self.series.copy(), tuple(self.recent)
+
+            warm = self.ledger
+            followed = reading.follow(self.kept, begin, extra, warm)
+            if followed.problems and followed.since is not None:  # (as a pass from the start)
+                followed.ledger.done()
+                followed = reading.follow((), begin, extra)
+            size = reading.size
+        if warm is not None:
+            warm.done()  # (a reference cycle: let go of its caches now)
+        self.ledger = followed.ledger
+        if followed.problems:
+            self.kept, self.ledger = [], None
+            followed.ledger.done()
+            raise refusal(session.path, followed.problems[0])
+        self.began = followed.since.offset if followed.since is not None else 0
+        old = self.kept if followed.since is not None else []
+        self.kept = _spaced([*old, *followed.kept], size)
+        return head, followed.ledger, made[-1]
+
+
+def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
+    """The states worth keeping of a file of `size` bytes: the last, and in each span of
+    `FOLLOW_MARKS` before the end (and up to four times the furthest) the one furthest back
+    (a correction reads on from the newest state before the hand it corrects: at most about
+    twice as far back; one further back than them all, from the start)."""
+    by_offset = {c.offset: c for c in kept if c.offset <= size}
+    ordered = sorted(by_offset.values(), key=lambda c: c.offset)
+    if not ordered:
+        return []
+    spans: dict[int, Checkpoint] = {}
+    furthest = 4 * max(FOLLOW_MARKS)
+    for found in ordered[:-1]:
+        back = size - found.offset
+        span = sum(1 for mark in FOLLOW_MARKS if back <= mark)  # (0: further than them all)
+        if back <= furthest and span not in spans:
+            spans[span] = found
+    return sorted([*spans.values(), ordered[-1]], key=lambda c: c.offset)
 
 
 def _state_of(
@@ -395,6 +510,7 @@ class LiveBoard:
         self._clients: dict[asyncio.Queue[dict[str, Any]], str] = {}  # and each one's language
         self._seen: Any = None
         self._stale = False  # a language newly asked for: the event is worked out again
+        self._texts: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()  # as sent
         self._lock = asyncio.Lock()
 
     def look(self) -> Any:
@@ -450,6 +566,18 @@ class LiveBoard:
                 await self.refresh()
             await asyncio.sleep(self.poll)
 
+    def text_of(self, event: dict[str, Any]) -> str:
+        """An event as the stream sends it (its JSON), made once however many clients
+        listen (the latest few are kept, each with its event: the id names that one)."""
+        found = self._texts.get(id(event))
+        if found is not None and found[0] is event:
+            return found[1]
+        text = json.dumps(event, ensure_ascii=False)
+        self._texts[id(event)] = (event, text)
+        while len(self._texts) > 8:
+            self._texts.popitem(last=False)
+        return text
+
     def subscribe(self, language: str = "en") -> asyncio.Queue[dict[str, Any]]:
         """A queue that gets every event from now on, worded in `language` (a wanted one)."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -479,6 +607,7 @@ class Board(LiveBoard):
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
         self._offset = 0
+        self.night = BoardNight()
         # Idempotency-Key -> (the digest of its body, what its entry was answered)
         self._entries: OrderedDict[str, tuple[str, asyncio.Future[tuple[int, Any]]]] = OrderedDict()
 
@@ -496,7 +625,7 @@ class Board(LiveBoard):
 
     def _states(self, languages: Sequence[str]) -> dict[str, dict[str, Any]]:
         try:
-            return board_states(self.session(), str(self.path), self.money, languages)
+            return self.night.states(self.session(), str(self.path), self.money, languages)
         except ScorepadError as exc:
             english = str(exc)
         states = {"en": {"error": english}}
@@ -520,6 +649,8 @@ class Board(LiveBoard):
         each language."""
         rewritten = before is not None and seen is not None and seen[0] != before[0]
         offset = 0 if rewritten else self._offset
+        if rewritten or seen is None or (before is not None and seen[1] <= before[1]):
+            self.night.forget()  # (not appended to: another file, or changed in place)
         states = await run_in_threadpool(self._states, languages)
         rows, end = await run_in_threadpool(rows_since, self.session(), offset)
         if not self.event:  # the first look: the rows so far are not news
@@ -674,10 +805,10 @@ def live_app(
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
                 first = board.event_in(language)
-                yield {"event": "state", "data": json.dumps(first, ensure_ascii=False)}
+                yield {"event": "state", "data": board.text_of(first)}
                 while True:
                     event = await queue.get()
-                    yield {"event": "state", "data": json.dumps(event, ensure_ascii=False)}
+                    yield {"event": "state", "data": board.text_of(event)}
             finally:
                 board.unsubscribe(queue)
 
