@@ -504,10 +504,19 @@ class Listeners:
         raise SystemExit(f"no event past version {version} reached every listener")
 
     def close(self) -> None:
-        for task in self.tasks:
-            task.cancel()
+        async def stop() -> None:  # (each listener cancelled and finished, before the loop)
+            for task in self.tasks:
+                task.cancel()
+            listening = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for listener in listening:
+                listener.cancel()
+            await asyncio.gather(*listening, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 def written(path: Path, size: int, timeout: float = 60.0) -> float:
