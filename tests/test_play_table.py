@@ -44,6 +44,10 @@ class Terminal:
 
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            # As a shell starts a command: SIGINT not ignored nor blocked (an ignored signal
+            # outlives exec, and a test run in the same process before may have left it so).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
         env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "200"}
         self.process = subprocess.Popen(
