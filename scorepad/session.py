@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from .errors import HandError, ScorepadError
 from .i18n import gettext as _
+from .i18n import ngettext
 from .ledger import (
     Counts,
     Fate,
@@ -465,6 +466,28 @@ def _marks(snapshot: Snapshot, start: int, total: int) -> list[tuple[int, int]]:
     return marks
 
 
+class Said(str):
+    """What a change did, in words: in the language in force when it was done, and able to say
+    it again in the one in force now (`again`), as the live board words an undo for each of its
+    readers."""
+
+    _say: Callable[[], str]
+
+    def __new__(cls, say: Callable[[], str]) -> Said:
+        made = super().__new__(cls, say())
+        made._say = say
+        return made
+
+    def again(self) -> str:
+        """The words in the language in force now."""
+        return self._say()
+
+
+def said_again(text: str) -> str:
+    """`text` in the language in force now, if it is words that can say it again (`Said`)."""
+    return text.again() if isinstance(text, Said) else text
+
+
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
@@ -769,9 +792,9 @@ class Session:
             found = _to_undo(snapshot, head) if back else _to_redo(snapshot, head)
             if found is None:
                 raise HandError(
-                    "there is nothing to undo: no change recorded yet, or every one undone"
+                    _("there is nothing to undo: no change recorded yet, or every one undone")
                     if back
-                    else "there is nothing to redo: no change was undone since the last one"
+                    else _("there is nothing to redo: no change was undone since the last one")
                 )
             last_row, last_hand = tail(snapshot, head)
             ledger = _resume(snapshot, head, last_row, last_hand)
@@ -790,14 +813,20 @@ class Session:
             # (the whole night: which Bock hands were played since it)
             ledger = self.night()
             rounds = change.bock_rounds or 1
-            what = f"the Bock {'round' if rounds == 1 else f'{rounds} rounds'} of line {line}"
+            what = Said(
+                lambda: ngettext(
+                    "the Bock round of line {line}",
+                    "the Bock {count} rounds of line {line}",
+                    rounds,
+                ).format(line=line, count=rounds)
+            )
             row = ledger.bock_row(rounds, end, reason or word, now(), undoes=line if back else None)
             row = mark(row)
             self._append(fd, ledger.codec, [row])
             return what, row, None, ledger
         if kind is RowKind.SEAT:
             seats = (before.seated or head.start.seated or head.players) if back else change.seated
-            what = _("the seat change ({note})").format(note=change.note)
+            what = Said(lambda: _("the seat change ({note})").format(note=change.note))
             text = "the seats as before" if back else change.note
             row = ledger.seat_row(seats, f"{reason or word}: {text}", now())
             row = mark(row)
@@ -810,7 +839,7 @@ class Session:
             row = mark(row)
             self._append(fd, head.codec, [row])
             return (
-                _("the change of the rules ({changes})").format(changes=changes),
+                Said(lambda: _("the change of the rules ({changes})").format(changes=changes)),
                 row,
                 None,
                 ledger,
@@ -820,7 +849,7 @@ class Session:
         note = reason or word
         make: Callable[[Ledger, int], tuple[Row, Score | None]]
         if kind is RowKind.AMEND:
-            what = _("the amendment of hand {hand}").format(hand=ref)
+            what = Said(lambda: _("the amendment of hand {hand}").format(hand=ref))
 
             def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
                 if not back:
@@ -832,13 +861,15 @@ class Session:
                     r, version.row.hand_inputs(), reason or version.row.note, now()
                 )
         else:
-            what = (
-                _("hand {hand}")
-                if kind in HAND_KINDS
-                else _("the void of hand {hand}")
-                if kind is RowKind.VOID
-                else _("the restoring of hand {hand}")
-            ).format(hand=ref)
+            what = Said(
+                lambda: (
+                    _("hand {hand}")
+                    if kind in HAND_KINDS
+                    else _("the void of hand {hand}")
+                    if kind is RowKind.VOID
+                    else _("the restoring of hand {hand}")
+                ).format(hand=ref)
+            )
             voids = back != (kind is RowKind.VOID)  # (taking back a void restores the hand)
 
             def make(led: Ledger, r: int) -> tuple[Row, Score | None]:

@@ -136,7 +136,7 @@ def fewest_payments(balances: Mapping[str, Decimal]) -> list[Payment]:
     """
     cents = {p: int((v / CENT).to_integral_value()) for p, v in balances.items()}
     if sum(cents.values()) != 0:
-        raise ScorepadError("the balances do not sum to zero, so no payments can clear them")
+        raise ScorepadError(_("the balances do not sum to zero, so no payments can clear them"))
     people = sorted((p for p, c in cents.items() if c), key=lambda p: (cents[p], p))
     if len(people) <= EXACT_LIMIT:
         groups = _zero_sum_groups([cents[p] for p in people])

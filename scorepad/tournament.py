@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from .errors import ScorepadError
 from .i18n import gettext as _
+from .i18n import ngettext
 from .rules import Rules
 from .scoring import same_name
 
@@ -180,9 +181,11 @@ def check(t: Tournament) -> Tournament:
     if dealt(t.rules, t.table_size) != t.table_size:
         counts = ", ".join(str(n) for n in sorted(t.rules.deals))
         raise TournamentError(
-            f"⟨table_size⟩ {t.table_size}: {t.rules.name} rules deal hands for {counts} players"
+            _("⟨table_size⟩ {size}: {name} rules deal hands for {counts} players").format(
+                size=t.table_size, name=t.rules.name, counts=counts
+            )
             + (
-                f" (and at {t.table_size} the dealer sits out)"
+                _(" (and at {size} the dealer sits out)").format(size=t.table_size)
                 if dealt(t.rules, t.table_size) is not None
                 else ""
             )
@@ -268,14 +271,20 @@ def table_sizes(count: int, size: int, rules: Rules) -> tuple[int, ...]:
     why = []
     if not bigger:
         why.append(
-            f"a table of {size + 1} needs the dealer to sit out: sit_out = dealer, seats = {size}"
+            _(
+                "a table of {bigger} needs the dealer to sit out: sit_out = dealer, seats = {size}"
+            ).format(bigger=size + 1, size=size)
         )
     if not smaller:
-        why.append(f"{rules.name} rules deal no hand for {size - 1}")
+        why.append(
+            _("{name} rules deal no hand for {smaller}").format(name=rules.name, smaller=size - 1)
+        )
     raise TournamentError(
-        f"{count} players cannot be seated at tables of {' or '.join(map(str, allowed))}"
+        _("{count} players cannot be seated at tables of {sizes}").format(
+            count=count, sizes=_(" or ").join(map(str, allowed))
+        )
         + (f" ({'; '.join(why)})" if why else "")
-        + ": enter or remove a player (tournament players add|remove)"
+        + _(": enter or remove a player (tournament players add|remove)")
     )
 
 
@@ -360,9 +369,11 @@ def score_sheet(t: Tournament, round_number: int, table: int, seats: Table, path
     ]
     rule = ["-" * len(h) for h in head]
     lines = [
-        _("{name}: round {round}, table {table} ({rules} rules, {hands} hands)").format(
-            name=t.name, round=round_number, table=table, rules=t.rules.name, hands=t.hands
-        ),
+        ngettext(
+            "{name}: round {round}, table {table} ({rules} rules, {hands} hand)",
+            "{name}: round {round}, table {table} ({rules} rules, {hands} hands)",
+            t.hands,
+        ).format(name=t.name, round=round_number, table=table, rules=t.rules.name, hands=t.hands),
         _("Seats: {seats}. First dealer: {dealer}; the deal passes to the left.").format(
             seats=", ".join(seats), dealer=seats[-1]
         ),

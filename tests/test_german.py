@@ -33,8 +33,8 @@ def de(*args: object, input: str | None = None, env: dict[str, str] | None = Non
     )
 
 
-def en(*args: object) -> Result:
-    return CliRunner().invoke(cli, [*map(str, args)], prog_name="scorepad")
+def en(*args: object, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli, [*map(str, args)], input=input, prog_name="scorepad")
 
 
 @pytest.fixture(autouse=True)
@@ -617,7 +617,7 @@ def test_the_tournament_speaks_german(tmp_path: Path) -> None:
     drawn = de("tournament", "draw", cup, "--sheets")
     assert drawn.exit_code == 0, drawn.output
     sheet = (cup / "round-1" / "table-1.txt").read_text(encoding="utf-8")
-    assert sheet.startswith("Club Cup: Runde 1, Tisch 1 (Regeln preis, 1 Spiele)\n")
+    assert sheet.startswith("Club Cup: Runde 1, Tisch 1 (Regeln preis, 1 Spiel)\n")
     assert "Erster Geber: Franz" in sheet and "\nStand " in sheet
     en("-f", cup / "round-1/table-1.csv", "hand", "--picker", "Hias", "--game", "solo",
        "--points", "70")  # fmt: skip
@@ -638,7 +638,7 @@ def test_the_tournaments_english_is_as_it_was(tmp_path: Path) -> None:
     en("tournament", "draw", cup, "--sheets")
     sheet = (cup / "round-1" / "table-1.txt").read_text(encoding="utf-8")
     assert sheet == (
-        "Club Cup: round 1, table 1 (preis rules, 1 hands)\n"
+        "Club Cup: round 1, table 1 (preis rules, 1 hand)\n"
         "Seats: Hias, Dori, Anni, Franz. First dealer: Franz; the deal passes to the left.\n"
         f"Record each hand with: scorepad -f {cup}/round-1/table-1.csv hand ...\n"
         "\n"
@@ -720,6 +720,85 @@ def test_a_hand_entered_on_the_german_board_is_described_in_german(night: Path) 
     assert german["marks"] == [] and german.keys() == english.keys()
 
 
+def _entering(path: Path, language: str | None = None) -> Any:
+    """A client of the board of `path`, entry on (its token in `ENTRY`)."""
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from starlette.testclient import TestClient
+
+    from scorepad.web.serve import Board, create_app
+
+    board = Board(path, allow_entry=True, token="secret-token", poll=0.05)
+    board.language = language
+    return TestClient(create_app(board), base_url="http://127.0.0.1")
+
+
+ENTRY = {"authorization": "Bearer secret-token"}
+
+
+def test_an_undo_on_the_german_board_says_what_it_took_back_in_german(night: Path) -> None:
+    hand = {"picker": "Ann", "partners": ["Bob"], "points": 64}
+    with _entering(night) as client:
+        client.get("/", headers={"accept-language": "de"})  # (a German page is open)
+        assert client.post("/api/hands", json=hand, headers=ENTRY).status_code == 201
+        undone = client.post("/api/undo?lang=de", json={}, headers=ENTRY)
+        redone = client.post("/api/redo?lang=de", json={}, headers=ENTRY)
+        english = client.post("/api/undo", json={}, headers=ENTRY)
+        by_header = client.post("/api/redo", json={}, headers={**ENTRY, "accept-language": "de"})
+        page = client.get("/", headers={"accept-language": "de"}).text
+    assert undone.status_code == 201 and undone.json()["undone"] == "Spiel 1", undone.text
+    assert redone.json()["redone"] == "Spiel 1"
+    assert english.json()["undone"] == "the restoring of hand 1"  # (English, as before)
+    assert by_header.json()["redone"] == "die Wiederherstellung von Spiel 1"  # (its voiding)
+    for answer in (undone, redone, english, by_header):
+        assert "worded" not in answer.json()
+    # the keys, and what a program compares, are English in both languages
+    assert undone.json().keys() == english.json().keys()
+    assert undone.json()["note"] == "undo on the board"
+    assert '"⟦Undid ⟧"' not in page and '"Zurückgenommen: " + data.undone' in page
+
+
+def test_the_bock_round_an_undo_takes_back_is_worded_in_german(night: Path) -> None:
+    assert de("-f", night, "bock").exit_code == 0
+    undone = de("-f", night, "undo")
+    assert undone.exit_code == 0, undone.output
+    assert undone.stdout.startswith("Zurückgenommen: die Bockrunde aus Zeile 4.\n")
+    redone = en("-f", night, "redo")
+    assert redone.stdout.startswith("Redid the Bock round of line 4.\n"), redone.stdout
+
+
+def test_a_refused_entry_says_why_in_the_readers_language(night: Path) -> None:
+    before = night.read_bytes()
+    unknown = {"picker": "Zed", "points": 64}
+    with _entering(night) as client:
+        german = client.post("/api/undo?lang=de", json={}, headers=ENTRY)
+        english = client.post("/api/undo", json={}, headers=ENTRY)
+        asked = client.post("/api/redo", json={}, headers={**ENTRY, "accept-language": "de-AT"})
+        hand_de = client.post(
+            "/api/hands", json=unknown, headers={**ENTRY, "accept-language": "de"}
+        )
+        hand_en = client.post("/api/hands", json=unknown, headers=ENTRY)
+        token = client.post("/api/undo?lang=de", json={})
+    with _entering(night, "de") as client:  # serve --lang de: its language, unless asked
+        board_de = client.post("/api/undo", json={}, headers=ENTRY)
+        asked_en = client.post("/api/undo?lang=en", json={}, headers=ENTRY)
+    assert night.read_bytes() == before  # nothing was written
+    nothing = "there is nothing to undo: no change recorded yet, or every one undone"
+    assert english.status_code == 422 and english.json() == {"error": nothing}
+    assert asked_en.json() == {"error": nothing}
+    assert german.status_code == 422
+    none_de = "es gibt nichts zurückzunehmen: noch keine Änderung aufgeschrieben, oder jede"
+    assert german.json() == board_de.json() == {"error": f"{none_de} schon zurückgenommen"}
+    assert asked.json()["error"].startswith("es gibt nichts wieder zu machen")
+    assert hand_de.status_code == hand_en.status_code == 422
+    # (an input by its JSON key, in either language)
+    assert hand_de.json() == {
+        "error": "picker Zed: unbekannter Spieler; Spieler: Ann, Bob, Cy, Dee, Ed"
+    }
+    assert hand_en.json()["error"].startswith("picker Zed: ")
+    assert hand_en.json()["error"] != hand_de.json()["error"]
+    assert token.status_code == 403 and "das Token" in token.json()["error"]
+
+
 def test_tournament_serve_has_lang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
@@ -764,3 +843,70 @@ def test_a_german_night_reads_german_throughout(tmp_path: Path) -> None:
     checked = de("check", "--players", "A,B,C,D,E", "--picker", "A", "--partner", "B",
                  "--points", "64").stdout  # fmt: skip
     assert "es wird angenommen, dass jede Partei einen Stich gemacht hat." in checked
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+def test_play_in_german_takes_the_changes_in_german_words_and_english_ones(night: Path) -> None:
+    answers = [
+        "?",  # the help, naming the German words
+        "Ann", "Bob", "70", "4", "", "",  # hand 1: Ann + Bob 70, recorded
+        "zurück",  # undoes it
+        "kommt Flo",  # a sixth sits down
+        "geht Flo",  # and leaves
+        "streichen",  # (no hand's number: asked again)
+        "strafe Ed 2 an Ann",  # hand 2, a penalty
+        "Rueckgaengig",  # undoes it (any case, ae for ä)
+        "Ann", "Cy", "64", "", "", "",  # hand 3
+        "ändern 3 --points 80",
+        "undo",  # the English word keeps working
+        "",
+    ]  # fmt: skip
+    result = de("-f", night, "play", input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "    zurück [GRUND]  " in out and "    strafe NAME N  " in out  # (the help)
+    assert "Zurückgenommen: Spiel 1." in out and "Zurückgenommen: Spiel 2." in out
+    assert "Flo setzt sich an den Tisch." in out and "Flo verlässt den Tisch." in out
+    assert "Spiel 2: eine Strafe: Ed zahlt 2 an Ann." in out
+    assert "Zurückgenommen: die Berichtigung von Spiel 3." in out
+    assert "schreib: streichen N (die Nummer des Spiels), z. B. streichen 3" in result.stderr
+    sheet = json.loads(en("-f", night, "sheet", "--format", "json").stdout)["hands"]
+    assert [(h["hand"], h["void"], h["points"]) for h in sheet] == [
+        (1, True, 70),
+        (2, True, None),
+        (3, False, 64),
+    ], sheet
+
+
+def test_play_in_english_takes_no_german_words(night: Path) -> None:
+    result = en("-f", night, "play", input="zurück\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Undid" not in result.stdout and "zurück" in result.stderr  # (no such player)
+    assert "    undo [REASON]     reverse" in en("-f", night, "play", input="?\n\n").stdout
+
+
+# --- one hand, one Spiel ------------------------------------------------------------------
+
+
+def test_one_hand_is_singular_in_both_languages(tmp_path: Path) -> None:
+    args = ["tournament", "new", tmp_path / "cup", "--name", "Cup", "--rules", "preis",
+            "--rounds", "2", "--players", "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias",
+            "--hands", "1"]  # fmt: skip
+    german = de(*args)
+    assert german.exit_code == 0, german.output
+    assert ", 2 Runden zu 1 Spiel an Tischen zu 4 " in german.stdout, german.stdout
+    assert "Spiel(en)" not in german.stdout
+    drawn = de("tournament", "draw", tmp_path / "cup")
+    assert "(0 Paarungen wiederholt;" in drawn.stdout, drawn.stdout
+    english = en(*[str(a).replace("cup", "cup2") for a in args])
+    assert ", 2 rounds of 1 hand at tables of 4 " in english.stdout, english.stdout
+    night = tmp_path / "abend.csv"
+    en("-f", night, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    en("-f", night, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "64")
+    rated = en("rating", night, "--min-hands", "1")
+    assert "1 file; " in rated.stdout, rated.stdout
+    assert "1 Datei; " in de("rating", night, "--min-hands", "1").stdout
+    many = de("rating", night, "--min-hands", "2").stdout
+    assert "Unter 2 Spielen ohne Rang" in many, many

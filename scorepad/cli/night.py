@@ -184,9 +184,11 @@ def status(path: Path, fmt: str) -> None:
         lines.append(
             (
                 "Bock",
-                _("the next hand is {words}; {owed} Bock hand{value} owed").format(
-                    words=bock.words(), owed=owed, value="s" if owed > 1 else ""
-                )
+                ngettext(
+                    "the next hand is {words}; {owed} Bock hand owed",
+                    "the next hand is {words}; {owed} Bock hands owed",
+                    max(owed, 1),  # (none owed reads as before: "0 Bock hand owed")
+                ).format(words=bock.words(), owed=owed)
                 if bock is not None
                 else _("none owed"),
             )
@@ -609,11 +611,13 @@ def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
             )
         )
         return
-    started = "1 Bock round" if rounds == 1 else _("{rounds} Bock rounds").format(rounds=rounds)
+    started = ngettext("1 Bock round", "{count} Bock rounds", rounds).format(count=rounds)
     click.echo(
-        _("Bock: {started} started; {owed} Bock hand{value} owed.").format(
-            started=started, owed=owed, value="" if owed == 1 else "s"
-        )
+        ngettext(
+            "Bock: {started} started; {owed} Bock hand owed.",
+            "Bock: {started} started; {owed} Bock hands owed.",
+            owed,
+        ).format(started=started, owed=owed)
     )
     click.echo(next_line(state))
 

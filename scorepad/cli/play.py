@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .. import i18n
 from ..errors import ScorepadError
 from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -39,7 +41,7 @@ class _Stop(Exception):
     """The table is done: an empty answer where a hand would start, or Ctrl-D."""
 
 
-HELP = """\
+HELP = N_("""\
   Answer each question and press Enter; a wrong answer is explained and asked again.
   Name a player by name (case and accents do not matter: jurgen is Jürgen), by the first
   letters no one else's name starts with (J), or by seat number (1 is the first seat); Tab
@@ -55,7 +57,8 @@ HELP = """\
     bock [N]          start a Bock round (N rounds) by the table's decision (`scorepad bock`)
     ?                 this help
     Enter or Ctrl-D   stop, with the standings
-  Ctrl-C stops at once: the hand being entered is not recorded."""
+  Ctrl-C stops at once: the hand being entered is not recorded.""")
+"""What `?` shows (in German it names the German words of the changes: `GERMAN_CHANGES`)."""
 
 # --- names: typed as the table says them, and completed -------------------------------------------
 
@@ -156,7 +159,7 @@ def _ask(
                 raise KeyboardInterrupt from None
             raise _Stop from None
         if answer.strip() == "?":
-            click.echo(HELP)
+            click.echo(_(HELP))
             continue
         try:
             return check(answer.strip())
@@ -187,6 +190,35 @@ def _whole(
 CHANGES = ("undo", "amend", "void", "join", "leave", "penalty", "bock")
 """The words that start a change at "Who picked?" (see HELP)."""
 
+GERMAN_CHANGES = {
+    "zurück": "undo",
+    "rückgängig": "undo",
+    "ändern": "amend",
+    "berichtigen": "amend",
+    "streichen": "void",
+    "kommt": "join",
+    "dazu": "join",
+    "geht": "leave",
+    "strafe": "penalty",
+}
+"""In German, the German words for the changes too (`bock` is Bock): each as its English word
+(which keeps working). They are matched as names are (`zuruck`, `Ändern`), and `ae`, `oe`,
+`ue` stand for `ä`, `ö`, `ü` as well (`zurueck`)."""
+
+_GERMAN_WORDS = {
+    **{folded(w.replace("ä", "ae").replace("ü", "ue")): c for w, c in GERMAN_CHANGES.items()},
+    **{folded(w): c for w, c in GERMAN_CHANGES.items()},
+}
+
+
+def _speaks_german() -> bool:
+    return i18n.language() == "de"
+
+
+def change_words() -> tuple[str, ...]:
+    """The words that start a change in the language in force (Tab completes them)."""
+    return (*CHANGES, *GERMAN_CHANGES) if _speaks_german() else CHANGES
+
 
 def _who(
     players: Sequence[str], extra: str | None, seats: Sequence[str] = ()
@@ -197,14 +229,18 @@ def _who(
 
     def check(text: str) -> Any:
         word, _sep, rest = text.partition(" ")
-        word, rest = word.lower(), rest.strip()
+        typed, rest = word.lower(), rest.strip()
+        word = typed
+        german = _GERMAN_WORDS.get(folded(typed)) if _speaks_german() else None
+        if german and (rest or not any(folded(p) == folded(typed) for p in players)):
+            word = german  # (a player so named is the player, when nothing follows)
         if word == "undo" or (word in CHANGES and rest):
             return (word, rest)
         if word == "bock" and not any(folded(p) == "bock" for p in players):
             return (word, rest)
         if word in ("amend", "void"):
             raise ScorepadError(
-                _("write: {word} N (the hand's number), e.g. {word} 3").format(word=word)
+                _("write: {word} N (the hand's number), e.g. {word} 3").format(word=typed)
             )
         return pick(text)
 
@@ -261,6 +297,11 @@ def _amend(session: Session, text: str) -> None:
     echo_recorded(session.path, row, result, state, "text")
 
 
+def _to() -> tuple[str, ...]:
+    """The word before the one paid in `penalty NAME N to NAME` (in German `an` too)."""
+    return ("to", "an") if _speaks_german() else ("to",)
+
+
 def _change(session: Session, what: str, name: str) -> None:
     """Undo, amend or void a hand, seat a player or let one leave, and say what happened."""
     try:
@@ -287,7 +328,7 @@ def _change(session: Session, what: str, name: str) -> None:
                 len(words) not in (2, 4)
                 or not (words[1].isascii() and words[1].isdigit())
                 or len(words[1]) > 9
-                or (len(words) == 4 and words[2].lower() != "to")
+                or (len(words) == 4 and words[2].lower() not in _to())
             ):
                 raise ScorepadError(_("write: penalty NAME N, or penalty NAME N to NAME"))
             penalty = Penalty((), words[0], int(words[1]), words[3] if len(words) == 4 else None)
@@ -303,14 +344,14 @@ def _change(session: Session, what: str, name: str) -> None:
             _row, state = session.bock(rounds, "Bock during play")
             from ..reports import bock_owed
 
-            started = (
-                "1 Bock round" if rounds == 1 else _("{rounds} Bock rounds").format(rounds=rounds)
-            )
+            started = ngettext("1 Bock round", "{count} Bock rounds", rounds).format(count=rounds)
             owed = bock_owed(state)
             click.echo(
-                _("Bock: {started} started; {owed} Bock hand{value} owed.").format(
-                    started=started, owed=owed, value="" if owed == 1 else "s"
-                )
+                ngettext(
+                    "Bock: {started} started; {owed} Bock hand owed.",
+                    "Bock: {started} started; {owed} Bock hands owed.",
+                    owed,
+                ).format(started=started, owed=owed)
             )
         elif what == "join":
             player, _place, state = session.seat_add(name)
@@ -529,7 +570,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     who = _ask(
         _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
-        complete=[*players, *([extra] if extra else []), *CHANGES],
+        complete=[*players, *([extra] if extra else []), *change_words()],
     )
     if who is None:
         raise _Stop

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..i18n import decimal_text
-from ..i18n import gettext as _
+from ..i18n import decimal_text, ngettext
 from ._common import CONTEXT_SETTINGS, WholeRange, session_files, table_format_option
 
 if TYPE_CHECKING:
@@ -91,12 +90,16 @@ def rating(sources: tuple[Path, ...], min_hands: int, fmt: str) -> None:
     if apart:
         listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
         click.echo(
-            _("Under {min_hands} hands, not ranked: {listed}.").format(
-                min_hands=min_hands, listed=listed
-            )
+            ngettext(
+                "Under {min_hands} hand, not ranked: {listed}.",
+                "Under {min_hands} hands, not ranked: {listed}.",
+                min_hands,
+            ).format(min_hands=min_hands, listed=listed)
         )
     click.echo(
-        _("{len_files} file{value}; {model}, rating = mu - 3 sigma.").format(
-            len_files=len(files), value="s" if len(files) != 1 else "", model=MODEL
-        )
+        ngettext(
+            "{len_files} file; {model}, rating = mu - 3 sigma.",
+            "{len_files} files; {model}, rating = mu - 3 sigma.",
+            len(files),
+        ).format(len_files=len(files), model=MODEL)
     )

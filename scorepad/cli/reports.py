@@ -451,9 +451,11 @@ def season(
         if apart:
             listed = ", ".join(f"{r.player} ({r.hands})" for r in apart)
             click.echo(
-                _("Under {count} hands, no rating: {players}.").format(
-                    count=min_hands, players=listed
-                )
+                ngettext(
+                    "Under {count} hand, no rating: {players}.",
+                    "Under {count} hands, no rating: {players}.",
+                    min_hands,
+                ).format(count=min_hands, players=listed)
             )
         click.echo(_("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma."))
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..i18n import decimal_text, german
+from ..i18n import decimal_text, german, ngettext
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
@@ -181,17 +181,18 @@ def new(
         tie_breaks=parse_tie_breaks(tie_breaks),
     )
     click.echo(
-        _(
+        ngettext(
             "Started {folder}: {name}; {len_players} players, {rounds} rounds of "
-            "{hands} hand{value} at tables of {table_size} ({name2} rules); seed "
-            "{seed}."
+            "{hands} hand at tables of {table_size} ({name2} rules); seed {seed}.",
+            "Started {folder}: {name}; {len_players} players, {rounds} rounds of "
+            "{hands} hands at tables of {table_size} ({name2} rules); seed {seed}.",
+            t.hands,
         ).format(
             folder=folder / "tournament.toml",
             name=t.name,
             len_players=len(t.players),
             rounds=t.rounds,
             hands=t.hands,
-            value="s" if t.hands != 1 else "",
             table_size=t.table_size,
             name2=t.rules.name,
             seed=t.seed,
@@ -250,15 +251,17 @@ def draw(folder: Path, sheets: bool, fmt: str) -> None:
         click.echo(render(("round", "table", "seat", "player", "file"), rows, fmt))
         return
     click.echo(
-        _(
+        ngettext(
             "Round {number} of {rounds}: {len_tables} tables ({repeated} "
-            "pairing{value} repeated; seed {seed})."
+            "pairing repeated; seed {seed}).",
+            "Round {number} of {rounds}: {len_tables} tables ({repeated} "
+            "pairings repeated; seed {seed}).",
+            repeated,
         ).format(
             number=number,
             rounds=t.rounds,
             len_tables=len(tables),
             repeated=repeated,
-            value="s" if repeated != 1 else "",
             seed=t.seed,
         )
     )

@@ -32,6 +32,7 @@ from ..hands import BY_NAME as HAND_INPUTS
 from ..hands import INPUTS as INPUT_TABLE
 from ..hands import Type
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..text import unprintable, unprintable_problem
 
 FORMAT_VERSION = 8
@@ -508,9 +509,11 @@ class Codec:
                 listed += f" and {len(missing) - 5} more"
             raise LedgerError(
                 1,
-                _("not a scorepad session: the header has no {listed} column{value}").format(
-                    listed=listed, value="s" if len(missing) > 1 else ""
-                ),
+                ngettext(
+                    "not a scorepad session: the header has no {listed} column",
+                    "not a scorepad session: the header has no {listed} columns",
+                    len(missing),
+                ).format(listed=listed),
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 

@@ -42,7 +42,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext, suppress
 from decimal import Decimal
 from importlib import resources
 from operator import methodcaller
@@ -67,6 +67,7 @@ from ..errors import ScorepadError, wording
 from ..games import BY_NAME as GAMES
 from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
+from ..i18n import N_
 from ..ledger import Counts, HandView, Ledger
 from ..pot import paid_out
 from ..render import Money
@@ -84,7 +85,7 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import FOLLOW_MARKS, Checkpoint, Session, Waiting, refusal
+from ..session import FOLLOW_MARKS, Checkpoint, Session, Waiting, refusal, said_again
 from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import Row, check_note
 from ..store.snapshot import Head
@@ -674,26 +675,28 @@ class Board(LiveBoard):
         )
 
     async def enter(
-        self, key: str | None, data: dict[str, Any], action: str = "hand"
+        self, key: str | None, data: dict[str, Any], action: str = "hand", language: str = "en"
     ) -> tuple[int, Any]:
         """Make the entry `data` (a hand, or an `undo`) once per Idempotency-Key: a retry (or a
         copy sent at the same time) of an entry that was made gets the first answer again, and
         writes nothing (an undo sent twice undoes once). An entry that was refused is not
-        remembered: nothing was written, so it may be sent again."""
+        remembered: nothing was written, so it may be sent again. A refusal says why in
+        `language` (the request's)."""
         if key is None:
-            return await self._record(data, action)
+            return await self._record(data, action, language)
         digest = hashlib.sha256(json.dumps([action, data], sort_keys=True).encode()).hexdigest()
         if key in self._entries:
             first, answer = self._entries[key]
             if first != digest:
-                return 422, {"error": "this Idempotency-Key was sent with another entry"}
+                message = N_("this Idempotency-Key was sent with another entry")
+                return 422, {"error": in_language(language, message)}
             return await asyncio.shield(answer)
         answer = asyncio.get_running_loop().create_future()
         self._entries[key] = (digest, answer)
         while len(self._entries) > ENTRY_KEYS:
             self._entries.popitem(last=False)
         try:
-            result = await self._record(data, action)
+            result = await self._record(data, action, language)
         except BaseException:
             self._entries.pop(key, None)
             answer.cancel()
@@ -703,13 +706,16 @@ class Board(LiveBoard):
         answer.set_result(result)
         return result
 
-    async def _record(self, data: dict[str, Any], action: str = "hand") -> tuple[int, Any]:
+    async def _record(
+        self, data: dict[str, Any], action: str = "hand", language: str = "en"
+    ) -> tuple[int, Any]:
         """Make the entry; its answer carries its text in every language the board words its
-        events in (`worded`, which `worded_entry` takes out for the reader)."""
+        events in (`worded`, which `worded_entry` takes out for the reader), and a refusal
+        says why in `language`."""
         make = {"undo": undo_change, "redo": redo_change}.get(action, record_hand)
         try:
             recorded = await run_in_threadpool(
-                make, self.session(), self.path, data, tuple(self.languages)
+                make, self.session(), self.path, data, tuple(self.languages), language
             )
         except BadRequest as exc:
             return exc.status, {"error": exc.message}
@@ -741,8 +747,12 @@ def page_html(name: str, settings: dict[str, Any], language: str = "en") -> str:
 def page_language(board: LiveBoard, accept: str | None) -> str:
     """The language of a board's page: the board's (`serve --lang`), else the first the
     browser asks for (`Accept-Language`, by its weights) that scorepad speaks, else English."""
-    if board.language:
-        return board.language
+    return board.language or accepted_language(accept) or "en"
+
+
+def accepted_language(accept: str | None) -> str | None:
+    """The first language a client asks for (`Accept-Language`, by its weights) that scorepad
+    speaks (None: none of them)."""
     wanted = []
     for position, item in enumerate((accept or "").split(",")):
         tag, _semi, weight = item.strip().partition(";")
@@ -753,13 +763,37 @@ def page_language(board: LiveBoard, accept: str | None) -> str:
         code = tag.strip().split("-")[0].lower()
         if code in i18n.LANGUAGES and q > 0:
             wanted.append((-q, position, code))
-    return min(wanted)[2] if wanted else "en"
+    return min(wanted)[2] if wanted else None
 
 
 def reader_language(request: Request) -> str:
     """The language a request of the API asks its text in: `?lang=` (a board's page asks in
     its own), else English, as a program reads it."""
     return request.query_params.get("lang") or "en"
+
+
+def entry_language(board: LiveBoard, request: Request) -> str:
+    """The language an entry's answer (and a refusal's reason) is worded in: the request's
+    `?lang=` (a board's page asks in its own), else its `Accept-Language`, else the board's
+    (`serve --lang`), else English. Its keys are English in every language."""
+    return (
+        request.query_params.get("lang")
+        or accepted_language(request.headers.get("accept-language"))
+        or board.language
+        or "en"
+    )
+
+
+def in_language(language: str, message: str) -> str:
+    """A message of the board's own (marked `N_`) in `language`."""
+    return message if language == "en" else i18n.catalog(language).gettext(message)
+
+
+def _speaking(language: str) -> AbstractContextManager[None]:
+    """Speak `language` within the block (English, the process's, as it is: no lock taken).
+    An entry made so says why it is refused in its reader's language; the block holds
+    `i18n.speaking`'s lock while it waits for the session's, as briefly as a writer holds it."""
+    return nullcontext() if language == "en" else i18n.speaking(language)
 
 
 def live_app(
@@ -835,23 +869,26 @@ def live_app(
 def create_app(board: Board) -> Starlette:
     """The ASGI app serving `board`: the live board's routes, and the entry's."""
 
-    def check_entry(request: Request) -> None:
+    def check_entry(request: Request, language: str) -> None:
         if not board.allow_entry:
-            raise BadRequest(403, "entry is off: start the board with --allow-entry")
+            message = N_("entry is off: start the board with --allow-entry")
+            raise BadRequest(403, in_language(language, message))
         if not board.authorized(request):
-            raise BadRequest(403, "entry needs the token: Authorization: Bearer TOKEN")
+            message = N_("entry needs the token: Authorization: Bearer TOKEN")
+            raise BadRequest(403, in_language(language, message))
 
     async def post(request: Request, action: str) -> Response:
+        language = board.want(entry_language(board, request))
         try:
-            check_entry(request)
+            check_entry(request, language)
             key = _idempotency_key(request)
             data = await _json_body(request)
         except BadRequest as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         except ClientDisconnect:  # (gone before its body arrived: nobody to answer, no error)
             return Response(status_code=400)
-        status, body = await board.enter(key, data, action)
-        return JSONResponse(worded_entry(body, reader_language(request)), status_code=status)
+        status, body = await board.enter(key, data, action, language)
+        return JSONResponse(worded_entry(body, language), status_code=status)
 
     async def post_hand(request: Request) -> Response:
         return await post(request, "hand")
@@ -865,7 +902,7 @@ def create_app(board: Board) -> Starlette:
     async def get_entry(request: Request) -> Response:
         """Whether this token may enter (the page shows its form only then)."""
         try:
-            check_entry(request)
+            check_entry(request, board.want(entry_language(board, request)))
         except BadRequest as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"entry": True})
@@ -884,7 +921,8 @@ def create_app(board: Board) -> Starlette:
 
 def worded_entry(body: Any, language: str) -> Any:
     """An entry's answer for its reader: its text (`played`, `undone`, `redone`) in the
-    reader's language, where the board worded it so (`worded`, which no answer shows)."""
+    reader's language, where the board worded it so (`worded`, which no answer shows). (A
+    refusal's `error` is worded in the language of the request that made the entry.)"""
     if not isinstance(body, dict):
         return body
     shown = {k: v for k, v in body.items() if k != "worded"}
@@ -1082,22 +1120,26 @@ def _json_word(name: str) -> str:
 
 
 def record_hand(
-    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+    session: Session,
+    path: Path,
+    data: dict[str, Any],
+    languages: Sequence[str] = ("en",),
+    language: str = "en",
 ) -> dict[str, Any]:
     """Record the hand a JSON object describes, as `scorepad hand` would; its JSON (with its
     `played` in each other of `languages` under `worded`), or a BadRequest (422) saying why
-    not, naming inputs by their keys. Nothing is written when it fails."""
+    not in `language`, naming inputs by their keys. Nothing is written when it fails."""
 
     params = _params(data)
     note = params.pop("note", "")
     out = params.pop("out", ())
-    with wording(_json_word):
+    with wording(_json_word), _speaking(language):
         try:
             check_note(note)
             doubler, pot = params.pop("doubler", False), params.pop("pot", False)
             if doubler and pot:
                 raise ScorepadError(
-                    "doubler and pot: everyone passed once, and the table plays one"
+                    i18n.gettext("doubler and pot: everyone passed once, and the table plays one")
                 )
             if doubler or pot:
                 check_doubler(params, "pot" if pot else "doubler")
@@ -1120,24 +1162,38 @@ def record_hand(
 
 
 def undo_change(
-    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+    session: Session,
+    path: Path,
+    data: dict[str, Any],
+    languages: Sequence[str] = ("en",),
+    language: str = "en",
 ) -> dict[str, Any]:
     """Undo the last change of the session, as `scorepad undo` does, from a JSON object that may
-    give a `reason`: what was undone (in words), the new row and the totals after it; or a
-    BadRequest (422) saying why not (nothing to undo). Nothing is written when it fails."""
-    return _step(session, path, data, True, languages)
+    give a `reason`: what was undone (in words; in each other of `languages` under `worded`),
+    the new row and the totals after it; or a BadRequest (422) saying why not (nothing to
+    undo) in `language`. Nothing is written when it fails."""
+    return _step(session, path, data, True, languages, language)
 
 
 def redo_change(
-    session: Session, path: Path, data: dict[str, Any], languages: Sequence[str] = ("en",)
+    session: Session,
+    path: Path,
+    data: dict[str, Any],
+    languages: Sequence[str] = ("en",),
+    language: str = "en",
 ) -> dict[str, Any]:
     """Make again what the last undo took back, as `scorepad redo` does (as `undo_change`; the
     answer's `redone` says what)."""
-    return _step(session, path, data, False, languages)
+    return _step(session, path, data, False, languages, language)
 
 
 def _step(
-    session: Session, path: Path, data: dict[str, Any], back: bool, languages: Sequence[str]
+    session: Session,
+    path: Path,
+    data: dict[str, Any],
+    back: bool,
+    languages: Sequence[str],
+    language: str = "en",
 ) -> dict[str, Any]:
     unknown = sorted(k for k in data if k != "reason")
     if unknown:
@@ -1145,18 +1201,28 @@ def _step(
     reason = data.get("reason") or ""
     if not isinstance(reason, str):
         raise BadRequest(400, "reason: text expected")
-    with wording(_json_word):
+    with wording(_json_word), _speaking(language):
         try:
             note = check_note(reason) or f"{'undo' if back else 'redo'} on the board"
             step = session.undo if back else session.redo
             done, row, _unused, state = step(note)
         except ScorepadError as exc:
             raise BadRequest(422, str(exc)) from None
-    return {
+    said = "undone" if back else "redone"
+    english = done
+    worded = {}
+    for each in {*languages, language} - {"en"}:
+        with i18n.speaking(each):
+            worded[each] = {said: said_again(done)}
+    if language != "en":
+        with i18n.speaking("en"):
+            english = said_again(done)
+    answer = {
         "file": str(path),
-        "undone" if back else "redone": done,
+        said: str(english),
         "note": row.note,
         "hands": state.hands,
         "totals": dict(state.totals),
         "next_dealer": state.next_dealer,
     }
+    return {**answer, "worded": worded} if worded else answer
