@@ -539,11 +539,16 @@ _COUNTING = (ACE_POINTS, 10, 4, 3, 2)
 def possible_points(deck: int, cards: int) -> frozenset[int]:
     """The card points that `cards` cards of a pack of `deck` (32 or 24) can hold together."""
     values = [v for v in _COUNTING for _ in range(4)] + [0] * (deck - 4 * len(_COUNTING))
-    held: list[set[int]] = [{0}] + [set() for _ in values]  # by the number of cards
+    if not 0 <= cards <= len(values):
+        return frozenset()
+    # By the number of cards taken, the sums they can hold, as the bits of an int (bit s set:
+    # s card points): taking one more card of `value` shifts the sums of one card fewer.
+    held = [1] + [0] * cards
     for count, value in enumerate(values, 1):
         for taken in range(min(count, cards), 0, -1):
-            held[taken] |= {s + value for s in held[taken - 1]}
-    return frozenset(held[cards]) if 0 <= cards <= len(values) else frozenset()
+            held[taken] |= held[taken - 1] << value
+    sums = held[cards]
+    return frozenset(s for s in range(sums.bit_length()) if sums >> s & 1)
 
 
 def _cards_held(tricks: int | None, deal: Deal, players: int) -> tuple[int, ...]:
@@ -591,12 +596,20 @@ def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
 def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
     """For each deal of these rules and each count of the picker's side's tricks (or none
     given), whether its cards can hold `points` (a part of `points_class`)."""
+    return tuple(points in held for held in _held_by_deal(tuple(sorted(rules.deals.items()))))
+
+
+@functools.cache
+def _held_by_deal(deals: tuple[tuple[int, Deal], ...]) -> tuple[frozenset[int], ...]:
+    """For each deal and each count of the picker's side's tricks (or none given), in the order
+    of `possible_in`, the card points its cards can hold (once per set of deals: each hand
+    class of a night's rules asks)."""
     found = []
-    for players, deal in sorted(rules.deals.items()):
+    for players, deal in deals:
         deck = players * deal.cards + deal.blind
         for tricks in (None, *range(deal.cards + 1)):
             counts = _cards_held(tricks, deal, players)
-            found.append(any(points in possible_points(deck, k) for k in counts))
+            found.append(frozenset().union(*(possible_points(deck, k) for k in counts)))
     return tuple(found)
 
 

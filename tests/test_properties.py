@@ -3,6 +3,7 @@
 import string
 from collections.abc import Sequence
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -365,3 +366,18 @@ def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
             fate = fate.corrected(voided_at=place)
             voided = place if place >= 0 else voided
     assert fate == (len(corrections), amended, voided)
+
+
+@pytest.mark.parametrize("deck", [24, 32])
+def test_possible_points_are_the_sums_of_the_packs_cards(deck: int) -> None:
+    """Every sum of a few cards of the pack, found by trying every choice of them, and of all
+    but a few (120 less a few's sums): what `possible_points` says they can hold, no more."""
+    from itertools import combinations
+
+    pack = [v for v in (11, 10, 4, 3, 2) for _ in range(4)] + [0] * (deck - 20)
+    for k in range(5):
+        sums = {sum(c) for c in combinations(pack, k)}
+        assert possible_points(deck, k) == sums
+        assert possible_points(deck, deck - k) == {120 - s for s in sums}
+    assert possible_points(deck, deck + 1) == frozenset()
+    assert possible_points(deck, -1) == frozenset()
