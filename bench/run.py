@@ -234,7 +234,7 @@ def main() -> int:
     runs = args.runs
     figures = Figures()
 
-    quick_runs = runs * 3  # start-up figures are short and noisy: take more of them
+    quick_runs = runs * 10  # start-up figures are short and noisy: take many more of them
     memory: dict[str, list[tuple[int, float]]] = {}
     scratch = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
     if "1" in args.parts:

@@ -5,8 +5,6 @@ rules (which games every table values) read this table; a game is a row of it, n
 case. Imports nothing heavy: the command line builds `--game`'s choices from it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple
 

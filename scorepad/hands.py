@@ -12,8 +12,6 @@ Pure: no I/O, no click. Errors name the input (`errors.field`), and each interfa
 own way: `--partner` on the command line, `partners` in the board's JSON.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -343,7 +341,9 @@ def check_doubler(values: Mapping[str, Any], kind: str = "doubler") -> None:
         )
 
 
-def build_hand(players: Sequence[str], values: Mapping[str, Any], out: Sequence[str] = ()) -> Hand:
+def build_hand(
+    players: Sequence[str], values: Mapping[str, Any], out: Sequence[str] = ()
+) -> "Hand":
     """The hand that the inputs `values` describe (keyed by input name; what is missing is not
     given): a `PickerHand`, or the `LeasterHand`, `SchwanzerHand` or `RamschHand` its selector
     names. A HandError names the first input that does not fit."""

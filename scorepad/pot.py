@@ -16,8 +16,6 @@ into the pot (`Score.pot`: negative, what it took out), so the players' totals a
 always sum to zero.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple

@@ -11,8 +11,6 @@ rating is the conservative one, mu - 3 sigma; players under a minimum of hands a
 openskill is imported only when ratings are worked out (`rate`), not by the other commands.
 """
 
-from __future__ import annotations
-
 import heapq
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -88,7 +86,7 @@ class NightMatches:
     each is three numbers in arrays (its time, its hand, its teams and ranks, each pair of these
     kept once for every file: `Kinds`), not a record of its own."""
 
-    def __init__(self, source: str, kinds: Kinds):
+    def __init__(self, source: str, kinds: "Kinds"):
         self.source = source  # the file's resolved path
         self._kinds = kinds
         self.times = array("d")

@@ -4,8 +4,6 @@ No I/O and no click: the commands feed these from the one checking pass (`Sessio
 which calls `on_hand` with every hand's final version) and render what they return.
 """
 
-from __future__ import annotations
-
 import csv
 import io
 import json
@@ -982,7 +980,7 @@ def pot_record(ledger: Ledger) -> dict[str, int]:
     return {"pot": ledger.pot} if plays_pot(ledger) else {}
 
 
-def rules_words(head: Head, ledger: Ledger) -> str:
+def rules_words(head: "Head", ledger: Ledger) -> str:
     """The rules of a night as a report names them: 'standard rules', or, once `scorepad set`
     changed them, also the rules in force at the end and the hand they apply from."""
     words = _("{name} rules").format(name=head.rules.name)
@@ -997,14 +995,14 @@ def rules_words(head: Head, ledger: Ledger) -> str:
     )
 
 
-def rules_in_force(head: Head, ledger: Ledger) -> str:
+def rules_in_force(head: "Head", ledger: Ledger) -> str:
     """The rules in force in a session, in a few words (with what `scorepad set` changed)."""
     if ledger.rules_line:
         return ledger.rules.summary()
     return stored_summary_words(head.start.note) if head.start.note else head.rules.name
 
 
-def recorded_record(path: Path, row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
+def recorded_record(path: "Path", row: Row, result: Score | None, state: Ledger) -> dict[str, Any]:
     """A row just recorded, as data (`hand --format json`, and the live board's entry)."""
 
     amended = row.kind is RowKind.AMEND

@@ -6,8 +6,6 @@ A table is read from TOML (a bundled preset, or a user's file that may start fro
 and printing one simple pass over a flat mapping.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise

@@ -5,8 +5,6 @@
 ledger and the card-level tools call it the same way `scorepad check` does.
 """
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
@@ -852,7 +850,7 @@ class Bock(NamedTuple):
     of: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> Bock | None:
+    def parse(cls, text: str) -> "Bock | None":
         """The Bock of a hand's `bock` cell (None: not a Bock hand), or a HandError."""
         if not text:
             return None

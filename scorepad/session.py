@@ -17,8 +17,6 @@ fsynced; a rewrite is a temp file in the same folder, fsynced and renamed over t
 rewrite is copied in place from a journal: see `store.files` and `store.journal`.)
 """
 
-from __future__ import annotations
-
 import csv
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -330,7 +328,7 @@ class Reading:
         begin: Callable[[checkpoint.Checkpoint | None], tuple[Callable[[HandView], None], Counts]],
         extra: Callable[[], Any],
         warm: Ledger | None = None,
-    ) -> Followed:
+    ) -> "Followed":
         """The pass of a reader that holds the night as the file grows (the live board): from
         the newest of the states it `kept` (what passes before left, in memory) that fits
         this file and that no row after it reaches back before (a correction of a hand before
@@ -473,7 +471,7 @@ class Said(str):
 
     _say: Callable[[], str]
 
-    def __new__(cls, say: Callable[[], str]) -> Said:
+    def __new__(cls, say: Callable[[], str]) -> "Said":
         made = super().__new__(cls, say())
         made._say = say
         return made
@@ -504,7 +502,7 @@ class Session:
     @classmethod
     def create(
         cls, path: Path | str, players: Sequence[str], rules: Rules, first_dealer: str
-    ) -> Session:
+    ) -> "Session":
         """Start a new session file (never overwrites one)."""
         create(Path(path), players, rules, first_dealer, now())
         return cls(path)

@@ -16,8 +16,6 @@ table's night is an ordinary session, scored and checked by the session's own pa
   named.
 """
 
-from __future__ import annotations
-
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence

@@ -10,8 +10,6 @@ is made by `Session.create` and read through the session's one checking pass, so
 does not verify is named and the standings refuse. The arithmetic is `tournament`'s.
 """
 
-from __future__ import annotations
-
 import os
 import shutil
 import tempfile

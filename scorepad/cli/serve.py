@@ -1,7 +1,5 @@
 """`scorepad serve`: the live board (the optional extra `scorepad[serve]`)."""
 
-from __future__ import annotations
-
 import re
 import socket
 from contextlib import suppress
@@ -173,7 +171,7 @@ def listen(host: str, port: int, allow_hosts: tuple[str, ...]) -> Listening:
     )
 
 
-def run_board(board: LiveBoard, where: Listening, link: str) -> None:
+def run_board(board: "LiveBoard", where: Listening, link: str) -> None:
     """Serve `board` until Ctrl-C, after a QR code of `link` when phones may reach it."""
     import uvicorn
 

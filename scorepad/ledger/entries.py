@@ -2,8 +2,6 @@
 counted by kind (`Counts`) and shown in its final version (`HandView`); what the rows below a
 hand do to it (`Fate`), and the version a later correction refers to (`Version`)."""
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
@@ -43,7 +41,7 @@ class Scored:
         cells: tuple[str, ...] = (),
         next_dealer: str = "",
         points: int | None = None,
-        base: Scored | None = None,
+        base: "Scored | None" = None,
     ) -> None:
         self.row: Final = row  # the inputs (hand number, line and state are not part of it)
         self.deltas: Final = deltas  # each seated player's points, in seat order
@@ -60,7 +58,7 @@ class Scored:
         # count hands by it (`Counts`). Itself when it is the first of its kind.
         self.base: Final[Scored] = self if base is None else base
 
-    def with_points(self, points: int) -> Scored:
+    def with_points(self, points: int) -> "Scored":
         """This hand with other card points of the same class (which score alike)."""
         return Scored(
             self.row,
@@ -172,7 +170,7 @@ class Version:
         deltas: dict[str, int],
         consumed: list[int],
         result: Score | None = None,
-        before: Version | None = None,  # the version an amendment replaced (for `undo`)
+        before: "Version | None" = None,  # the version an amendment replaced (for `undo`)
         pot: int = 0,  # what the pot held before the hand (what it plays for, if it does)
     ) -> None:
         self.row = row

@@ -13,8 +13,6 @@ digest or line count that does not match, a damaged or missing sidecar) means a 
 is never needed: removing it costs one full pass.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re

@@ -18,8 +18,6 @@ A hand's input columns come from the table of inputs (`hands.INPUTS`, with the f
 brought each); a new input also needs its field in `Row` (a test holds the two together).
 """
 
-from __future__ import annotations
-
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -365,7 +363,7 @@ class Row(NamedTuple):
         """The inputs that describe the hand itself (what `amend` may change)."""
         return {name: getattr(self, name) for name in INPUTS}
 
-    def inputs_only(self, kind: RowKind) -> Row:
+    def inputs_only(self, kind: RowKind) -> "Row":
         """This row's hand inputs as a row of `kind`, without number, points, note or state
         (what is remembered of a hand: lean, and shared by every hand alike)."""
         return Row(kind, **self.hand_inputs())
@@ -474,12 +472,12 @@ class Codec:
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
 
     @classmethod
-    def new(cls, players: Sequence[str], version: int = CREATED_VERSION) -> Codec:
+    def new(cls, players: Sequence[str], version: int = CREATED_VERSION) -> "Codec":
         """The codec of a new file: the schema's columns in scorepad's order."""
         return cls(players, header(players, version), version)
 
     @classmethod
-    def from_header(cls, cells: Sequence[str]) -> Codec:
+    def from_header(cls, cells: Sequence[str]) -> "Codec":
         """The codec of a file whose header row is `cells`.
 
         The players are the header's cells that are not columns of the schema. A header with a
@@ -517,7 +515,7 @@ class Codec:
             )
         return cls(players, cells, 1 if "format" not in seen else 0)
 
-    def of_version(self, version: int) -> Codec:
+    def of_version(self, version: int) -> "Codec":
         """This codec once the file's format version is known (`from_header` cannot know it):
         a header cell named like a column that came after that version is a player's name
         (a format-3 file's `last` is a player called last, not format 4's column)."""

@@ -1,8 +1,6 @@
 """The session's lock: exclusive for a writer, shared for a moment for a reader, waited for as
 long as `Waiting` says."""
 
-from __future__ import annotations
-
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress

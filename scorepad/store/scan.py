@@ -1,8 +1,6 @@
 """Quick passes over a snapshot's raw bytes: what the correction rows do to each hand (`Fate`,
 found before the checking pass), a row read at a byte, the lines counted."""
 
-from __future__ import annotations
-
 import csv
 import re
 from collections.abc import Iterator
@@ -31,7 +29,7 @@ class Fate(NamedTuple):
     amended_at: int = -1  # where the last amendment's row begins (-1: none)
     voided_at: int = -1  # where the last void or restore row begins (-1: none)
 
-    def corrected(self, amended_at: int = -1, voided_at: int = -1) -> Fate:
+    def corrected(self, amended_at: int = -1, voided_at: int = -1) -> "Fate":
         """The fate after one more correction (at a place, if given)."""
         return Fate(
             self.rows + 1,

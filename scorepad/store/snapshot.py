@@ -1,7 +1,5 @@
 """One consistent view of a session file (`Snapshot`), and its head read and checked (`Head`)."""
 
-from __future__ import annotations
-
 import csv
 import io
 import json
@@ -131,7 +129,7 @@ class Snapshot:
                 files.unlock(self.fd)
         os.close(self.fd)
 
-    def __enter__(self) -> Snapshot:
+    def __enter__(self) -> "Snapshot":
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -178,7 +176,7 @@ class Snapshot:
             pos += len(data)
             yield data
 
-    def read_head(self) -> tuple[Head, csv.Reader]:  # type: ignore[name-defined]
+    def read_head(self) -> "tuple[Head, csv.Reader]":  # type: ignore[name-defined]
         """Read and check the header, rules row and session row; returns the head and the CSV
         reader, positioned at the first row below them."""
         path = self.path

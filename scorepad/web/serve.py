@@ -30,8 +30,6 @@ What every live board shares is here too, public, for the hall's board of a tour
 `live_app` (`/`, `/api/state`, `/events` and the host check), `page_html` and `server_config`.
 """
 
-from __future__ import annotations
-
 import asyncio
 import hashlib
 import json
@@ -162,7 +160,7 @@ class _Series:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
-    def copy(self) -> _Series:
+    def copy(self) -> "_Series":
         """The series as it stands (to go on from later: the board keeps it with the night)."""
         made = _Series(self.players)
         made.running = dict(self.running)
