@@ -371,6 +371,7 @@ class Row(NamedTuple):
 
 _HEAD = frozenset((RowKind.RULES, RowKind.SESSION))  # rows whose note scorepad writes itself
 _INT, _NAME, _NAMES, _FLAG, _COUNTS = Cell.INT, Cell.NAME, Cell.NAMES, Cell.FLAG, Cell.COUNTS
+_ROW_KINDS = {kind.value: kind for kind in RowKind}  # (as `RowKind(text)`, without its call)
 _ROW_FIELDS = frozenset(Row._fields)
 _DEFAULTS = Row._field_defaults
 _EMPTY_WHEN_ZERO = ("knocks", "stoss", "pot")  # (format 5's counts, the pot: an empty cell is 0)
@@ -470,6 +471,8 @@ class Codec:
             if c.name in self.columns and c.cell is not Cell.KIND
         )
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
+        # Lists of names as read (a night has few of them: each is read from its text once)
+        self._lists: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     def new(cls, players: Sequence[str], version: int = CREATED_VERSION) -> "Codec":
@@ -619,15 +622,14 @@ class Codec:
             )
         index, players = self.index, self.players
         kind_text = cells[index["kind"]]
-        try:
-            kind = RowKind(kind_text)
-        except ValueError:
+        kind = _ROW_KINDS.get(kind_text)
+        if kind is None:
             raise LedgerError(
                 line,
                 _("kind: {kind_text!r} is not one of {rowkind}").format(
                     kind_text=kind_text[:60], rowkind=", ".join(RowKind)
                 ),
-            ) from None
+            )
         values: dict[str, Any] = {"kind": kind, "line": line}
         deltas = {}
         for player, at in zip(players, self.player_at):
@@ -641,13 +643,26 @@ class Codec:
             elif not text.isspace():
                 deltas[player] = _int(text, f"{player}'s points", line)
         values["deltas"] = deltas
-        canonical = self.canonical
+        canonical, lists = self.canonical, self._lists
         for name, at, cell in self._plan if state else self._plan_stateless:
             text = cells[at]
             if not text:
                 continue
             if cell is _INT:
-                values[name] = _int(text, name, line)
+                # (`whole`, inline for the common cell, as for a player's points above)
+                digits = text[1:] if text[0] in "+-" else text
+                if digits.isdigit() and digits.isascii() and len(digits) < 13:
+                    values[name] = int(text)
+                else:
+                    values[name] = _int(text, name, line)
+            elif cell is _NAMES:
+                found_list = lists.get(text)
+                if found_list is None:
+                    found_list = _names(_json(text, list, name, line), canonical, name, line)
+                    if len(lists) > 1024:
+                        lists.clear()
+                    lists[text] = found_list
+                values[name] = found_list
             elif cell is _NAME:
                 found = canonical.get(text)
                 if found is None:
@@ -655,8 +670,6 @@ class Codec:
                         line, _("{name}: unknown player {text!r}").format(name=name, text=text[:60])
                     )
                 values[name] = found
-            elif cell is _NAMES:
-                values[name] = _names(_json(text, list, name, line), canonical, name, line)
             elif cell is _FLAG:
                 if text != "yes":
                     raise LedgerError(
