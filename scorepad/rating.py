@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from .ledger import HandView, Memo
+from .ledger import HandView, Ledger, Memo
 from .scoring import Outcome, same_name
 from .session import Session
 
@@ -136,6 +136,15 @@ def read_night(path: Path, kinds: Kinds | None = None, memo: Memo | None = None)
     the file checked as every report checks it, in its one pass (a file that does not verify
     is an error naming it). `memo`: what is remembered of the kinds of hand, for the next
     file."""
+    return night_and_matches(Session(path), kinds, memo)[0]
+
+
+def night_and_matches(
+    session: Session, kinds: Kinds | None = None, memo: Memo | None = None
+) -> tuple[NightMatches, Ledger]:
+    """`read_night`, from a session opened as the caller likes, with the night it checked (its
+    totals and rules: a season adds them up from the same pass)."""
+    path = session.path
     found = NightMatches(str(path.resolve()), kinds or Kinds())
     stamps: dict[str, float] = {}  # (a time's text, read once: hands share their minute)
     add = found.add
@@ -150,9 +159,9 @@ def read_night(path: Path, kinds: Kinds | None = None, memo: Memo | None = None)
                 when = stamps[view.time] = _timestamp(view.time)
             add(when, view.number, *match)
 
-    with Session(path).reading() as reading:
-        reading.night(on_hand=on_hand, memo=memo)
-    return found
+    with session.reading() as reading:
+        night = reading.night(on_hand=on_hand, memo=memo)
+    return found, night
 
 
 def read_matches(path: Path) -> list[Match]:

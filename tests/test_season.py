@@ -238,3 +238,26 @@ def test_tournament_standings_read_each_table_once(
     assert result.exit_code == 0, result.stderr
     assert reads and set(reads.values()) == {1}
     assert any(s["solos"] for s in json.loads(result.stdout)["standings"])
+
+
+def test_a_season_with_ratings_reads_each_night_once(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nights = generated(tmp_path, 300, range(1, 4))
+    reads: Counter[Path] = Counter()
+    real = Session.reading
+
+    def counted(self: Session, *args: Any, **kwargs: Any) -> Any:
+        reads[self.path] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "reading", counted)
+    result = run("season", *nights, "--rating", "--min-hands", "0", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(reads) == sorted(nights) and set(reads.values()) == {1}
+    # the ratings are those of `scorepad rating` over the same nights
+    monkeypatch.setattr(Session, "reading", real)
+    alone = json.loads(run("rating", *nights, "--min-hands", "0", "--format", "json").stdout)
+    assert {p["player"]: p["rating"]["rating"] for p in json.loads(result.stdout)["players"]} == {
+        r["player"]: r["rating"] for r in alone["ratings"]
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from ._common import (
 if TYPE_CHECKING:
     from ..ledger import Ledger
     from ..pot import PotPayout
-    from ..rating import PlayerRating
+    from ..rating import NightMatches, PlayerRating
     from ..render import Points
 
 
@@ -378,16 +379,24 @@ def season(
 
     files = session_files(sources)
     memo = Memo()  # (a league's nights repeat one another's kinds of hand: each scored once)
+    if with_rating:  # (each night's matches, from the pass that checks it: each read once)
+        from ..rating import Kinds, night_and_matches
+
+        kinds = Kinds()
+        matches: list[NightMatches] = []
     names = night_names(files)
     nights = []
-    played: list[Path] = []
     settlements: dict[str, str] = {}
     families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
         try:
             # (as the reports read a night: from its checkpoint, leaving one; only its totals
-            # and rules are kept, so each night's pass is let go before the next)
-            _head, state, _stats = night_stats(open_session(file), memo)
+            # and rules are kept, so each night's pass is let go before the next; with the
+            # ratings, every hand of it, its matches kept small)
+            if with_rating:
+                matched, state = night_and_matches(open_session(file), kinds, memo)
+            else:
+                _head, state, _stats = night_stats(open_session(file), memo)
         except SessionError as exc:
             if not skip_bad:
                 raise SessionError(
@@ -409,14 +418,15 @@ def season(
             )
         nights.append((names[file], dict(state.totals)))
         families.setdefault(state.rules.family, []).append(names[file])
-        played.append(file)
+        if with_rating:
+            matches.append(matched)
         del state
     if not nights:
         raise ScorepadError(_("every night failed verification: no table to show"))
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
     columns, records = league(nights)
-    ratings = _ratings(played) if with_rating else {}
+    ratings = _ratings(matches) if with_rating else {}
     if fmt == "json":
         if with_rating:
             from ..rating import rating_record
@@ -472,11 +482,11 @@ def _mixed_families(families: dict[str, list[str]]) -> str:
     ).format(parts=_(" to ").join(parts))
 
 
-def _ratings(files: list[Path]) -> dict[str, PlayerRating]:
-    """Each player's rating over the nights (by the name the season shows)."""
-    from .rating import ratings_of
+def _ratings(nights: Sequence[NightMatches]) -> dict[str, PlayerRating]:
+    """Each player's rating over the nights' matches (by the name the season shows)."""
+    from ..rating import rate_in_order
 
-    return {r.player: r for r in ratings_of(files)}
+    return {r.player: r for r in rate_in_order(heapq.merge(*(n.in_order() for n in nights)))}
 
 
 def _rating_cell(found: PlayerRating | None, least: int) -> str | None:

@@ -682,19 +682,25 @@ class Codec:
             elif cell is _COUNTS:
                 values[name] = _counts(_json(text, dict, name, line), canonical, name, line)
             else:
-                bad = unprintable(text)
-                if bad is not None:
-                    raise LedgerError(line, unprintable_problem(name, text, bad))
-                if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
-                    raise LedgerError(
-                        line,
-                        _(
-                            "{name}: {text!r} would run as a formula in a spreadsheet; take away "
-                            "its leading {text2!r}"
-                        ).format(name=name, text=text[:40], text2=text[0]),
-                    )
-                values[name] = text
+                values[name] = _text(name, text, line, kind)
         return Row(**values)
+
+
+def _text(name: str, text: str, line: int, kind: RowKind) -> str:
+    """A cell of text as a row may hold it: printable, and no formula (but the note scorepad
+    writes in a file's first rows)."""
+    bad = unprintable(text)
+    if bad is not None:
+        raise LedgerError(line, unprintable_problem(name, text, bad))
+    if text.startswith(FORMULA_STARTS) and not (name == "note" and kind in _HEAD):
+        raise LedgerError(
+            line,
+            _(
+                "{name}: {text!r} would run as a formula in a spreadsheet; take away "
+                "its leading {text2!r}"
+            ).format(name=name, text=text[:40], text2=text[0]),
+        )
+    return text
 
 
 def _names(
