@@ -217,7 +217,7 @@ class Checker(Night):
 
     # -- the fast path: a row whose cells match a remembered score --------------------------
 
-    def _reset_fast_state(self) -> None:
+    def _reset_fast_state(self) -> None:  # noqa: C901  (the fast path: one closure, its checks inline)
         """Make `feed` anew for the seats in force (after they change).
 
         `feed` is a closure over locals, which Python reads faster than attributes: it is called
@@ -279,8 +279,11 @@ class Checker(Night):
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
 
+        good_time = ""  # the last time cell found printable and no formula
+
         def feed(cells: Sequence[str], line: int) -> list[Problem]:
             """Check a row's raw cells against the state so far, then apply it."""
+            nonlocal good_time
             if (
                 len(cells) != width
                 or self.pending
@@ -296,12 +299,12 @@ class Checker(Night):
             # The note and time are no inputs (a kind of hand does not vouch for them): a
             # control character or a formula in either is for the slow path to report.
             note, when = cells[k_note], cells[k_time]
-            if (
-                (note and (note[0] in formula_first or not note.isprintable()))
-                or not when.isprintable()
-                or when[:1] in formula_first
-            ):
+            if note and (note[0] in formula_first or not note.isprintable()):
                 return slow(cells, line)
+            if when != good_time:  # (rows share their time, to the minute: checked once)
+                if not when.isprintable() or when[:1] in formula_first:
+                    return slow(cells, line)
+                good_time = when
             card = classes.get(cells[k_points])
             if card is None:
                 return slow(cells, line)
