@@ -174,7 +174,11 @@ def ratings_over(paths: Iterable[Path]) -> list[PlayerRating]:
     """Every player's rating over the hands of the files, each file read in one pass (what is
     remembered of its kinds of hand kept for the next), its matches kept small."""
     kinds, memo = Kinds(), Memo()
-    nights = [read_night(path, kinds, memo) for path in paths]
+    return rate_nights([read_night(path, kinds, memo) for path in paths])
+
+
+def rate_nights(nights: Iterable[NightMatches]) -> list[PlayerRating]:
+    """Every player's rating over the nights' matches, merged in the order of their time."""
     return rate_in_order(heapq.merge(*(night.in_order() for night in nights)))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -484,9 +483,9 @@ def _mixed_families(families: dict[str, list[str]]) -> str:
 
 def _ratings(nights: Sequence[NightMatches]) -> dict[str, PlayerRating]:
     """Each player's rating over the nights' matches (by the name the season shows)."""
-    from ..rating import rate_in_order
+    from ..rating import rate_nights
 
-    return {r.player: r for r in rate_in_order(heapq.merge(*(n.in_order() for n in nights)))}
+    return {r.player: r for r in rate_nights(nights)}
 
 
 def _rating_cell(found: PlayerRating | None, least: int) -> str | None:
