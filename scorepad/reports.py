@@ -103,6 +103,7 @@ class PlayerCounts(Counts):
         _count(self.stats, entry, 1, entry.card)
 
     def fold(self) -> None:
+        self.gather()
         card_points = self.card_points
         for entry, times in self.items():
             if times:
@@ -616,6 +617,54 @@ class HandLines:
         if order == "ppn":  # (the points, then the words that name them, then the note)
             return template % (number, card, card, noted)
         return template % (number, *(noted if gap == "n" else card for gap in order))
+
+    def json_writer(
+        self,
+        write: Callable[[str], object],
+        running: Callable[[HandView], Mapping[str, int]] | None = None,
+    ) -> tuple[Callable[[HandView], None], Callable[[], None]]:
+        """`line` for a pass, as `SheetRows.csv_writer` is `csv_line`'s: a function to call
+        with each hand, which gives `write` its lines a few thousand at a time, each but the
+        first after the comma that parts it from the one before; one to call at the end.
+        `running` gives the running totals after a hand, for lines that hold them.
+
+        (The common hand, of a kind seen before, neither void nor amended and without a note,
+        takes the shortest way: its kind's template with the comma and line end in it.)"""
+        batch: list[str] = []
+        add, line_of, parts = batch.append, self.line, self._parts
+        # by kind: the template of its line, comma and line end included, and its gaps' order
+        lined: dict[Scored, tuple[str, str]] = {}
+        lined_get = lined.get
+        comma = ""
+
+        def hand(view: HandView) -> None:
+            nonlocal comma
+            number, entry, void, amended, note, points, _time = view
+            totals = None if running is None else running(view)
+            found = None if void or amended or note or totals is not None else lined_get(entry.base)
+            if found is None:
+                add(comma + line_of(view, totals) + "\n")
+                if comma and not (void or amended or note or totals is not None):
+                    made = parts.get(entry.base)
+                    if made is not None and made[1] in ("n", "ppn"):
+                        if len(lined) > _TEXTS:
+                            lined.clear()
+                        lined[entry.base] = ("," + made[0] + "\n", made[1])
+                comma = ","
+            elif found[1] == "n":
+                add(found[0] % (number, '""'))
+            else:  # (`entry.card`: its card points, which the line names twice)
+                card = entry.card if points is None else points
+                add(found[0] % (number, card, card, '""'))
+            if len(batch) >= 4096:
+                write("".join(batch))
+                batch.clear()
+
+        def flush() -> None:
+            write("".join(batch))
+            batch.clear()
+
+        return hand, flush
 
     def _made(self, view: HandView, key: object) -> tuple[str, str] | None:
         """A kind's line as a template around its number, note and card points (None: it

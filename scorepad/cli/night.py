@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, cast
 
 import click
 
@@ -290,8 +290,6 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     """
     import csv
     import json
-    import os
-    import shutil
     import tempfile
 
     from ..render import Points, render_stream
@@ -310,23 +308,16 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         if fmt == "csv":
             writer.writerow(headers)
 
-        batch: list[str] = []  # lines go to the spool a few thousand at a time
+        # (lines go to the spool a few thousand at a time)
         write_csv, add_line, flush = sheet_rows.csv_writer(spool.write)
 
-        json_line = HandLines().line
-        # (JSON: each line but the first begins with the comma that parts it from the one before)
-        comma = [""]
+        def running_totals(view: HandView) -> dict[str, int]:
+            sheet_rows.row(view)  # keeps the running totals
+            return dict(sheet_rows.totals)
 
-        def write_json(view: HandView) -> None:
-            running_totals = None
-            if running:
-                sheet_rows.row(view)  # keeps the running totals
-                running_totals = dict(sheet_rows.totals)
-            batch.append(comma[0] + json_line(view, running_totals) + "\n")
-            comma[0] = ","
-            if len(batch) >= 4096:
-                spool.write("".join(batch))
-                batch.clear()
+        write_json, flush_json = HandLines().json_writer(
+            spool.write, running_totals if running else None
+        )
 
         changes: list[dict[str, Any]] = []  # (JSON: after the hands, each with its place)
 
@@ -338,7 +329,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
 
         # (text too: it is read back as CSV)
         state = reading.night(write_json if fmt == "json" else write_csv, on_set=write_set)
-        spool.write("".join(batch))
+        flush_json()
         flush()
         total = sheet_rows.total_row(state.totals)
         pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
@@ -351,10 +342,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                     json.dumps(running),
                 )
             )
-            spool.flush()
-            spool.seek(0)
-            sys.stdout.flush()
-            shutil.copyfileobj(spool, sys.stdout)
+            _copy_out(spool)
             totals = dict(zip(players, total[3:-1]))
             click.echo(
                 '], "totals": %s, "changes": %s%s}'
@@ -369,18 +357,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             writer.writerow(total)
             if pot is not None:
                 writer.writerow(pot)
-            spool.flush()
-            sys.stdout.flush()
-            out = getattr(sys.stdout, "buffer", None)
-            if out is not None and os.linesep == "\n":  # (the bytes as they are: no decoding)
-                raw = cast("BinaryIO", spool.buffer)
-                raw.seek(0)
-                shutil.copyfileobj(raw, out)
-                out.flush()
-            else:  # (Windows writes its line ends: as the text it is)
-                spool.seek(0)
-                shutil.copyfileobj(spool, sys.stdout)
-                sys.stdout.flush()
+            _copy_out(spool)
             return
 
         def rows() -> Iterator[list[Any]]:
@@ -402,6 +379,25 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             use_color(fmt),
         ):
             click.echo(line)
+
+
+def _copy_out(spool: IO[str]) -> None:
+    """What a report wrote to its spool, to standard output."""
+    import os
+    import shutil
+
+    spool.flush()
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None and os.linesep == "\n":  # (the bytes as they are: no decoding)
+        raw = cast("BinaryIO", spool.buffer)  # type: ignore[attr-defined]
+        raw.seek(0)
+        shutil.copyfileobj(raw, out)
+        out.flush()
+    else:  # (Windows writes its line ends: as the text it is)
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout)
+        sys.stdout.flush()
 
 
 def _sheet_cells(cells: list[str], count: int) -> list[Any]:

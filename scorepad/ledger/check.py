@@ -274,8 +274,9 @@ class Checker(Night):
         slow, keep = self._feed_slow, self._keep
         counts = self.counts
         count = counts.count if counts is not None else None
-        # (`Counts` is a Counter: a kind it holds is counted inline, as `count` counts it)
-        tally, tally_points = (counts, counts.card_points) if counts is not None else ({}, {})
+        # (a kind counted once is counted on inline, in `Counts.tally`)
+        tally = counts.tally if counts is not None else {}
+        tally_get = tally.get
         fast_kinds = _FAST_KIND_TEXTS
         on_hand, new_view = self.on_hand, tuple.__new__
 
@@ -343,11 +344,13 @@ class Checker(Night):
             else:
                 if count is not None:  # (the row's own card points: its kind's may differ)
                     base = entry.base
-                    if base in tally:
-                        tally[base] += 1
-                        tally_points[base] += points
-                    else:
+                    times = tally_get(base)
+                    if times is None:
                         count(base, 1, points)
+                        tally[base] = [0, 0]
+                    else:
+                        times[0] += 1
+                        times[1] += points
                 if on_hand is not None:
                     own = None if entry.card == points else points
                     # (made as `HandView._make` makes one: without a call of its __new__)

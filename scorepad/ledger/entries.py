@@ -98,6 +98,20 @@ class Counts(Counter["Scored"]):
     def __init__(self) -> None:
         super().__init__()
         self.card_points: Counter[Scored] = Counter()
+        # What the ledger's fast path counts (each kind's hands and card points) of a kind it
+        # has counted once: a plain dict of lists takes a hand in a third of the time a Counter
+        # does. `gather` adds it in; anything that reads the counts gathers them first.
+        self.tally: dict[Scored, list[int]] = {}
+
+    def gather(self) -> None:
+        """Add in what the fast path tallied."""
+        if self.tally:
+            card_points = self.card_points
+            for base, (times, points) in self.tally.items():
+                if times:
+                    self[base] += times
+                    card_points[base] += points
+            self.tally.clear()
 
     def add(self, entry: Scored, times: int = 1) -> None:
         """Count a hand `times` times."""
