@@ -629,10 +629,10 @@ class HandLines:
         `running` gives the running totals after a hand, for lines that hold them.
 
         (The common hand, of a kind seen before, neither void nor amended and without a note,
-        takes the shortest way: its kind's template with the comma and line end in it.)"""
+        takes the shortest way: its kind's template, filled.)"""
         batch: list[str] = []
         add, line_of, parts = batch.append, self.line, self._parts
-        # by kind: the template of its line, comma and line end included, and its gaps' order
+        # by kind: the template of its line and its gaps' order (the same as `_parts` holds)
         lined: dict[Scored, tuple[str, str]] = {}
         lined_get = lined.get
         comma = ""
@@ -649,13 +649,13 @@ class HandLines:
                     if made is not None and made[1] in ("n", "ppn"):
                         if len(lined) > _TEXTS:
                             lined.clear()
-                        lined[entry.base] = ("," + made[0] + "\n", made[1])
+                        lined[entry.base] = made
                 comma = ","
             elif found[1] == "n":
-                add(found[0] % (number, '""'))
+                add("," + found[0] % (number, '""') + "\n")
             else:  # (`entry.card`: its card points, which the line names twice)
                 card = entry.card if points is None else points
-                add(found[0] % (number, card, card, '""'))
+                add("," + found[0] % (number, card, card, '""') + "\n")
             if len(batch) >= 4096:
                 write("".join(batch))
                 batch.clear()
