@@ -576,6 +576,21 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
     return record
 
 
+_BATCH = 4096  # lines a pass's writer holds before it writes them
+
+
+def _batched(write: Callable[[str], object]) -> tuple[list[str], Callable[[], None]]:
+    """A list to add lines to and a function that writes them out with `write` (and empties
+    it): a writer over a pass gives `write` a few thousand lines at a time."""
+    batch: list[str] = []
+
+    def flush() -> None:
+        write("".join(batch))
+        batch.clear()
+
+    return batch, flush
+
+
 _NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
 _POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
 _JSON_GAPS = re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
@@ -626,43 +641,17 @@ class HandLines:
         """`line` for a pass, as `SheetRows.csv_writer` is `csv_line`'s: a function to call
         with each hand, which gives `write` its lines a few thousand at a time, each but the
         first after the comma that parts it from the one before; one to call at the end.
-        `running` gives the running totals after a hand, for lines that hold them.
-
-        (The common hand, of a kind seen before, neither void nor amended and without a note,
-        takes the shortest way: its kind's template, filled.)"""
-        batch: list[str] = []
-        add, line_of, parts = batch.append, self.line, self._parts
-        # by kind: the template of its line and its gaps' order (the same as `_parts` holds)
-        lined: dict[Scored, tuple[str, str]] = {}
-        lined_get = lined.get
+        `running` gives the running totals after a hand, for lines that hold them."""
+        batch, flush = _batched(write)
+        add, line_of = batch.append, self.line
         comma = ""
 
         def hand(view: HandView) -> None:
             nonlocal comma
-            number, entry, void, amended, note, points, _time = view
-            totals = None if running is None else running(view)
-            found = None if void or amended or note or totals is not None else lined_get(entry.base)
-            if found is None:
-                add(comma + line_of(view, totals) + "\n")
-                if comma and not (void or amended or note or totals is not None):
-                    made = parts.get(entry.base)
-                    if made is not None and made[1] in ("n", "ppn"):
-                        if len(lined) > _TEXTS:
-                            lined.clear()
-                        lined[entry.base] = made
-                comma = ","
-            elif found[1] == "n":
-                add("," + found[0] % (number, '""') + "\n")
-            else:  # (`entry.card`: its card points, which the line names twice)
-                card = entry.card if points is None else points
-                add("," + found[0] % (number, card, card, '""') + "\n")
-            if len(batch) >= 4096:
-                write("".join(batch))
-                batch.clear()
-
-        def flush() -> None:
-            write("".join(batch))
-            batch.clear()
+            add(comma + line_of(view, None if running is None else running(view)) + "\n")
+            comma = ","
+            if len(batch) >= _BATCH:
+                flush()
 
         return hand, flush
 
@@ -779,7 +768,7 @@ class SheetRows:
 
         (The sheet of a million hands calls it a million times: the common hand, a hand alike
         one before and without a note, takes the shortest way.)"""
-        batch: list[str] = []
+        batch, flush = _batched(write)
         add, lines_get, line_of, running = (
             batch.append,
             self._lines.get,
@@ -798,13 +787,8 @@ class SheetRows:
                     add(f"{number},{before},\n")
                 else:  # (`entry.card`: its card points, which the Played words name)
                     add(f"{number},{before}{entry.card if points is None else points}{after},\n")
-            if len(batch) >= 4096:
-                write("".join(batch))
-                batch.clear()
-
-        def flush() -> None:
-            write("".join(batch))
-            batch.clear()
+            if len(batch) >= _BATCH:
+                flush()
 
         return hand, add, flush
 

@@ -5,6 +5,8 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
+from _types import Night
+
 from scorepad.ledger import HandView, Scored
 from scorepad.reports import (
     PlayerCounts,
@@ -257,3 +259,32 @@ def test_season_merges_names_case_blind_and_ranks_by_total() -> None:
     ann = records[0]
     assert ann["nights"] == {"fri": 5, "sat": -1} and ann["total"] == 4 and ann["played"] == 2
     assert records[2]["nights"] == {"fri": -5, "sat": None} and records[2]["average"] == -5.0
+
+
+def test_a_plain_count_after_the_fast_pass_holds_every_hand_the_full_pass_counts(
+    night: Night,
+) -> None:
+    """The fast path tallies a kind it has counted once on the side (`Counts.tally`); the
+    ledger adds it in as its pass ends, so even a `Counts` that never folds is whole."""
+    from scorepad.ledger import Counts
+    from scorepad.session import Session
+
+    assert night("new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
+    for points in (64, 70, 64, 81, 64, 45, 50, 64):  # (kinds that come again: the fast path)
+        hand = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", points, "--tricks", 4)
+        assert night(*hand).exit_code == 0
+
+    def counted(fast: bool) -> tuple[int, int, Counter[tuple[Any, ...]]]:
+        counts = Counts()
+        with Session(night.path).reading() as reading:
+            reading.check(counts=counts, fast=fast)
+        assert not counts.tally
+        deltas: Counter[tuple[Any, ...]] = Counter()
+        for entry, times in counts.items():
+            deltas[tuple(sorted(entry.deltas.items()))] += times
+        return sum(counts.values()), sum(counts.card_points.values()), deltas
+
+    fast, full = counted(True), counted(False)
+    assert fast[0] == 8
+    assert fast[1] == 64 + 70 + 64 + 81 + 64 + 45 + 50 + 64
+    assert fast == full

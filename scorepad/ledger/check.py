@@ -181,8 +181,10 @@ class Checker(Night):
         go of what checking holds. `feed` is a closure over this ledger, a reference cycle that
         only the garbage collector's rare full pass frees, with the ledger's caches in it: a
         season that reads night after night would hold every one. (What a `Memo` keeps is kept,
-        for the next night.)"""
+        for the next night.) What the fast path tallied is added into the counts."""
         self.feed = _fed
+        if self.counts is not None:
+            self.counts.gather()
         if self._memo is not None:
             self._memo = None
             self._fast, self._fast_old, self._interned = {}, {}, {}

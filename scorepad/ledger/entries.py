@@ -100,7 +100,7 @@ class Counts(Counter["Scored"]):
         self.card_points: Counter[Scored] = Counter()
         # What the ledger's fast path counts (each kind's hands and card points) of a kind it
         # has counted once: a plain dict of lists takes a hand in a third of the time a Counter
-        # does. `gather` adds it in; anything that reads the counts gathers them first.
+        # does. `gather` adds it in (the ledger at the end of its pass, a subclass as it folds).
         self.tally: dict[Scored, list[int]] = {}
 
     def gather(self) -> None:
