@@ -20,6 +20,8 @@ from contextvars import ContextVar
 _FIELD = re.compile(r"⟨([a-z][a-z_]*)⟩")
 _WORDING: ContextVar[Callable[[str], str] | None] = ContextVar("scorepad_wording", default=None)
 _DEFAULT: list[Callable[[str], str] | None] = [None]  # the process's wording (set_wording)
+_WORDED: dict[tuple[Callable[[str], str] | None, str], str] = {}  # (wording, text): worded
+_WORDED_MAX = 4096
 
 
 def field(name: str) -> str:
@@ -28,13 +30,24 @@ def field(name: str) -> str:
 
 
 def worded(text: str, wording: Callable[[str], str] | None = None) -> str:
-    """`text` with each field named as `wording` (else the wording in force) says."""
+    """`text` with each field named as `wording` (else the wording in force) says.
+
+    A wording is a function of the name alone, so a text is worded once a wording: a score's
+    explanation words the same lines hand after hand (a new kind of hand in a long pass)."""
     if "⟨" not in text:
         return text
     spell = wording or _WORDING.get() or _DEFAULT[0]
-    if spell is None:
-        return _FIELD.sub(lambda m: m[1], text)
-    return _FIELD.sub(lambda m: spell(m[1]), text)
+    key = (spell, text)
+    done = _WORDED.get(key)
+    if done is None:
+        if spell is None:
+            done = _FIELD.sub(lambda m: m[1], text)
+        else:
+            done = _FIELD.sub(lambda m: spell(m[1]), text)
+        if len(_WORDED) >= _WORDED_MAX:  # (bounded: texts hold numbers, wordings may be made anew)
+            _WORDED.clear()
+        _WORDED[key] = done
+    return done
 
 
 def fields(text: str) -> list[str]:

@@ -343,6 +343,56 @@ def test_points_of_one_class_score_alike(
     )
 
 
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), st.data())
+def test_a_hand_dealt_from_another_seat_scores_as_the_ledger_moves_a_remembered_one(
+    case: tuple[Rules, PickerHand], data: st.DataObject
+) -> None:
+    # The ledger scores a picker hand once for every seat it is dealt from: the same hand
+    # dealt a few seats on is the remembered score with each player moved as many seats
+    # (Checker._score_row). It must be what scoring that hand gives, its doublings' words too.
+    from hypothesis import assume
+
+    from scorepad.errors import ScorepadError
+    from scorepad.ledger.check import Checker
+    from scorepad.ledger.entries import lean
+    from scorepad.ledger.records import row_for_hand
+
+    rules, hand = case
+    seated = hand.players
+    turn = data.draw(st.integers(1, len(seated) - 1))
+    moved = {p: seated[(at + turn) % len(seated)] for at, p in enumerate(seated)}
+    dealt_on = hand._replace(
+        dealer=moved[hand.dealer or seated[-1]],
+        picker=moved[hand.picker],
+        partners=tuple(moved[p] for p in hand.partners),
+        crack=moved[hand.crack] if hand.crack else None,
+        points=data.draw(
+            st.sampled_from([p for p in range(121) if _same_class(rules, p, hand.points)])
+        ),
+    )
+    try:
+        first, then = score(rules, hand), score(rules, dealt_on)
+    except ScorepadError:
+        assume(False)
+        raise
+    ledger = Checker(rules, seated, seated[-1])
+    ledger._score_row(row_for_hand(hand, first, seated), seated)
+    remembered = len(ledger._turned)
+    found = ledger._score_row(row_for_hand(dealt_on, then, seated), seated)
+    assert len(ledger._turned) == remembered  # (the second hand was the first, moved)
+    assert not isinstance(found, str) and found.result is not None
+    assert found.result == lean(then)
+    assert list(found.deltas.items()) == [(p, then.deltas.get(p, 0)) for p in seated]
+    assert list(found.result.deltas.items()) == list(then.deltas.items())
+
+
+def _same_class(rules: Rules, a: int, b: int) -> bool:
+    from scorepad.scoring import points_class
+
+    return points_class(rules, a) == points_class(rules, b)
+
+
 @given(
     st.lists(
         st.tuples(st.booleans(), st.integers(-1, (1 << 48) - 2)),

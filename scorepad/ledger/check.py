@@ -23,11 +23,12 @@ import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import ScorepadError
+from ..hands import BY_NAME, PENALTY, Type, given
 from ..hands import INPUTS as HAND_INPUTS
-from ..hands import PENALTY, Type, given
 from ..i18n import gettext as _
 from ..names import TOTAL_POINTS
 from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
@@ -69,6 +70,18 @@ _KEY_SEPARATOR = "\x1f"
 _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins with it either)
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
+
+_TURNED_CACHE = 8_192  # picker hands' scores remembered as seen from the dealer (`_turned_key`)
+
+# The inputs that name players, by how (`_turned_key` turns them), and the others (as they are)
+_NAME_INPUTS = tuple(n for n in INPUTS if BY_NAME[n].type == Type.NAME)
+_NAMES_INPUTS = tuple(n for n in INPUTS if BY_NAME[n].type == Type.NAMES)
+_COUNTS_INPUTS = tuple(n for n in INPUTS if BY_NAME[n].type == Type.COUNTS)
+_OTHER_INPUTS = tuple(
+    n
+    for n in INPUTS
+    if n != "points" and BY_NAME[n].type not in (Type.NAME, Type.NAMES, Type.COUNTS)
+)
 
 # what makes a lean score (`entries.lean`) the one it is, but its deltas (a mapping): scores
 # alike in all of it are one (interned), so a hand's doublings and runs are its own
@@ -166,6 +179,7 @@ class Checker(Night):
         self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
         self._scores: dict[tuple[object, ...], Scored | str] = {}
         self._scores_alike: dict[tuple[object, ...], Scored] = {}
+        self._turned: dict[tuple[object, ...], Scored] = {}  # (see `_turned_key`)
         self._fast: dict[str, Scored] = {}  # the young generation
         self._fast_old: dict[str, Scored] = {}
         self._interned: dict[Any, Any] = {}
@@ -188,10 +202,11 @@ class Checker(Night):
         if self._memo is not None:
             self._memo = None
             self._fast, self._fast_old, self._interned = {}, {}, {}
-            self._scores, self._scores_alike = {}, {}
+            self._scores, self._scores_alike, self._turned = {}, {}, {}
             return
         for memo in (self._fast, self._fast_old, self._interned, self._scores, self._scores_alike):
             memo.clear()
+        self._turned.clear()
 
     def warm_from(self, other: Checker) -> None:
         """Remember what another ledger of the same file remembered of its hands' scores, when
@@ -210,11 +225,14 @@ class Checker(Night):
         self._interned.update(other._interned)
         self._scores.update(other._scores)
         self._scores_alike.update(other._scores_alike)
+        self._turned.update(other._turned)
 
     def _changed(self, rules: bool) -> None:
         if rules and self._memo is None:  # (scores remembered were under the rules before)
             self._scores.clear()
             self._scores_alike.clear()
+        if rules:
+            self._turned.clear()
         self._reset_fast_state()
 
     # -- the fast path: a row whose cells match a remembered score --------------------------
@@ -1070,18 +1088,109 @@ class Checker(Night):
         return found
 
     def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:
-        """The score of a row's hand, or the message saying why it has none."""
+        """The score of a row's hand, or the message saying why it has none.
+
+        A picker hand scores as the hand one seat round the table scores, every name moved a
+        seat on: the rules see seats, not names (`_turned_key`). So a hand alike but for
+        where the deal was, scored before, is that score with its players moved (a night
+        deals round and round: a sixth of the scoring, at six seats)."""
+        turned = _turned_key(self.rules, row, seated)
+        if turned is not None:
+            key, seats = turned
+            alike = self._turned.get(key)
+            if alike is not None:
+                return self._score_turned(row, seated, alike, seats)
         try:
             hand = hand_of(row, seated)
             result = score(self.rules, hand)
         except ScorepadError as exc:
             return f"this hand cannot be scored: {exc}"
+        found = self._scored(row, seated, result)
+        if (
+            turned is not None
+            and isinstance(found, Scored)
+            and not (result.winners or result.losers)
+            and _named_once(result.doublings, seated, row.crack)
+        ):  # (a score that names no one but in its deltas, who sat out, and who cracked)
+            if len(self._turned) >= _TURNED_CACHE:
+                self._turned.clear()
+            self._turned[turned[0]] = found
+        return found
+
+    def _score_turned(
+        self, row: Row, seated: tuple[str, ...], alike: Scored, seats: Mapping[str, int]
+    ) -> Scored | str:
+        """The score of a row's hand from that of a hand alike but dealt from another seat
+        (`_score_row`): each of its players moved on by the seats between the two dealers."""
+        assert alike.result is not None and alike.row.dealer is not None and row.dealer
+        size = len(seated)
+        step = seats[row.dealer] - seats[alike.row.dealer]
+        moved = {p: seated[(at + step) % size] for p, at in seats.items()}
+        was = alike.result
+        deltas = {moved[p]: value for p, value in was.deltas.items()}
+        out = {moved[p] for p in was.sitting_out}
+        doublings = was.doublings
+        cracker = alike.row.crack
+        if cracker is not None:  # ("x2 crack by Ann": her name, once in all, is the cracker's)
+            doublings = tuple(w.replace(cracker, moved[cracker]) for w in doublings)
+        result = was._replace(
+            deltas=MappingProxyType({p: deltas[p] for p in seated if p in deltas}),
+            sitting_out=tuple(p for p in seated if p in out),
+            doublings=doublings,
+        )
+        return self._scored(row, seated, result)
+
+    def _scored(self, row: Row, seated: tuple[str, ...], result: Score) -> Scored | str:
+        """A row's hand as scored (`result`), or why the score does not hold for it."""
         if set(result.sitting_out) != set(row.out):
             return _("out: recorded {recorded}, but the rules seat out {seated}").format(
                 recorded=shown(row.out), seated=shown(result.sitting_out)
             )
         inputs = row.inputs_only(kind_of(row))
         return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+
+
+def _turned_key(
+    rules: Rules, row: Row, seated: tuple[str, ...]
+) -> tuple[tuple[object, ...], dict[str, int]] | None:
+    """What the rules see of a picker hand: its inputs with each player named by the seat
+    from the dealer's (0 the dealer, 1 the dealer's left, ...), and its card points by
+    their class (`scoring.points_class`); and each player's seat at the table. None for a
+    hand that is not a picker's with card points, or that names someone not at the table
+    (scored as it is, to say so in its own words)."""
+    points, dealer = row.points, row.dealer
+    if row.picker is None or points is None or not 0 <= points <= TOTAL_POINTS or dealer is None:
+        return None
+    seats = {p: at for at, p in enumerate(seated)}
+    size = len(seated)
+    try:
+        first = seats[dealer]
+        seen: list[object] = [seated, points_class(rules, points)]
+        for name in _NAME_INPUTS:
+            player = getattr(row, name)
+            seen.append(None if player is None else (seats[player] - first) % size)
+        for name in _NAMES_INPUTS:
+            seen.append(tuple((seats[p] - first) % size for p in getattr(row, name)))
+        for name in _COUNTS_INPUTS:
+            given = getattr(row, name)
+            seen.append(
+                tuple(sorted(((seats[p] - first) % size, n) for p, n in given.items()))
+                if given
+                else given
+            )
+    except KeyError:
+        return None
+    seen += (_frozen(getattr(row, name)) for name in _OTHER_INPUTS)
+    return tuple(seen), seats
+
+
+def _named_once(words: Sequence[str], seated: tuple[str, ...], cracker: str | None) -> bool:
+    """Whether `words` (a score's doublings) name no player at `seated`, but the cracker, if
+    any, once in all (as a crack's doubling does: "x2 crack by Ann")."""
+    text = "\n".join(words)
+    return all(text.count(p) == (1 if p == cracker else 0) for p in seated) and (
+        cracker is None or cracker in seated
+    )
 
 
 def _fed(cells: Sequence[str], line: int) -> list[Problem]:
