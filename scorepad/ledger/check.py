@@ -71,7 +71,7 @@ _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins w
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
-_TURNED_CACHE = 8_192  # picker hands' scores remembered as seen from the dealer (`_turned_key`)
+_TURNED_CACHE = 4_096  # picker hands' scores remembered as seen from the dealer (`_turned_key`)
 
 # The inputs that name players, by how (`_turned_key` turns them), and the others (as they are)
 _NAME_INPUTS = tuple(n for n in INPUTS if BY_NAME[n].type == Type.NAME)
@@ -81,6 +81,11 @@ _OTHER_INPUTS = tuple(
     n
     for n in INPUTS
     if n != "points" and BY_NAME[n].type not in (Type.NAME, Type.NAMES, Type.COUNTS)
+)
+# (each a tuple of a row's values: every list above holds two inputs or more)
+_NAME_OF, _NAMES_OF, _COUNTS_OF, _OTHER_OF = (
+    operator.attrgetter(*names)
+    for names in (_NAME_INPUTS, _NAMES_INPUTS, _COUNTS_INPUTS, _OTHER_INPUTS)
 )
 
 # what makes a lean score (`entries.lean`) the one it is, but its deltas (a mapping): scores
@@ -179,7 +184,8 @@ class Checker(Night):
         self._cells_at = cells_at  # the cells of the row that begins at a byte (see `Fate`)
         self._scores: dict[tuple[object, ...], Scored | str] = {}
         self._scores_alike: dict[tuple[object, ...], Scored] = {}
-        self._turned: dict[tuple[object, ...], Scored] = {}  # (see `_turned_key`)
+        # a picker hand's lean score, its dealer and who cracked, by `_turned_key`
+        self._turned: dict[tuple[object, ...], tuple[Score, str, str | None]] = {}
         self._fast: dict[str, Scored] = {}  # the young generation
         self._fast_old: dict[str, Scored] = {}
         self._interned: dict[Any, Any] = {}
@@ -1094,7 +1100,9 @@ class Checker(Night):
         seat on: the rules see seats, not names (`_turned_key`). So a hand alike but for
         where the deal was, scored before, is that score with its players moved (a night
         deals round and round: a sixth of the scoring, at six seats)."""
-        turned = _turned_key(self.rules, row, seated)
+        if self._classes_of is not self.rules:
+            self._classes, self._classes_of = _point_classes(self.rules), self.rules
+        turned = _turned_key(self._classes, row, seated)
         if turned is not None:
             key, seats = turned
             alike = self._turned.get(key)
@@ -1114,23 +1122,27 @@ class Checker(Night):
         ):  # (a score that names no one but in its deltas, who sat out, and who cracked)
             if len(self._turned) >= _TURNED_CACHE:
                 self._turned.clear()
-            self._turned[turned[0]] = found
+            assert found.result is not None and row.dealer is not None
+            self._turned[turned[0]] = (found.result, row.dealer, row.crack)
         return found
 
     def _score_turned(
-        self, row: Row, seated: tuple[str, ...], alike: Scored, seats: Mapping[str, int]
+        self,
+        row: Row,
+        seated: tuple[str, ...],
+        alike: tuple[Score, str, str | None],
+        seats: Mapping[str, int],
     ) -> Scored | str:
         """The score of a row's hand from that of a hand alike but dealt from another seat
         (`_score_row`): each of its players moved on by the seats between the two dealers."""
-        assert alike.result is not None and alike.row.dealer is not None and row.dealer
+        was, dealer, cracker = alike
+        assert row.dealer is not None
         size = len(seated)
-        step = seats[row.dealer] - seats[alike.row.dealer]
+        step = seats[row.dealer] - seats[dealer]
         moved = {p: seated[(at + step) % size] for p, at in seats.items()}
-        was = alike.result
         deltas = {moved[p]: value for p, value in was.deltas.items()}
         out = {moved[p] for p in was.sitting_out}
         doublings = was.doublings
-        cracker = alike.row.crack
         if cracker is not None:  # ("x2 crack by Ann": her name, once in all, is the cracker's)
             doublings = tuple(w.replace(cracker, moved[cracker]) for w in doublings)
         result = was._replace(
@@ -1138,24 +1150,28 @@ class Checker(Night):
             sitting_out=tuple(p for p in seated if p in out),
             doublings=doublings,
         )
-        return self._scored(row, seated, result)
+        return self._scored(row, seated, result, is_lean=True)
 
-    def _scored(self, row: Row, seated: tuple[str, ...], result: Score) -> Scored | str:
-        """A row's hand as scored (`result`), or why the score does not hold for it."""
+    def _scored(
+        self, row: Row, seated: tuple[str, ...], result: Score, is_lean: bool = False
+    ) -> Scored | str:
+        """A row's hand as scored (`result`, made lean unless it is), or why the score does not
+        hold for it."""
         if set(result.sitting_out) != set(row.out):
             return _("out: recorded {recorded}, but the rules seat out {seated}").format(
                 recorded=shown(row.out), seated=shown(result.sitting_out)
             )
         inputs = row.inputs_only(kind_of(row))
-        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+        deltas = {p: result.deltas.get(p, 0) for p in seated}
+        return Scored(inputs, deltas, result if is_lean else lean(result), seated)
 
 
 def _turned_key(
-    rules: Rules, row: Row, seated: tuple[str, ...]
+    classes: Mapping[str, tuple[str, int]], row: Row, seated: tuple[str, ...]
 ) -> tuple[tuple[object, ...], dict[str, int]] | None:
     """What the rules see of a picker hand: its inputs with each player named by the seat
     from the dealer's (0 the dealer, 1 the dealer's left, ...), and its card points by
-    their class (`scoring.points_class`); and each player's seat at the table. None for a
+    their class (`_point_classes`, under the rules in force); and each player's seat. None for a
     hand that is not a picker's with card points, or that names someone not at the table
     (scored as it is, to say so in its own words)."""
     points, dealer = row.points, row.dealer
@@ -1165,22 +1181,19 @@ def _turned_key(
     size = len(seated)
     try:
         first = seats[dealer]
-        seen: list[object] = [seated, points_class(rules, points)]
-        for name in _NAME_INPUTS:
-            player = getattr(row, name)
+        seen: list[object] = [seated, classes[str(points)][0], *_OTHER_OF(row)]
+        for player in _NAME_OF(row):
             seen.append(None if player is None else (seats[player] - first) % size)
-        for name in _NAMES_INPUTS:
-            seen.append(tuple((seats[p] - first) % size for p in getattr(row, name)))
-        for name in _COUNTS_INPUTS:
-            given = getattr(row, name)
+        for players in _NAMES_OF(row):
+            seen.append(tuple([(seats[p] - first) % size for p in players]))
+        for given in _COUNTS_OF(row):
             seen.append(
-                tuple(sorted(((seats[p] - first) % size, n) for p, n in given.items()))
+                tuple(sorted([((seats[p] - first) % size, n) for p, n in given.items()]))
                 if given
                 else given
             )
     except KeyError:
         return None
-    seen += (_frozen(getattr(row, name)) for name in _OTHER_INPUTS)
     return tuple(seen), seats
 
 
