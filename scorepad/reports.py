@@ -164,42 +164,54 @@ def _whole(value: Any) -> bool:
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
     """Count a kind of scored hand `times` times into every player's numbers (`card_points`:
-    the card points of those hands, added up)."""
+    the card points of those hands, added up). (The reports fold every kind of the night
+    through it, some of them again and again: what a hand is is asked once, not a player.)"""
     row, result = entry.row, entry.result
     assert result is not None
-    if result.outcome in (Outcome.PENALTY, Outcome.POT):
+    outcome, out = result.outcome, row.out
+    if outcome in (Outcome.PENALTY, Outcome.POT):
         return  # a penalty, a hand passed into the pot: not played (its points are in the totals)
-    side = {row.picker, *row.partners}
-    won = result.outcome is Outcome.WIN
+    if outcome in (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH):
+        winners = result.winners if outcome is Outcome.LEASTER else ()
+        for player, points in entry.deltas.items():
+            if player not in out:
+                stats = players[player]
+                stats.played += times
+                stats.results[points] += times
+                if player in winners:
+                    stats.leasters_won += times
+        return
+    picker, partners = row.picker, row.partners
+    won = outcome is Outcome.WIN
+    wins = times * won
+    counted = row.game not in _WON_ON_TRICKS and entry.card_points is not None
+    schneider, no_trick = result.schneider, result.no_trick
     for player, points in entry.deltas.items():
-        if player in row.out:
+        if player in out:
             continue
         stats = players[player]
         stats.played += times
         stats.results[points] += times
-        if result.outcome is Outcome.LEASTER:
-            if player in result.winners:
-                stats.leasters_won += times
-            continue
-        if result.outcome in (Outcome.SCHWANZER, Outcome.RAMSCH):
-            continue
-        if player == row.picker:
+        if player == picker:
             stats.picks += times
-            stats.picker_wins += times * won
-            if not row.partners:
-                stats.solos_won += times * won
-            if row.game not in _WON_ON_TRICKS and entry.card_points is not None:
+            stats.picker_wins += wins
+            if not partners:
+                stats.solos_won += wins
+            if counted:
                 stats.counted_picks += times
                 stats.picker_points += card_points
-        elif player in side:
+            winning = won
+        elif player in partners:
             stats.partner += times
-        winning = (player in side) == won
-        if result.schneider:
+            winning = won
+        else:
+            winning = not won
+        if schneider:
             if winning:
                 stats.schneider_for += times
             else:
                 stats.schneider_against += times
-        if result.no_trick:
+        if no_trick:
             if winning:
                 stats.no_trick_for += times
             else:
