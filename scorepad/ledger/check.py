@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ScorepadError
 from ..hands import BY_NAME, PENALTY, Type, given
@@ -68,6 +68,9 @@ _POINTS_AT = INPUTS.index("points")
 _KEY_SEPARATOR = "\x1f"
 
 _CLASS_MARK = "\x1e"  # begins a class of card points in a key (no cell begins with it either)
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
@@ -274,9 +277,7 @@ class Checker(Night):
             *(index[n] for n in (*INPUTS, *_STEPS) if n in codec.columns and n != "points")
         )
         k_points = index["points"]
-        if self._classes_of is not self.rules:  # (worked out again only for other rules)
-            self._classes, self._classes_of = _point_classes(self.rules), self.rules
-        classes = self._classes
+        classes = self._classes_now()
         self._key_parts = (others, k_points, classes)
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
@@ -1066,9 +1067,7 @@ class Checker(Night):
             found = self._scores.get(key)
             if found is None:
                 found = self._score_alike(row, seated, key)
-                if len(self._scores) >= _SCORE_CACHE:
-                    self._scores.clear()
-                self._scores[key] = found
+                _remember_bounded(self._scores, key, found, _SCORE_CACHE)
         if isinstance(found, str):
             raise LedgerError(row.line, found)
         return found
@@ -1088,10 +1087,14 @@ class Checker(Night):
             return Scored(near.row, near.deltas, near.result, seated, points=points, base=near.base)
         found = self._score_row(row, seated)
         if isinstance(found, Scored):
-            if len(self._scores_alike) >= _SCORE_CACHE:
-                self._scores_alike.clear()
-            self._scores_alike[alike] = found
+            _remember_bounded(self._scores_alike, alike, found, _SCORE_CACHE)
         return found
+
+    def _classes_now(self) -> dict[str, tuple[str, int]]:
+        """`_point_classes` under the rules in force (worked out again only for other rules)."""
+        if self._classes_of is not self.rules:
+            self._classes, self._classes_of = _point_classes(self.rules), self.rules
+        return self._classes
 
     def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:
         """The score of a row's hand, or the message saying why it has none.
@@ -1100,9 +1103,7 @@ class Checker(Night):
         seat on: the rules see seats, not names (`_turned_key`). So a hand alike but for
         where the deal was, scored before, is that score with its players moved (a night
         deals round and round: a sixth of the scoring, at six seats)."""
-        if self._classes_of is not self.rules:
-            self._classes, self._classes_of = _point_classes(self.rules), self.rules
-        turned = _turned_key(self._classes, row, seated)
+        turned = _turned_key(self._classes_now(), row, seated)
         if turned is not None:
             key, seats = turned
             alike = self._turned.get(key)
@@ -1120,10 +1121,9 @@ class Checker(Night):
             and not (result.winners or result.losers)
             and _named_once(result.doublings, seated, row.crack)
         ):  # (a score that names no one but in its deltas, who sat out, and who cracked)
-            if len(self._turned) >= _TURNED_CACHE:
-                self._turned.clear()
             assert found.result is not None and row.dealer is not None
-            self._turned[turned[0]] = (found.result, row.dealer, row.crack)
+            remembered = (found.result, row.dealer, row.crack)
+            _remember_bounded(self._turned, turned[0], remembered, _TURNED_CACHE)
         return found
 
     def _score_turned(
@@ -1150,20 +1150,24 @@ class Checker(Night):
             sitting_out=tuple(p for p in seated if p in out),
             doublings=doublings,
         )
-        return self._scored(row, seated, result, is_lean=True)
+        return self._scored(row, seated, result)
 
-    def _scored(
-        self, row: Row, seated: tuple[str, ...], result: Score, is_lean: bool = False
-    ) -> Scored | str:
-        """A row's hand as scored (`result`, made lean unless it is), or why the score does not
-        hold for it."""
+    def _scored(self, row: Row, seated: tuple[str, ...], result: Score) -> Scored | str:
+        """A row's hand as scored (`result`), or why the score does not hold for it."""
         if set(result.sitting_out) != set(row.out):
             return _("out: recorded {recorded}, but the rules seat out {seated}").format(
                 recorded=shown(row.out), seated=shown(result.sitting_out)
             )
         inputs = row.inputs_only(kind_of(row))
-        deltas = {p: result.deltas.get(p, 0) for p in seated}
-        return Scored(inputs, deltas, result if is_lean else lean(result), seated)
+        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
+
+
+def _remember_bounded(memo: dict[_K, _V], key: _K, value: _V, most: int) -> None:
+    """Remember `value` by `key`; a memo holding `most` is emptied first (memory stays bounded,
+    and what recurs is soon remembered again)."""
+    if len(memo) >= most:
+        memo.clear()
+    memo[key] = value
 
 
 def _turned_key(

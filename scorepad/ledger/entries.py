@@ -219,8 +219,11 @@ def check_throw_in(version: Version, result: Score | None, ref: int | None, line
 
 
 def lean(result: Score | None) -> Score | None:
-    """A score without its explanation and roles (what the reports keep of it)."""
-    return None if result is None else result._replace(explanation=(), roles={})
+    """A score without its explanation and roles (what the reports keep of it): itself when it
+    is lean already."""
+    if result is None or not (result.explanation or result.roles):
+        return result
+    return result._replace(explanation=(), roles={})
 
 
 def shown(value: Any) -> str:
