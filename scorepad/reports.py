@@ -157,6 +157,23 @@ class PlayerCounts(Counts):
         self.stats = made
         return True
 
+    def empty(self) -> "PlayerCounts":
+        return PlayerCounts(tuple(self.stats))
+
+    def add_saved(self, data: Any) -> bool:
+        other = PlayerCounts(tuple(self.stats))
+        if not other.restore(data):
+            return False
+        self.fold()
+        for player, numbers in other.stats.items():
+            mine = self.stats[player]
+            for name in PlayerStats.__slots__:
+                if name == "results":
+                    mine.results.update(numbers.results)
+                else:
+                    setattr(mine, name, getattr(mine, name) + getattr(numbers, name))
+        return True
+
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -649,14 +666,16 @@ class HandLines:
         self,
         write: Callable[[str], object],
         running: Callable[[HandView], Mapping[str, int]] | None = None,
+        after: bool = False,
     ) -> tuple[Callable[[HandView], None], Callable[[], None]]:
         """`line` for a pass, as `SheetRows.csv_writer` is `csv_line`'s: a function to call
         with each hand, which gives `write` its lines a few thousand at a time, each but the
-        first after the comma that parts it from the one before; one to call at the end.
-        `running` gives the running totals after a hand, for lines that hold them."""
+        first after the comma that parts it from the one before (`after`: the first too, its
+        lines follow others); one to call at the end. `running` gives the running totals after
+        a hand, for lines that hold them."""
         batch, flush = _batched(write)
         add, line_of = batch.append, self.line
-        comma = ""
+        comma = "," if after else ""
 
         def hand(view: HandView) -> None:
             nonlocal comma

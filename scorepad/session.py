@@ -26,6 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import parts
 from .errors import HandError, ScorepadError
 from .i18n import gettext as _
 from .i18n import ngettext
@@ -35,10 +36,12 @@ from .ledger import (
     HandView,
     Ledger,
     Memo,
+    joined,
     restore,
     rules_of_set_row,
     saved,
     set_row_text,
+    start_of,
 )
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name
@@ -134,6 +137,33 @@ def check_pass(
             return problems
 
 
+_SPLIT_LOOK = 1 << 16  # the bytes after the middle of a file in which to look for a cut
+_SPLIT_TRIES = 64  # the lines tried there
+
+
+def _middle(size: int) -> int:
+    """Where a file is cut in two for two processes: about half way (the tests cut elsewhere)."""
+    return size // 2
+
+
+class _Split(NamedTuple):
+    """Where a file's rows are cut in two (`Reading._split_at`)."""
+
+    offset: int  # the start of the first line below the cut
+    last: Row  # the row above it
+    begun: dict[str, Any]  # the state the row records, as `ledger.saved` writes it
+
+
+class _Second(NamedTuple):
+    """What the second process sends back of the rows below the cut."""
+
+    above: int  # the lines above the cut
+    state: dict[str, Any]  # the state after its rows, as `ledger.saved` writes it
+    counts: Any  # its counts, as `Counts.saved` writes them (None: the pass counts nothing)
+    refs: dict[int, int]  # its hands still to be corrected (none at the end of a clean pass)
+    made: Any  # what the report's callbacks made (`parts.Split.made`)
+
+
 class _Upgrade(Exception):
     """A change needs a newer format than the file's (raised before anything is written)."""
 
@@ -180,6 +210,7 @@ class Reading:
         on_set: Callable[[Row, int], None] | None = None,
         resume: bool = False,
         memo: Memo | None = None,
+        split: parts.Split | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem.
 
@@ -195,9 +226,24 @@ class Reading:
         the rows after it, and leaves a new one after a pass without problems (a file of at
         least `checkpoint.MIN_SIZE` bytes, when `counts` is one that can be saved).
         A checkpoint that does not fit, or rows after it that correct a hand before it, mean
-        the whole file is read."""
+        the whole file is read.
+
+        `split`: how the report's callbacks are done in two parts (see `parts`): a large file
+        read from its first row is then checked in two processes at once, where the machine
+        allows (`_two_parts`). A pass that stops at its first problem, or has no callbacks,
+        may be read so."""
         head, snapshot = self.head, self._snapshot
-        details = on_hand is not None or counts is not None
+        two = (
+            split is not None
+            and fast
+            and not keep
+            and memo is None
+            and (stop_at_first or (on_hand is None and on_set is None and counts is None))
+            and (counts is None or counts.empty() is not None)
+            and snapshot.size >= parts.TWO_PROCESSES_FROM
+            and parts.available()
+        )
+        details = on_hand is not None or counts is not None or two
         resume = resume and fast and on_hand is None and on_set is None and not keep
         # (a checkpoint holds the counts: a pass without them leaves none, not to overwrite one)
         saving = (
@@ -228,11 +274,18 @@ class Reading:
         # The rows below the head, from where its reader stopped (line 3), or from the
         # checkpoint's end.
         bounded = longest > MAX_LINE
-        lines = snapshot.lines_on(bounded) if not start else snapshot.lines_from(start, bounded)
-        reader = csv.reader(lines, strict=True)
         if start:
             line_ends += above
-        problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, above)
+        found_split = self._split_at(corrections) if two and not start else None
+        if found_split is not None:
+            assert split is not None
+            ledger, problems = self._two_parts(
+                ledger, found_split, split, bounded, line_ends, stop_at_first
+            )
+        else:
+            lines = snapshot.lines_on(bounded) if not start else snapshot.lines_from(start, bounded)
+            reader = csv.reader(lines, strict=True)
+            problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, above)
         ledger.done()
         if (
             saving
@@ -271,6 +324,156 @@ class Reading:
             memo=memo,
         )
 
+    # -- a large file in two processes (see `parts`) ---------------------------------------
+
+    def _split_at(self, corrections: Mapping[int, Fate]) -> "_Split | None":
+        """Where to cut the rows in two, about half way: the start of a line whose row above is
+        a hand's that records the whole state after it (`ledger.start_of`) and that no row below
+        corrects a hand above. None where no line near the middle is such."""
+        snapshot, head = self._snapshot, self.head
+        at = _middle(snapshot.size)
+        data = files.pread(snapshot.fd, _SPLIT_LOOK, at)
+        cut = data.find(b"\n")
+        for _try in range(_SPLIT_TRIES):
+            if cut < 0:
+                return None
+            offset = at + cut + 1
+            try:
+                last = _row_before(snapshot, head, offset, 0)
+            except SessionError:
+                return None
+            begun = start_of(last)
+            if begun is not None and last.hand is not None:
+                hand = last.hand
+                if not any(
+                    ref <= hand and max(fate.amended_at, fate.voided_at) >= offset
+                    for ref, fate in corrections.items()
+                ):
+                    return _Split(offset, last, begun)
+            cut = data.find(b"\n", cut + 1)
+        return None
+
+    def _second_part(
+        self,
+        cut: "_Split",
+        corrections: Mapping[int, Fate],
+        counts: Counts | None,
+        split: parts.Split,
+        bounded: bool,
+        line_ends: int,
+    ) -> "_Second | None":
+        """The rows below the cut, checked from the state its row above records (in the second
+        process: `_two_parts`); None when a problem was found (the first process reads them
+        itself, and reports it as one pass does)."""
+        snapshot, head = self._snapshot, self.head
+        above = sum(block.count(b"\n") for block in snapshot.blocks_to(cut.offset))
+        on_hand, on_set = split.second()
+        ledger = self._ledger(corrections, on_hand, True, counts)
+        if not restore(ledger, cut.begun, cut.last, lambda n: _rules_in_force(snapshot, head, n)):
+            return None
+        ledger.on_set = on_set
+        reader = csv.reader(snapshot.lines_from(cut.offset, bounded), strict=True)
+        if check_pass(snapshot, reader, ledger, line_ends, True, above):
+            return None
+        ledger.done()
+        state = saved(ledger)
+        if state is None:
+            return None
+        hand = cut.last.hand
+        assert hand is not None
+        refs = {ref: n for ref, n in ledger.refs.items() if ref > hand}
+        return _Second(above, state, None if counts is None else counts.saved(), refs, split.made())
+
+    def _two_parts(
+        self,
+        ledger: Ledger,
+        cut: "_Split",
+        split: parts.Split,
+        bounded: bool,
+        line_ends: int,
+        stop_at_first: bool,
+    ) -> tuple[Ledger, list[Problem]]:
+        """The pass in two processes: the rows below the cut in a second one (`_second_part`),
+        those above it here, then the two joined (`ledger.joined`). When the second part found a
+        problem, or began from another state than the first part left, what it did is dropped
+        and this process reads on below the cut: one pass, either way. A problem above the cut
+        means the whole file is read again in one pass (the first problem is then the one the
+        pass finds: a cell cut in two by the cut says something else). So a pass with callbacks
+        is read so only if it stops at its first problem: its callbacks' work is then not shown."""
+        snapshot = self._snapshot
+        counts = ledger.counts
+        second_counts = None if counts is None else counts.empty()
+        corrections = ledger.corrections
+        forked = parts.Forked(
+            lambda: self._second_part(cut, corrections, second_counts, split, bounded, line_ends)
+        )
+        try:
+            reader = csv.reader(
+                snapshot.lines_from(_head_end(snapshot), bounded, cut.offset), strict=True
+            )
+            problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
+            if problems:
+                forked.cancel()
+                split.drop()
+                if stop_at_first and 3 + reader.line_num < sum(
+                    block.count(b"\n") for block in snapshot.blocks_to(cut.offset)
+                ):
+                    return ledger, problems  # (it stopped before the cut, where one pass stops)
+                # (read again in one pass; the report refuses the file, so its callbacks' work
+                # is not shown, and they are not called again)
+                ledger = self._ledger(corrections, None, True, None)
+                reader = csv.reader(snapshot.lines_from(_head_end(snapshot), bounded), strict=True)
+                return ledger, check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
+            above = 3 + reader.line_num
+            done, second = forked.result()
+        finally:
+            forked.cancel()
+        if done and second is not None and self._join(ledger, cut, second, split, above, counts):
+            return ledger, []
+        split.drop()
+        reader = csv.reader(snapshot.lines_from(cut.offset, bounded), strict=True)
+        return ledger, check_pass(snapshot, reader, ledger, line_ends, stop_at_first, above)
+
+    def _join(
+        self,
+        ledger: Ledger,
+        cut: "_Split",
+        second: "_Second",
+        split: parts.Split,
+        above: int,
+        counts: Counts | None,
+    ) -> bool:
+        """Take the second part's state, counts and callbacks' work into this pass, when it
+        began from the state the first part left (False, having changed nothing, when not)."""
+        snapshot, head = self._snapshot, self.head
+        first = saved(ledger)
+        if second.above != above or first is None:
+            return False
+        state = joined(first, cut.begun, second.state)
+        if state is None or ledger.rules != _rules_in_force(
+            snapshot, head, cut.begun["rules_line"]
+        ):
+            return False
+        # (`saved` counts the corrections this pass was given, as well as those above a
+        # checkpoint: this one was given every correction in the file)
+        state["corrected"] -= sum(fate.rows for fate in ledger.corrections.values())
+        if counts is not None:
+            check = counts.empty()
+            if check is None or not check.restore(second.counts):
+                return False
+        try:
+            last = _row_before(snapshot, head, snapshot.size, 0)
+        except SessionError:
+            return False
+        if not restore(ledger, state, last, lambda n: _rules_in_force(snapshot, head, n)):
+            return False
+        if counts is not None:
+            counts.add_saved(second.counts)
+        assert cut.last.hand is not None
+        ledger.refs = {r: n for r, n in ledger.refs.items() if r <= cut.last.hand} | second.refs
+        split.join(second.made)
+        return True
+
     def _restore(self, ledger: Ledger, found: checkpoint.Checkpoint, counts: Counts | None) -> bool:
         """Put a checkpoint's state into a new ledger; False when it does not fit this file (a
         field amiss, a state other than the last row it covers records) or when the rows after
@@ -305,10 +508,12 @@ class Reading:
         counts: Counts | None = None,
         on_set: Callable[[Row, int], None] | None = None,
         memo: Memo | None = None,
+        split: parts.Split | None = None,
     ) -> Ledger:
         """The checked night for a report; the first problem is an error that says to run
         verify (or repair, for what it mends: a torn last line, a blank one, a decimal).
-        `memo`: what is remembered of the kinds of hand, kept for the next night (a season's)."""
+        `memo`: what is remembered of the kinds of hand, kept for the next night (a season's);
+        `split`: see `check`."""
         ledger, problems = self.check(
             on_hand,
             stop_at_first=True,
@@ -317,6 +522,7 @@ class Reading:
             on_set=on_set,
             resume=True,
             memo=memo,
+            split=split,
         )
         if problems:
             raise refusal(self.path, problems[0])
@@ -534,11 +740,14 @@ class Session:
         fast: bool = True,
         counts: Counts | None = None,
         resume: bool = False,
+        split: parts.Split | None = None,
     ) -> tuple[Ledger, list[Problem]]:
         """The one pass: apply and check every row; returns the final state and every problem
         (see `Reading.check`)."""
         with self.reading() as reading:
-            return reading.check(on_hand, stop_at_first, keep, fast, counts, resume=resume)
+            return reading.check(
+                on_hand, stop_at_first, keep, fast, counts, resume=resume, split=split
+            )
 
     def night(
         self,

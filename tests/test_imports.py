@@ -94,6 +94,7 @@ LAYERS = {
     "store": 1,
     "ledger": 2,
     "session": 3,
+    "parts": 3,
     "reports": 4,
     "render": 4,
     "picture": 4,

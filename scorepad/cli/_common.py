@@ -693,11 +693,13 @@ def night_stats(
 ) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
     """The checked night and every player's numbers (one pass; `memo`: what is remembered of
     the kinds of hand, kept for the next night of a season)."""
+    from ..parts import Split
     from ..reports import PlayerCounts
 
     with session.reading() as reading:  # the head and the rows of one version of the file
         counts = PlayerCounts(reading.head.players)
-        ledger = reading.night(counts=counts, memo=memo)
+        # (a large file is read in two processes: the counts add up, no callback of its own)
+        ledger = reading.night(counts=counts, memo=memo, split=Split())
     return reading.head, ledger, counts.finish()
 
 

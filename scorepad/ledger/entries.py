@@ -142,6 +142,17 @@ class Counts(Counter["Scored"]):
         when the data is not such."""
         return False
 
+    def empty(self) -> "Counts | None":
+        """A new count of the same kind, with nothing counted, for the second part of a pass
+        read in two processes (None: this one cannot add another's in, and a pass that counts
+        with it is read in one process)."""
+        return None
+
+    def add_saved(self, data: Any) -> bool:
+        """Add in what another count of the same kind saved (`saved`): the hands of the second
+        part of a pass. False, changing nothing, when the data is not such."""
+        return False
+
 
 class HandView(NamedTuple):
     """A hand as the reports show it: its final version (as last amended) and whether it is void.

@@ -152,10 +152,10 @@ class Snapshot:
         stream itself (iterated by the CSV reader in C, much faster)."""
         return bounded_lines(self._text) if bounded else self._text
 
-    def lines_from(self, offset: int, bounded: bool) -> Iterable[str]:
+    def lines_from(self, offset: int, bounded: bool, end: int | None = None) -> Iterable[str]:
         """The lines from byte `offset` on (the start of a line past the head), as `lines_on`
-        gives them."""
-        raw = _Bounded(self.fd, self.size)
+        gives them; up to byte `end`, if given (the start of a line)."""
+        raw = _Bounded(self.fd, self.size if end is None else end)
         raw.pos = offset
         self._text = _chunked(
             io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding="utf-8", newline="")
@@ -171,6 +171,16 @@ class Snapshot:
         pos = start
         while pos < self.size:
             data = files.pread(self.fd, min(BLOCK, self.size - pos), pos)
+            if not data:
+                return
+            pos += len(data)
+            yield data
+
+    def blocks_to(self, end: int) -> Iterator[bytes]:
+        """The snapshot's bytes before `end`, a block at a time."""
+        pos = 0
+        while pos < end:
+            data = files.pread(self.fd, min(BLOCK, end - pos), pos)
             if not data:
                 return
             pos += len(data)

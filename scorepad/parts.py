@@ -1,0 +1,124 @@
+"""A large file checked in two parts at once, one in a second process: the machinery.
+
+A pass over a session file is sequential (each row is checked against the state the rows above
+it leave), but every row records that state: the second half of a file can be checked from
+the state its row above records, in a second process, while the first process checks the
+first half. When the first half is done, the state it reached must be the one the second
+process began from, or what it did is thrown away and the first process reads on by itself:
+what a report prints is what one pass prints, either way. `session` decides when a file is
+read so (`Reading.check`); this module forks, carries what the second process made back
+through a pipe, and cleans up.
+
+A report that shows each hand (the sheet, the chart) says how its second part is made and
+joined to its first with a `Split`; a report that only counts needs none of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (the command line names `Split` as it starts: nothing heavy at import)
+    from .ledger import HandView
+    from .store.format import Row
+
+PROCESSES = "SCOREPAD_PROCESSES"  # 1: every pass in one process (the tests compare the two)
+
+TWO_PROCESSES_FROM = 16 << 20  # the bytes of rows below which a file is read in one process
+
+
+def available() -> bool:
+    """Whether this machine reads a large file in two processes: it can fork (not Windows, nor
+    its protocol of mandatory locks, whose reader holds the lock), it has a second core for
+    this process, and the environment does not say one."""
+    from .store.files import WINDOWS_LOCKS
+
+    if os.environ.get(PROCESSES, "").strip() == "1" or not hasattr(os, "fork") or WINDOWS_LOCKS:
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return cores > 1
+
+
+class Split:
+    """How a report's own part of a pass (what it does with each hand, `on_hand` and `on_set`)
+    is done in two parts: `second` gives the callbacks for the second part, in the second
+    process; `made` is what they made (pickled back to the first process); `join` takes it in
+    the first process, after its own part. This one (a report that only counts, or checks)
+    has no callbacks of its own."""
+
+    def second(
+        self,
+    ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
+        return None, None
+
+    def made(self) -> Any:
+        return None
+
+    def join(self, made: Any) -> None:
+        """Take in what the second part made (after every hand of the first part)."""
+
+    def drop(self) -> None:
+        """What the second part made is not wanted (the first process reads on by itself)."""
+
+
+class Forked:
+    """`work` running in a child process (forked): `result` waits for what it returned."""
+
+    def __init__(self, work: Callable[[], Any]):
+        import pickle
+
+        reading, writing = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: do the work, send it back, and leave at once
+            status = 1
+            try:
+                os.close(reading)
+                data = pickle.dumps((True, work()), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(writing, "wb") as out:
+                    out.write(data)
+                status = 0
+            except BaseException:
+                pass
+            finally:
+                os._exit(status)  # (no atexit, no flush of the parent's buffers)
+        os.close(writing)
+        self.pid = pid
+        self._reading: int | None = reading
+
+    def result(self) -> tuple[bool, Any]:
+        """(True, what `work` returned), or (False, None) when the child failed."""
+        import pickle
+
+        chunks = []
+        assert self._reading is not None
+        with os.fdopen(self._reading, "rb") as pipe:
+            self._reading = None
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        _pid, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if os.waitstatus_to_exitcode(status) != 0 or not chunks:
+            return False, None
+        try:
+            done, value = pickle.loads(b"".join(chunks))
+        except Exception:
+            return False, None
+        return bool(done), value
+
+    def cancel(self) -> None:
+        """Stop the child (if it still runs) and reap it."""
+        import signal
+
+        if self._reading is not None:
+            os.close(self._reading)
+            self._reading = None
+        if self.pid:
+            with suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0

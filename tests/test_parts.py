@@ -1,0 +1,295 @@
+"""A large file read in two processes (scorepad/parts.py): what every report prints, and the
+state and counts a pass leaves, are what one pass gives, wherever the file is cut; and a cut
+whose second part began from another state, or that found a problem, is read in one pass."""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_session_properties import PLAYERS, invoke, operation_args
+
+import scorepad.session
+from scorepad import parts
+from scorepad.cli import cli
+from scorepad.ledger import STATE, saved
+from scorepad.ledger.saved import ADDED, AFTER, FIRST, JOINED, SAME
+from scorepad.reports import PlayerCounts
+from scorepad.session import Session
+from scorepad.store.files import WINDOWS_LOCKS
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = sorted((ROOT / "sample_sessions").rglob("*.csv"))
+REPORTS = (
+    ("standings",),
+    ("standings", "--format", "json"),
+    ("settle",),
+    ("stats", "--format", "json"),
+    ("verify", "-v"),
+    ("sheet", "--format", "csv"),
+    ("sheet", "--format", "json"),
+    ("sheet",),
+)
+
+
+class InProcess:
+    """`parts.Forked`, its work done here and now (the tests cut a file at every line)."""
+
+    def __init__(self, work: Callable[[], Any]):
+        try:
+            self.value: tuple[bool, Any] = (True, work())
+        except Exception:
+            self.value = (False, None)
+
+    def result(self) -> tuple[bool, Any]:
+        return self.value
+
+    def cancel(self) -> None:
+        pass
+
+
+class Cuts:
+    """Where a pass cuts the file (`at`: a byte, None: half way) and what became of each cut."""
+
+    def __init__(self) -> None:
+        self.at: int | None = None
+        self.joined = 0  # the two parts joined
+        self.alone = 0  # cut, but read on in one process
+
+
+@pytest.fixture
+def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cuts]:
+    """Every file is read in two parts, the second in this process (`InProcess`), cut at
+    `cuts.at` (half way while None)."""
+    found = Cuts()
+    monkeypatch.setattr(parts, "TWO_PROCESSES_FROM", 0)
+    monkeypatch.setattr(parts, "available", lambda: True)
+    monkeypatch.setattr(parts, "Forked", InProcess)
+    monkeypatch.setattr(
+        scorepad.session, "_middle", lambda size: size // 2 if found.at is None else found.at
+    )
+    join = scorepad.session.Reading._join
+
+    def counted(self: Any, *args: Any) -> bool:
+        done = join(self, *args)
+        if done:
+            found.joined += 1
+        else:
+            found.alone += 1
+        return done
+
+    monkeypatch.setattr(scorepad.session.Reading, "_join", counted)
+    yield found
+
+
+def line_starts(path: Path) -> list[int]:
+    """The byte each line after the head begins at, and the end."""
+    data = path.read_bytes()
+    starts, at = [], 0
+    for line in data.splitlines(keepends=True):
+        at += len(line)
+        starts.append(at)
+    return starts[2:]
+
+
+def outputs(path: Path, reports: tuple[tuple[str, ...], ...] = REPORTS) -> list[tuple[int, str]]:
+    found = []
+    for args in reports:
+        result = CliRunner().invoke(cli, ["-f", str(path), *args], prog_name="scorepad")
+        found.append((result.exit_code, result.stdout + result.stderr))
+    return found
+
+
+def one_pass(path: Path, reports: tuple[tuple[str, ...], ...] = REPORTS) -> list[tuple[int, str]]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(parts.PROCESSES, "1")
+        patch.setattr(parts, "available", lambda: False)
+        return outputs(path, reports)
+
+
+def state_of(path: Path, stop: bool) -> tuple[Any, ...]:
+    """What a pass leaves: its state (as the checkpoint keeps it), counts and problems."""
+    counts = PlayerCounts(Session(path).head().players) if stop else None
+    with Session(path).reading() as reading:
+        ledger, problems = reading.check(
+            stop_at_first=stop, counts=counts, split=parts.Split(), resume=False
+        )
+    return (
+        saved(ledger),
+        None if counts is None else counts.finish(),
+        problems,
+        ledger.summary(),
+        dict(ledger.totals),
+    )
+
+
+def test_every_field_of_the_state_joins_one_way() -> None:
+    ways = (*AFTER, *ADDED, *JOINED, *FIRST, *SAME)
+    assert sorted(ways) == sorted(STATE)
+
+
+def test_the_bench_night_cut_anywhere_reads_as_one_pass(tmp_path: Path, cuts: Cuts) -> None:
+    path = tmp_path / "night.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "400", str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    whole = one_pass(path)
+    states = [state_of(path, stop) for stop in (True, False)]
+    starts = line_starts(path)
+    for at in starts[:: max(1, len(starts) // 12)]:
+        cuts.at = at
+        assert outputs(path) == whole, at
+        assert [state_of(path, stop) for stop in (True, False)] == states, at
+    # (the parts joined: a line whose row above is no plain hand, or that a correction below
+    # reaches across, is no cut, and the next line is tried)
+    assert cuts.joined >= 8 and cuts.alone == 0
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_session_cut_at_every_line_reads_as_one_pass(
+    sample: Path, tmp_path: Path, cuts: Cuts
+) -> None:
+    path = tmp_path / sample.name
+    shutil.copy(sample, path)
+    reports = (("standings", "--format", "json"), ("verify", "-v"), ("sheet", "--format", "json"))
+    whole = one_pass(path, reports)
+    states = [state_of(path, stop) for stop in (True, False)]
+    for at in line_starts(path):
+        cuts.at = at
+        assert outputs(path, reports) == whole, at
+        assert [state_of(path, stop) for stop in (True, False)] == states, at
+
+
+def _cut_everywhere(path: Path, cuts: Cuts) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parts, "available", lambda: False)
+        states = [state_of(path, stop) for stop in (True, False)]
+    for at in line_starts(path):
+        cuts.at = at
+        assert [state_of(path, stop) for stop in (True, False)] == states, at
+
+
+OPERATIONS = st.one_of(
+    st.tuples(
+        st.just("hand"), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS), st.integers(0, 120)
+    ),
+    st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(0, 120)),
+    st.tuples(st.just("doubler")),
+    st.tuples(st.just("pot")),
+    st.tuples(st.just("penalty"), st.sampled_from(PLAYERS), st.integers(1, 3)),
+    st.tuples(st.just("bock"), st.integers(1, 2)),
+    st.tuples(st.just("set"), st.sampled_from(["pot_ante=2", "base=2", "cracks=false"])),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("void"), st.integers(1, 12)),
+    st.tuples(st.just("amend"), st.integers(1, 12), st.integers(0, 120)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["pot", "doubler"]),
+    st.sampled_from(["queue", "multiply"]),
+    st.lists(OPERATIONS, min_size=2, max_size=16),
+)
+def test_any_night_cut_at_any_line_leaves_what_one_pass_leaves(
+    all_pass: str, stacking: str, operations: list[tuple[Any, ...]]
+) -> None:
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        path = Path(folder) / "night.csv"
+        args = ["new", "--players", ",".join(PLAYERS), "--set", f"all_pass={all_pass}"]
+        args += ["--set", f"doubler_stacking={stacking}", "--set", "bock_after=sixty-sixty"]
+        assert invoke(path, *args).exit_code == 0
+        for op in operations:
+            invoke(path, *operation_args(op))
+        found = Cuts()
+        patch.setattr(parts, "TWO_PROCESSES_FROM", 0)
+        patch.setattr(parts, "available", lambda: True)
+        patch.setattr(parts, "Forked", InProcess)
+        patch.setattr(scorepad.session, "_middle", lambda size: found.at or size // 2)
+        _cut_everywhere(path, found)
+        # (and a file with a problem: a hand's points changed by hand)
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+        hands = [k for k, row in enumerate(rows) if row[0].isdigit()]
+        if hands:
+            row = rows[hands[len(hands) // 2]]
+            row[3] = str(int(row[3] or 0) + 1)
+            with open(path, "w", encoding="utf-8", newline="") as out:
+                csv.writer(out, lineterminator="\n").writerows(rows)
+            _cut_everywhere(path, found)
+
+
+def test_a_problem_in_either_part_is_reported_as_one_pass_reports_it(
+    tmp_path: Path, cuts: Cuts
+) -> None:
+    path = tmp_path / "night.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "200", str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    for k in (len(rows) // 4, 3 * len(rows) // 4):  # (a hand in the first part, then the second)
+        edited = [list(r) for r in rows]
+        if not edited[k][0]:
+            k += 1
+        edited[k][3] = str(int(edited[k][3] or 0) + 5)  # (Ann's points, not what the hand scores)
+        broken = tmp_path / f"broken-{k}.csv"
+        with open(broken, "w", encoding="utf-8", newline="") as out:
+            csv.writer(out, lineterminator="\n").writerows(edited)
+        whole = one_pass(broken)
+        assert whole[0][0] == 1 and f"broken-{k}.csv:{k + 1}:" in whole[0][1]
+        cuts.at = None
+        assert outputs(broken) == whole
+
+
+@pytest.mark.skipif(WINDOWS_LOCKS, reason="Windows (and its protocol) reads in one process")
+def test_a_large_file_is_read_by_two_processes_and_prints_what_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real thing: a second process (forked), its part sent back through a pipe."""
+    path = tmp_path / "night.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "3000", str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    whole = one_pass(path)
+    monkeypatch.setattr(parts, "TWO_PROCESSES_FROM", 0)
+    monkeypatch.setattr(parts, "available", lambda: True)
+    forks: list[int] = []
+    forked = parts.Forked
+
+    class Counted(forked):  # type: ignore[valid-type,misc]
+        def __init__(self, work: Callable[[], Any]):
+            super().__init__(work)
+            forks.append(self.pid)
+
+    monkeypatch.setattr(parts, "Forked", Counted)
+    assert outputs(path) == whole
+    assert len(forks) == len(REPORTS) and all(pid > 0 for pid in forks)
+    sheet = json.loads(whole[6][1])
+    assert len(sheet["hands"]) == 3000
+
+
+def test_a_child_that_fails_leaves_the_pass_to_this_process(tmp_path: Path) -> None:
+    def broken() -> Any:
+        raise ValueError("no")
+
+    if WINDOWS_LOCKS or not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    assert parts.Forked(broken).result() == (False, None)
+    assert parts.Forked(lambda: {"a": [1, 2]}).result() == (True, {"a": [1, 2]})
