@@ -47,12 +47,12 @@ def available() -> bool:
 class Split:
     """How a report's own part of a pass (what it does with each hand, `on_hand` and `on_set`)
     is done in two parts: `second` gives the callbacks for the second part, in the second
-    process; `made` is what they made (pickled back to the first process); `join` takes it in
-    the first process, after its own part. This one (a report that only counts, or checks)
-    has no callbacks of its own."""
+    process (the hands after `last_hand`); `made` is what they made (pickled back to the first
+    process); `join` takes it in the first process, after its own part. This one (a report
+    that only counts, or checks) has no callbacks of its own."""
 
     def second(
-        self,
+        self, last_hand: int
     ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
         return None, None
 

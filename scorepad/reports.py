@@ -921,6 +921,10 @@ class RunningSeries:
         self._numbers: list[int] = []
         self._steps: list[tuple[int, ...]] = []
         self._zeros = (0,) * len(self.players)
+        # (a second part's series, `after`: its first run, which goes on from the first part's
+        # last, kept unsummed till it ends)
+        self._open_head = False
+        self._head: tuple[list[int], list[tuple[int, ...]]] | None = None
 
     def add(self, view: HandView) -> None:
         if view.void:
@@ -936,7 +940,14 @@ class RunningSeries:
                 self.series[p].append(running[p])
             return
         if self._next and number >= self._next:
-            self._flush()
+            if self._open_head:  # (`after`: the run the first part's last goes on into)
+                self._head = (self._numbers, self._steps)
+                for k, p in enumerate(self.players):  # (the totals go on from its end)
+                    self._running[p] += sum(step[k] for step in self._steps)
+                self._numbers, self._steps = [], []
+                self._open_head = False
+            else:
+                self._flush()
             bounds, at = self._bounds, self._next_at
             while at < len(bounds) and bounds[at] <= number:
                 at += 1
@@ -969,6 +980,69 @@ class RunningSeries:
                 ys.append(value)
         numbers.clear()
         steps.clear()
+
+    # -- a file read in two processes (`parts`) ----------------------------------------------
+
+    def after(self, last_hand: int) -> "RunningSeries":
+        """A series for the hands after hand `last_hand` (the second part of a pass read in two
+        processes), its totals from 0: its first run goes on from this one's last (`part`)."""
+        other = RunningSeries(self.players)
+        other.every, other._bounds = self.every, self._bounds
+        at = 0
+        while at < len(self._bounds) and self._bounds[at] <= last_hand:
+            at += 1
+        other._next_at, other._next = at, (self._bounds[at] if at < len(self._bounds) else 0)
+        other._open_head = not self.every
+        return other
+
+    def part(self) -> dict[str, Any]:
+        """What this series (made by `after`) kept, for `join`: its first run's hands unsummed
+        (the run goes on from the first part's last), its runs kept (totals from 0), and its
+        last run's hands unsummed."""
+        return {
+            "every": (self.hands[1:], {p: self.series[p][1:] for p in self.players}),
+            "head": self._head,
+            "kept": {p: (self._x[p][1:], self.series[p][1:]) for p in self.players},
+            "running": self._running,
+            "tail": (self._numbers, self._steps),
+            "last": self.last,
+            "next": (self._next_at, self._next),
+        }
+
+    def join(self, part: dict[str, Any]) -> None:
+        """Go on with the hands of a second part (`part`), as if this series had added them."""
+        if part["last"]:
+            self.last = part["last"]
+        self._next_at, self._next = part["next"]
+        if self.every:
+            hands, series = part["every"]
+            self.hands += hands
+            for p in self.players:
+                total = self._running[p]
+                self.series[p] += [total + v for v in series[p]]
+                self._running[p] = total + part["running"][p]
+            return
+        # the totals at the cut: this series' last run's hands added to its kept totals
+        base = {
+            p: self._running[p] + sum(step[k] for step in self._steps)
+            for k, p in enumerate(self.players)
+        }
+        head = part["head"]
+        if head is None:  # (the second part never left the run it began in)
+            numbers, steps = part["tail"]
+            self._numbers += numbers
+            self._steps += steps
+            return
+        self._numbers += head[0]
+        self._steps += head[1]
+        self._flush()
+        for p in self.players:
+            xs, ys = part["kept"][p]
+            self._x[p] += xs
+            self.series[p] += [base[p] + y for y in ys]
+            self._running[p] = base[p] + part["running"][p]
+        numbers, steps = part["tail"]
+        self._numbers, self._steps = list(numbers), list(steps)
 
     def points(self) -> dict[str, tuple[list[int], list[int]]]:
         """Each player's hands and running totals, as kept."""

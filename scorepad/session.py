@@ -367,7 +367,9 @@ class Reading:
         itself, and reports it as one pass does)."""
         snapshot, head = self._snapshot, self.head
         above = sum(block.count(b"\n") for block in snapshot.blocks_to(cut.offset))
-        on_hand, on_set = split.second()
+        hand = cut.last.hand
+        assert hand is not None
+        on_hand, on_set = split.second(hand)
         ledger = self._ledger(corrections, on_hand, True, counts)
         if not restore(ledger, cut.begun, cut.last, lambda n: _rules_in_force(snapshot, head, n)):
             return None
@@ -379,8 +381,6 @@ class Reading:
         state = saved(ledger)
         if state is None:
             return None
-        hand = cut.last.hand
-        assert hand is not None
         refs = {ref: n for ref, n in ledger.refs.items() if ref > hand}
         return _Second(above, state, None if counts is None else counts.saved(), refs, split.made())
 

@@ -411,7 +411,7 @@ class _SheetSplit(Split):
         self.other_changes: list[dict[str, Any]] = []
 
     def second(
-        self,
+        self, last_hand: int
     ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
         from ..reports import HandLines, SheetRows, set_record
 
