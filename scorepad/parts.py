@@ -59,6 +59,11 @@ class Split:
     def made(self) -> Any:
         return None
 
+    def fits(self, made: Any) -> bool:
+        """Whether what the second part made goes on from what the first made (if not, the
+        first process reads on by itself)."""
+        return True
+
     def join(self, made: Any) -> None:
         """Take in what the second part made (after every hand of the first part)."""
 

@@ -925,6 +925,7 @@ class RunningSeries:
         # last, kept unsummed till it ends)
         self._open_head = False
         self._head: tuple[list[int], list[tuple[int, ...]]] | None = None
+        self._began = (0, 0)  # (`after`: the bound it began before)
 
     def add(self, view: HandView) -> None:
         if view.void:
@@ -989,11 +990,18 @@ class RunningSeries:
         other = RunningSeries(self.players)
         other.every, other._bounds = self.every, self._bounds
         at = 0
-        while at < len(self._bounds) and self._bounds[at] <= last_hand:
-            at += 1
+        if self._next:  # (0: no bound left, from the start)
+            while at < len(self._bounds) and self._bounds[at] <= last_hand:
+                at += 1
         other._next_at, other._next = at, (self._bounds[at] if at < len(self._bounds) else 0)
+        other._began = (other._next_at, other._next)
         other._open_head = not self.every
         return other
+
+    def fits(self, part: dict[str, Any]) -> bool:
+        """Whether a second part (`part`) began where this series stands: at the bound it
+        would have come to next (it stands before another where the last hands were void)."""
+        return self.every or tuple(part["began"]) == (self._next_at, self._next)
 
     def part(self) -> dict[str, Any]:
         """What this series (made by `after`) kept, for `join`: its first run's hands unsummed
@@ -1007,6 +1015,7 @@ class RunningSeries:
             "tail": (self._numbers, self._steps),
             "last": self.last,
             "next": (self._next_at, self._next),
+            "began": self._began,
         }
 
     def join(self, part: dict[str, Any]) -> None:

@@ -461,6 +461,8 @@ class Reading:
             check = counts.empty()
             if check is None or not check.restore(second.counts):
                 return False
+        if not split.fits(second.made):
+            return False
         try:
             last = _row_before(snapshot, head, snapshot.size, 0)
         except SessionError:

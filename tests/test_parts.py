@@ -24,7 +24,7 @@ from scorepad import parts
 from scorepad.cli import cli
 from scorepad.ledger import STATE, saved
 from scorepad.ledger.saved import ADDED, AFTER, FIRST, JOINED, SAME
-from scorepad.reports import PlayerCounts
+from scorepad.reports import PlayerCounts, RunningSeries
 from scorepad.session import Session
 from scorepad.store.files import WINDOWS_LOCKS
 
@@ -39,6 +39,7 @@ REPORTS = (
     ("sheet", "--format", "csv"),
     ("sheet", "--format", "json"),
     ("sheet",),
+    ("chart", "--width", "100", "--height", "25"),
 )
 
 
@@ -172,6 +173,38 @@ def test_every_sample_session_cut_at_every_line_reads_as_one_pass(
         assert [state_of(path, stop) for stop in (True, False)] == states, at
 
 
+@pytest.mark.parametrize("every", [50, 100_000])
+def test_a_long_night_s_chart_cut_anywhere_draws_what_one_pass_draws(
+    tmp_path: Path, cuts: Cuts, monkeypatch: pytest.MonkeyPatch, every: int
+) -> None:
+    """The chart keeps runs of hands of a long night (more than `RunningSeries.EVERY`): the run
+    the cut falls in goes on into the second part's hands (here a night of 300 is long)."""
+    monkeypatch.setattr(RunningSeries, "EVERY", every)
+    path = tmp_path / "night.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "300", str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    drawn = tmp_path / "chart.svg"
+    reports = (
+        ("chart", "--width", "60", "--height", "20"),
+        ("chart", "--width", "300", "--height", "20"),
+        ("chart", "--output", str(drawn)),
+    )
+
+    def charts() -> list[Any]:
+        return [*outputs(path, reports), drawn.read_bytes()]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parts, "available", lambda: False)
+        whole = charts()
+    for at in line_starts(path)[::3]:
+        cuts.at = at
+        assert charts() == whole, at
+    assert cuts.joined > 20
+
+
 def _cut_everywhere(path: Path, cuts: Cuts) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(parts, "available", lambda: False)
@@ -281,7 +314,7 @@ def test_a_large_file_is_read_by_two_processes_and_prints_what_one_does(
     monkeypatch.setattr(parts, "Forked", Counted)
     assert outputs(path) == whole
     assert len(forks) == len(REPORTS) and all(pid > 0 for pid in forks)
-    sheet = json.loads(whole[6][1])
+    sheet = json.loads(whole[REPORTS.index(("sheet", "--format", "json"))][1])
     assert len(sheet["hands"]) == 3000
 
 

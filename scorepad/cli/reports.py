@@ -631,6 +631,9 @@ class _ChartSplit(Split):
     def made(self) -> Any:
         return None if self.other is None else self.other.part()
 
+    def fits(self, made: Any) -> bool:
+        return made is not None and self.running.fits(made)
+
     def join(self, made: Any) -> None:
         self.running.join(made)
 
