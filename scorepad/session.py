@@ -331,6 +331,10 @@ class Reading:
         a hand's that records the whole state after it (`ledger.start_of`) and that no row below
         corrects a hand above. None where no line near the middle is such."""
         snapshot, head = self._snapshot, self.head
+        # (the first part is read from the head's end, which `_head_end` finds by its line
+        # ends: a head with a lone CR, which the reader takes for one too, is read in one pass)
+        if b"\r" in files.pread(snapshot.fd, _head_end(snapshot), 0).replace(b"\r\n", b""):
+            return None
         at = _middle(snapshot.size)
         data = files.pread(snapshot.fd, _SPLIT_LOOK, at)
         cut = data.find(b"\n")

@@ -326,3 +326,22 @@ def test_a_child_that_fails_leaves_the_pass_to_this_process(tmp_path: Path) -> N
         pytest.skip("no fork here")
     assert parts.Forked(broken).result() == (False, None)
     assert parts.Forked(lambda: {"a": [1, 2]}).result() == (True, {"a": [1, 2]})
+
+
+def test_a_head_that_ends_a_line_with_a_lone_cr_is_read_in_one_pass(
+    tmp_path: Path, cuts: Cuts
+) -> None:
+    """The first part is read from the head's end, found by its line feeds; the CSV reader
+    also ends a line at a lone CR, so a head with one is read in one pass (as the whole file
+    always was), not cut."""
+    path = tmp_path / "night.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "200", str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"\n", b"\r", 1))  # (the header's line end)
+    whole = one_pass(path)
+    assert outputs(path) == whole  # (what one pass says of it, read or refused)
+    assert cuts.joined == 0
