@@ -93,6 +93,15 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cuts]:
     yield found
 
 
+def generated(path: Path, hands: int) -> None:
+    """A night as the bench writes one (`bench/generate.py`: every kind of hand, corrections)."""
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), str(hands), str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def line_starts(path: Path) -> list[int]:
     """The byte each line after the head begins at, and the end."""
     data = path.read_bytes()
@@ -141,11 +150,7 @@ def test_every_field_of_the_state_joins_one_way() -> None:
 
 def test_the_bench_night_cut_anywhere_reads_as_one_pass(tmp_path: Path, cuts: Cuts) -> None:
     path = tmp_path / "night.csv"
-    subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "generate.py"), "400", str(path)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    generated(path, 400)
     whole = one_pass(path)
     states = [state_of(path, stop) for stop in (True, False)]
     starts = line_starts(path)
@@ -181,11 +186,7 @@ def test_a_long_night_s_chart_cut_anywhere_draws_what_one_pass_draws(
     the cut falls in goes on into the second part's hands (here a night of 300 is long)."""
     monkeypatch.setattr(RunningSeries, "EVERY", every)
     path = tmp_path / "night.csv"
-    subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "generate.py"), "300", str(path)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    generated(path, 300)
     drawn = tmp_path / "chart.svg"
     reports = (
         ("chart", "--width", "60", "--height", "20"),
@@ -268,11 +269,7 @@ def test_a_problem_in_either_part_is_reported_as_one_pass_reports_it(
     tmp_path: Path, cuts: Cuts
 ) -> None:
     path = tmp_path / "night.csv"
-    subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "generate.py"), "200", str(path)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    generated(path, 200)
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
     for k in (len(rows) // 4, 3 * len(rows) // 4):  # (a hand in the first part, then the second)
@@ -295,11 +292,7 @@ def test_a_large_file_is_read_by_two_processes_and_prints_what_one_does(
 ) -> None:
     """The real thing: a second process (forked), its part sent back through a pipe."""
     path = tmp_path / "night.csv"
-    subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "generate.py"), "3000", str(path)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    generated(path, 3000)
     whole = one_pass(path)
     monkeypatch.setattr(parts, "TWO_PROCESSES_FROM", 0)
     monkeypatch.setattr(parts, "available", lambda: True)
@@ -335,11 +328,7 @@ def test_a_head_that_ends_a_line_with_a_lone_cr_is_read_in_one_pass(
     also ends a line at a lone CR, so a head with one is read in one pass (as the whole file
     always was), not cut."""
     path = tmp_path / "night.csv"
-    subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "generate.py"), "200", str(path)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    generated(path, 200)
     data = path.read_bytes()
     path.write_bytes(data.replace(b"\n", b"\r", 1))  # (the header's line end)
     whole = one_pass(path)
