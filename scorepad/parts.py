@@ -78,10 +78,12 @@ class Forked:
         import pickle
 
         reading, writing = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: do the work, send it back, and leave at once
             status = 1
             try:
+                _end_with(parent)
                 os.close(reading)
                 data = pickle.dumps((True, work()), protocol=pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(writing, "wb") as out:
@@ -127,3 +129,23 @@ class Forked:
                 os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             self.pid = 0
+
+
+def _end_with(parent: int) -> None:
+    """Have this (child) process ended when its parent ends, however it ends (Linux: a parent
+    killed outright would otherwise leave it checking its part for nothing); elsewhere it ends
+    when it finds the pipe closed, its part done."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # (PR_SET_PDEATHSIG)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # (the parent ended before that was said)
+        os._exit(1)

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -334,3 +335,30 @@ def test_a_head_that_ends_a_line_with_a_lone_cr_is_read_in_one_pass(
     whole = one_pass(path)
     assert outputs(path) == whole  # (what one pass says of it, read or refused)
     assert cuts.joined == 0
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the parent's end is told on Linux"
+)
+def test_the_second_process_ends_when_the_first_is_killed(tmp_path: Path) -> None:
+    """A first process killed outright (no chance to stop its child) takes the second with it:
+    no process is left checking its part for nobody."""
+    told = tmp_path / "child"
+    script = (
+        "import os, signal, sys, time\n"
+        "from scorepad import parts\n"
+        "child = parts.Forked(lambda: time.sleep(30))\n"
+        f"open({str(told)!r}, 'w').write(str(child.pid))\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    # (no pipe the child would hold open: the run ends with the first process)
+    subprocess.run([sys.executable, "-c", script], stdout=subprocess.DEVNULL, timeout=20)
+    child = int(told.read_text())
+    state = "?"
+    for _wait in range(50):
+        status = Path(f"/proc/{child}/status")
+        state = status.read_text().split("State:")[1].split()[0] if status.exists() else "gone"
+        if state in ("Z", "X", "gone"):
+            break
+        time.sleep(0.1)
+    assert state in ("Z", "X", "gone")
