@@ -335,9 +335,13 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
         # (text too: it is read back as CSV; a large file is read in two processes, but for
         # running totals, which follow from every hand before)
         split = None if running else _SheetSplit(players, fmt, spool, changes, written)
-        state = reading.night(
-            write_json if fmt == "json" else write_csv, on_set=write_set, split=split
-        )
+        try:
+            state = reading.night(
+                write_json if fmt == "json" else write_csv, on_set=write_set, split=split
+            )
+        finally:
+            if split is not None:
+                split.drop()  # (its file, whether the second process wrote it or not)
         written()
         total = sheet_rows.total_row(state.totals)
         pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
@@ -446,7 +450,7 @@ class _SheetSplit(Split):
         self.other.close()
 
     def drop(self) -> None:
-        self.other.close()
+        self.other.close()  # (again after `join`: a second close does nothing)
 
 
 def _copy_out(spool: IO[str]) -> None:
