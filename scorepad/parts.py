@@ -65,10 +65,8 @@ class Split:
         return True
 
     def join(self, made: Any) -> None:
-        """Take in what the second part made (after every hand of the first part)."""
-
-    def drop(self) -> None:
-        """What the second part made is not wanted (the first process reads on by itself)."""
+        """Take in what the second part made (after every hand of the first part). Not called
+        when the first process reads on by itself: what the second made is then unused."""
 
 
 class Forked:

@@ -370,7 +370,7 @@ class Reading:
         process: `_two_parts`); None when a problem was found (the first process reads them
         itself, and reports it as one pass does)."""
         snapshot, head = self._snapshot, self.head
-        above = sum(block.count(b"\n") for block in snapshot.blocks_to(cut.offset))
+        above = line_count(snapshot, cut.offset)
         hand = cut.last.hand
         assert hand is not None
         on_hand, on_set = split.second(hand)
@@ -418,10 +418,7 @@ class Reading:
             problems = check_pass(snapshot, reader, ledger, line_ends, stop_at_first, 3)
             if problems:
                 forked.cancel()
-                split.drop()
-                if stop_at_first and 3 + reader.line_num < sum(
-                    block.count(b"\n") for block in snapshot.blocks_to(cut.offset)
-                ):
+                if stop_at_first and 3 + reader.line_num < line_count(snapshot, cut.offset):
                     return ledger, problems  # (it stopped before the cut, where one pass stops)
                 # (read again in one pass; the report refuses the file, so its callbacks' work
                 # is not shown, and they are not called again)
@@ -434,7 +431,6 @@ class Reading:
             forked.cancel()
         if done and second is not None and self._join(ledger, cut, second, split, above, counts):
             return ledger, []
-        split.drop()
         reader = csv.reader(snapshot.lines_from(cut.offset, bounded), strict=True)
         return ledger, check_pass(snapshot, reader, ledger, line_ends, stop_at_first, above)
 
@@ -453,14 +449,12 @@ class Reading:
         first = saved(ledger)
         if second.above != above or first is None:
             return False
-        state = joined(first, cut.begun, second.state)
+        given = sum(fate.rows for fate in ledger.corrections.values())
+        state = joined(first, cut.begun, second.state, given)
         if state is None or ledger.rules != _rules_in_force(
             snapshot, head, cut.begun["rules_line"]
         ):
             return False
-        # (`saved` counts the corrections this pass was given, as well as those above a
-        # checkpoint: this one was given every correction in the file)
-        state["corrected"] -= sum(fate.rows for fate in ledger.corrections.values())
         if counts is not None:
             check = counts.empty()
             if check is None or not check.restore(second.counts):

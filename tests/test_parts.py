@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_session_properties import OPERATIONS as NIGHT_OPERATIONS
 from test_session_properties import PLAYERS, invoke, operation_args
 
 import scorepad.session
@@ -216,19 +217,13 @@ def _cut_everywhere(path: Path, cuts: Cuts) -> None:
         assert [state_of(path, stop) for stop in (True, False)] == states, at
 
 
+# (the generated nights' operations, and rows of every other kind a cut must join across)
 OPERATIONS = st.one_of(
-    st.tuples(
-        st.just("hand"), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS), st.integers(0, 120)
-    ),
-    st.tuples(st.just("alone"), st.sampled_from(PLAYERS), st.integers(0, 120)),
-    st.tuples(st.just("doubler")),
+    NIGHT_OPERATIONS,
     st.tuples(st.just("pot")),
     st.tuples(st.just("penalty"), st.sampled_from(PLAYERS), st.integers(1, 3)),
     st.tuples(st.just("bock"), st.integers(1, 2)),
     st.tuples(st.just("set"), st.sampled_from(["pot_ante=2", "base=2", "cracks=false"])),
-    st.tuples(st.just("undo")),
-    st.tuples(st.just("void"), st.integers(1, 12)),
-    st.tuples(st.just("amend"), st.integers(1, 12), st.integers(0, 120)),
 )
 
 

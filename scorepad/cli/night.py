@@ -341,7 +341,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             )
         finally:
             if split is not None:
-                split.drop()  # (its file, whether the second process wrote it or not)
+                split.close()  # (its file, whether the second process wrote it or not)
         written()
         total = sheet_rows.total_row(state.totals)
         pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
@@ -409,7 +409,7 @@ class _SheetSplit(Split):
 
         self.players, self.fmt, self.spool, self.changes = players, fmt, spool, changes
         self.written = written  # (the first part's rows, from its batch to the spool)
-        # (made before the fork: both processes have it; closed by `join` or `drop`)
+        # (made before the fork: both processes have it; `close` closes it, as the pass ends)
         self.other = tempfile.TemporaryFile()  # noqa: SIM115
         self.flush: Callable[[], None] = lambda: None
         self.other_changes: list[dict[str, Any]] = []
@@ -447,10 +447,9 @@ class _SheetSplit(Split):
         shutil.copyfileobj(self.other, self.spool.buffer)  # type: ignore[attr-defined]
         self.spool.buffer.flush()  # type: ignore[attr-defined]
         self.changes.extend(made)
-        self.other.close()
 
-    def drop(self) -> None:
-        self.other.close()  # (again after `join`: a second close does nothing)
+    def close(self) -> None:
+        self.other.close()
 
 
 def _copy_out(spool: IO[str]) -> None:
@@ -501,11 +500,10 @@ def verify(path: Path, verbose: bool, fast: bool) -> None:
     \b
         scorepad -f friday.csv verify
     """
+    from ..parts import Split
     from ..session import SessionError
 
     try:
-        from ..parts import Split
-
         ledger, problems = open_session(path).check(resume=fast, split=Split())
     except SessionError as exc:
         if exc.line is None:

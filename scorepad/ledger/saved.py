@@ -220,7 +220,7 @@ ADDED = ("hands", "seat_changes", "rules_changes")  # counts: the two added up
 JOINED = ("voided", "penalties", "pot_rows", "pot_hands")  # hand numbers: those of either part
 FIRST = ("rules_from",)  # the first part's (a second part changes no rules)
 # the same in both: each part's pass is given every correction of the file, which `saved`
-# counts (to restore it into a pass given them all too, take them off: `Session`)
+# counts (`joined` takes them off again, for a pass given them all)
 SAME = ("corrected",)
 
 
@@ -258,11 +258,12 @@ def start_of(last: Row) -> dict[str, Any] | None:
 
 
 def joined(
-    first: dict[str, Any], start: dict[str, Any], second: dict[str, Any]
+    first: dict[str, Any], start: dict[str, Any], second: dict[str, Any], given: int
 ) -> dict[str, Any] | None:
     """The state after two parts of a pass (each as `saved` writes it), the second begun from
-    `start`; None when the first part did not leave the state the second began from (or the
-    second changed the rules: it may not)."""
+    `start`, as `restore` puts it into a pass given `given` correction rows (which `saved`
+    counts: each part was given them all); None when the first part did not leave the state
+    the second began from (or the second changed the rules: it may not)."""
     if (
         any(first[name] != start[name] for name in AFTER)
         or any(second[name] != start[name] for name in FIRST)
@@ -273,4 +274,5 @@ def joined(
     state.update({name: first[name] + second[name] for name in ADDED})
     state.update({name: sorted({*first[name], *second[name]}) for name in JOINED})
     state.update({name: first[name] for name in (*FIRST, *SAME)})
+    state["corrected"] -= given
     return state

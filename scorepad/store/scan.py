@@ -170,5 +170,6 @@ def cells_at(snapshot: Snapshot, offset: int) -> list[str] | None:
         return None
 
 
-def line_count(snapshot: Snapshot) -> int:
-    return sum(block.count(b"\n") for block in snapshot.blocks())
+def line_count(snapshot: Snapshot, end: int | None = None) -> int:
+    """The line ends in the snapshot (before byte `end`, if given)."""
+    return sum(block.count(b"\n") for block in snapshot.blocks(0, end))

@@ -166,19 +166,9 @@ class Snapshot:
         """Whether the last line lacks its line end (a write that did not finish)."""
         return self.size > 0 and files.pread(self.fd, 1, self.size - 1) != b"\n"
 
-    def blocks(self, start: int = 0) -> Iterator[bytes]:
-        """The snapshot's bytes from `start` on, a block at a time."""
-        pos = start
-        while pos < self.size:
-            data = files.pread(self.fd, min(BLOCK, self.size - pos), pos)
-            if not data:
-                return
-            pos += len(data)
-            yield data
-
-    def blocks_to(self, end: int) -> Iterator[bytes]:
-        """The snapshot's bytes before `end`, a block at a time."""
-        pos = 0
+    def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
+        """The snapshot's bytes from `start` on (up to `end`, if given), a block at a time."""
+        pos, end = start, self.size if end is None else end
         while pos < end:
             data = files.pread(self.fd, min(BLOCK, end - pos), pos)
             if not data:
