@@ -12,12 +12,18 @@ is its name.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-_FIELD = re.compile(r"⟨([a-z][a-z_]*)⟩")
+
+@functools.cache  # (compiled when first needed: most commands word no field)
+def _field() -> re.Pattern[str]:
+    return re.compile(r"⟨([a-z][a-z_]*)⟩")
+
+
 _WORDING: ContextVar[Callable[[str], str] | None] = ContextVar("scorepad_wording", default=None)
 _DEFAULT: list[Callable[[str], str] | None] = [None]  # the process's wording (set_wording)
 _WORDED: dict[tuple[Callable[[str], str] | None, str], str] = {}  # (wording, text): worded
@@ -41,9 +47,9 @@ def worded(text: str, wording: Callable[[str], str] | None = None) -> str:
     done = _WORDED.get(key)
     if done is None:
         if spell is None:
-            done = _FIELD.sub(lambda m: m[1], text)
+            done = _field().sub(lambda m: m[1], text)
         else:
-            done = _FIELD.sub(lambda m: spell(m[1]), text)
+            done = _field().sub(lambda m: spell(m[1]), text)
         if len(_WORDED) >= _WORDED_MAX:  # (bounded: texts hold numbers, wordings may be made anew)
             _WORDED.clear()
         _WORDED[key] = done
@@ -52,7 +58,7 @@ def worded(text: str, wording: Callable[[str], str] | None = None) -> str:
 
 def fields(text: str) -> list[str]:
     """The inputs and settings `text` names, in order."""
-    return _FIELD.findall(text)
+    return _field().findall(text)
 
 
 def set_wording(wording: Callable[[str], str] | None) -> None:

@@ -9,6 +9,7 @@ no table (and `--help`) start without it.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -24,7 +25,13 @@ if TYPE_CHECKING:
 TEXT_FORMAT = "simple"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # as schema.FORMULA_STARTS (a test says so)
 DATA_FORMATS = ("csv", "json")
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@functools.cache  # (compiled when first needed: a colored cell)
+def _ansi() -> re.Pattern[str]:
+    return re.compile(r"\x1b\[[0-9;]*m")
+
+
 _GREEN, _RED, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[0m"
 
 
@@ -257,7 +264,7 @@ def render_stream(
     def line(cells: Sequence[str]) -> str:
         out = []
         for cell, width, how in zip(cells, widths, align):
-            pad = " " * (width - len(_ANSI.sub("", cell)))
+            pad = " " * (width - len(_ansi().sub("", cell)))
             out.append(pad + cell if how == "right" else cell + pad)
         return "  ".join(out).rstrip()
 

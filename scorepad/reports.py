@@ -5,6 +5,7 @@ which calls `on_hand` with every hand's final version) and render what they retu
 """
 
 import csv
+import functools
 import io
 import json
 import re
@@ -622,7 +623,11 @@ def _batched(write: Callable[[str], object]) -> tuple[list[str], Callable[[], No
 
 _NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
 _POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
-_JSON_GAPS = re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
+
+
+@functools.cache  # (compiled when first needed: JSON output only)
+def _json_gaps() -> re.Pattern[str]:
+    return re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
 
 
 class HandLines:
@@ -698,8 +703,8 @@ class HandLines:
         start = '{"hand": 0'
         if not text.startswith(start):
             return None
-        pieces = _JSON_GAPS.split(text[len(start) :])
-        found = _JSON_GAPS.findall(text)
+        pieces = _json_gaps().split(text[len(start) :])
+        found = _json_gaps().findall(text)
         order = "".join("n" if g == f'"{_NOTE_GAP}"' else "p" for g in found)
         if order.count("n") != 1 or len(order) > 3 or (not named and order != "n"):
             return None

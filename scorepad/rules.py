@@ -6,6 +6,7 @@ A table is read from TOML (a bundled preset, or a user's file that may start fro
 and printing one simple pass over a flat mapping.
 """
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
@@ -1005,7 +1006,9 @@ def summary_words(name: str, source: str, preset: str, overrides: str) -> str:
     return text
 
 
-_STORED_SUMMARY = re.compile(r"(?P<name>.*?) \((?P<source>.*), from (?P<preset>[^(),]*)\)")
+@functools.cache  # (compiled when first needed)
+def _stored_summary() -> re.Pattern[str]:
+    return re.compile(r"(?P<name>.*?) \((?P<source>.*), from (?P<preset>[^(),]*)\)")
 
 
 def stored_summary_words(note: str) -> str:
@@ -1016,7 +1019,7 @@ def stored_summary_words(note: str) -> str:
     if language() == "en":
         return note
     head, _with, overrides = note.partition(", with ")
-    found = _STORED_SUMMARY.fullmatch(head)
+    found = _stored_summary().fullmatch(head)
     if found is None:
         return summary_words(head, head, "", overrides)
     return summary_words(found["name"], found["source"], found["preset"], overrides)

@@ -534,18 +534,34 @@ _COUNTING = (ACE_POINTS, 10, 4, 3, 2)
 
 
 @functools.cache
+def _counting_sums() -> tuple[int, ...]:
+    """For each number of counting cards taken (0 to 20), the card points they can hold
+    together, as the bits of an int (bit s set: s card points): taking one more card of
+    `value` shifts the sums of one card fewer. Once a process: every pack has these 20."""
+    held = [1] + [0] * (4 * len(_COUNTING))
+    for count, value in enumerate((v for v in _COUNTING for copy in range(4)), 1):
+        for taken in range(count, 0, -1):
+            held[taken] |= held[taken - 1] << value
+    return tuple(held)
+
+
+def _sums_of(deck: int, cards: int) -> int:
+    """The card points `cards` cards of a pack of `deck` can hold, as bits (`_counting_sums`):
+    some of them counting cards, the rest cards that count nothing."""
+    counting = _counting_sums()
+    blank = deck - (len(counting) - 1)
+    if not 0 <= cards <= deck:
+        return 0
+    sums = 0
+    for taken in range(max(0, cards - blank), min(cards, len(counting) - 1) + 1):
+        sums |= counting[taken]
+    return sums
+
+
+@functools.cache
 def possible_points(deck: int, cards: int) -> frozenset[int]:
     """The card points that `cards` cards of a pack of `deck` (32 or 24) can hold together."""
-    values = [v for v in _COUNTING for _ in range(4)] + [0] * (deck - 4 * len(_COUNTING))
-    if not 0 <= cards <= len(values):
-        return frozenset()
-    # By the number of cards taken, the sums they can hold, as the bits of an int (bit s set:
-    # s card points): taking one more card of `value` shifts the sums of one card fewer.
-    held = [1] + [0] * cards
-    for count, value in enumerate(values, 1):
-        for taken in range(min(count, cards), 0, -1):
-            held[taken] |= held[taken - 1] << value
-    sums = held[cards]
+    sums = _sums_of(deck, cards)
     return frozenset(s for s in range(sums.bit_length()) if sums >> s & 1)
 
 
@@ -594,20 +610,23 @@ def _check_cards_hold(hand: PickerHand, seating: Seating) -> None:
 def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
     """For each deal of these rules and each count of the picker's side's tricks (or none
     given), whether its cards can hold `points` (a part of `points_class`)."""
-    return tuple(points in held for held in _held_by_deal(tuple(sorted(rules.deals.items()))))
+    deals = tuple(sorted(rules.deals.items()))
+    return tuple(points >= 0 and held >> points & 1 == 1 for held in _held_by_deal(deals))
 
 
 @functools.cache
-def _held_by_deal(deals: tuple[tuple[int, Deal], ...]) -> tuple[frozenset[int], ...]:
+def _held_by_deal(deals: tuple[tuple[int, Deal], ...]) -> tuple[int, ...]:
     """For each deal and each count of the picker's side's tricks (or none given), in the order
-    of `possible_in`, the card points its cards can hold (once per set of deals: each hand
-    class of a night's rules asks)."""
+    of `possible_in`, the card points its cards can hold, as bits (`_sums_of`; once per set of
+    deals: each hand class of a night's rules asks)."""
     found = []
     for players, deal in deals:
         deck = players * deal.cards + deal.blind
         for tricks in (None, *range(deal.cards + 1)):
-            counts = _cards_held(tricks, deal, players)
-            found.append(frozenset().union(*(possible_points(deck, k) for k in counts)))
+            held = 0
+            for k in _cards_held(tricks, deal, players):
+                held |= _sums_of(deck, k)
+            found.append(held)
     return tuple(found)
 
 

@@ -20,3 +20,11 @@ def unprintable_problem(what: str, text: str, bad: str) -> str:
         f"{what}: {text[:40]!r} holds a control character (U+{ord(bad):04X}), which could "
         f"change what a terminal shows; take it away"
     )
+
+
+_HEX_DIGITS = "0123456789abcdef"
+
+
+def is_digest(text: str) -> bool:
+    """Whether `text` is a SHA-256 digest as scorepad writes one: 64 lowercase hex digits."""
+    return len(text) == 64 and not text.strip(_HEX_DIGITS)

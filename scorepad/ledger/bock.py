@@ -12,6 +12,7 @@ keeping the place of the round that started first.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..rules import MAX_BOCK, Rules
@@ -22,7 +23,11 @@ Queue = tuple[Run, ...]
 EMPTY: Queue = ()
 MAX_ROUNDS = 20  # the most rounds `scorepad bock --rounds` starts at once
 MAX_OWED = MAX_BOCK_PLACES  # the most Bock hands a night owes at once (more earned are dropped)
-_RUN = re.compile(r"([0-9]{1,4})-([0-9]{1,4})/([0-9]{1,4})x([0-9]{1,4})")
+
+
+@functools.cache  # (compiled when first needed: recording a hand seldom reads a queue)
+def _run() -> re.Pattern[str]:
+    return re.compile(r"([0-9]{1,4})-([0-9]{1,4})/([0-9]{1,4})x([0-9]{1,4})")
 
 
 def text(queue: Queue) -> str:
@@ -36,7 +41,7 @@ def parse(cell: str) -> Queue | None:
         return EMPTY
     runs = []
     for part in cell.split(","):
-        found = _RUN.fullmatch(part)
+        found = _run().fullmatch(part)
         if found is None:
             return None
         first, last, of, factor = (int(n) for n in found.groups())

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import operator
-import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from types import MappingProxyType
@@ -47,6 +46,7 @@ from ..store.format import (
     whole,
 )
 from ..store.scan import Fate
+from ..text import is_digest  # (`replay.digest`)
 from .bock import MAX_ROUNDS
 from .bock import parse as bock_parse
 from .bock import text as bock_text
@@ -103,7 +103,6 @@ _CORRECTION_TEXTS = frozenset(kind.value for kind in CORRECTIONS)
 
 _FORMULA_FIRST = frozenset(FORMULA_STARTS)  # (each is one character)
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
-_DIGEST = re.compile("[0-9a-f]{64}")  # (`replay.digest`)
 _STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "pot", "bock_queue")
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
@@ -277,8 +276,10 @@ class Checker(Night):
             *(index[n] for n in (*INPUTS, *_STEPS) if n in codec.columns and n != "points")
         )
         k_points = index["points"]
-        classes = self._classes_now()
-        self._key_parts = (others, k_points, classes)
+        if self._classes_of is not self.rules:  # (filled when a row first needs a class)
+            self._classes, self._classes_of = {}, self.rules
+        classes, classes_now = self._classes, self._classes_now
+        self._key_parts = (others, k_points)
         # (a table has two players at least, so this gives a tuple)
         player_cells = self._player_cells = operator.itemgetter(*codec.player_at)
         k_hand, k_kind, k_ref, k_note, k_time = (
@@ -335,7 +336,11 @@ class Checker(Night):
                 good_time = when
             card = classes.get(cells[k_points])
             if card is None:
-                return slow(cells, line)
+                # (the classes are worked out once a night, when first needed: recording a hand
+                # after a checkpoint needs none)
+                card = None if classes else classes_now().get(cells[k_points])
+                if card is None:
+                    return slow(cells, line)
             key = card[0] + join(others(cells))
             entry = fast_get(key)
             if entry is None:
@@ -569,8 +574,8 @@ class Checker(Night):
     def _kind_key(self, cells: Sequence[str]) -> str | None:
         """The key a kind of hand is remembered by (`feed` makes it inline): the class of its
         card points, then its other input cells; None for a points cell that has no class."""
-        others, k_points, classes = self._key_parts
-        card = classes.get(cells[k_points])
+        others, k_points = self._key_parts
+        card = self._classes_now().get(cells[k_points])
         return None if card is None else card[0] + _KEY_SEPARATOR.join(others(cells))
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
@@ -771,7 +776,7 @@ class Checker(Night):
             )
         if row.undoes is not None or row.redoes is not None:
             _check_step(row)
-        if row.digest and (kind not in _FAST_KINDS or not _DIGEST.fullmatch(row.digest)):
+        if row.digest and (kind not in _FAST_KINDS or not is_digest(row.digest)):
             raise LedgerError(
                 line,
                 _(
@@ -1091,9 +1096,12 @@ class Checker(Night):
         return found
 
     def _classes_now(self) -> dict[str, tuple[str, int]]:
-        """`_point_classes` under the rules in force (worked out again only for other rules)."""
+        """`_point_classes` under the rules in force (worked out again only for other rules;
+        filled in place: `feed` holds the dict)."""
         if self._classes_of is not self.rules:
-            self._classes, self._classes_of = _point_classes(self.rules), self.rules
+            self._classes, self._classes_of = {}, self.rules
+        if not self._classes:
+            self._classes.update(_point_classes(self.rules))
         return self._classes
 
     def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:

@@ -15,13 +15,13 @@ is never needed: removing it costs one full pass.
 
 import json
 import os
-import re
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import __version__
 from ..errors import ScorepadError
+from ..text import is_digest
 from . import files
 from .base import BLOCK, fsync_dir, write_all
 from .journal import temp_beside
@@ -32,8 +32,6 @@ SCHEMA = 1  # the layout of the sidecar itself
 MIN_SIZE = 1 << 20  # a smaller session is read whole each time: no sidecar beside it
 
 _MOST = 1 << 20  # the most a sidecar may hold (one holds a few KiB)
-
-_HEX = re.compile("[0-9a-f]{64}")
 
 
 class Checkpoint(NamedTuple):
@@ -116,7 +114,7 @@ def _read(path: Path) -> dict[str, Any] | None:
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
             return None
-    if not _HEX.fullmatch(data["digest"]) or data["lines"] < 3:
+    if not is_digest(data["digest"]) or data["lines"] < 3:
         return None
     return data
 

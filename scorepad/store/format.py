@@ -18,6 +18,7 @@ A hand's input columns come from the table of inputs (`hands.INPUTS`, with the f
 brought each); a new input also needs its field in `Row` (a test holds the two together).
 """
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -44,9 +45,13 @@ NOTHING: Mapping[str, int] = MappingProxyType({})  # an empty mapping every row 
 MAX_NAME = 40
 BLANK_LINE = "a blank line; run `scorepad repair` to remove it"
 """The problem of a blank line below the head (which `scorepad repair` removes)."""
-DECIMAL_WHOLE = re.compile(r"(-?[0-9]{1,12})\.0*")
-"""A whole number written as a decimal, as a spreadsheet or pandas saves one (`2.0`), which
-`scorepad repair` writes as a whole number (longer is no number a hand holds)."""
+
+
+@functools.cache  # (compiled when first needed: a cell that is no whole number)
+def decimal_whole() -> re.Pattern[str]:
+    """A whole number written as a decimal, as a spreadsheet or pandas saves one (`2.0`),
+    which `scorepad repair` writes as a whole number (longer is no number a hand holds)."""
+    return re.compile(r"(-?[0-9]{1,12})\.0*")
 
 
 class RowKind(StrEnum):
@@ -430,7 +435,7 @@ def whole(text: str) -> int | None:
 def _int(text: str, what: str, line: int) -> int:
     number = whole(text)
     if number is None:
-        found = DECIMAL_WHOLE.fullmatch(text)
+        found = decimal_whole().fullmatch(text)
         if found and "." in text:
             raise LedgerError(
                 line,

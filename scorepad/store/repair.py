@@ -12,16 +12,14 @@ from typing import Any
 from ..i18n import gettext as _
 from .base import ENCODING, SessionError, encode
 from .format import (
-    DECIMAL_WHOLE,
     HAND_KINDS,
     Cell,
     Codec,
+    decimal_whole,
     whole,
 )
 from .journal import commit, target_of, temp_beside
 from .snapshot import Snapshot
-
-_WHOLE = DECIMAL_WHOLE  # (longer is no number a hand holds: left as it is)
 
 
 def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
@@ -179,8 +177,9 @@ class _Mending:
         if len(cells) != self.width:
             return raw
         decimal = False
+        whole = decimal_whole()  # (longer is no number a hand holds: left as it is)
         for at in self.numbers:
-            found = _WHOLE.fullmatch(cells[at])
+            found = whole.fullmatch(cells[at])
             if found and "." in cells[at]:
                 cells[at] = str(int(found.group(1)))
                 decimal = True

@@ -2,6 +2,7 @@
 found before the checking pass), a row read at a byte, the lines counted."""
 
 import csv
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -108,7 +109,10 @@ def find_corrections(
     return found, ends, max(longest, len(rest))
 
 
-_LINE_START = re.compile(rb'\n[,"]')  # a line (not the first) that begins with a comma or quote
+@functools.cache  # (compiled when first needed: a file read in two parts)
+def _line_start() -> re.Pattern[bytes]:
+    """A line (not the first) that begins with a comma or quote."""
+    return re.compile(rb'\n[,"]')
 
 
 def _comma_lines(data: bytes, cut: int) -> list[int] | None:
@@ -119,7 +123,7 @@ def _comma_lines(data: bytes, cut: int) -> list[int] | None:
     if first == b'"':
         return None
     starts = [0] if first == b"," else []
-    for match in _LINE_START.finditer(data, 0, cut):
+    for match in _line_start().finditer(data, 0, cut):
         if data[match.end() - 1] == 0x22:  # '"'
             return None
         starts.append(match.end() - 1)
