@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:  # (the command line names `Split` as it starts: nothing heavy at import)
     from .ledger import HandView
@@ -68,13 +69,21 @@ class Split:
         """Take in what the second part made (after every hand of the first part). Not called
         when the first process reads on by itself: what the second made is then unused."""
 
+    def mark(self) -> Any:
+        """In the second process, what its callbacks have made so far, in brief: the live
+        board's pass keeps the state at a few marks (`Reading.follow`)."""
+        return None
+
+    def extra_at(self, mark: Any) -> Any:
+        """After `join`: what the callbacks of one pass would have made up to a `mark` of the
+        second part (the live board keeps it with the state there)."""
+        return None
+
 
 class Forked:
     """`work` running in a child process (forked): `result` waits for what it returned."""
 
     def __init__(self, work: Callable[[], Any]):
-        import pickle
-
         reading, writing = os.pipe()
         parent = os.getpid()
         pid = os.fork()
@@ -83,9 +92,9 @@ class Forked:
             try:
                 _end_with(parent)
                 os.close(reading)
-                data = pickle.dumps((True, work()), protocol=pickle.HIGHEST_PROTOCOL)
+                made = work()
                 with os.fdopen(writing, "wb") as out:
-                    out.write(data)
+                    pack((True, made), out)
                 status = 0
             except BaseException:
                 pass
@@ -99,21 +108,20 @@ class Forked:
         """(True, what `work` returned), or (False, None) when the child failed."""
         import pickle
 
-        chunks = []
         assert self._reading is not None
         with os.fdopen(self._reading, "rb") as pipe:
             self._reading = None
-            while chunk := pipe.read(1 << 20):
-                chunks.append(chunk)
+            try:  # (read as it comes: what the child sends may be tens of MB)
+                done, value = pickle.load(pipe)
+            except Exception:  # (the child failed, or stopped mid-write)
+                done, value = False, None
+            if done:
+                done = not pipe.read(1)  # (all of it, and no more)
         _pid, status = os.waitpid(self.pid, 0)
         self.pid = 0
-        if os.waitstatus_to_exitcode(status) != 0 or not chunks:
+        if os.waitstatus_to_exitcode(status) != 0 or not done:
             return False, None
-        try:
-            done, value = pickle.loads(b"".join(chunks))
-        except Exception:
-            return False, None
-        return bool(done), value
+        return True, value
 
     def cancel(self) -> None:
         """Stop the child (if it still runs) and reap it."""
@@ -127,6 +135,27 @@ class Forked:
                 os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             self.pid = 0
+
+
+def pack(value: Any, out: BinaryIO) -> None:
+    """Write `value` as the second process sends it back (pickled, as it goes)."""
+    import copyreg
+    import pickle
+
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _proxy}
+    pickler.dump(value)
+
+
+def _proxy(mapping: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    """How a read-only mapping (a hand's, in what the live board keeps of it) crosses the pipe:
+    as a dict, made read-only again (`read_only`)."""
+    return read_only, (dict(mapping),)
+
+
+def read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    """A read-only view of `mapping` (what `_proxy` sends, as it arrives)."""
+    return MappingProxyType(mapping)
 
 
 def _end_with(parent: int) -> None:

@@ -154,6 +154,17 @@ class _Split(NamedTuple):
     begun: dict[str, Any]  # the state the row records, as `ledger.saved` writes it
 
 
+class _Marked(NamedTuple):
+    """A state the second process kept at a mark of `Reading.follow` (its part's alone: the
+    first part's is joined to it)."""
+
+    offset: int  # the start of the line it was kept before
+    ends: int  # the line ends before it
+    state: dict[str, Any]  # as `ledger.saved` writes it
+    counts: Any  # as `Counts.saved` writes them
+    made: Any  # what the callbacks had made there (`parts.Split.mark`)
+
+
 class _Second(NamedTuple):
     """What the second process sends back of the rows below the cut."""
 
@@ -162,6 +173,7 @@ class _Second(NamedTuple):
     counts: Any  # its counts, as `Counts.saved` writes them (None: the pass counts nothing)
     refs: dict[int, int]  # its hands still to be corrected (none at the end of a clean pass)
     made: Any  # what the report's callbacks made (`parts.Split.made`)
+    marks: tuple[_Marked, ...] = ()  # the states it kept at `stops` (`Reading.follow`)
 
 
 class _Upgrade(Exception):
@@ -365,10 +377,12 @@ class Reading:
         split: parts.Split,
         bounded: bool,
         line_ends: int,
+        stops: Sequence[tuple[int, int]] = (),
     ) -> "_Second | None":
         """The rows below the cut, checked from the state its row above records (in the second
         process: `_two_parts`); None when a problem was found (the first process reads them
-        itself, and reports it as one pass does)."""
+        itself, and reports it as one pass does). `stops`: the marks (offset, line ends before
+        it) below the cut where the state is kept (`Reading.follow`)."""
         snapshot, head = self._snapshot, self.head
         above = line_count(snapshot, cut.offset)
         hand = cut.last.hand
@@ -378,15 +392,25 @@ class Reading:
         if not restore(ledger, cut.begun, cut.last, lambda n: _rules_in_force(snapshot, head, n)):
             return None
         ledger.on_set = on_set
-        reader = csv.reader(snapshot.lines_from(cut.offset, bounded), strict=True)
-        if check_pass(snapshot, reader, ledger, line_ends, True, above):
-            return None
+        lines = iter(snapshot.lines_from(cut.offset, bounded))
+        done, marks = above, []
+        for offset, ends in [*stops, (snapshot.size, line_ends)]:
+            last = offset == snapshot.size
+            reader = csv.reader(lines if last else islice(lines, ends - done), strict=True)
+            if check_pass(snapshot, reader, ledger, line_ends, True, done):
+                return None
+            done = ends
+            kept = None if last else saved(ledger)
+            if kept is not None:
+                at = None if counts is None else counts.saved()
+                marks.append(_Marked(offset, ends, kept, at, split.mark()))
         ledger.done()
         state = saved(ledger)
         if state is None:
             return None
         refs = {ref: n for ref, n in ledger.refs.items() if ref > hand}
-        return _Second(above, state, None if counts is None else counts.saved(), refs, split.made())
+        count = None if counts is None else counts.saved()
+        return _Second(above, state, count, refs, split.made(), tuple(marks))
 
     def _two_parts(
         self,
@@ -534,6 +558,7 @@ class Reading:
         begin: Callable[[checkpoint.Checkpoint | None], tuple[Callable[[HandView], None], Counts]],
         extra: Callable[[], Any],
         warm: Ledger | None = None,
+        split: parts.Split | None = None,
     ) -> "Followed":
         """The pass of a reader that holds the night as the file grows (the live board): from
         the newest of the states it `kept` (what passes before left, in memory) that fits
@@ -550,10 +575,24 @@ class Reading:
         night (their size is that of a sidecar), never the rows.
 
         `warm`: the ledger of the pass before, whose remembered scores this one starts with
-        (`Checker.warm_from`). The ledger this gives is left so too (its `done` lets go)."""
+        (`Checker.warm_from`). The ledger this gives is left so too (its `done` lets go).
+
+        `split`: how the callbacks are done in two parts (see `parts`): a pass from the start of
+        a large file is then read in two processes, where the machine allows (`_follow_in_two`).
+        """
         head, snapshot = self.head, self._snapshot
         size = snapshot.size
         fits = [c for c in kept if self._fits(c)]
+        if (
+            split is not None
+            and not fits
+            and size >= parts.TWO_PROCESSES_FROM
+            and parts.available()
+            and not snapshot.torn()
+        ):
+            followed = self._follow_in_two(begin, extra, warm, split)
+            if followed is not None:
+                return followed
         for since in [*reversed(fits), None]:
             start, above = (since.offset, since.lines) if since is not None else (0, 3)
             corrections, line_ends, longest = find_corrections(snapshot, head, True, start)
@@ -595,6 +634,90 @@ class Reading:
                 made.append(checkpoint.Checkpoint(offset, ends, state, None))
         ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
         return Followed(ledger, problems, [] if problems else made, since)
+
+    def _follow_in_two(
+        self,
+        begin: Callable[[checkpoint.Checkpoint | None], tuple[Callable[[HandView], None], Counts]],
+        extra: Callable[[], Any],
+        warm: Ledger | None,
+        split: parts.Split,
+    ) -> "Followed | None":
+        """`follow` from the start of the file in two processes (as `_two_parts` reads a
+        report's pass): the rows below the cut in a second one, which keeps the states at the
+        marks below the cut (its part's, each joined to the first part's state, counts and
+        callbacks' work as the whole state is: `ledger.joined`, `Counts.add_saved`,
+        `Split.extra_at`); this one keeps those above it. None, when the two parts found a
+        problem or do not join: `follow` then reads the file in one pass (a problem is reported
+        as that pass finds it)."""
+        snapshot, head = self._snapshot, self.head
+        corrections, line_ends, longest = find_corrections(snapshot, head, True, 0)
+        cut = self._split_at(corrections)
+        if cut is None:
+            return None
+        on_hand, counts = begin(None)
+        second_counts = counts.empty()
+        if second_counts is None:
+            return None
+        ledger = self._ledger(corrections, on_hand, True, counts)
+        if warm is not None:
+            ledger.warm_from(warm)
+        bounded = longest > MAX_LINE
+        head_end = _head_end(snapshot)
+        stops = _marks(snapshot, head_end, line_ends)
+        below = [(offset, ends) for offset, ends in stops if offset > cut.offset]
+        forked = parts.Forked(
+            lambda: self._second_part(
+                cut, corrections, second_counts, split, bounded, line_ends, below
+            )
+        )
+        made: list[checkpoint.Checkpoint] = []  # the states kept, oldest first
+        try:
+            lines = iter(snapshot.lines_from(head_end, bounded, cut.offset))
+            above = 3  # the lines fed so far
+            for offset, ends in [*(s for s in stops if s[0] <= cut.offset), (cut.offset, 0)]:
+                last = offset == cut.offset and not ends
+                reader = csv.reader(lines if last else islice(lines, ends - above), strict=True)
+                if check_pass(snapshot, reader, ledger, line_ends, True, above):
+                    ledger.done()
+                    return None
+                if last:
+                    above += reader.line_num
+                    break
+                above = ends
+                night = saved(ledger)
+                if night is not None:  # (a mark above the cut: a state of one pass)
+                    state = {"night": night, "counts": counts.saved(), "extra": extra()}
+                    state["sentinel"] = _sentinel(snapshot, offset)
+                    made.append(checkpoint.Checkpoint(offset, ends, state, None))
+            done, second = forked.result()
+        finally:
+            forked.cancel()
+        first_night, first_counts = saved(ledger), counts.saved()
+        if (
+            not done
+            or second is None
+            or first_night is None
+            or not self._join(ledger, cut, second, split, above, counts)
+        ):
+            ledger.done()
+            return None
+        for mark in second.marks:
+            night = joined(first_night, cut.begun, mark.state, 0)  # (as `saved` writes it)
+            at = counts.empty()
+            if night is None or at is None or not at.restore(first_counts):
+                continue
+            if not at.add_saved(mark.counts):
+                continue
+            state = {"night": night, "counts": at.saved(), "extra": split.extra_at(mark.made)}
+            state["sentinel"] = _sentinel(snapshot, mark.offset)
+            made.append(checkpoint.Checkpoint(mark.offset, mark.ends, state, None))
+        night = saved(ledger)
+        if night is not None:
+            state = {"night": night, "counts": counts.saved(), "extra": extra()}
+            state["sentinel"] = _sentinel(snapshot, snapshot.size)
+            made.append(checkpoint.Checkpoint(snapshot.size, line_ends, state, None))
+        ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
+        return Followed(ledger, [], made, None)
 
     def _fits(self, kept: checkpoint.Checkpoint) -> bool:
         """Whether a state kept in memory is one of this file: its offset ends a line of it and

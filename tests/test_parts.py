@@ -3,8 +3,10 @@ state and counts a pass leaves, are what one pass gives, wherever the file is cu
 whose second part began from another state, or that found a problem, is read in one pass."""
 
 import csv
+import io
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -46,11 +48,14 @@ REPORTS = (
 
 
 class InProcess:
-    """`parts.Forked`, its work done here and now (the tests cut a file at every line)."""
+    """`parts.Forked`, its work done here and now (the tests cut a file at every line), and
+    what it made sent as the second process sends it (`parts.pack`)."""
 
     def __init__(self, work: Callable[[], Any]):
+        sent = io.BytesIO()
         try:
-            self.value: tuple[bool, Any] = (True, work())
+            parts.pack(work(), sent)
+            self.value: tuple[bool, Any] = (True, pickle.loads(sent.getvalue()))
         except Exception:
             self.value = (False, None)
 
@@ -357,3 +362,98 @@ def test_the_second_process_ends_when_the_first_is_killed(tmp_path: Path) -> Non
             break
         time.sleep(0.1)
     assert state in ("Z", "X", "gone")
+
+
+# --- the live board's start (`Reading.follow` from the start of a large file) -------------------
+
+
+def _board(path: Path, night: Any = None) -> tuple[Any, ...]:
+    """What the live board shows of the file (in English and German), and every state it keeps
+    with what it shows there (the chart's series, the last hands); and the board's night."""
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    from scorepad.reports import hand_record
+    from scorepad.web.serve import BoardNight
+
+    night = night or BoardNight()
+    states = night.states(Session(path), "night.csv", None, ("en", "de"))
+    kept = [
+        (
+            c.offset,
+            c.lines,
+            c.state["night"],
+            c.state["counts"],
+            c.state["extra"][0].finish(c.state["night"]["last_hand"]),
+            [hand_record(view) for view in c.state["extra"][1]],
+            c.state["sentinel"],
+        )
+        for c in night.kept
+    ]
+    return night, states, kept
+
+
+def _go_on(path: Path) -> None:
+    """A hand recorded, and an older hand voided (the board reads on from a state it kept)."""
+    for args in (
+        ["hand", "--leaster", "--winner", "Ann"],
+        ["void", str(Session(path).state().last_hand - 40)],
+    ):
+        result = CliRunner().invoke(cli, ["-f", str(path), *args], prog_name="scorepad")
+        assert result.exit_code == 0, result.output
+
+
+def test_the_board_s_start_cut_anywhere_holds_what_one_pass_holds(
+    tmp_path: Path, cuts: Cuts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its states at the marks (near the end) below the cut are the second part's, joined to
+    the first's: state, counts, the chart's series and the last hands, as one pass keeps them;
+    and the board goes on from them alike."""
+    serve = pytest.importorskip("scorepad.web.serve", reason="the serve extra is not installed")
+    for module in (scorepad.session, serve):  # (marks near the end of a small night)
+        monkeypatch.setattr(module, "FOLLOW_MARKS", (24576, 12288, 6144, 3072, 1536))
+    path = tmp_path / "night.csv"
+    generated(path, 400)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parts, "available", lambda: False)
+        alone, *whole = _board(path)
+    assert len(whole[1]) == 6, [k[0] for k in whole[1]]  # (five marks and the end)
+    starts = line_starts(path)
+    for at in starts[:: max(1, len(starts) // 12)]:
+        cuts.at = at
+        assert _board(path)[1:] == tuple(whole), at
+    assert cuts.joined >= 8 and cuts.alone == 0
+    cuts.at = None
+    night, *started = _board(path)
+    assert started == whole
+    _go_on(path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parts, "available", lambda: False)
+        after = _board(path, alone)[1:]
+    assert _board(path, night)[1:] == after
+    assert after[0] != whole[0]
+
+
+@pytest.mark.skipif(WINDOWS_LOCKS, reason="Windows (and its protocol) reads in one process")
+def test_the_board_s_start_on_a_large_file_forks_and_shows_what_one_pass_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real thing: the second part's hands (read-only mappings in them) sent back through
+    the pipe."""
+    path = tmp_path / "night.csv"
+    generated(path, 3000)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parts, "available", lambda: False)
+        whole = _board(path)[1:]
+    monkeypatch.setattr(parts, "TWO_PROCESSES_FROM", 0)
+    monkeypatch.setattr(parts, "available", lambda: True)
+    forks: list[Any] = []
+    forked = parts.Forked
+
+    class Counted(forked):  # type: ignore[valid-type,misc]
+        def result(self) -> tuple[bool, Any]:
+            done: tuple[bool, Any] = super().result()
+            forks.append(done[0])
+            return done
+
+    monkeypatch.setattr(parts, "Forked", Counted)
+    assert _board(path)[1:] == whole
+    assert forks == [True]

@@ -38,6 +38,7 @@ import os
 import re
 import secrets
 import time
+from array import array
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext, suppress
@@ -67,6 +68,7 @@ from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..i18n import N_
 from ..ledger import Counts, HandView, Ledger
+from ..parts import Split
 from ..pot import paid_out
 from ..render import Money
 from ..reports import (
@@ -160,6 +162,32 @@ class _Series:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
+    def extend(self, numbers: Sequence[int], points: Sequence[int]) -> None:
+        """Add hands as `add` adds them one at a time, each given by its number and its points
+        in the players' order (`points` flat, a row of `len(players)` for each hand): the
+        second part of a pass read in two processes (`_BoardSplit`). The hands up to the next
+        point are added up a player at a time, as one hand of their sum."""
+        width, players, done = len(self.players), self.players, 0
+        while done < len(numbers):
+            until = min(len(numbers), done + self.step - self.seen % self.step)
+            self.since.append(
+                {
+                    p: sum(points[done * width + k : until * width : width])
+                    for k, p in enumerate(players)
+                }
+            )
+            self.seen += until - done
+            done = until
+            if self.seen % self.step:
+                continue
+            _add_up(self.running, self.since)
+            self.since.clear()
+            self.hands.append(numbers[until - 1])
+            self.points.append(tuple(self.running.get(p, 0) for p in players))
+            if len(self.hands) > SERIES_POINTS:
+                self.hands, self.points = self.hands[::2], self.points[::2]
+                self.step *= 2
+
     def copy(self) -> "_Series":
         """The series as it stands (to go on from later: the board keeps it with the night)."""
         made = _Series(self.players)
@@ -180,6 +208,73 @@ class _Series:
             "hands": hands,
             "totals": {p: [pt[i] for pt in points] for i, p in enumerate(self.players)},
         }
+
+
+class _BoardSplit(Split):
+    """The board's pass from the start of a large file, read in two processes
+    (`Reading.follow`): the second keeps its hands' numbers and points (in the players' order,
+    as 32-bit numbers: a hand past them is read in one process) and its last hands, which this
+    one adds to the series and the last hands of the first part."""
+
+    def __init__(self, night: "BoardNight", players: Sequence[str]):
+        self.night, self.players = night, tuple(players)
+        self.numbers, self.points = array("i"), array("i")
+        self.recent: deque[HandView] = deque(maxlen=RECENT)
+        self.whole = True  # (every hand's points fit)
+        # at the join: what the first part made, what the second sent, and the first part's
+        # series gone on to the last mark asked for (`extra_at`: the marks come in file order)
+        self.at_cut: tuple[_Series, tuple[HandView, ...]] | None = None
+        self.sent: tuple[array[int], array[int], tuple[HandView, ...]] | None = None
+        self.walk: _Series | None = None
+        self.walked = 0
+
+    def second(
+        self, last_hand: int
+    ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
+        players, remember = self.players, self.recent.append
+        add_number, add_points = self.numbers.append, self.points.extend
+
+        def on_hand(view: HandView) -> None:
+            remember(view)
+            if not view.void and self.whole:
+                deltas = view.entry.deltas
+                try:
+                    add_points([deltas.get(p, 0) for p in players])
+                except OverflowError:
+                    self.whole = False
+                    return
+                add_number(view.number)
+
+        return on_hand, None
+
+    def made(self) -> Any:
+        return (self.numbers, self.points, tuple(self.recent)) if self.whole else None
+
+    def mark(self) -> Any:
+        return len(self.numbers), tuple(self.recent)
+
+    def fits(self, made: Any) -> bool:
+        return made is not None
+
+    def join(self, made: Any) -> None:
+        numbers, points, recent = self.sent = made
+        night = self.night
+        self.at_cut = night.series.copy(), tuple(night.recent)
+        night.series.extend(numbers, points)
+        night.recent.extend(recent)
+
+    def extra_at(self, mark: Any) -> Any:
+        assert self.at_cut is not None and self.sent is not None
+        count, recent = mark
+        numbers, points, _ = self.sent
+        if self.walk is None or count < self.walked:
+            self.walk, self.walked = self.at_cut[0].copy(), 0
+        width = len(self.players)
+        self.walk.extend(numbers[self.walked : count], points[self.walked * width : count * width])
+        self.walked = count
+        last = deque(self.at_cut[1], maxlen=RECENT)
+        last.extend(recent)
+        return self.walk.copy(), tuple(last)
 
 
 def _add_up(running: dict[str, int], hands: Sequence[Mapping[str, int]]) -> None:
@@ -362,7 +457,8 @@ class BoardNight:
                 return self.series.copy(), tuple(self.recent)
 
             warm = self.ledger
-            followed = reading.follow(self.kept, begin, extra, warm)
+            split = _BoardSplit(self, head.players)
+            followed = reading.follow(self.kept, begin, extra, warm, split)
             if followed.problems and followed.since is not None:  # (as a pass from the start)
                 followed.ledger.done()
                 followed = reading.follow((), begin, extra)
