@@ -457,3 +457,32 @@ def test_the_board_s_start_on_a_large_file_forks_and_shows_what_one_pass_shows(
     monkeypatch.setattr(parts, "Forked", Counted)
     assert _board(path)[1:] == whole
     assert forks == [True]
+
+
+def test_the_board_refuses_a_file_with_a_problem_in_either_part_as_one_pass_does(
+    tmp_path: Path, cuts: Cuts
+) -> None:
+    from scorepad.errors import ScorepadError
+
+    path = tmp_path / "night.csv"
+    generated(path, 200)
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    for k in (len(rows) // 4, 3 * len(rows) // 4):  # (a hand in the first part, then the second)
+        edited = [list(r) for r in rows]
+        if not edited[k][0]:
+            k += 1
+        edited[k][3] = str(int(edited[k][3] or 0) + 5)  # (Ann's points, not what the hand scores)
+        broken = tmp_path / f"broken-{k}.csv"
+        with open(broken, "w", encoding="utf-8", newline="") as out:
+            csv.writer(out, lineterminator="\n").writerows(edited)
+        refusals = []
+        for two in (False, True):
+            with pytest.MonkeyPatch.context() as patch:
+                if not two:
+                    patch.setattr(parts, "available", lambda: False)
+                with pytest.raises(ScorepadError) as refused:
+                    _board(broken)
+                refusals.append(str(refused.value))
+        assert refusals[0] == refusals[1] and f"broken-{k}.csv:{k + 1}:" in refusals[0]
+    assert cuts.joined == 0
