@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,6 +40,7 @@ from .tournament import (
 )
 
 FILE = "tournament.toml"
+LOCK = ".tournament.lock"  # held while tournament.toml is read, changed and written (`_changing`)
 MAX_FILE = 4 << 20  # the largest tournament.toml read, in bytes
 
 
@@ -530,12 +531,41 @@ def results_of(reads: Iterable[TableRead]) -> Iterator[TableResult]:
         yield found
 
 
+@contextmanager
+def _changing(folder: Path) -> Iterator[None]:
+    """Hold the tournament's lock while tournament.toml is read, changed and written: two
+    organizers who change it at once (a late entry each, say) both land, one after the other.
+    The lock is a file of its own beside it (`LOCK`), which nothing reads: tournament.toml is
+    written whole and renamed over, and the hall's board reads it meanwhile."""
+    from .store.lock import WAIT, locked
+
+    if not (folder / FILE).is_file():
+        load(folder)  # (its error: no tournament here, and nothing is written)
+    lock = folder / LOCK
+    try:
+        with open(lock, "ab"):
+            pass
+    except OSError as exc:
+        raise TournamentError(
+            _("{folder}: cannot write: {value}").format(
+                folder=folder / FILE, value=exc.strerror or exc
+            )
+        ) from None
+    with locked(lock, WAIT):
+        yield
+
+
 def draw(
     folder: Path, sheets: bool = False
 ) -> tuple[Tournament, int, tuple[tuple[str, ...], ...], int]:
     """Seat the next round: its session files (and score sheets), then tournament.toml.
     Refused while a table of the round before is not done. Returns the tournament, the round,
     its tables and their repeat pairings."""
+    with _changing(folder):
+        return _draw(folder, sheets)
+
+
+def _draw(folder: Path, sheets: bool) -> tuple[Tournament, int, tuple[tuple[str, ...], ...], int]:
     t = load(folder)
     number = t.next_round
     if t.drawn:
@@ -578,18 +608,20 @@ def enter(folder: Path, name: str) -> tuple[Tournament, str]:
     """A late entry, from the next round on."""
     from .store.format import check_new_name
 
-    t = load(folder)
-    name = check_new_name(name)
-    new = add_player(t, name)
-    save(folder, new)
+    with _changing(folder):
+        t = load(folder)
+        name = check_new_name(name)
+        new = add_player(t, name)
+        save(folder, new)
     return new, name
 
 
 def withdraw(folder: Path, name: str) -> tuple[Tournament, str]:
     """A dropout, from the next round on."""
-    t = load(folder)
-    new, found = remove_player(t, name)
-    save(folder, new)
+    with _changing(folder):
+        t = load(folder)
+        new, found = remove_player(t, name)
+        save(folder, new)
     return new, found
 
 

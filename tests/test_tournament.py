@@ -549,3 +549,50 @@ def test_a_15_player_sheepshead_tournament(run: Run, tmp_path: Path) -> None:
     ]
     assert pay["prizes"]["Fay"] == "100.00"
     assert pay["remainder"] == "45.00"  # 100% - 75% - 2 x 5%: 15% given to nobody
+
+
+_SLOW_ENTRY = """\
+import sys, time
+from pathlib import Path
+from scorepad import tournament_store
+saving = tournament_store.save
+def save(folder, t):  # (slow: the other entry reads tournament.toml meanwhile, if it may)
+    time.sleep(0.4)
+    saving(folder, t)
+tournament_store.save = save
+start = float(sys.argv[3])
+while time.time() < start:
+    pass
+tournament_store.enter(Path(sys.argv[1]), sys.argv[2])
+"""
+
+
+def test_two_late_entries_at_once_both_land(run: Run, tmp_path: Path) -> None:
+    """tournament.toml is read, changed and written under the tournament's lock: an entry made
+    while another is being written waits for it, and reads it."""
+    import subprocess
+    import sys
+    import time
+
+    from scorepad import tournament_store
+
+    folder = tmp_path / "club"
+    eight = "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias"
+    run("tournament", "new", folder, "--name", "Club", "--rules", "preis", "--players", eight,
+        "--rounds", "3", "--hands", "1", "--seed", "1")  # fmt: skip
+    start = time.time() + 1.0
+    entries = [
+        subprocess.Popen([sys.executable, "-c", _SLOW_ENTRY, str(folder), name, str(start)])
+        for name in ("Xaver", "Yvonne")
+    ]
+    assert [entry.wait(timeout=60) for entry in entries] == [0, 0]
+    names = [p.name for p in tournament_store.load(folder).players]
+    assert names[-2:] in (["Xaver", "Yvonne"], ["Yvonne", "Xaver"]) and len(names) == 10
+    assert sorted(p.name for p in folder.iterdir()) == [".tournament.lock", "tournament.toml"]
+
+
+def test_a_change_to_a_folder_without_a_tournament_writes_nothing(
+    fails: Fails, tmp_path: Path
+) -> None:
+    assert "tournament.toml" in fails("tournament", "players", "add", tmp_path, "Xaver")
+    assert list(tmp_path.iterdir()) == []
