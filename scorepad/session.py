@@ -44,7 +44,7 @@ from .ledger import (
     start_of,
 )
 from .rules import Rules, changed
-from .scoring import Hand, Penalty, Score, find_player, same_name
+from .scoring import Hand, Penalty, Score, find_player, same_name, seat
 from .store import checkpoint, files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.checkpoint import Checkpoint
@@ -748,6 +748,22 @@ class Followed(NamedTuple):
     since: checkpoint.Checkpoint | None
 
 
+def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
+    """A replayed hand is recorded only at the table its hand file seats: the players it deals
+    in, in seat order, are those the session's hand deals in (a hand file of another table,
+    or of these players seated otherwise, would be scored for seats it was not played at)."""
+    dealer = ledger.next_dealer  # (the hand file's, if it names one: `record_replayed` checks)
+    theirs = seat(ledger.rules, hand.players, dealer, hand.out).order
+    ours = seat(ledger.rules, ledger.seated, dealer, hand.out).order
+    if [same_name(p) for p in theirs] != [same_name(p) for p in ours]:
+        raise HandError(
+            _(
+                "not recorded: the hand file deals {theirs} in, in seat order; the session's "
+                "hand deals {ours}"
+            ).format(theirs=", ".join(theirs), ours=", ".join(ours))
+        )
+
+
 def refusal(path: Path, problem: Problem) -> SessionError:
     """The error a report gives for the first problem of a pass: it says to run verify (or
     repair, for what it mends: a torn last line, a blank one, a decimal)."""
@@ -964,8 +980,9 @@ class Session:
     def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
         """Record a hand replayed from its hand file, keeping the file's `digest` with its row
         (format 7): refused when a hand the session counts was recorded from the same hand
-        file (a pass over the rows' digests), or when the hand file's dealer is not the
-        session's next."""
+        file (a pass over the rows' digests), when the hand file's dealer is not the
+        session's next, or when it seats other players or seats them otherwise
+        (`_check_seats_alike`)."""
         try:
             with self._resumed() as night, self._snapshot() as snapshot:
                 ledger = night.ledger
@@ -1001,6 +1018,7 @@ class Session:
                             next_dealer=ledger.next_dealer,
                         )
                     )
+                _check_seats_alike(hand, ledger)
                 row, result = ledger.record(hand, note, now())
                 row = row._replace(digest=digest)
                 self._append(night.fd, night.head.codec, [row])

@@ -319,3 +319,21 @@ def test_verify_checks_a_digest_cell(run: Run, tmp_path: Path) -> None:
         "4: digest: 'not a digest' is not what `replay --record` keeps (the digest of a hand "
         "file, 64 hexadecimal digits, on a hand's row)"
     ]
+
+
+def test_replay_record_refuses_a_hand_file_of_other_seats(run: Run, tmp_path: Path) -> None:
+    """The hand file deals West, North, East, Pat, South in, in seat order: a session that
+    seats North and West the other way round, or seats someone else, does not take it (its
+    hand would be scored for seats it was not played at), and nothing is written."""
+    for seats in ("North,West,East,Pat,South", "West,North,East,Sam,South"):
+        path = tmp_path / f"{seats}.csv"
+        dealer = seats.split(",")[-1]
+        assert run("-f", path, "new", "--players", seats, "--dealer", dealer).exit_code == 0
+        before = path.read_bytes()
+        refused = run("-f", path, "replay", HAND_FILE, "--record")
+        assert refused.exit_code == 1
+        assert refused.stderr == (
+            "Error: not recorded: the hand file deals West, North, East, Pat, South in, in seat "
+            f"order; the session's hand deals {seats.replace(',', ', ')}\n"
+        )
+        assert path.read_bytes() == before
