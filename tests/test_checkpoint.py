@@ -2,6 +2,7 @@
 what it prints is what a pass over the whole file prints, after every kind of change."""
 
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -278,6 +279,17 @@ def test_a_folder_that_takes_no_sidecar_is_no_error(
     result = night("standings")
     assert result.exit_code == 0 and "Ann" in result.stdout
     assert not checkpoint.sidecar(night.path).exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="a file's mode is not kept here")
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o600, 0o664])
+def test_the_sidecar_is_readable_by_whoever_may_read_the_session(
+    night: Night, starts: list[int], mode: int
+) -> None:
+    _start(night)
+    night.path.chmod(mode)
+    assert night("standings").exit_code == 0
+    assert checkpoint.sidecar(night.path).stat().st_mode & 0o777 == mode
 
 
 def test_a_small_file_has_no_sidecar(night: Night) -> None:

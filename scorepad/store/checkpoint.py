@@ -140,7 +140,8 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
         fd, temp = temp_beside(head.path, follow=False)
     except ScorepadError:  # the folder takes no new file
         return
-    try:
+    try:  # (readable by whoever may read the session: a temp file is its owner's alone)
+        files.fchmod(fd, os.stat(head.path).st_mode & 0o666)
         write_all(fd, raw)
         os.fsync(fd)
         os.close(fd)
