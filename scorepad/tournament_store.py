@@ -346,7 +346,8 @@ def create(
             **money,
         )
     )
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+    # (the lock alone is left of a tournament whose tournament.toml was deleted: a folder empty)
+    if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
         raise TournamentError(
             _(
                 "{folder}: already exists and is not an empty folder; a tournament "

@@ -591,6 +591,22 @@ def test_two_late_entries_at_once_both_land(run: Run, tmp_path: Path) -> None:
     assert sorted(p.name for p in folder.iterdir()) == [".tournament.lock", "tournament.toml"]
 
 
+def test_a_folder_holding_only_the_lock_is_empty_to_new(run: Run, tmp_path: Path) -> None:
+    """(The lock is made only beside a tournament.toml: it is left alone when that is deleted
+    by hand.)"""
+    (tmp_path / ".tournament.lock").touch()
+    made = run("tournament", "new", tmp_path, "--name", "Club", "--rules", "preis",
+               "--players", "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias", "--rounds", "2",
+               "--hands", "1", "--seed", "1")  # fmt: skip
+    assert made.exit_code == 0, made.output
+    (tmp_path / "x.txt").touch()
+    (tmp_path / "tournament.toml").unlink()
+    refused = run("tournament", "new", tmp_path, "--name", "Club", "--rules", "preis",
+                  "--players", "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias", "--rounds", "2",
+                  "--hands", "1", "--seed", "1")  # fmt: skip
+    assert refused.exit_code == 1 and "not an empty folder" in refused.stderr
+
+
 def test_a_change_to_a_folder_without_a_tournament_writes_nothing(
     fails: Fails, tmp_path: Path
 ) -> None:
