@@ -11,7 +11,7 @@ def run() -> None:
     What importing makes (click's, scorepad's, tabulate's objects) lives until the process ends
     and holds no garbage, yet the collector would look through it again and again as it grows:
     about 3 ms of a recorded hand's 70. It comes back on as the command is loaded, its modules
-    imported (`ScorepadGroup.get_command`), before the command does anything."""
+    imported (`ScorepadGroup.resolve_command`), before the command does anything."""
     gc.disable()
     from .cli import main
 

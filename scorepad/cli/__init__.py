@@ -278,7 +278,7 @@ def main(
     Python exits, then skip them. That exit collection alone cost a recorded hand about 10 ms.
 
     `collector_paused`: the caller turned the cycle collector off while importing; it comes
-    back on once the command is loaded (`ScorepadGroup.get_command`), or as this returns.
+    back on once the command is loaded (`ScorepadGroup.resolve_command`), or as this returns.
     """
     gc.freeze()
     cli.collector_paused = collector_paused
