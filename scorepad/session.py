@@ -629,9 +629,7 @@ class Reading:
                 continue
             night = saved(ledger)
             if night is not None:
-                state = {"night": night, "counts": counts.saved(), "extra": extra()}
-                state["sentinel"] = _sentinel(snapshot, offset)
-                made.append(checkpoint.Checkpoint(offset, ends, state, None))
+                made.append(_kept(snapshot, offset, ends, night, counts.saved(), extra()))
         ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
         return Followed(ledger, problems, [] if problems else made, since)
 
@@ -686,9 +684,7 @@ class Reading:
                 above = ends
                 night = saved(ledger)
                 if night is not None:  # (a mark above the cut: a state of one pass)
-                    state = {"night": night, "counts": counts.saved(), "extra": extra()}
-                    state["sentinel"] = _sentinel(snapshot, offset)
-                    made.append(checkpoint.Checkpoint(offset, ends, state, None))
+                    made.append(_kept(snapshot, offset, ends, night, counts.saved(), extra()))
             done, second = forked.result()
         finally:
             forked.cancel()
@@ -708,14 +704,11 @@ class Reading:
                 continue
             if not at.add_saved(mark.counts):
                 continue
-            state = {"night": night, "counts": at.saved(), "extra": split.extra_at(mark.made)}
-            state["sentinel"] = _sentinel(snapshot, mark.offset)
-            made.append(checkpoint.Checkpoint(mark.offset, mark.ends, state, None))
+            extra_there = split.extra_at(mark.made)
+            made.append(_kept(snapshot, mark.offset, mark.ends, night, at.saved(), extra_there))
         night = saved(ledger)
         if night is not None:
-            state = {"night": night, "counts": counts.saved(), "extra": extra()}
-            state["sentinel"] = _sentinel(snapshot, snapshot.size)
-            made.append(checkpoint.Checkpoint(snapshot.size, line_ends, state, None))
+            made.append(_kept(snapshot, snapshot.size, line_ends, night, counts.saved(), extra()))
         ledger._cells_at = None  # (the snapshot closes: nothing reads it again)
         return Followed(ledger, [], made, None)
 
@@ -779,6 +772,17 @@ def _head_end(snapshot: Snapshot) -> int:
     for _line in range(3):
         end = data.index(b"\n", end + 1)
     return end + 1
+
+
+def _kept(
+    snapshot: Snapshot, offset: int, ends: int, night: dict[str, Any], counts: Any, extra: Any
+) -> checkpoint.Checkpoint:
+    """A state of the night `Reading.follow` keeps in memory at `offset` (the start of a line,
+    `ends` line ends before it): the night, the counts and the caller's own (`extra`), and the
+    bytes before it that say whether it fits a file (`_sentinel`)."""
+    state = {"night": night, "counts": counts, "extra": extra}
+    state["sentinel"] = _sentinel(snapshot, offset)
+    return checkpoint.Checkpoint(offset, ends, state, None)
 
 
 def _sentinel(snapshot: Snapshot, offset: int) -> bytes:

@@ -24,6 +24,7 @@ from .ledger import Memo
 from .reports import PlayerCounts
 from .rules import Rules, load_rules, rules_from_dict
 from .session import Session, SessionError
+from .store.lock import WAIT, Waiting
 from .tournament import (
     Player,
     TableResult,
@@ -533,12 +534,12 @@ def results_of(reads: Iterable[TableRead]) -> Iterator[TableResult]:
 
 
 @contextmanager
-def _changing(folder: Path) -> Iterator[None]:
+def _changing(folder: Path, waiting: Waiting) -> Iterator[None]:
     """Hold the tournament's lock while tournament.toml is read, changed and written: two
     organizers who change it at once (a late entry each, say) both land, one after the other.
     The lock is a file of its own beside it (`LOCK`), which nothing reads: tournament.toml is
     written whole and renamed over, and the hall's board reads it meanwhile."""
-    from .store.lock import WAIT, locked
+    from .store.lock import locked
 
     if not (folder / FILE).is_file():
         load(folder)  # (its error: no tournament here, and nothing is written)
@@ -552,17 +553,17 @@ def _changing(folder: Path) -> Iterator[None]:
                 folder=folder / FILE, value=exc.strerror or exc
             )
         ) from None
-    with locked(lock, WAIT):
+    with locked(lock, waiting):
         yield
 
 
 def draw(
-    folder: Path, sheets: bool = False
+    folder: Path, sheets: bool = False, waiting: Waiting = WAIT
 ) -> tuple[Tournament, int, tuple[tuple[str, ...], ...], int]:
     """Seat the next round: its session files (and score sheets), then tournament.toml.
     Refused while a table of the round before is not done. Returns the tournament, the round,
     its tables and their repeat pairings."""
-    with _changing(folder):
+    with _changing(folder, waiting):
         return _draw(folder, sheets)
 
 
@@ -605,11 +606,11 @@ def _draw(folder: Path, sheets: bool) -> tuple[Tournament, int, tuple[tuple[str,
     return new, number, tables, repeated
 
 
-def enter(folder: Path, name: str) -> tuple[Tournament, str]:
+def enter(folder: Path, name: str, waiting: Waiting = WAIT) -> tuple[Tournament, str]:
     """A late entry, from the next round on."""
     from .store.format import check_new_name
 
-    with _changing(folder):
+    with _changing(folder, waiting):
         t = load(folder)
         name = check_new_name(name)
         new = add_player(t, name)
@@ -617,9 +618,9 @@ def enter(folder: Path, name: str) -> tuple[Tournament, str]:
     return new, name
 
 
-def withdraw(folder: Path, name: str) -> tuple[Tournament, str]:
+def withdraw(folder: Path, name: str, waiting: Waiting = WAIT) -> tuple[Tournament, str]:
     """A dropout, from the next round on."""
-    with _changing(folder):
+    with _changing(folder, waiting):
         t = load(folder)
         new, found = remove_player(t, name)
         save(folder, new)

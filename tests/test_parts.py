@@ -266,21 +266,28 @@ def test_any_night_cut_at_any_line_leaves_what_one_pass_leaves(
             _cut_everywhere(path, found)
 
 
-def test_a_problem_in_either_part_is_reported_as_one_pass_reports_it(
-    tmp_path: Path, cuts: Cuts
-) -> None:
-    path = tmp_path / "night.csv"
+def broken_nights(folder: Path) -> Iterator[tuple[int, Path]]:
+    """A bench night with a hand's points changed by hand, in its first part, then its second:
+    the line of the change (0-based) and the file."""
+    path = folder / "night.csv"
     generated(path, 200)
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
-    for k in (len(rows) // 4, 3 * len(rows) // 4):  # (a hand in the first part, then the second)
+    for k in (len(rows) // 4, 3 * len(rows) // 4):
         edited = [list(r) for r in rows]
         if not edited[k][0]:
             k += 1
         edited[k][3] = str(int(edited[k][3] or 0) + 5)  # (Ann's points, not what the hand scores)
-        broken = tmp_path / f"broken-{k}.csv"
+        broken = folder / f"broken-{k}.csv"
         with open(broken, "w", encoding="utf-8", newline="") as out:
             csv.writer(out, lineterminator="\n").writerows(edited)
+        yield k, broken
+
+
+def test_a_problem_in_either_part_is_reported_as_one_pass_reports_it(
+    tmp_path: Path, cuts: Cuts
+) -> None:
+    for k, broken in broken_nights(tmp_path):
         whole = one_pass(broken)
         assert whole[0][0] == 1 and f"broken-{k}.csv:{k + 1}:" in whole[0][1]
         cuts.at = None
@@ -464,18 +471,7 @@ def test_the_board_refuses_a_file_with_a_problem_in_either_part_as_one_pass_does
 ) -> None:
     from scorepad.errors import ScorepadError
 
-    path = tmp_path / "night.csv"
-    generated(path, 200)
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
-    for k in (len(rows) // 4, 3 * len(rows) // 4):  # (a hand in the first part, then the second)
-        edited = [list(r) for r in rows]
-        if not edited[k][0]:
-            k += 1
-        edited[k][3] = str(int(edited[k][3] or 0) + 5)  # (Ann's points, not what the hand scores)
-        broken = tmp_path / f"broken-{k}.csv"
-        with open(broken, "w", encoding="utf-8", newline="") as out:
-            csv.writer(out, lineterminator="\n").writerows(edited)
+    for k, broken in broken_nights(tmp_path):
         refusals = []
         for two in (False, True):
             with pytest.MonkeyPatch.context() as patch:

@@ -612,3 +612,28 @@ def test_a_change_to_a_folder_without_a_tournament_writes_nothing(
 ) -> None:
     assert "tournament.toml" in fails("tournament", "players", "add", tmp_path, "Xaver")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_change_while_another_holds_the_lock_waits_as_long_as_wait_says(
+    run: Run, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    from scorepad.store.lock import locked
+
+    folder = tmp_path / "club"
+    eight = "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias"
+    run("tournament", "new", folder, "--name", "Club", "--rules", "preis", "--players", eight,
+        "--rounds", "3", "--hands", "1", "--seed", "1")  # fmt: skip
+    run("tournament", "players", "add", folder, "Xaver")  # (the lock file is there now)
+    before = (folder / "tournament.toml").read_bytes()
+    add = ["--wait", "0.3", "tournament", "players", "add", str(folder), "Yvonne"]
+    with locked(folder / ".tournament.lock"):
+        refused = subprocess.run(
+            [sys.executable, "-m", "scorepad", *add], capture_output=True, text=True
+        )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("Error: ") and refused.stderr.count("\n") == 1
+    assert "locked by another scorepad" in refused.stderr
+    assert (folder / "tournament.toml").read_bytes() == before

@@ -75,10 +75,11 @@ COMMANDS = {
 }
 """Every command, and where it lives (module.attribute within this package)."""
 
-LOADS = {"hand": ("scorepad.session", "scorepad.reports", "tabulate")}
+LOADS = {"hand": (("scorepad.session", "scorepad.reports"), ("tabulate",))}
 """What a command imports as it starts, imported with it while the cycle collector is off (see
-`scorepad.__main__`): a recorded hand's session, description and table, about 2 ms sooner
-(tabulate only for a table: `--format csv` and `json` need none)."""
+`scorepad.__main__`): what every run of it uses, and what it adds for a table (not asked for
+with `--format csv` or `json`). A recorded hand's session, description and table: about 2 ms
+sooner."""
 
 
 _SPEAKING = f"{__name__}._language"  # the module that speaks another language than English
@@ -112,9 +113,9 @@ class ScorepadGroup(WholeHelpGroup):
         cycle collector comes back on if it was off while importing (`scorepad.__main__`)."""
         name, command, rest = super().resolve_command(ctx, args)
         if self.collector_paused:
-            for module in LOADS.get(name or "", ()):
-                if module != "tabulate" or not _data_output(rest):
-                    importlib.import_module(module)
+            always, for_a_table = LOADS.get(name or "", ((), ()))
+            for module in (*always, *(() if _data_output(rest) else for_a_table)):
+                importlib.import_module(module)
             gc.freeze()
             self.collector_paused = False
             gc.enable()

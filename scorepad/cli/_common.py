@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..reports import PlayerStats
     from ..rules import Rules
     from ..scoring import Hand, Score
-    from ..session import Head, Session
+    from ..session import Head, Session, Waiting
     from ..store.format import Row
 
 
@@ -312,11 +312,19 @@ def complete_player(
 def open_session(path: Path) -> Session:
     """The session at `path`, waiting for another scorepad's lock as `--wait` says (and saying
     so on stderr when the wait is longer than a moment)."""
-    from ..session import DEFAULT_WAIT, Session, Waiting
+    from ..session import Session
+
+    return Session(path, waiting())
+
+
+def waiting() -> Waiting:
+    """How to wait for another scorepad's lock: as `--wait` says, saying so on stderr when
+    the wait is longer than a moment."""
+    from ..session import DEFAULT_WAIT, Waiting
 
     ctx = click.get_current_context(silent=True)
     seconds = ctx.meta.get("scorepad.wait", DEFAULT_WAIT) if ctx else DEFAULT_WAIT
-    return Session(path, Waiting(seconds, lambda text: click.echo(text, err=True)))
+    return Waiting(seconds, lambda text: click.echo(text, err=True))
 
 
 def _file_here(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:

@@ -22,6 +22,7 @@ from ._common import (
     split_names,
     table_format_option,
     use_color,
+    waiting,
 )
 
 _DIR = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
@@ -222,7 +223,7 @@ def draw(folder: Path, sheets: bool, fmt: str) -> None:
     from ..tournament_store import draw as seat
     from ..tournament_store import table_path
 
-    t, number, tables, repeated = seat(folder, sheets)
+    t, number, tables, repeated = seat(folder, sheets, waiting())
     rows = []
     for k, table in enumerate(tables, 1):
         for seat_number, player in enumerate(table, 1):
@@ -583,7 +584,7 @@ def players_add(folder: Path, name: str) -> None:
     """
     from ..tournament_store import enter
 
-    t, name = enter(folder, name)
+    t, name = enter(folder, name, waiting())
     click.echo(
         _("{name} is entered from round {next_round} ({len_players} entries).").format(
             name=name, next_round=t.next_round, len_players=len(t.players)
@@ -606,7 +607,7 @@ def players_remove(folder: Path, name: str) -> None:
     """
     from ..tournament_store import withdraw
 
-    t, found = withdraw(folder, name)
+    t, found = withdraw(folder, name, waiting())
     entry = t.player(found)
     if entry is None:
         click.echo(
