@@ -112,6 +112,14 @@ class PlayerCounts(Counts):
         self.clear()
         card_points.clear()
 
+    def let_go(self, base: Scored) -> None:
+        times, points = self.pop(base, 0), self.card_points.pop(base, 0)
+        tallied = self.tally.pop(base, None)
+        if tallied is not None:
+            times, points = times + tallied[0], points + tallied[1]
+        if times:
+            _count(self.stats, base, times, points)
+
     def finish(self) -> dict[str, PlayerStats]:
         """Every player's numbers, every hand counted."""
         self.fold()

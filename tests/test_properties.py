@@ -418,6 +418,37 @@ def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
     assert fate == (len(corrections), amended, voided)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.booleans(), st.integers(-1, 10_000)), max_size=60))
+def test_fates_hold_what_each_hands_corrections_fold_to(
+    rows: list[tuple[int, bool, int]],
+) -> None:
+    """What the scan finds (`Fates`, four arrays) is, for every hand, the `Fate` its correction
+    rows fold to in file order, and nothing for a hand no row corrects: as a dict of them."""
+    from array import array
+
+    from scorepad.store.scan import Fate, Fates
+
+    expected: dict[int, Fate] = {}
+    for ref, is_amendment, place in rows:
+        was = expected.get(ref, Fate())
+        expected[ref] = (
+            was.corrected(amended_at=place) if is_amendment else was.corrected(voided_at=place)
+        )
+    fates = Fates(
+        array("q", [r for r, _, _ in rows]),
+        array("b", [a for _, a, _ in rows]),
+        array("q", [p for _, _, p in rows]),
+    )
+    assert dict(fates) == expected
+    assert dict(fates.items()) == expected
+    assert list(fates) == sorted(expected)
+    assert list(fates.values()) == [expected[r] for r in sorted(expected)]
+    assert dict(fates.rows()) == {r: f.rows for r, f in expected.items()}
+    for missing in (0, 41, "1", None):
+        assert missing not in fates and fates.get(missing) is None  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("deck", [24, 32])
 def test_possible_points_are_the_sums_of_the_packs_cards(deck: int) -> None:
     """Every sum of a few cards of the pack, found by trying every choice of them, and of all

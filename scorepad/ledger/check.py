@@ -10,7 +10,7 @@ Speed and memory: scoring is memoized on a hand's raw input cells and the seats 
 its card points by their class (`scoring.points_class`: hands alike but for card points of one
 class score alike), so a night that repeats the same few situations scores each once, and a row
 whose cells match a remembered score is checked without being decoded. What is remembered is
-bounded (two generations of kinds of hand, caches of scores), and a hand is kept whole only
+bounded (the kinds of hand seen most lately, caches of scores), and a hand is kept whole only
 while a later correction still refers to it (the session module finds those first): memory
 grows with the variety of a night up to those bounds, and with its corrections, not with its
 length.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import operator
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from types import MappingProxyType
@@ -54,7 +55,14 @@ from .entries import Counts, HandView, Scored, check_throw_in, lean, shown
 from .night import Night
 from .records import hand_of, kind_of
 
-_FAST_GENERATION = 8_192  # kinds of hand remembered by their raw cells, in each of two generations
+# Kinds of hand remembered by their raw cells, the one seen least lately let go first. A long
+# night's kinds recur at random, a few often, most now and then: fewer than this would miss far
+# more often (a million hands of bench/generate.py: 8,192 miss 20,000 times, 6,144 36,000
+# times, 4,096 118,000 times; remembering all 12,854 kinds, 12,854), more costs memory.
+_KINDS_KEPT = 8_192
+
+# The objects the kinds share (`Checker._remember`), at most this many (then they begin anew)
+_INTERNED_KEPT = 2 * _KINDS_KEPT
 
 _MEMO_KEPT = 2  # what a `Memo` keeps: the remembered of this many rules, columns and seats
 
@@ -137,17 +145,16 @@ class Memo:
                 if at:  # (the newest last: the oldest is let go first)
                     self._kept.append(self._kept.pop(at))
                 return found
-        found = ({}, {}, {}, {}, {})
-        self._kept.append((rules, codec.order, seated, found))
+        made: _Remembered = (OrderedDict(), {}, {}, {})
+        self._kept.append((rules, codec.order, seated, made))
         del self._kept[:-_MEMO_KEPT]
-        return found
+        return made
 
 
-# The kinds of hand by their raw cells (the young generation, the old), the objects shared by
+# The kinds of hand by their raw cells (the least lately seen first), the objects shared by
 # them, the scores by decoded inputs and those alike but for card points (see `Checker`).
 _Remembered = tuple[
-    dict[str, Scored],
-    dict[str, Scored],
+    OrderedDict[str, Scored],
     dict[Any, Any],
     dict[tuple[object, ...], Scored | str],
     dict[tuple[object, ...], Scored],
@@ -188,8 +195,7 @@ class Checker(Night):
         self._scores_alike: dict[tuple[object, ...], Scored] = {}
         # a picker hand's lean score, its dealer and who cracked, by `_turned_key`
         self._turned: dict[tuple[object, ...], tuple[Score, str, str | None]] = {}
-        self._fast: dict[str, Scored] = {}  # the young generation
-        self._fast_old: dict[str, Scored] = {}
+        self._fast: OrderedDict[str, Scored] = OrderedDict()  # the least lately seen first
         self._interned: dict[Any, Any] = {}
         self._last_scored: Scored | None = None
         self._classes: dict[str, tuple[str, int]] = {}
@@ -209,10 +215,10 @@ class Checker(Night):
             self.counts.gather()
         if self._memo is not None:
             self._memo = None
-            self._fast, self._fast_old, self._interned = {}, {}, {}
+            self._fast, self._interned = OrderedDict(), {}
             self._scores, self._scores_alike, self._turned = {}, {}, {}
             return
-        for memo in (self._fast, self._fast_old, self._interned, self._scores, self._scores_alike):
+        for memo in (self._fast, self._interned, self._scores, self._scores_alike):
             memo.clear()
         self._turned.clear()
 
@@ -229,7 +235,8 @@ class Checker(Night):
             return
         # (in place: `feed` holds these dicts)
         self._fast.update(other._fast)
-        self._fast_old.update(other._fast_old)
+        while len(self._fast) > _KINDS_KEPT:
+            self._fast.popitem(last=False)
         self._interned.update(other._interned)
         self._scores.update(other._scores)
         self._scores_alike.update(other._scores_alike)
@@ -253,13 +260,12 @@ class Checker(Night):
         if self._memo is not None:  # what is remembered under these rules and seats
             (
                 self._fast,
-                self._fast_old,
                 self._interned,
                 self._scores,
                 self._scores_alike,
             ) = self._memo.remembered(self.rules, self.codec, self.seated)
         else:  # what was remembered is for the seats that were in force
-            for memo in (self._fast, self._fast_old, self._interned):
+            for memo in (self._fast, self._interned):
                 memo.clear()
         dump = json.dumps
         seated_cell = dump(list(self.order), ensure_ascii=False, separators=(",", ":"))
@@ -286,7 +292,7 @@ class Checker(Night):
             index[n] for n in ("hand", "kind", "ref", "note", "time")
         )
         formula_first = _FORMULA_FIRST
-        recall, store = self._fast_old.get, self._store
+        touch = self._fast.move_to_end
         join = _KEY_SEPARATOR.join
         k_next, k_seated, k_pending, k_totals = (
             index[n] for n in ("next_dealer", "seated", "pending", "totals")
@@ -344,10 +350,8 @@ class Checker(Night):
             key = card[0] + join(others(cells))
             entry = fast_get(key)
             if entry is None:
-                entry = recall(key)
-                if entry is None:
-                    return slow(cells, line)
-                store(key, entry)  # (from the old generation: it recurs)
+                return slow(cells, line)
+            touch(key)  # (seen lately: let go last)
             if player_cells(cells) != entry.cells:
                 return slow(cells, line)
             # The row's inputs are those of a hand checked before, its card points of the same
@@ -415,15 +419,15 @@ class Checker(Night):
                 self._salvage(cells, line)
                 return [Problem(exc.line, exc.message)]
             problems = self.feed_row(row, cells if self.fast else None)
-        entry = None
+        entry, kept = None, False
         if self.fast and not problems and row.kind in _FAST_KINDS:
-            entry = self._remember(cells, row)
+            entry, kept = self._remember(cells, row)
         if (
             row.kind in HAND_KINDS
             and row.hand == self.last_hand
             and (self.counts is not None or self.on_hand is not None)
         ):
-            self._emit(row.hand, entry or self._entry_of(row), row.note, row.time)
+            self._emit(row.hand, entry or self._entry_of(row), row.note, row.time, not kept)
         return problems
 
     def _feed_inputs(self, cells: Sequence[str], line: int) -> tuple[Row, list[Problem]] | None:
@@ -498,15 +502,24 @@ class Checker(Night):
             return Scored(row.inputs_only(row.kind), dict.fromkeys(seated, 0), None, seated)
         return found
 
-    def _emit(self, number: int, entry: Scored, note: str, time: str = "") -> None:
+    def _emit(
+        self, number: int, entry: Scored, note: str, time: str = "", alone: bool = False
+    ) -> None:
         """Count a hand just applied in its final version (as the rows below it leave it),
-        and tell `on_hand` about it (with `time`, its own row's)."""
+        and tell `on_hand` about it (with `time`, its own row's).
+
+        `alone`: its kind is none the fast path remembers (a hand doubled, a kind let go), so
+        it is counted at once (`Counts.add_alone`), not kept by its kind: the counts hold no
+        more kinds than the fast path does."""
         if self.on_hand is None:  # (counting only, or nobody to tell: verify, settle)
             self._seat_notes.clear()
             # A hand that rows below correct is counted as the last of them leaves it: `_forget`.
             counts = self.counts
             if counts is not None and entry.result is not None and number not in self.corrections:
-                counts.add(entry)
+                if alone:
+                    counts.add_alone(entry)
+                else:
+                    counts.add(entry)
             return
         void = amended = False
         fate = self.corrections.get(number)
@@ -518,7 +531,7 @@ class Checker(Night):
             pot = version.pot if version is not None else 0  # (what the hand played for)
             final = self._amended(cells_at(amended_at), entry, pot) if amended_at >= 0 else None
             if final is not None:
-                amended = True
+                amended = alone = True
                 entry, amendment_note = final
                 note = amendment_note or note
             cells = cells_at(voided_at) if voided_at >= 0 else None
@@ -532,7 +545,10 @@ class Checker(Night):
             note = f"{seats}; {note}" if note else seats
             self._seat_notes.clear()
         if self.counts is not None and not void and entry.result is not None:
-            self.counts.add(entry)
+            if alone:
+                self.counts.add_alone(entry)
+            else:
+                self.counts.add(entry)
         if self.on_hand is not None:
             self.on_hand(HandView(number, entry, void, amended, note, None, time))
 
@@ -568,15 +584,18 @@ class Checker(Night):
         """The kind of hand remembered for a row's input cells (their card points by class),
         if it was scored at these seats; else None."""
         key = self._kind_key(cells)
-        known = None if key is None else self._fast.get(key) or self._fast_old.get(key)
+        known = None if key is None else self._fast.get(key)
         return known if known is not None and known.seated == seated else None
 
     def _kind_key(self, cells: Sequence[str]) -> str | None:
         """The key a kind of hand is remembered by (`feed` makes it inline): the class of its
         card points, then its other input cells; None for a points cell that has no class."""
-        others, k_points = self._key_parts
-        card = self._classes_now().get(cells[k_points])
-        return None if card is None else card[0] + _KEY_SEPARATOR.join(others(cells))
+        card = self._classes_now().get(cells[self._key_parts[1]])
+        return None if card is None else card[0] + self._others_text(cells)
+
+    def _others_text(self, cells: Sequence[str]) -> str:
+        """A row's input cells but its card points, as a key holds them."""
+        return _KEY_SEPARATOR.join(self._key_parts[0](cells))
 
     def _after_fast(self, cells: Sequence[str], line: int) -> list[Problem]:
         """The state problems of a row applied by the fast path (a rare, slow path)."""
@@ -590,21 +609,29 @@ class Checker(Night):
         return problems
 
     def _store(self, key: str, entry: Scored) -> None:
-        """Remember an entry in the young generation; when it is full, it becomes the old one
-        (memory stays bounded, and what recurs is promoted back)."""
-        if len(self._fast) >= _FAST_GENERATION:
-            self._fast_old.clear()
-            self._fast_old.update(self._fast)
-            self._fast.clear()
+        """Remember an entry; when `_KINDS_KEPT` are remembered, the one seen least lately is
+        let go (memory stays bounded, and what recurs stays)."""
+        fast = self._fast
+        was = fast.get(key)
+        fast[key] = entry
+        if was is not None and was.base is not entry.base and self.counts is not None:
+            self.counts.let_go(was.base)
+        if len(fast) > _KINDS_KEPT:
+            _key, gone = fast.popitem(last=False)
+            if self.counts is not None:
+                self.counts.let_go(gone.base)
+        if len(self._interned) > _INTERNED_KEPT:
             self._interned.clear()
-        self._fast[key] = entry
 
-    def _remember(self, cells: Sequence[str], row: Row) -> Scored | None:
-        """Remember the checked score of a hand row for the fast path (by its raw cells).
+    def _remember(self, cells: Sequence[str], row: Row) -> tuple[Scored | None, bool]:
+        """Remember the checked score of a hand row for the fast path (by its raw cells); and
+        whether it is remembered (a hand that is not, its score lean all the same).
 
         What is remembered is lean and shared: the cell texts, the lists of cells and the
-        scores (without their explanation) are interned, so a remembered hand costs a few
-        hundred bytes."""
+        scores (without their explanation) are interned, and so are the inputs of kinds alike
+        but for their card points (of any class: a kind then holds its own points, as a hand
+        of a kind does, `Scored.with_points`), so a remembered hand costs a few hundred bytes.
+        """
         found = self._last_scored
         if (
             row.doubled
@@ -614,24 +641,36 @@ class Checker(Night):
             or found.result.bock_next
             or found.result.pot  # (played for the pot: what it scores is the pot's too)
         ):
-            return None
+            return None, False
         intern = self._interned.setdefault
         slim = lean(found.result)
         assert slim is not None
+        score_deltas = slim.deltas
         slim = intern(
-            ("score", tuple(slim.deltas.items()), *(getattr(slim, f) for f in _SCORE_KEY)), slim
+            (
+                "score",
+                tuple(score_deltas),
+                tuple(score_deltas.values()),
+                *(getattr(slim, f) for f in _SCORE_KEY),
+            ),
+            slim,
         )
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
+        inputs, points = found.row, found.points
+        # (the other input cells alike, the inputs are alike but for the card points)
+        alike = intern(("inputs", self._others_text(cells)), inputs)
+        if alike is not inputs and alike._replace(points=inputs.points) == inputs:
+            inputs, points = alike, found.card_points
         entry = Scored(
-            found.row,
+            inputs,
             deltas,
             slim,
             found.seated,
             player_cells,
             intern(self.next_dealer, self.next_dealer),
-            found.points,
+            points,
             None if found.base is found else found.base,
         )
         # (a hand with card points is remembered by their class only if it has a picker, whose
@@ -639,7 +678,8 @@ class Checker(Night):
         key = self._kind_key(cells)
         if key is not None and (row.picker is not None or row.points is None):
             self._store(key, entry)
-        return entry
+            return entry, True
+        return entry, False
 
     # -- checking decoded rows --------------------------------------------------------------
 

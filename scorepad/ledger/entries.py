@@ -21,7 +21,7 @@ class Scored:
     """
 
     __slots__ = (
-        "base",
+        "_alike",
         "card",
         "cells",
         "deltas",
@@ -54,9 +54,15 @@ class Scored:
         self.points: Final = points
         # The card points to add up for this hand (0 where a hand has none: a leaster).
         self.card: Final = (row.points if points is None else points) or 0
-        # The hand this one is alike to but for its card points (of one class): the reports
-        # count hands by it (`Counts`). Itself when it is the first of its kind.
-        self.base: Final[Scored] = self if base is None else base
+        # (`base`; None for itself: an object that refers to itself is a reference cycle,
+        # which lives on after its last use till the garbage collector's next full pass)
+        self._alike: Final = base
+
+    @property
+    def base(self) -> "Scored":
+        """The hand this one is alike to but for its card points (of one class): the reports
+        count hands by it (`Counts`). Itself when it is the first of its kind."""
+        return self._alike or self
 
     def with_points(self, points: int) -> "Scored":
         """This hand with other card points of the same class (which score alike)."""
@@ -131,6 +137,11 @@ class Counts(Counter["Scored"]):
 
     def fold(self) -> None:
         """Make room (see the class)."""
+
+    def let_go(self, base: Scored) -> None:
+        """The ledger lets go of a kind (it remembers a bounded number: a hand of that kind
+        met again is scored anew, a kind of its own): a subclass that folds may fold this one
+        in now, so that what it counts holds no kind the ledger no longer does."""
 
     def saved(self) -> Any:
         """What this count holds, every hand folded in, as JSON data for a checkpoint (None:

@@ -21,6 +21,10 @@ from . import bock as bocks
 from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .records import rules_of_set_row
 
+# One tuple for each seating of the seats in force (`Night.seated`), at most this many kept
+_SEATINGS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_SEATINGS_KEPT = 64
+
 _BOCK_STACK = 256  # the Bock changes remembered, newest last (a correction of an older one waits)
 
 
@@ -121,7 +125,15 @@ class Night:
 
     @property
     def seated(self) -> tuple[str, ...]:
-        return tuple(self.order)
+        """The seats in force, as a tuple: one tuple for each seating (a night has a few),
+        which every hand remembered at those seats shares."""
+        seated = tuple(self.order)
+        found = _SEATINGS.get(seated)
+        if found is None:
+            if len(_SEATINGS) >= _SEATINGS_KEPT:
+                _SEATINGS.clear()
+            found = _SEATINGS[seated] = seated
+        return found
 
     def doubled_next(self) -> int:
         """How many doublings the next scored hand carries, from the doublers pending."""
