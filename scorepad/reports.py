@@ -9,9 +9,10 @@ import functools
 import io
 import json
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from .errors import ScorepadError
 from .games import BY_NAME as GAME_BY_NAME
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 # the games won on tricks alone (a bettel): their card points count for nothing
 _WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by == WonBy.NO_TRICK)
-_TEXTS = 16_384  # sheet rows remembered (by the kind of hand)
+_TEXTS = 16_384  # sheet rows remembered (by the kind of hand), at most
 # Stands for a hand's card points in a sheet line made for every hand of its kind: a private-use
 # character, which no name holds (names are printable) and CSV does not quote.
 _POINTS_GAP = "\ue000"
@@ -104,11 +105,14 @@ class PlayerCounts(Counts):
         _count(self.stats, entry, 1, entry.card)
 
     def fold(self) -> None:
-        self.gather()
-        card_points = self.card_points
-        for entry, times in self.items():
+        stats, card_points = self.stats, self.card_points
+        for entry, (times, points) in self.tally.items():
             if times:
-                _count(self.stats, entry, times, card_points[entry])
+                _count(stats, entry, times, points)
+        self.tally.clear()
+        for entry, times in self.items():  # (what `gather` added in)
+            if times:
+                _count(stats, entry, times, card_points[entry])
         self.clear()
         card_points.clear()
 
@@ -638,6 +642,41 @@ def _json_gaps() -> re.Pattern[str]:
     return re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
 
 
+_V = TypeVar("_V")
+
+_WHOLE = ("", "")  # (a kind's line that is made whole every time: `HandLines`)
+
+
+class _ByKind(Generic[_V]):
+    """What a report made of each kind of hand (a `Scored.base`), kept while the kind lives.
+
+    The ledger remembers the kinds it has seen most lately and lets the others go (a hand of
+    one met again is a new kind): held weakly, what a report made of a kind goes with it, so
+    the report holds no kind the ledger no longer does, and its memory stays as flat as the
+    ledger's. `found.get(weakref.ref(kind))` is `get`, inline (a report's pass over each hand).
+    """
+
+    def __init__(self) -> None:
+        self.found: dict[weakref.ref[Scored], _V] = {}
+        me = weakref.ref(self)  # (not the dict itself: no reference cycle through the keys)
+
+        def gone(key: weakref.ref[Scored]) -> None:
+            kept = me()
+            if kept is not None:
+                kept.found.pop(key, None)
+
+        self._gone = gone
+
+    def get(self, kind: Scored) -> _V | None:
+        return self.found.get(weakref.ref(kind))
+
+    def put(self, kind: Scored, value: _V) -> None:
+        found = self.found
+        if len(found) >= _TEXTS:
+            found.clear()
+        found[weakref.ref(kind, self._gone)] = value
+
+
 class HandLines:
     """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
 
@@ -648,23 +687,23 @@ class HandLines:
 
     def __init__(self) -> None:
         # a kind's template (%-style: its number, then its note and card points in the order
-        # of `order`, "n" and "p" each), and that order (None: made whole); by its kind
-        # (`Scored.base`), or (its kind, True) voided
-        self._parts: dict[object, tuple[str, str] | None] = {}
+        # of `order`, "n" and "p" each), and that order (`_WHOLE`: made whole); by its kind
+        # (`Scored.base`), a voided hand's by its kind in the second
+        self._parts: tuple[_ByKind[tuple[str, str]], ...] = (_ByKind(), _ByKind())
+        # one string for each template (kinds of other card points often have the same one)
+        self._templates: dict[str, str] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
         number, entry, void, amended, note, points, _time = view
         if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
         # (hands alike but for their card points share a line: `Scored.base`)
-        key: object = (entry.base, True) if void else entry.base
-        if key in self._parts:
-            parts = self._parts[key]
-        else:
-            if len(self._parts) > _TEXTS:
-                self._parts.clear()
-            parts = self._parts[key] = self._made(view, key)
+        kinds = self._parts[void]
+        parts = kinds.get(entry.base)
         if parts is None:
+            parts = self._made(view, kinds)
+            kinds.put(entry.base, parts)
+        if parts is _WHOLE:
             return json.dumps(hand_record(view), ensure_ascii=False)
         template, order = parts
         noted = json.dumps(note, ensure_ascii=False) if note else '""'
@@ -699,9 +738,9 @@ class HandLines:
 
         return hand, flush
 
-    def _made(self, view: HandView, key: object) -> tuple[str, str] | None:
-        """A kind's line as a template around its number, note and card points (None: it
-        cannot be cut there)."""
+    def _made(self, view: HandView, kinds: "_ByKind[tuple[str, str]]") -> tuple[str, str]:
+        """A kind's line as a template around its number, note and card points (`_WHOLE`: it
+        cannot be cut there), for `kinds` (those of voided hands, or of the others)."""
         record = hand_record(view._replace(number=0, note=_NOTE_GAP))
         named = view.card_points is not None  # (a leaster's line names none)
         if named:
@@ -710,17 +749,19 @@ class HandLines:
         text = json.dumps(record, ensure_ascii=False)
         start = '{"hand": 0'
         if not text.startswith(start):
-            return None
+            return _WHOLE
         pieces = _json_gaps().split(text[len(start) :])
         found = _json_gaps().findall(text)
         order = "".join("n" if g == f'"{_NOTE_GAP}"' else "p" for g in found)
         if order.count("n") != 1 or len(order) > 3 or (not named and order != "n"):
-            return None
+            return _WHOLE
         template = '{"hand": %d' + "%s".join(piece.replace("%", "%%") for piece in pieces)
-        parts = template, order
-        self._parts[key] = parts
+        if len(self._templates) >= _TEXTS:
+            self._templates.clear()
+        parts = self._templates.setdefault(template, template), order
+        kinds.put(view.entry.base, parts)
         if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
-            return None  # (made whole, every time)
+            return _WHOLE  # (made whole, every time)
         return parts
 
 
@@ -736,11 +777,11 @@ class SheetRows:
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
         # (a kind of hand is its `Scored.base` and its card points)
-        self._cells: dict[tuple[Scored, int], tuple[str, tuple[int | None, ...]]] = {}
+        self._cells: _ByKind[dict[int, tuple[str, tuple[int | None, ...]]]] = _ByKind()
         self._blank = (None,) * len(self.players)
-        self._lines: dict[Scored, tuple[str, str | None]] = {}
-        # (a void or amended hand's: by its kind, card points and marks)
-        self._marked: dict[tuple[Scored, int, bool, bool], tuple[str, str | None]] = {}
+        self._lines: _ByKind[tuple[str, str | None]] = _ByKind()
+        # (a void or amended hand's: by its kind, then its card points and marks)
+        self._marked: _ByKind[dict[tuple[int, bool, bool], tuple[str, str | None]]] = _ByKind()
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
@@ -750,15 +791,17 @@ class SheetRows:
         """The sheet row of a hand (hands come in order); `points_text` stands for its card
         points in the Played words."""
         entry = view.entry
-        kind = (entry.base, view.card_points or 0)
-        found = None if points_text is not None else self._cells.get(kind)
+        points = view.card_points or 0
+        by_points = None if points_text is not None else self._cells.get(entry.base)
+        found = None if by_points is None else by_points.get(points)
         if found is None:
             deltas = entry.deltas
             found = (played_text(view, points_text), tuple(deltas.get(p) for p in self.players))
             if remember and points_text is None:
-                if len(self._cells) > _TEXTS:
-                    self._cells.clear()
-                self._cells[kind] = found
+                if by_points is None:
+                    by_points = {}
+                    self._cells.put(entry.base, by_points)
+                by_points[points] = found
         what, cells = found
         if view.void:
             what += _(" (void)")
@@ -779,20 +822,19 @@ class SheetRows:
         number, entry, void, amended, note, points, _time = view
         parts: tuple[str, str | None] | None = None
         if void or amended:  # (its line but the number and note, by kind and card points)
-            key = (entry.base, view.card_points or 0, void, amended)
-            parts = self._marked.get(key)
+            marked = self._marked.get(entry.base)
+            if marked is None:
+                marked = {}
+                self._marked.put(entry.base, marked)
+            key = (view.card_points or 0, void, amended)
+            parts = marked.get(key)
             if parts is None:
-                parts = self._csv(self.row(view, remember=False)[1:-1]), None
-                if len(self._marked) > _TEXTS:
-                    self._marked.clear()
-                self._marked[key] = parts
+                parts = marked[key] = self._csv(self.row(view, remember=False)[1:-1]), None
         else:
             parts = self._lines.get(entry.base)
             if parts is None:
                 parts = self._line_parts(view)
-                if len(self._lines) > _TEXTS:
-                    self._lines.clear()
-                self._lines[entry.base] = parts
+                self._lines.put(entry.base, parts)
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
@@ -813,16 +855,17 @@ class SheetRows:
         (The sheet of a million hands calls it a million times: the common hand, a hand alike
         one before and without a note, takes the shortest way.)"""
         batch, flush = _batched(write)
-        add, lines_get, line_of, running = (
+        add, lines_get, line_of, running, ref = (
             batch.append,
-            self._lines.get,
+            self._lines.found.get,
             self.csv_line,
             self.running,
+            weakref.ref,
         )
 
         def hand(view: HandView) -> None:
             number, entry, void, amended, note, points, _time = view
-            parts = None if void or amended or note or running else lines_get(entry.base)
+            parts = None if void or amended or note or running else lines_get(ref(entry.base))
             if parts is None:
                 add(line_of(view))
             else:

@@ -93,7 +93,9 @@ def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up() 
     tally = PlayerCounts(PLAYERS)
     tally.add(WIN, 2)
     tally.add(alike)
-    assert len(tally) == 1 and tally[WIN] == 3
+    assert list(tally.tally) == [WIN] and tally.tally[WIN] == [3, 64 + 64 + 70]
+    tally.gather()  # (into the Counter, as the ledger does at the end of its pass)
+    assert len(tally) == 1 and tally[WIN] == 3 and tally.card_points[WIN] == 64 + 64 + 70
     ann = tally.finish()["Ann"]
     assert (ann.picks, ann.picker_wins, ann.picker_points) == (3, 3, 64 + 64 + 70)
     assert alike.card_points == 70 and alike.base is WIN and WIN.base is WIN

@@ -82,7 +82,7 @@ _V = TypeVar("_V")
 
 _SCORE_CACHE = 256  # scores remembered by decoded inputs (corrections, doubled hands)
 
-_TURNED_CACHE = 4_096  # picker hands' scores remembered as seen from the dealer (`_turned_key`)
+_TURNED_CACHE = 2_048  # picker hands' scores remembered as seen from the dealer (`_turned_key`)
 
 # The inputs that name players, by how (`_turned_key` turns them), and the others (as they are)
 _NAME_INPUTS = tuple(n for n in INPUTS if BY_NAME[n].type == Type.NAME)
@@ -383,7 +383,6 @@ class Checker(Night):
                     times = tally_get(base)
                     if times is None:
                         count(base, 1, points)
-                        tally[base] = [0, 0]
                     else:
                         times[0] += 1
                         times[1] += points
