@@ -449,6 +449,41 @@ def test_fates_hold_what_each_hands_corrections_fold_to(
         assert missing not in fates and fates.get(missing) is None  # type: ignore[arg-type]
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.integers(1, 60), max_size=20), st.lists(st.integers(1, 70), max_size=5))
+def test_a_night_takes_in_the_corrections_of_the_hands_it_reaches(
+    corrected: set[int], asked: list[int]
+) -> None:
+    """A night holds in `refs` only the hands it has reached that rows below correct (and those
+    `keep` asked for), not every hand the scan found corrected: its memory does not grow with
+    the corrections of a long night ahead of the pass. Reaching the hands in turn, each is
+    found corrected exactly when the scan (or `keep`) says so, with every row counted."""
+    from array import array
+
+    from scorepad.ledger import Ledger
+    from scorepad.store.scan import Fates
+
+    refs = sorted(corrected)
+    fates = Fates(
+        array("q", refs + refs), array("b", [0] * 2 * len(refs)), array("q", [-1] * 2 * len(refs))
+    )
+    night = Ledger(
+        load_rules("standard"), ["Ann", "Bob", "Cy", "Dee", "Ed"], "Ann", corrections=fates
+    )
+    assert night.refs == {}
+    for ref in asked:
+        night.keep(ref)
+    for number in range(1, 71):
+        wanted = number in corrected or number in asked
+        assert (
+            number >= night.next_ref and night.reached(number) or number in night.refs
+        ) == wanted
+        assert all(ref <= number or ref in asked for ref in night.refs)
+        expected = 2 * (number in corrected) + asked.count(number)
+        assert night.refs.get(number, 0) == expected
+    assert night.next_ref > 70
+
+
 @pytest.mark.parametrize("deck", [24, 32])
 def test_possible_points_are_the_sums_of_the_packs_cards(deck: int) -> None:
     """Every sum of a few cards of the pack, found by trying every choice of them, and of all

@@ -303,7 +303,7 @@ class Checker(Night):
         k_pot = index["pot"] if "pot" in codec.columns else None  # (format 8 on)
         rules_text = str(self.rules_line) if self.rules_line else ""
         self._rules_text = rules_text
-        width, refs, totals, fast_get = codec.width, self.refs, self.totals, self._fast.get
+        width, totals, fast_get = codec.width, self.totals, self._fast.get
         race = self.rules.settlement == "race"
         slow, keep = self._feed_slow, self._keep
         counts = self.counts
@@ -366,7 +366,8 @@ class Checker(Night):
             self.next_dealer = entry.next_dealer
             if race:
                 self._check_race()
-            if number in refs:  # a later row corrects this hand: remember it till then
+            if number >= self.next_ref and self.reached(number):  # (a later row corrects it:
+                # remember it till then)
                 if entry.card != points:
                     entry = entry.with_points(points)
                 keep(

@@ -6,7 +6,8 @@ and when it makes a new row (`NewRows`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import heapq
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
@@ -20,6 +21,8 @@ from ..store.scan import Fate
 from . import bock as bocks
 from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .records import rules_of_set_row
+
+_NO_HAND = 1 << 62  # (`Night.next_ref` when no hand ahead is corrected: past any hand number)
 
 # One tuple for each seating of the seats in force (`Night.seated`), at most this many kept
 _SEATINGS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -69,7 +72,20 @@ class Night:
         # told of each change of the rules as the pass reaches it, with the hand it applies from
         self.on_set: Callable[[Row, int], None] | None = None
         self.corrections = corrections if corrections is not None else {}  # (read only)
-        self.refs = {ref: fate.rows for ref, fate in self.corrections.items()}
+        # The hands reached that rows below still correct, with how many (`_reach` takes in a
+        # hand's corrections as the pass reaches it: `corrections` may hold tens of thousands)
+        self.refs: dict[int, int] = {}
+        rows = getattr(self.corrections, "rows", None)  # (`Fates.rows`, in hand order)
+        self._coming: Iterator[tuple[int, int]] = (
+            rows()
+            if callable(rows)
+            else iter(sorted((ref, fate.rows) for ref, fate in self.corrections.items()))
+        )
+        self._next: tuple[int, int] | None = next(self._coming, None)  # the next of them
+        self._asked: list[int] = []  # (a heap) the hands `keep` was asked for, not yet reached
+        self.next_ref = self._next[0] if self._next is not None else _NO_HAND
+        """The least hand not yet reached that rows below correct (or `keep` was asked for):
+        the pass takes in the corrections of a hand it reaches at or past it (`reached`)."""
         self.kept: dict[int, Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.corrected = 0  # the correction rows above a checkpoint the pass began at
@@ -314,8 +330,36 @@ class Night:
     ) -> None:
         """Remember hand `number` as dealt, if a later row corrects it (till the last does);
         `pot`: what the pot held before it."""
+        if number >= self.next_ref:
+            self.reached(number)
         if number in self.refs:
             self.kept[number] = Version(row, dict(deltas), consumed, result, pot=pot)
+
+    def reached(self, number: int) -> bool:
+        """The pass reaches hand `number` (at or past `next_ref`): take in the corrections of
+        the hands up to it; whether rows below correct this one."""
+        refs, coming, asked = self.refs, self._next, self._asked
+        while coming is not None and coming[0] <= number:
+            ref, rows = coming
+            refs[ref] = refs.get(ref, 0) + rows
+            coming = next(self._coming, None)
+        while asked and asked[0] <= number:
+            heapq.heappop(asked)
+        self._next = coming
+        self.next_ref = min(coming[0] if coming is not None else _NO_HAND, *asked[:1], _NO_HAND)
+        return number in refs
+
+    def passed(self, number: int) -> None:
+        """The night's state was put in place up to hand `number` (`saved.restore`): the rows
+        below hold no correction of a hand up to it that this pass is to apply."""
+        coming = self._next
+        while coming is not None and coming[0] <= number:
+            coming = next(self._coming, None)
+        self._next = coming
+        asked = self._asked
+        while asked and asked[0] <= number:
+            heapq.heappop(asked)
+        self.next_ref = min(coming[0] if coming is not None else _NO_HAND, *asked[:1], _NO_HAND)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""

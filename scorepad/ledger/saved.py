@@ -45,8 +45,23 @@ STATE = (
 # Not the night's state: what the night was made with (the file's head, the corrections below,
 # the report's callbacks), made again for each pass; `rules` is the rules of the `set` row at
 # `rules_line` (read from the file again); `kept` is empty at a checkpoint (every correction
-# applied); `refs` follows from `corrections`.
-WIRING = ("rules", "players", "codec", "on_set", "corrections", "refs", "kept", "on_hand", "counts")
+# applied); `refs` and where the pass is in `corrections` (`next_ref` and what makes it) follow
+# from `corrections` and `last_hand` (`restore` puts the pass past it: `Night.passed`).
+WIRING = (
+    "rules",
+    "players",
+    "codec",
+    "on_set",
+    "corrections",
+    "refs",
+    "next_ref",
+    "_coming",
+    "_next",
+    "_asked",
+    "kept",
+    "on_hand",
+    "counts",
+)
 
 
 def saved(night: Night) -> dict[str, Any] | None:
@@ -195,6 +210,7 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
     night.pot = data["pot"]
     night.pot_rows = set(data["pot_rows"])
     night.pot_hands = set(data["pot_hands"])
+    night.passed(last_hand)
     night._changed(rules=True)  # (what was remembered is for the state before)
     return True
 
