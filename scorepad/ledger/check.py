@@ -646,40 +646,51 @@ class Checker(Night):
         slim = lean(found.result)
         assert slim is not None
         score_deltas = slim.deltas
-        slim = intern(
-            (
-                "score",
-                tuple(score_deltas),
-                tuple(score_deltas.values()),
-                *(getattr(slim, f) for f in _SCORE_KEY),
-            ),
-            slim,
+        score_key = (
+            "score",
+            tuple(score_deltas),
+            tuple(score_deltas.values()),
+            *(getattr(slim, f) for f in _SCORE_KEY),
         )
+        slim = intern(score_key, slim)
         player_cells = self._player_cells(cells)
         player_cells = intern(player_cells, tuple(intern(c, c) for c in player_cells))
         deltas = intern(("deltas", player_cells, found.seated), found.deltas)
         inputs, points = found.row, found.points
         # (the other input cells alike, the inputs are alike but for the card points)
-        alike = intern(("inputs", self._others_text(cells)), inputs)
-        if alike is not inputs and alike._replace(points=inputs.points) == inputs:
+        others = self._others_text(cells)
+        alike = intern(("inputs", others), inputs)
+        shared = alike is inputs or alike._replace(points=inputs.points) == inputs
+        if alike is not inputs and shared:
             inputs, points = alike, found.card_points
+        next_dealer = intern(self.next_dealer, self.next_dealer)
         entry = Scored(
             inputs,
             deltas,
             slim,
             found.seated,
             player_cells,
-            intern(self.next_dealer, self.next_dealer),
+            next_dealer,
             points,
             None if found.base is found else found.base,
         )
+        if shared:
+            # Kinds alike but for their card points, of classes that score alike, are one kind
+            # (one `Scored`, its card points the first's, a hand's own told apart as a hand of
+            # a kind always is): the reports make one line of it, and count it once.
+            entry = intern(
+                ("kind", others, score_key, player_cells, found.seated, next_dealer), entry
+            )
+        own = found.card_points  # (this hand's, which its kind's may not be)
         # (a hand with card points is remembered by their class only if it has a picker, whose
         # score `points_class` is about)
         key = self._kind_key(cells)
         if key is not None and (row.picker is not None or row.points is None):
             self._store(key, entry)
-            return entry, True
-        return entry, False
+            kept = True
+        else:
+            kept = False
+        return (entry if own is None or entry.card_points == own else entry.with_points(own)), kept
 
     # -- checking decoded rows --------------------------------------------------------------
 

@@ -66,7 +66,8 @@ class Scored:
         return self._alike or self
 
     def with_points(self, points: int) -> "Scored":
-        """This hand with other card points of the same class (which score alike)."""
+        """This hand with other card points, which score alike (of the same class, or of a
+        class the ledger found to score alike: `Checker._remember`)."""
         return Scored(
             self.row,
             self.deltas,
