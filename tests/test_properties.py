@@ -476,7 +476,7 @@ def test_a_night_takes_in_the_corrections_of_the_hands_it_reaches(
     for number in range(1, 71):
         wanted = number in corrected or number in asked
         assert (
-            number >= night.next_ref and night.reached(number) or number in night.refs
+            (number >= night.next_ref and night.reached(number)) or number in night.refs
         ) == wanted
         assert all(ref <= number or ref in asked for ref in night.refs)
         expected = 2 * (number in corrected) + asked.count(number)

@@ -52,19 +52,22 @@ class Fates(Mapping[int, Fate]):
     def __init__(self, refs: "array[int]", kinds: "array[int]", places: "array[int]") -> None:
         """From each correction row in file order: the hand it corrects, whether it amends
         (1) or voids or restores (0) it, and where its row begins (-1: not known)."""
-        self._refs, self._rows = array("q"), array("q")
-        self._amended, self._voided = array("q"), array("q")
-        # (sorted stably: a hand's corrections stay in file order, the last one last)
-        for at in sorted(range(len(refs)), key=refs.__getitem__):
-            ref, place = refs[at], places[at]
-            if not self._refs or self._refs[-1] != ref:
-                self._refs.append(ref)
-                self._rows.append(0)
-                self._amended.append(-1)
-                self._voided.append(-1)
-            self._rows[-1] += 1
+        # (the hands in order, each once; then each row counted in file order, so the last
+        # amendment's place and the last void's stay: no list of every row's index to sort)
+        ordered = array("q", sorted(refs))
+        self._refs = array(
+            "q", (ref for at, ref in enumerate(ordered) if not at or ordered[at - 1] != ref)
+        )
+        del ordered
+        size = len(self._refs)
+        self._rows = array("q", bytes(8 * size))
+        self._amended, self._voided = array("q", [-1]) * size, array("q", [-1]) * size
+        hands = self._refs
+        for ref, kind, place in zip(refs, kinds, places):
+            at = bisect_left(hands, ref)
+            self._rows[at] += 1
             if place >= 0:
-                (self._amended if kinds[at] else self._voided)[-1] = place
+                (self._amended if kind else self._voided)[at] = place
 
     def _at(self, ref: object) -> int:
         """Where a hand's fate is held (-1: none is)."""
@@ -119,6 +122,9 @@ class _FateValues(ValuesView[Fate]):
         return (fate for _ref, fate in self._mapping.pairs())
 
 
+_LARGE_PASS = 16 << 20  # the bytes to read from which a pass asks for its buffers given back
+
+
 def find_corrections(
     snapshot: Snapshot, head: Head, details: bool = True, start: int = 0, digest: Any = None
 ) -> tuple[Fates, int, int]:
@@ -135,6 +141,8 @@ def find_corrections(
     From byte `start` on (the start of a line), if given: the line ends counted are those
     after it. `digest`, if given (a hashlib object), is fed every byte read.
     """
+    if snapshot.size - start > _LARGE_PASS:
+        files.release_large_buffers()  # (the pass to come reads it too: memory stays flat)
     codec = head.codec
     at_kind = codec.index["kind"]
     refs, kinds, places = array("q"), array("b"), array("q")  # (each correction row's: `Fates`)
