@@ -780,8 +780,8 @@ class SheetRows:
         self._cells: _ByKind[dict[int, tuple[str, tuple[int | None, ...]]]] = _ByKind()
         self._blank = (None,) * len(self.players)
         self._lines: _ByKind[tuple[str, str | None]] = _ByKind()
-        # (a void or amended hand's: by its kind, then its card points and marks)
-        self._marked: _ByKind[dict[tuple[int, bool, bool], tuple[str, str | None]]] = _ByKind()
+        # (a void or amended hand's: by its kind, then its marks)
+        self._marked: _ByKind[dict[tuple[bool, bool], tuple[str, str | None]]] = _ByKind()
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
@@ -821,15 +821,14 @@ class SheetRows:
             return self._csv(self.row(view)) + "\n"
         number, entry, void, amended, note, points, _time = view
         parts: tuple[str, str | None] | None = None
-        if void or amended:  # (its line but the number and note, by kind and card points)
+        if void or amended:  # (its line but the number, note and card points, by kind and marks)
             marked = self._marked.get(entry.base)
             if marked is None:
                 marked = {}
                 self._marked.put(entry.base, marked)
-            key = (view.card_points or 0, void, amended)
-            parts = marked.get(key)
+            parts = marked.get((void, amended))
             if parts is None:
-                parts = marked[key] = self._csv(self.row(view, remember=False)[1:-1]), None
+                parts = marked[void, amended] = self._line_parts(view)
         else:
             parts = self._lines.get(entry.base)
             if parts is None:

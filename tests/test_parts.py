@@ -319,6 +319,56 @@ def test_a_large_file_is_read_by_two_processes_and_prints_what_one_does(
     assert len(sheet["hands"]) == 3000
 
 
+def test_a_pass_over_a_large_file_asks_for_its_large_buffers_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pass over many bytes (`scan._LARGE_PASS`, made small here) has the allocator give back
+    each large buffer as it is freed (`files.release_large_buffers`); a short one does not ask,
+    and asking changes nothing a report prints."""
+    from scorepad.store import files, scan
+
+    path = tmp_path / "night.csv"
+    generated(path, 300)
+    whole = one_pass(path)
+    asked: list[int] = []
+    monkeypatch.setattr(files, "release_large_buffers", lambda: asked.append(1))
+    assert outputs(path, REPORTS[:1]) == whole[:1] and not asked
+    monkeypatch.setattr(scan, "_LARGE_PASS", path.stat().st_size // 2)
+    assert outputs(path, REPORTS[:1]) == whole[:1] and asked
+    monkeypatch.undo()
+    files.release_large_buffers()  # (the real call, twice: the second does nothing)
+    files.release_large_buffers()
+    assert outputs(path) == whole
+
+
+def test_a_night_with_more_kinds_than_are_remembered_prints_what_it_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast path remembers the kinds of hand seen most lately (`_KINDS_KEPT`) and lets the
+    others go, folding their counts in (`Counts.let_go`) and freeing what the reports made of
+    them: with room for a few kinds only, every report prints what it prints with room for all,
+    in one process and in two."""
+    from scorepad.ledger import check
+
+    path = tmp_path / "night.csv"
+    generated(path, 3000)
+    whole = one_pass(path)
+    let_go: list[object] = []
+    let_go_before = PlayerCounts.let_go
+
+    def counted(self: PlayerCounts, base: Any) -> None:
+        let_go.append(base)
+        let_go_before(self, base)
+
+    monkeypatch.setattr(PlayerCounts, "let_go", counted)
+    monkeypatch.setattr(check, "_KINDS_KEPT", 8)
+    assert one_pass(path) == whole
+    assert len(let_go) > 100  # (kinds were let go, and counted in as they went)
+    monkeypatch.setattr(parts, "TWO_PROCESSES_FROM", 0)
+    monkeypatch.setattr(parts, "available", lambda: True)
+    assert outputs(path) == whole
+
+
 def test_a_child_that_fails_leaves_the_pass_to_this_process(tmp_path: Path) -> None:
     def broken() -> Any:
         raise ValueError("no")
