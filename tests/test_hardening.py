@@ -978,3 +978,26 @@ def test_a_currency_symbol_is_short_printable_and_no_formula(
     path = tmp_path / "night.csv"
     message = fails("-f", path, "settle", "--rate", "1", "--currency", symbol, code=2)
     assert "--currency" in message and says in message
+
+
+def test_a_correction_naming_a_hand_past_any_number_is_one_clear_line(
+    run: Run, tmp_path: Path
+) -> None:
+    """A hand-edited void row whose ref has more digits than any hand number (the scan keeps
+    refs in 64-bit arrays): `verify` names the line and the ref, as for any hand not recorded
+    above, without a traceback."""
+    import csv
+
+    friday = Path(__file__).parent.parent / "sample_sessions" / "standard-friday.csv"
+    rows = list(csv.reader(friday.open(newline="", encoding="utf-8")))
+    kind, ref = rows[0].index("kind"), rows[0].index("ref")
+    at = next(n for n, row in enumerate(rows) if len(row) > kind and row[kind] == "void")
+    rows[at][ref] = "1" * 24
+    path = tmp_path / "night.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out, lineterminator="\n").writerows(rows)
+    result = run("-f", path, "verify")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"{path}:{at + 1}: ref: {'1' * 24} is not a hand recorded above"
+    ]
