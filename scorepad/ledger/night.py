@@ -72,7 +72,7 @@ class Night:
         # told of each change of the rules as the pass reaches it, with the hand it applies from
         self.on_set: Callable[[Row, int], None] | None = None
         self.corrections = corrections if corrections is not None else {}  # (read only)
-        # The hands reached that rows below still correct, with how many (`_reach` takes in a
+        # The hands reached that rows below still correct, with how many (`reached` takes in a
         # hand's corrections as the pass reaches it: `corrections` may hold tens of thousands)
         self.refs: dict[int, int] = {}
         rows = getattr(self.corrections, "rows", None)  # (`Fates.rows`, in hand order)
@@ -338,27 +338,26 @@ class Night:
     def reached(self, number: int) -> bool:
         """The pass reaches hand `number` (at or past `next_ref`): take in the corrections of
         the hands up to it; whether rows below correct this one."""
-        refs, coming, asked = self.refs, self._next, self._asked
-        while coming is not None and coming[0] <= number:
-            ref, rows = coming
-            refs[ref] = refs.get(ref, 0) + rows
-            coming = next(self._coming, None)
-        while asked and asked[0] <= number:
-            heapq.heappop(asked)
-        self._next = coming
-        self.next_ref = min(coming[0] if coming is not None else _NO_HAND, *asked[:1], _NO_HAND)
-        return number in refs
+        self._advance(number, take=True)
+        return number in self.refs
 
     def passed(self, number: int) -> None:
         """The night's state was put in place up to hand `number` (`saved.restore`): the rows
         below hold no correction of a hand up to it that this pass is to apply."""
-        coming = self._next
+        self._advance(number, take=False)
+
+    def _advance(self, number: int, take: bool) -> None:
+        """Move the pass past hand `number` in `corrections` and the hands `keep` asked for,
+        taking the corrections of the hands passed into `refs` (`take`) or not."""
+        refs, coming, asked = self.refs, self._next, self._asked
         while coming is not None and coming[0] <= number:
+            if take:
+                ref, rows = coming
+                refs[ref] = refs.get(ref, 0) + rows
             coming = next(self._coming, None)
-        self._next = coming
-        asked = self._asked
         while asked and asked[0] <= number:
             heapq.heappop(asked)
+        self._next = coming
         self.next_ref = min(coming[0] if coming is not None else _NO_HAND, *asked[:1], _NO_HAND)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
