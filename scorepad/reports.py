@@ -5,14 +5,11 @@ which calls `on_hand` with every hand's final version) and render what they retu
 """
 
 import csv
-import functools
 import io
 import json
-import re
-import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import ScorepadError
 from .games import BY_NAME as GAME_BY_NAME
@@ -32,10 +29,6 @@ if TYPE_CHECKING:
 
 # the games won on tricks alone (a bettel): their card points count for nothing
 _WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by == WonBy.NO_TRICK)
-_TEXTS = 16_384  # sheet rows remembered (by the kind of hand), at most
-# Stands for a hand's card points in a sheet line made for every hand of its kind: a private-use
-# character, which no name holds (names are printable) and CSV does not quote.
-_POINTS_GAP = "\ue000"
 
 
 class PlayerStats:
@@ -94,35 +87,18 @@ class PlayerStats:
 
 
 class PlayerCounts(Counts):
-    """Hands counted for every player's numbers, folded into them now and then (memory stays
-    flat however many kinds of hand the night has)."""
+    """Hands counted by kind, for every player's numbers (`finish` folds them in)."""
 
     def __init__(self, players: Sequence[str]):
         super().__init__()
         self.stats = {p: PlayerStats() for p in players}
 
-    def add_alone(self, entry: Scored) -> None:
-        _count(self.stats, entry, 1, entry.card)
-
     def fold(self) -> None:
-        stats, card_points = self.stats, self.card_points
-        for entry, (times, points) in self.tally.items():
-            if times:
-                _count(stats, entry, times, points)
-        self.tally.clear()
-        for entry, times in self.items():  # (what `gather` added in)
-            if times:
-                _count(stats, entry, times, card_points[entry])
+        """Add the hands counted so far into every player's numbers."""
+        stats = self.stats
+        for entry, times in self.items():
+            _count(stats, entry, times, times * entry.card)
         self.clear()
-        card_points.clear()
-
-    def let_go(self, base: Scored) -> None:
-        times, points = self.pop(base, 0), self.card_points.pop(base, 0)
-        tallied = self.tally.pop(base, None)
-        if tallied is not None:
-            times, points = times + tallied[0], points + tallied[1]
-        if times:
-            _count(self.stats, base, times, points)
 
     def finish(self) -> dict[str, PlayerStats]:
         """Every player's numbers, every hand counted."""
@@ -168,23 +144,6 @@ class PlayerCounts(Counts):
                     return False
             made[player] = stats
         self.stats = made
-        return True
-
-    def empty(self) -> "PlayerCounts":
-        return PlayerCounts(tuple(self.stats))
-
-    def add_saved(self, data: Any) -> bool:
-        other = PlayerCounts(tuple(self.stats))
-        if not other.restore(data):
-            return False
-        self.fold()
-        for player, numbers in other.stats.items():
-            mine = self.stats[player]
-            for name in PlayerStats.__slots__:
-                if name == "results":
-                    mine.results.update(numbers.results)
-                else:
-                    setattr(mine, name, getattr(mine, name) + getattr(numbers, name))
         return True
 
 
@@ -399,9 +358,9 @@ def _penalty_text(row: Row) -> str:
     return text.format(offender=row.offender, penalty=row.penalty, to=row.paid_to)
 
 
-def played_text(view: HandView, points_text: str | None = None) -> str:
-    """A few words for the sheet's Played column: who picked with whom, the points (or
-    `points_text`), and what a paper sheet would note beside them (`marks`)."""
+def played_text(view: HandView) -> str:
+    """A few words for the sheet's Played column: who picked with whom, the points, and what a
+    paper sheet would note beside them (`marks`)."""
     row = view.row
     if row.kind is RowKind.DOUBLER:
         return _("doubler")
@@ -445,8 +404,7 @@ def played_text(view: HandView, points_text: str | None = None) -> str:
                 side=side, count=row.tricks
             )
         else:
-            points = view.card_points if points_text is None else points_text
-            text = f"{side} {points}"
+            text = f"{side} {view.card_points}"
     noted = marks(row, view.entry.result)
     return f"{text}, {', '.join(noted)}" if noted else text
 
@@ -634,85 +592,32 @@ def _batched(write: Callable[[str], object]) -> tuple[list[str], Callable[[], No
 
 
 _NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
-_POINTS_FIELD = "\ue002"  # stands for its card points (the number) there
-
-
-@functools.cache  # (compiled when first needed: JSON output only)
-def _json_gaps() -> re.Pattern[str]:
-    return re.compile(f'"{_NOTE_GAP}"|"{_POINTS_FIELD}"|{_POINTS_GAP}')
-
-
-_V = TypeVar("_V")
-
-_WHOLE = ("", "")  # (a kind's line that is made whole every time: `HandLines`)
-
-
-class _ByKind(Generic[_V]):
-    """What a report made of each kind of hand (a `Scored.base`), kept while the kind lives.
-
-    The ledger remembers the kinds it has seen most lately and lets the others go (a hand of
-    one met again is a new kind): held weakly, what a report made of a kind goes with it, so
-    the report holds no kind the ledger no longer does, and its memory stays as flat as the
-    ledger's. `found.get(weakref.ref(kind))` is `get`, inline (a report's pass over each hand).
-    """
-
-    def __init__(self) -> None:
-        self.found: dict[weakref.ref[Scored], _V] = {}
-        me = weakref.ref(self)  # (not the dict itself: no reference cycle through the keys)
-
-        def gone(key: weakref.ref[Scored]) -> None:
-            kept = me()
-            if kept is not None:
-                kept.found.pop(key, None)
-
-        self._gone = gone
-
-    def get(self, kind: Scored) -> _V | None:
-        return self.found.get(weakref.ref(kind))
-
-    def put(self, kind: Scored, value: _V) -> None:
-        found = self.found
-        if len(found) >= _TEXTS:
-            found.clear()
-        found[weakref.ref(kind, self._gone)] = value
 
 
 class HandLines:
     """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
 
-    Hands of one kind (the same `Scored`, which is told apart by which object it is) differ
-    only in their number, note and card points: their line is made once, as a template with
-    gaps for those (and checked against the line made whole the first time); a voided hand of
-    a kind has its own. An amended hand, or one with running totals, is made whole."""
+    Hands of one kind (the same `Scored`: the checking pass gives hands alike one) differ only
+    in their number and note: the rest of their line is made once for the kind (and once for
+    a voided hand of it). An amended hand, or one with running totals, is made whole."""
 
     def __init__(self) -> None:
-        # a kind's template (%-style: its number, then its note and card points in the order
-        # of `order`, "n" and "p" each), and that order (`_WHOLE`: made whole); by its kind
-        # (`Scored.base`), a voided hand's by its kind in the second
-        self._parts: tuple[_ByKind[tuple[str, str]], ...] = (_ByKind(), _ByKind())
-        # one string for each template (kinds of other card points often have the same one)
-        self._templates: dict[str, str] = {}
+        # a kind's line (voided or not) around its note, but its number
+        self._kinds: dict[tuple[Scored, bool], tuple[str, str] | None] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
-        number, entry, void, amended, note, points, _time = view
+        number, entry, void, amended, note, _time = view
         if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
-        # (hands alike but for their card points share a line: `Scored.base`)
-        kinds = self._parts[void]
-        parts = kinds.get(entry.base)
+        key = (entry, void)
+        if key not in self._kinds:
+            self._kinds[key] = self._parts(view)
+        parts = self._kinds[key]
         if parts is None:
-            parts = self._made(view, kinds)
-            kinds.put(entry.base, parts)
-        if parts is _WHOLE:
             return json.dumps(hand_record(view), ensure_ascii=False)
-        template, order = parts
-        noted = json.dumps(note, ensure_ascii=False) if note else '""'
-        if order == "n":
-            return template % (number, noted)
-        card = entry.card_points if points is None else points
-        if order == "ppn":  # (the points, then the words that name them, then the note)
-            return template % (number, card, card, noted)
-        return template % (number, *(noted if gap == "n" else card for gap in order))
+        before, after = parts
+        noted = json.dumps(note, ensure_ascii=False)
+        return f'{{"hand": {number}{before}{noted}{after}'
 
     def json_writer(
         self,
@@ -738,71 +643,39 @@ class HandLines:
 
         return hand, flush
 
-    def _made(self, view: HandView, kinds: "_ByKind[tuple[str, str]]") -> tuple[str, str]:
-        """A kind's line as a template around its number, note and card points (`_WHOLE`: it
-        cannot be cut there), for `kinds` (those of voided hands, or of the others)."""
-        record = hand_record(view._replace(number=0, note=_NOTE_GAP))
-        named = view.card_points is not None  # (a leaster's line names none)
-        if named:
-            record["points"] = _POINTS_FIELD
-            record["played"] = played_text(view, _POINTS_GAP)
-        text = json.dumps(record, ensure_ascii=False)
-        start = '{"hand": 0'
-        if not text.startswith(start):
-            return _WHOLE
-        pieces = _json_gaps().split(text[len(start) :])
-        found = _json_gaps().findall(text)
-        order = "".join("n" if g == f'"{_NOTE_GAP}"' else "p" for g in found)
-        if order.count("n") != 1 or len(order) > 3 or (not named and order != "n"):
-            return _WHOLE
-        template = '{"hand": %d' + "%s".join(piece.replace("%", "%%") for piece in pieces)
-        if len(self._templates) >= _TEXTS:
-            self._templates.clear()
-        parts = self._templates.setdefault(template, template), order
-        kinds.put(view.entry.base, parts)
-        if self.line(view) != json.dumps(hand_record(view), ensure_ascii=False):
-            return _WHOLE  # (made whole, every time)
-        return parts
+    @staticmethod
+    def _parts(view: HandView) -> tuple[str, str] | None:
+        """A kind's line but its number, cut around its note (None: it cannot be cut so)."""
+        text = json.dumps(hand_record(view._replace(number=0, note=_NOTE_GAP)), ensure_ascii=False)
+        start, gap = '{"hand": 0', json.dumps(_NOTE_GAP, ensure_ascii=False)
+        if not text.startswith(start) or text.count(gap) != 1:
+            return None
+        before, _gap, after = text[len(start) :].partition(gap)
+        return before, after
 
 
 class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 
     Each cell of a player is their points in that hand (or, `running`, their total so far), or
-    None where they were not at the table. Hands alike share their cells (worked out once)."""
+    None where they were not at the table. The cells of hands of one kind (the same `Scored`)
+    are worked out once."""
 
     def __init__(self, players: Sequence[str], running: bool = False):
         self.players = tuple(players)
         self.running = running
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
-        # (a kind of hand is its `Scored.base` and its card points)
-        self._cells: _ByKind[dict[int, tuple[str, tuple[int | None, ...]]]] = _ByKind()
         self._blank = (None,) * len(self.players)
-        self._lines: _ByKind[tuple[str, str | None]] = _ByKind()
-        # (a void or amended hand's: by its kind, then its marks)
-        self._marked: _ByKind[dict[tuple[bool, bool], tuple[str, str | None]]] = _ByKind()
+        # a kind's line as CSV but its number and note (by the kind, void and amended)
+        self._lines: dict[tuple[Scored, bool, bool], str] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
-    def row(
-        self, view: HandView, remember: bool = True, points_text: str | None = None
-    ) -> list[Any]:
-        """The sheet row of a hand (hands come in order); `points_text` stands for its card
-        points in the Played words."""
+    def row(self, view: HandView) -> list[Any]:
+        """The sheet row of a hand (hands come in order)."""
         entry = view.entry
-        points = view.card_points or 0
-        by_points = None if points_text is not None else self._cells.get(entry.base)
-        found = None if by_points is None else by_points.get(points)
-        if found is None:
-            deltas = entry.deltas
-            found = (played_text(view, points_text), tuple(deltas.get(p) for p in self.players))
-            if remember and points_text is None:
-                if by_points is None:
-                    by_points = {}
-                    self._cells.put(entry.base, by_points)
-                by_points[points] = found
-        what, cells = found
+        what = played_text(view)
         if view.void:
             what += _(" (void)")
         elif view.amended:
@@ -811,81 +684,41 @@ class SheetRows:
             cells = self._running(view)
         elif view.void:
             cells = self._blank
+        else:
+            cells = tuple(entry.deltas.get(p) for p in self.players)
         return [view.number, entry.row.dealer or "", what, *cells, view.note]
 
     def csv_line(self, view: HandView) -> str:
-        """The sheet row of a hand as a line of CSV. Hands alike but for their card points
-        (and number and note) share the rest of the line, made once, with a gap for the
-        points where the Played words name them."""
+        """The sheet row of a hand as a line of CSV."""
         if self.running:
             return self._csv(self.row(view)) + "\n"
-        number, entry, void, amended, note, points, _time = view
-        parts: tuple[str, str | None] | None = None
-        if void or amended:  # (its line but the number, note and card points, by kind and marks)
-            marked = self._marked.get(entry.base)
-            if marked is None:
-                marked = {}
-                self._marked.put(entry.base, marked)
-            parts = marked.get((void, amended))
-            if parts is None:
-                parts = marked[void, amended] = self._line_parts(view)
-        else:
-            parts = self._lines.get(entry.base)
-            if parts is None:
-                parts = self._line_parts(view)
-                self._lines.put(entry.base, parts)
+        number, entry, void, amended, note, _time = view
+        key = (entry, void, amended)
+        middle = self._lines.get(key)
+        if middle is None:
+            middle = self._lines[key] = self._csv(self.row(view)[1:-1])
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
             if any(c in note for c in ',"\r\n'):
                 note = '"' + note.replace('"', '""') + '"'
-        before, after = parts
-        if after is None:
-            return f"{number},{before},{note}\n"
-        return f"{number},{before}{entry.card_points if points is None else points}{after},{note}\n"
+        return f"{number},{middle},{note}\n"
 
     def csv_writer(
         self, write: Callable[[str], object]
     ) -> tuple[Callable[[HandView], None], Callable[[str], None], Callable[[], None]]:
         """`csv_line` for a pass: a function to call with each hand, which gives `write` its
         lines a few thousand at a time; one to put another line in their order (a change of
-        the rules); one to call at the end (it writes the rest).
-
-        (The sheet of a million hands calls it a million times: the common hand, a hand alike
-        one before and without a note, takes the shortest way.)"""
+        the rules); one to call at the end (it writes the rest)."""
         batch, flush = _batched(write)
-        add, lines_get, line_of, running, ref = (
-            batch.append,
-            self._lines.found.get,
-            self.csv_line,
-            self.running,
-            weakref.ref,
-        )
+        add, line_of = batch.append, self.csv_line
 
         def hand(view: HandView) -> None:
-            number, entry, void, amended, note, points, _time = view
-            parts = None if void or amended or note or running else lines_get(ref(entry.base))
-            if parts is None:
-                add(line_of(view))
-            else:
-                before, after = parts
-                if after is None:
-                    add(f"{number},{before},\n")
-                else:  # (`entry.card`: its card points, which the Played words name)
-                    add(f"{number},{before}{entry.card if points is None else points}{after},\n")
+            add(line_of(view))
             if len(batch) >= _BATCH:
                 flush()
 
         return hand, add, flush
-
-    def _line_parts(self, view: HandView) -> tuple[str, str | None]:
-        """A hand's sheet line but its number and note, as CSV: around its card points where
-        the Played words name them (and one piece, None after it, where they do not)."""
-        marked = self._csv(self.row(view, False, _POINTS_GAP)[1:-1])
-        if marked.count(_POINTS_GAP) == 1:
-            before, _unused, after = marked.partition(_POINTS_GAP)
-            return before, after
-        return self._csv(self.row(view, remember=False)[1:-1]), None
 
     def _csv(self, cells: Sequence[Any]) -> str:
         """Cells as a line of CSV, without its line end."""
@@ -976,11 +809,6 @@ class RunningSeries:
         self._numbers: list[int] = []
         self._steps: list[tuple[int, ...]] = []
         self._zeros = (0,) * len(self.players)
-        # (a second part's series, `after`: its first run, which goes on from the first part's
-        # last, kept unsummed till it ends)
-        self._open_head = False
-        self._head: tuple[list[int], list[tuple[int, ...]]] | None = None
-        self._began = (0, 0)  # (`after`: the bound it began before)
 
     def add(self, view: HandView) -> None:
         if view.void:
@@ -996,14 +824,7 @@ class RunningSeries:
                 self.series[p].append(running[p])
             return
         if self._next and number >= self._next:
-            if self._open_head:  # (`after`: the run the first part's last goes on into)
-                self._head = (self._numbers, self._steps)
-                for k, p in enumerate(self.players):  # (the totals go on from its end)
-                    self._running[p] += sum(step[k] for step in self._steps)
-                self._numbers, self._steps = [], []
-                self._open_head = False
-            else:
-                self._flush()
+            self._flush()
             bounds, at = self._bounds, self._next_at
             while at < len(bounds) and bounds[at] <= number:
                 at += 1
@@ -1036,77 +857,6 @@ class RunningSeries:
                 ys.append(value)
         numbers.clear()
         steps.clear()
-
-    # -- a file read in two processes (`parts`) ----------------------------------------------
-
-    def after(self, last_hand: int) -> "RunningSeries":
-        """A series for the hands after hand `last_hand` (the second part of a pass read in two
-        processes), its totals from 0: its first run goes on from this one's last (`part`)."""
-        other = RunningSeries(self.players)
-        other.every, other._bounds = self.every, self._bounds
-        at = 0
-        if self._next:  # (0: no bound left, from the start)
-            while at < len(self._bounds) and self._bounds[at] <= last_hand:
-                at += 1
-        other._next_at, other._next = at, (self._bounds[at] if at < len(self._bounds) else 0)
-        other._began = (other._next_at, other._next)
-        other._open_head = not self.every
-        return other
-
-    def fits(self, part: dict[str, Any]) -> bool:
-        """Whether a second part (`part`) began where this series stands: at the bound it
-        would have come to next (it stands before another where the last hands were void)."""
-        return self.every or tuple(part["began"]) == (self._next_at, self._next)
-
-    def part(self) -> dict[str, Any]:
-        """What this series (made by `after`) kept, for `join`: its first run's hands unsummed
-        (the run goes on from the first part's last), its runs kept (totals from 0), and its
-        last run's hands unsummed."""
-        return {
-            "every": (self.hands[1:], {p: self.series[p][1:] for p in self.players}),
-            "head": self._head,
-            "kept": {p: (self._x[p][1:], self.series[p][1:]) for p in self.players},
-            "running": self._running,
-            "tail": (self._numbers, self._steps),
-            "last": self.last,
-            "next": (self._next_at, self._next),
-            "began": self._began,
-        }
-
-    def join(self, part: dict[str, Any]) -> None:
-        """Go on with the hands of a second part (`part`), as if this series had added them."""
-        if part["last"]:
-            self.last = part["last"]
-        self._next_at, self._next = part["next"]
-        if self.every:
-            hands, series = part["every"]
-            self.hands += hands
-            for p in self.players:
-                total = self._running[p]
-                self.series[p] += [total + v for v in series[p]]
-                self._running[p] = total + part["running"][p]
-            return
-        # the totals at the cut: this series' last run's hands added to its kept totals
-        base = {
-            p: self._running[p] + sum(step[k] for step in self._steps)
-            for k, p in enumerate(self.players)
-        }
-        head = part["head"]
-        if head is None:  # (the second part never left the run it began in)
-            numbers, steps = part["tail"]
-            self._numbers += numbers
-            self._steps += steps
-            return
-        self._numbers += head[0]
-        self._steps += head[1]
-        self._flush()
-        for p in self.players:
-            xs, ys = part["kept"][p]
-            self._x[p] += xs
-            self.series[p] += [base[p] + y for y in ys]
-            self._running[p] = base[p] + part["running"][p]
-        numbers, steps = part["tail"]
-        self._numbers, self._steps = list(numbers), list(steps)
 
     def points(self) -> dict[str, tuple[list[int], list[int]]]:
         """Each player's hands and running totals, as kept."""

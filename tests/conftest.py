@@ -34,6 +34,7 @@ settings.load_profile("scorepad")
 from _types import CheckJson, Fails, Night, Run
 
 from scorepad.cli import cli
+from scorepad.ledger.check import Hands, Memo
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 FOUR = "Ann,Bob,Cy,Dee"
@@ -101,3 +102,29 @@ def night(run: Run, tmp_path: Path) -> Night:
     night = cast(Night, invoke)  # a function with an attribute: mypy types it by the protocol
     night.path = path
     return night
+
+
+class _Forgets(dict[Any, Any]):
+    """A dict that keeps nothing put in it."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return default
+
+
+class Forgetful(Memo):
+    """A memo that remembers no hand: the pass decodes and scores every row, as the tests hold
+    the pass that remembers hands to."""
+
+    def table(self, rules: Any, codec: Any, seated: tuple[str, ...]) -> Hands:
+        hands = Hands(rules)
+        hands.exact, hands.alike = _Forgets(), _Forgets()
+        return hands
+
+
+def memo_of(remembers: bool) -> Memo | None:
+    """The memo of a pass that remembers the hands it scores (None: the pass makes its own),
+    or of one that scores every row anew (`Forgetful`)."""
+    return None if remembers else Forgetful()

@@ -4,12 +4,9 @@ the whole file gives (`board_state`), and it read only from where a pass before 
 
 import json
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,23 +21,11 @@ from test_session_properties import (
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
-from scorepad import session as session_module
 from scorepad.session import Session
 from scorepad.web import serve
 from scorepad.web.serve import BoardNight, MoneyRate, board_state
 
 MONEY = MoneyRate(Decimal("0.25"), "€")
-# (states kept a few rows apart, so that a night of a few dozen hands has them before its end)
-SMALL_MARKS = (2048, 1024, 512, 256)
-
-
-@contextmanager
-def small_marks() -> Iterator[None]:
-    with (
-        mock.patch.object(session_module, "FOLLOW_MARKS", SMALL_MARKS),
-        mock.patch.object(serve, "FOLLOW_MARKS", SMALL_MARKS),
-    ):
-        yield
 
 
 def text(state: dict[str, Any]) -> str:
@@ -81,50 +66,42 @@ def test_hands_appended_are_read_from_where_the_board_stopped(tmp_path: Path) ->
         picker, partner = PLAYERS[k % 5], PLAYERS[(k + 2) % 5]
         assert play(path, "hand", "--picker", picker, "--partner", partner, "--points", 31 + k) == 0
         size = path.stat().st_size
-        before = night.kept[-1].offset
+        assert night.kept is not None
+        before = night.kept.offset
         followed(night, path)
-        assert night.began == before  # (the last state: only the new row was read)
-        assert night.kept[-1].offset == size
+        assert night.began == before  # (from the state kept: only the new row was read)
+        assert night.kept is not None and night.kept.offset == size
 
 
-def test_a_correction_of_an_older_hand_reads_on_from_a_state_before_it(tmp_path: Path) -> None:
+def test_a_correction_of_an_older_hand_reads_the_night_from_the_start(tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     new_night(path, "all_pass=doubler")
-    for k in range(60):
+    for k in range(30):
         picker, partner = PLAYERS[k % 5], PLAYERS[(k + 1) % 5]
         play(path, "hand", "--picker", picker, "--partner", partner, "--points", 20 + k)
-    with small_marks():
-        night = BoardNight()
+    night = BoardNight()
+    followed(night, path)
+    last = Session(path).state().last_hand
+    for args, whole in (
+        (("void", last - 2), True),
+        (("amend", last - 5, "--points", 100), True),
+        (("undo",), True),  # (the amendment undone)
+        (("hand", "--doubler"), False),
+        (("seat", "add", "Flo", "--after", "Bob"), False),
+        (("hand", "--picker", "Flo", "--partner", "Ann", "--points", 80), False),
+        (("set", "doubler_stacking=multiply"), False),
+        (("seat", "remove", "Cy"), False),
+        (("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40), False),
+        (("void", last + 2), True),
+    ):
+        before = path.read_bytes()
+        result = invoke(path, *args)
+        assert result.exit_code == 0, (args, result.output)
         followed(night, path)
-        assert len(night.kept) > 1  # (states before the end, at the marks)
-        last = Session(path).state().last_hand
-        for args in (
-            ("void", last - 2),
-            ("amend", last - 5, "--points", 100),
-            ("undo",),  # (the amendment undone)
-            ("amend", last - 1, "--points", 40, "--note", "miscounted"),
-            ("void", last - 1, "--reason", "misdeal"),
-            ("undo",),  # (the hand restored)
-            ("hand", "--doubler"),
-            ("seat", "add", "Flo", "--after", "Bob"),
-            ("hand", "--picker", "Flo", "--partner", "Ann", "--points", 80),
-            ("set", "doubler_stacking=multiply"),
-            ("seat", "remove", "Cy"),
-            ("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40),
-            ("void", last + 2),
-        ):
-            before = path.read_bytes()
-            result = invoke(path, *args)
-            assert result.exit_code == 0, (args, result.output)
-            followed(night, path)
-            # (the first undo rewrites the file in a newer format: in place, under the
-            # protocol of mandatory locks; by a new file otherwise)
-            if path.read_bytes().startswith(before):  # (appended to)
-                assert night.began > 0, args  # (never from the start of the night)
-        # a correction further back than every state kept: from the start, still the same
-        assert play(path, "amend", 2, "--points", 99) == 0
-        followed(night, path)
-        assert night.began == 0
+        # (the first undo rewrites the file in a newer format: in place, under the protocol
+        # of mandatory locks; by a new file otherwise)
+        if path.read_bytes().startswith(before):  # (appended to)
+            assert (night.began == 0) == whole, args
 
 
 def test_a_rewritten_file_is_read_from_the_start(tmp_path: Path) -> None:
@@ -141,27 +118,51 @@ def test_a_rewritten_file_is_read_from_the_start(tmp_path: Path) -> None:
             "--points",
             70,
         )
-    with small_marks():
-        night = BoardNight()
-        followed(night, path)
-        # an older row changed in place, the file as long as before: another state
-        lines = path.read_bytes().split(b"\n")
-        lines[10] = lines[10].replace(b"Ann", b"Bob", 1) if b"Ann" in lines[10] else lines[10]
-        path.write_bytes(b"\n".join(lines))
-        error = followed(night, path)
-        assert error.startswith("SessionError")
-        # repaired (as it was), then shortened: the board reads it whole, and shows it
-        lines[10] = lines[10].replace(b"Bob", b"Ann", 1)
-        kept = b"\n".join(lines[:20]) + b"\n"
-        path.write_bytes(kept)
-        followed(night, path)
-        assert night.began == 0
-        # a torn last line, then mended
-        with path.open("ab") as file:
-            file.write(b"31,picker,Ann")
-        assert followed(night, path).startswith("SessionError")
-        path.write_bytes(kept)
-        followed(night, path)
+    night = BoardNight()
+    followed(night, path)
+    # an older row changed in place, the file as long as before: the board shows the error a
+    # whole pass gives (it follows the file by the digest of the bytes it read, not by samples)
+    size = path.stat().st_size
+    lines = path.read_bytes().split(b"\n")
+    assert b"Ann" in lines[10]
+    lines[10] = lines[10].replace(b"Ann", b"Bob", 1)
+    path.write_bytes(b"\n".join(lines))
+    assert path.stat().st_size == size
+    error = followed(night, path)
+    assert error.startswith(f"SessionError: {path}:11: ")
+    # repaired (as it was), then shortened: the board reads it whole, and shows it
+    lines[10] = lines[10].replace(b"Bob", b"Ann", 1)
+    kept = b"\n".join(lines[:20]) + b"\n"
+    path.write_bytes(kept)
+    followed(night, path)
+    assert night.began == 0
+    # a torn last line, then mended
+    with path.open("ab") as file:
+        file.write(b"31,picker,Ann")
+    assert followed(night, path).startswith("SessionError")
+    path.write_bytes(kept)
+    followed(night, path)
+
+
+def test_a_same_length_edit_after_the_state_kept_is_seen(tmp_path: Path) -> None:
+    path = tmp_path / "night.csv"
+    new_night(path)
+    for k in range(12):
+        play(path, "hand", "--picker", PLAYERS[k % 5], "--partner", PLAYERS[(k + 3) % 5],
+             "--points", 70)  # fmt: skip
+    night = BoardNight()
+    followed(night, path)
+    # a hand recorded, then a digit of an older row changed (the same length): the state kept
+    # is not taken up, and the board says what verify says
+    play(path, "hand", "--picker", "Ann", "--partner", "Cy", "--points", 64)
+    lines = path.read_bytes().split(b"\r\n")
+    assert b",70," in lines[6]  # (hand 4: its card points)
+    lines[6] = lines[6].replace(b",70,", b",50,", 1)  # (a win made a loss)
+    size = path.stat().st_size
+    path.write_bytes(b"\r\n".join(lines))
+    assert path.stat().st_size == size
+    error = followed(night, path)
+    assert error.startswith(f"SessionError: {path}:7: "), error
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -173,7 +174,7 @@ def test_a_rewritten_file_is_read_from_the_start(tmp_path: Path) -> None:
 def test_any_night_followed_shows_what_the_whole_file_shows(
     all_pass: str, first: int, operations: list[tuple[Any, ...]]
 ) -> None:
-    with tempfile.TemporaryDirectory() as folder, small_marks():
+    with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         extra = ["bock_after=sixty-sixty,schwarz"] if all_pass == "pot" else []
         new_night(path, f"all_pass={all_pass}", *extra)

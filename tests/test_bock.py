@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from _types import Fails, Night, Run
 from click.testing import CliRunner, Result
+from conftest import memo_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -546,7 +547,7 @@ def test_any_bock_night_verifies_and_its_passes_agree(
         results = []
         for fast in (True, False):
             counts = PlayerCounts(players)
-            ledger, problems = Session(path).check(counts=counts, fast=fast)
+            ledger, problems = Session(path).check(counts=counts, memo=memo_of(fast))
             results.append((ledger.totals, ledger.hands, ledger.bock, problems, counts.finish()))
         assert results[0] == results[1]
         assert results[0][3] == []

@@ -3,7 +3,10 @@ what it prints is what a pass over the whole file prints, after every kind of ch
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,7 +42,7 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         began.append(args[3] if len(args) > 3 else kwargs.get("start", 0))
         return find_corrections(*args, **kwargs)
 
-    monkeypatch.setattr("scorepad.session.find_corrections", spy)
+    monkeypatch.setattr("scorepad.reading.find_corrections", spy)
     yield began
 
 
@@ -174,6 +177,14 @@ def test_a_hand_edited_row_before_the_checkpoint_is_refused_as_without_one(
     lines[4] = ",".join(cells)
     night.path.write_bytes("\r\n".join(lines).encode("utf-8"))
     outputs = _outputs(night)
+    # (verify says why the checkpoint beside the file was not used: it reads every row anyway)
+    note = (
+        f"{checkpoint.sidecar(night.path)}: the rows it was made from are not those of the "
+        "file; verify read every row\n"
+    )
+    verify = REPORTS.index(("verify", "-v"))
+    assert note in outputs[verify][1]
+    outputs[verify] = (outputs[verify][0], outputs[verify][1].replace(note, ""))
     assert outputs == _fresh(night)
     assert outputs[0][0] != 0 and "run `scorepad verify`" in outputs[0][1]
     assert starts[0] == 0
@@ -197,6 +208,10 @@ def _sidecar(night: Night) -> dict[str, Any]:
 
 
 def _forge(night: Night, data: dict[str, Any]) -> None:
+    """Write a sidecar as a forger who knows its layout would: its own digest made to fit (so
+    what is checked is the rest)."""
+    data = {k: v for k, v in data.items() if k != "self"}
+    data["self"] = checkpoint._content_digest(data)
     checkpoint.sidecar(night.path).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -376,3 +391,112 @@ def test_the_pot_held_at_the_checkpoint_is_played_for_after_it(
     outputs = _outputs(night)
     assert starts[0] == size  # (begun at the checkpoint)
     assert outputs == _fresh(night)
+
+
+# -- a checkpoint that cannot lie (issue 38) ------------------------------------------------------
+
+WHOLE_FILE = (("standings",), ("stats", "--format", "json"), ("settle",), ("status",))
+
+
+def _reports(night: Night) -> list[tuple[int, str]]:
+    return [(r.exit_code, r.stdout + r.stderr) for r in (night(*a) for a in WHOLE_FILE)]
+
+
+def _a_long_night(night: Night) -> None:
+    _start(night)
+    for k in range(6):
+        hand = ("hand", "--picker", FIVE.split(",")[k % 5], "--alone", "--points", 70 + k)
+        assert night(*hand).exit_code == 0
+
+
+def test_one_changed_digit_anywhere_in_the_sidecar_gives_the_whole_passs_numbers(
+    night: Night, starts: list[int]
+) -> None:
+    """Every digit of the sidecar changed in turn (its counts, its state, its digests, its
+    offset): no report takes it up, each prints what a pass over the whole file prints, and the
+    next checkpoint is a good one again."""
+    _a_long_night(night)
+    _checkpointed(night, starts)
+    side = checkpoint.sidecar(night.path)
+    good = side.read_bytes()
+    digits = [at for at, byte in enumerate(good) if chr(byte).isdigit()]
+    assert len(digits) > 100
+    whole = None
+    for at in digits[:: max(1, len(digits) // 60)]:
+        other = b"1" if good[at : at + 1] != b"1" else b"2"
+        side.write_bytes(good[:at] + other + good[at + 1 :])
+        starts.clear()
+        outputs = _reports(night)
+        if whole is None:
+            whole = _fresh_reports(night)
+        assert outputs == whole, (at, good[max(0, at - 30) : at + 30])
+        assert starts[0] == 0, at  # (the first report read every row)
+        assert side.read_bytes() == good  # (and left a good checkpoint again)
+
+
+def _fresh_reports(night: Night) -> list[tuple[int, str]]:
+    side = checkpoint.sidecar(night.path)
+    kept = side.read_bytes()
+    side.unlink()
+    try:
+        return _reports(night)
+    finally:
+        side.write_bytes(kept)
+
+
+def test_verify_says_where_a_sidecar_made_to_fit_holds_another_state_and_writes_a_good_one(
+    night: Night, starts: list[int]
+) -> None:
+    """A sidecar forged whole (its own digest made to fit) with another count: verify never
+    takes it up, says so, and writes a good one, after which the reports are right again."""
+    _a_long_night(night)
+    _checkpointed(night, starts)
+    whole = _fresh_reports(night)
+    data = _sidecar(night)
+    ann = data["state"]["counts"]["Ann"]
+    ann["picks"] += 1
+    _forge(night, data)
+    result = night("verify")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr == (
+        f"{checkpoint.sidecar(night.path)}: it held another state of the night than the rows "
+        "it covers give; verify read every row, and wrote it anew\n"
+    )
+    assert _reports(night) == whole
+    assert night("verify").stderr == ""  # (the one written is good)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link"])
+def test_a_sidecar_that_is_no_regular_file_is_never_opened(
+    night: Night, starts: list[int], kind: str, tmp_path: Path
+) -> None:
+    """A FIFO, a folder or a link where the sidecar would be: no report hangs or takes it up,
+    and each prints what a pass over the whole file prints."""
+    if kind == "fifo" and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    _a_long_night(night)
+    whole = _reports(night)
+    side = checkpoint.sidecar(night.path)
+    side.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(side)
+    elif kind == "folder":
+        side.mkdir()
+    else:  # (a link to a good sidecar of a copy of the file: still not opened)
+        copy = tmp_path / "copy.csv"
+        copy.write_bytes(night.path.read_bytes())
+        assert night("-f", copy, "standings").exit_code == 0
+        side.symlink_to(checkpoint.sidecar(copy))
+    command = [sys.executable, "-m", "scorepad", "-f", str(night.path)]
+    for args in WHOLE_FILE:  # (in a process of its own: a report that hung would time out)
+        done = subprocess.run(
+            [*command, *args], capture_output=True, text=True, timeout=60, env=_ENGLISH
+        )
+        assert (done.returncode, done.stdout + done.stderr) == whole[WHOLE_FILE.index(args)]
+    verify = subprocess.run(
+        [*command, "verify"], capture_output=True, text=True, timeout=60, env=_ENGLISH
+    )
+    assert verify.returncode == 0 and verify.stdout == ""
+
+
+_ENGLISH = {**os.environ, "LANG": "C", "LC_ALL": "C", "LANGUAGE": "", "SCOREPAD_LANG": "en"}

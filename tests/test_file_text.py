@@ -1,7 +1,7 @@
 """Text typed into a session file by hand is untrusted: a control character (NUL, an escape
 sequence, a bidirectional override) or a formula in a note, a time or a name is reported by
-`verify` with its line, on the fast path (a row repeating an earlier hand's inputs) as on the
-slow one, and nothing from the file reaches a terminal."""
+`verify` with its line, for a row whose hand the pass remembers (its inputs repeat an earlier
+hand's) as for one it decodes, and nothing from the file reaches a terminal."""
 
 import csv
 import json
@@ -17,7 +17,7 @@ from scorepad.store.format import Problem
 
 PLAYERS = "Ann,Bob,Cy,Dee,Ed"
 HAND = ("--picker", "Ann", "--partner", "Bob", "--points", "70")
-FIRST_OF_ITS_KIND = 5  # the line of hand 2: the first hand Ann deals (the slow path)
+FIRST_OF_ITS_KIND = 5  # the line of hand 2: the first hand Ann deals (decoded)
 BAD_TEXTS = [
     ("NUL", "a\x00b", "U+0000"),
     ("OSC title", "x\x1b]0;pwned\x07", "U+001B"),
@@ -46,7 +46,7 @@ def _write(path: Path, rows: list[list[str]]) -> None:
 @pytest.fixture
 def clean(run: Run, tmp_path: Path) -> Path:
     """Seven hands alike but for the dealer, five players: hand 6 (line 9) is dealt by Ed
-    again, so its inputs repeat hand 1's (line 4), a kind the fast path remembers."""
+    again, so its inputs repeat hand 1's (line 4), a hand the pass remembers."""
     path = tmp_path / "clean.csv"
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
     for _ in range(7):
@@ -54,26 +54,27 @@ def clean(run: Run, tmp_path: Path) -> Path:
     return path
 
 
-def _slow_lines(path: Path, monkeypatch: pytest.MonkeyPatch) -> set[int]:
-    """The lines the one pass decodes (the slow path), the fast path taking the others."""
+def _decoded_lines(path: Path, monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """The lines the one pass decodes (the others repeat a hand it remembers)."""
     seen: set[int] = set()
-    real = Ledger._feed_slow
+    real = Ledger._feed_decoded
 
     def spy(self: Ledger, cells: Sequence[str], line: int) -> list[Problem]:
         seen.add(line)
         return real(self, cells, line)
 
-    monkeypatch.setattr(Ledger, "_feed_slow", spy)
+    monkeypatch.setattr(Ledger, "_feed_decoded", spy)
     Session(path).check()
     monkeypatch.undo()
     return seen
 
 
-def test_the_repeated_hand_is_checked_on_the_fast_path(
+def test_the_repeated_hand_is_checked_by_the_hand_remembered(
     clean: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the tests below rely on: hand 6 (line 9) is applied without being decoded."""
-    slow = _slow_lines(clean, monkeypatch)
+    """What the tests below rely on: hand 6 (line 9) is applied without being decoded (its
+    inputs are those of a hand the pass scored and remembers)."""
+    slow = _decoded_lines(clean, monkeypatch)
     assert 4 in slow and 9 not in slow
 
 
@@ -87,10 +88,9 @@ def _edited(clean: Path, tmp_path: Path, line: int, column: str, text: str) -> P
 
 def _assert_refused_everywhere(run: Run, path: Path, line: int, says: str) -> None:
     before = path.read_bytes()
-    for fast in (True, False):  # the pass as every command makes it, and re-scoring every row
-        _, problems = Session(path).check(fast=fast)
-        assert problems and problems[0].line == line, (fast, problems)
-        assert says in problems[0].message, (fast, problems[0])
+    _, problems = Session(path).check()
+    assert problems and problems[0].line == line, problems
+    assert says in problems[0].message, problems[0]
     verify = run("-f", path, "verify")
     assert verify.exit_code == 1
     assert verify.stdout.startswith(f"{path}:{line}: "), verify.stdout
@@ -104,7 +104,7 @@ def _assert_refused_everywhere(run: Run, path: Path, line: int, says: str) -> No
     assert path.read_bytes() == before  # (no command above changed the file)
 
 
-@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
+@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["decoded", "remembered"])
 @pytest.mark.parametrize(("what", "text", "code"), BAD_TEXTS, ids=[b[0] for b in BAD_TEXTS])
 def test_a_control_character_in_a_note_is_reported_on_either_path(
     run: Run, clean: Path, tmp_path: Path, line: int, what: str, text: str, code: str
@@ -114,7 +114,7 @@ def test_a_control_character_in_a_note_is_reported_on_either_path(
     assert code in run("-f", path, "verify").stdout
 
 
-@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
+@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["decoded", "remembered"])
 @pytest.mark.parametrize("formula", FORMULAS)
 def test_a_formula_in_a_note_is_reported_on_either_path(
     run: Run, clean: Path, tmp_path: Path, line: int, formula: str
@@ -123,7 +123,7 @@ def test_a_formula_in_a_note_is_reported_on_either_path(
     _assert_refused_everywhere(run, path, line, "would run as a formula in a spreadsheet")
 
 
-@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["slow", "fast"])
+@pytest.mark.parametrize("line", [FIRST_OF_ITS_KIND, 9], ids=["decoded", "remembered"])
 @pytest.mark.parametrize("text", ["2026-01-01\x1b]0;pwned\x07", "=NOW()"])
 def test_a_control_character_or_a_formula_in_a_time_is_reported_on_either_path(
     run: Run, clean: Path, tmp_path: Path, line: int, text: str

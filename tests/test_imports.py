@@ -63,86 +63,6 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
     assert result.stderr.strip() == "" and "Hand 1" in result.stdout
 
 
-# The `scorepad` command imports its code with the cycle collector off (scorepad.__main__): the
-# collector is back on before the command does anything, and what a hand's table needs is
-# imported first only when the output is a table.
-_WATCH_THE_COLLECTOR = """\
-import gc, sys
-from scorepad import session
-seen = {}
-recording = session.Session.record
-def record(self, *args, **kwargs):
-    seen["on while recording"] = gc.isenabled()
-    seen["collections before"] = sum(s["collections"] for s in gc.get_stats()) - start
-    seen["tabulate before"] = "tabulate" in sys.modules
-    return recording(self, *args, **kwargs)
-session.Session.record = record
-sys.argv = ["scorepad", *sys.argv[1:]]
-start = sum(s["collections"] for s in gc.get_stats())
-from scorepad.__main__ import run
-try:
-    run()
-except SystemExit:
-    pass
-seen["on after"] = gc.isenabled()
-print(seen, file=sys.stderr)
-"""
-
-
-@pytest.mark.parametrize("fmt", ["text", "json"])
-def test_the_command_imports_with_the_collector_off_and_works_with_it_on(
-    tmp_path: Path, fmt: str
-) -> None:
-    path = tmp_path / "night.csv"
-    made = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "scorepad",
-            "-f",
-            str(path),
-            "new",
-            "--players",
-            "Ann,Bob,Cy,Dee,Ed",
-        ],
-        capture_output=True,
-        check=True,
-    )
-    assert made.returncode == 0
-    hand = ["hand", "--picker", "Ann", "--partner", "Bob", "--points", "70", "--format", fmt]
-    result = subprocess.run(
-        [sys.executable, "-c", _WATCH_THE_COLLECTOR, "-f", str(path), *hand],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    seen = ast.literal_eval(result.stderr.strip().splitlines()[-1])
-    assert seen == {
-        "on while recording": True,
-        "collections before": 0,  # (click, the command, the session: imported with it off)
-        "tabulate before": fmt == "text",
-        "on after": True,
-    }
-    assert ("Hand 1" in result.stdout) == (fmt == "text")
-
-
-@pytest.mark.parametrize(
-    ("args", "data"),
-    [
-        (["--picker", "Ann", "--points", "70"], False),
-        (["--format", "json"], True),
-        (["--format=csv"], True),
-        (["--format", "github"], False),
-        (["--format"], False),
-        (["--note", "json"], False),
-    ],
-)
-def test_data_output_is_told_from_the_format_option(args: list[str], data: bool) -> None:
-    from scorepad.cli import _data_output
-
-    assert _data_output(args) is data
-
-
 # --- layers that go one way ---------------------------------------------------------------------
 
 PACKAGE = Path(__file__).parent.parent / "scorepad"
@@ -172,8 +92,8 @@ LAYERS = {
     # the store: the session file on disk (its format, the platform's calls, lock, rewrites)
     "store": 1,
     "ledger": 2,
+    "reading": 3,
     "session": 3,
-    "parts": 3,
     "reports": 4,
     "render": 4,
     "picture": 4,

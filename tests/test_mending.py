@@ -10,6 +10,7 @@ import io
 from pathlib import Path
 
 from _types import Run
+from conftest import memo_of
 
 from scorepad.session import Session
 
@@ -42,7 +43,7 @@ def _fast_and_full_agree(path: Path) -> list[str]:
     """The problems of the fast and the full pass (the same), as verify prints them."""
     found = []
     for fast in (True, False):
-        ledger, problems = Session(path).check(fast=fast)
+        ledger, problems = Session(path).check(memo=memo_of(fast))
         found.append((dict(ledger.totals), ledger.last_hand, problems))
     assert found[0] == found[1]
     return [f"{p.line}: {p.message}" for p in found[0][2]]

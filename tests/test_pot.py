@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from _types import CheckJson, Fails, Night, Run
 from click.testing import Result
+from conftest import memo_of
 
 from scorepad import pot as pot_module
 from scorepad.pot import paid_out, played_for_pot, pot_shares
@@ -484,7 +485,7 @@ def test_the_fast_and_full_passes_agree_on_a_pot_night(pot_night: Night) -> None
     ok(pot_night("hand", "--pot"))
     ok(pot_night("hand", "--picker", "Ann", "--partner", "Bob", "--points", 40))
     ok(pot_night("amend", 5, "--points", 30))
-    fast, slow = (Session(pot_night.path).check(fast=f) for f in (True, False))
+    fast, slow = (Session(pot_night.path).check(memo=memo_of(f)) for f in (True, False))
     assert fast[1] == slow[1] == []
     assert (fast[0].totals, fast[0].pot, fast[0].pot_hands) == (
         slow[0].totals,

@@ -343,56 +343,6 @@ def test_points_of_one_class_score_alike(
     )
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
-@given(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), st.data())
-def test_a_hand_dealt_from_another_seat_scores_as_the_ledger_moves_a_remembered_one(
-    case: tuple[Rules, PickerHand], data: st.DataObject
-) -> None:
-    # The ledger scores a picker hand once for every seat it is dealt from: the same hand
-    # dealt a few seats on is the remembered score with each player moved as many seats
-    # (Checker._score_row). It must be what scoring that hand gives, its doublings' words too.
-    from hypothesis import assume
-
-    from scorepad.errors import ScorepadError
-    from scorepad.ledger.check import Checker
-    from scorepad.ledger.entries import lean
-    from scorepad.ledger.records import row_for_hand
-
-    rules, hand = case
-    seated = hand.players
-    turn = data.draw(st.integers(1, len(seated) - 1))
-    moved = {p: seated[(at + turn) % len(seated)] for at, p in enumerate(seated)}
-    dealt_on = hand._replace(
-        dealer=moved[hand.dealer or seated[-1]],
-        picker=moved[hand.picker],
-        partners=tuple(moved[p] for p in hand.partners),
-        crack=moved[hand.crack] if hand.crack else None,
-        points=data.draw(
-            st.sampled_from([p for p in range(121) if _same_class(rules, p, hand.points)])
-        ),
-    )
-    try:
-        first, then = score(rules, hand), score(rules, dealt_on)
-    except ScorepadError:
-        assume(False)
-        raise
-    ledger = Checker(rules, seated, seated[-1])
-    ledger._score_row(row_for_hand(hand, first, seated), seated)
-    remembered = len(ledger._turned)
-    found = ledger._score_row(row_for_hand(dealt_on, then, seated), seated)
-    assert len(ledger._turned) == remembered  # (the second hand was the first, moved)
-    assert not isinstance(found, str) and found.result is not None
-    assert found.result == lean(then)
-    assert list(found.deltas.items()) == [(p, then.deltas.get(p, 0)) for p in seated]
-    assert list(found.result.deltas.items()) == list(then.deltas.items())
-
-
-def _same_class(rules: Rules, a: int, b: int) -> bool:
-    from scorepad.scoring import points_class
-
-    return points_class(rules, a) == points_class(rules, b)
-
-
 @given(
     st.lists(
         st.tuples(st.booleans(), st.integers(-1, (1 << 48) - 2)),
@@ -416,72 +366,6 @@ def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
             fate = fate.corrected(voided_at=place)
             voided = place if place >= 0 else voided
     assert fate == (len(corrections), amended, voided)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 40), st.booleans(), st.integers(-1, 10_000)), max_size=60))
-def test_fates_hold_what_each_hands_corrections_fold_to(
-    rows: list[tuple[int, bool, int]],
-) -> None:
-    """What the scan finds (`Fates`, four arrays) is, for every hand, the `Fate` its correction
-    rows fold to in file order, and nothing for a hand no row corrects: as a dict of them."""
-    from array import array
-
-    from scorepad.store.scan import Fate, Fates
-
-    expected: dict[int, Fate] = {}
-    for ref, is_amendment, place in rows:
-        was = expected.get(ref, Fate())
-        expected[ref] = (
-            was.corrected(amended_at=place) if is_amendment else was.corrected(voided_at=place)
-        )
-    fates = Fates(
-        array("q", [r for r, _, _ in rows]),
-        array("b", [a for _, a, _ in rows]),
-        array("q", [p for _, _, p in rows]),
-    )
-    assert dict(fates) == expected
-    assert dict(fates.items()) == expected
-    assert list(fates) == sorted(expected)
-    assert list(fates.values()) == [expected[r] for r in sorted(expected)]
-    assert dict(fates.rows()) == {r: f.rows for r, f in expected.items()}
-    for missing in (0, 41, "1", None):
-        assert missing not in fates and fates.get(missing) is None  # type: ignore[arg-type]
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.sets(st.integers(1, 60), max_size=20), st.lists(st.integers(1, 70), max_size=5))
-def test_a_night_takes_in_the_corrections_of_the_hands_it_reaches(
-    corrected: set[int], asked: list[int]
-) -> None:
-    """A night holds in `refs` only the hands it has reached that rows below correct (and those
-    `keep` asked for), not every hand the scan found corrected: its memory does not grow with
-    the corrections of a long night ahead of the pass. Reaching the hands in turn, each is
-    found corrected exactly when the scan (or `keep`) says so, with every row counted."""
-    from array import array
-
-    from scorepad.ledger import Ledger
-    from scorepad.store.scan import Fates
-
-    refs = sorted(corrected)
-    fates = Fates(
-        array("q", refs + refs), array("b", [0] * 2 * len(refs)), array("q", [-1] * 2 * len(refs))
-    )
-    night = Ledger(
-        load_rules("standard"), ["Ann", "Bob", "Cy", "Dee", "Ed"], "Ann", corrections=fates
-    )
-    assert night.refs == {}
-    for ref in asked:
-        night.keep(ref)
-    for number in range(1, 71):
-        wanted = number in corrected or number in asked
-        assert (
-            (number >= night.next_ref and night.reached(number)) or number in night.refs
-        ) == wanted
-        assert all(ref <= number or ref in asked for ref in night.refs)
-        expected = 2 * (number in corrected) + asked.count(number)
-        assert night.refs.get(number, 0) == expected
-    assert night.next_ref > 70
 
 
 @pytest.mark.parametrize("deck", [24, 32])

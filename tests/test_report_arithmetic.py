@@ -6,6 +6,7 @@ from types import MappingProxyType
 from typing import Any
 
 from _types import Night
+from conftest import memo_of
 
 from scorepad.ledger import HandView, Scored
 from scorepad.reports import (
@@ -70,8 +71,7 @@ LEASTER = _entry(
 
 def player_stats(players: Sequence[str], counts: Counter[Scored]) -> dict[str, PlayerStats]:
     tally = PlayerCounts(players)
-    for entry, times in counts.items():
-        tally.add(entry, times)
+    tally.update(counts)
     return tally.finish()
 
 
@@ -86,30 +86,20 @@ def test_player_stats_count_each_hand_as_often_as_it_stands() -> None:
     assert cy.results == Counter({-1: 5, 2: 1})
 
 
-def test_hands_alike_but_for_card_points_are_one_kind_and_their_points_add_up() -> None:
-    """The ledger gives a hand alike to one scored before (card points of the same class) the
-    same `base`: the reports count one kind for both, with both hands' card points."""
-    alike = Scored(WIN.row, WIN.deltas, WIN.result, WIN.seated, points=70, base=WIN.base)
+def test_a_hand_alike_but_for_card_points_shares_the_score_and_counts_its_own_points() -> None:
+    """The ledger gives a hand alike to one scored before (card points of the same class) that
+    hand's score with its own card points: the reports count it with them."""
+    alike = WIN.with_points(70)
+    assert alike.deltas is WIN.deltas and alike.result is WIN.result
+    assert alike.card_points == 70 and alike.row == WIN.row._replace(points=70)
     tally = PlayerCounts(PLAYERS)
-    tally.add(WIN, 2)
+    tally.add(WIN)
+    tally.add(WIN)
     tally.add(alike)
-    assert list(tally.tally) == [WIN] and tally.tally[WIN] == [3, 64 + 64 + 70]
-    tally.gather()  # (into the Counter, as the ledger does at the end of its pass)
-    assert len(tally) == 1 and tally[WIN] == 3 and tally.card_points[WIN] == 64 + 64 + 70
+    assert tally[WIN] == 2 and tally[alike] == 1
     ann = tally.finish()["Ann"]
     assert (ann.picks, ann.picker_wins, ann.picker_points) == (3, 3, 64 + 64 + 70)
-    assert alike.card_points == 70 and alike.base is WIN and WIN.base is WIN
-
-
-def test_counting_more_kinds_than_the_limit_folds_them_in_and_loses_none() -> None:
-    tally = PlayerCounts(PLAYERS)
-    limit = tally.LIMIT
-    for points in range(limit + 5):  # each its own kind (no base shared)
-        tally.add(Scored(WIN.row, WIN.deltas, WIN.result, WIN.seated, points=points % 121))
-    assert len(tally) < limit  # folded at least once
-    ann = tally.finish()["Ann"]
-    assert ann.picks == limit + 5
-    assert ann.picker_points == sum(p % 121 for p in range(limit + 5))
+    assert not tally  # (folded in)
 
 
 def test_stats_records_give_rates_and_no_rate_without_picks() -> None:
@@ -169,18 +159,18 @@ def test_sheet_rows_show_points_running_totals_void_and_amended() -> None:
 
 
 def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points() -> None:
-    """The sheet makes the line of a kind of hand once, with a gap for the card points: each
-    line still says its own points, and reads as the line made whole would."""
+    """The sheet makes the line of a kind of hand once: each line still says its own points,
+    and reads as the line made whole would."""
     import csv
 
     plain = SheetRows(PLAYERS)
     views = [
         HandView(1, WIN),
-        HandView(2, WIN, points=70, note="=SUM(A1)"),
-        HandView(3, LOSS, points=29, void=True),
-        HandView(4, LOSS, points=28, amended=True, note="a, b"),
+        HandView(2, WIN.with_points(70), note="=SUM(A1)"),
+        HandView(3, LOSS.with_points(29), void=True),
+        HandView(4, LOSS.with_points(28), amended=True, note="a, b"),
         HandView(5, LEASTER),
-        HandView(6, WIN, points=64),
+        HandView(6, WIN.with_points(64)),
     ]
     for view in views:
         line = plain.csv_line(view)
@@ -263,30 +253,30 @@ def test_season_merges_names_case_blind_and_ranks_by_total() -> None:
     assert records[2]["nights"] == {"fri": -5, "sat": None} and records[2]["average"] == -5.0
 
 
-def test_a_plain_count_after_the_fast_pass_holds_every_hand_the_full_pass_counts(
+def test_a_count_of_the_pass_that_remembers_hands_holds_every_hand_the_full_pass_counts(
     night: Night,
 ) -> None:
-    """The fast path tallies a kind it has counted once on the side (`Counts.tally`); the
-    ledger adds it in as its pass ends, so even a `Counts` that never folds is whole."""
+    """Hands that repeat one scored before (or are alike to it but for card points of the same
+    class) are counted as often as they stand, each with its own card points, as a pass that
+    scores every row anew counts them."""
     from scorepad.ledger import Counts
     from scorepad.session import Session
 
     assert night("new", "--players", "Ann,Bob,Cy,Dee,Ed").exit_code == 0
-    for points in (64, 70, 64, 81, 64, 45, 50, 64):  # (kinds that come again: the fast path)
+    for points in (64, 70, 64, 81, 64, 45, 50, 64):  # (hands that come again)
         hand = ("hand", "--picker", "Ann", "--partner", "Bob", "--points", points, "--tricks", 4)
         assert night(*hand).exit_code == 0
 
-    def counted(fast: bool) -> tuple[int, int, Counter[tuple[Any, ...]]]:
+    def counted(remembers: bool) -> tuple[int, int, Counter[tuple[Any, ...]]]:
         counts = Counts()
         with Session(night.path).reading() as reading:
-            reading.check(counts=counts, fast=fast)
-        assert not counts.tally
+            reading.check(counts=counts, memo=memo_of(remembers))
         deltas: Counter[tuple[Any, ...]] = Counter()
         for entry, times in counts.items():
             deltas[tuple(sorted(entry.deltas.items()))] += times
-        return sum(counts.values()), sum(counts.card_points.values()), deltas
+        return sum(counts.values()), sum(e.card * n for e, n in counts.items()), deltas
 
-    fast, full = counted(True), counted(False)
-    assert fast[0] == 8
-    assert fast[1] == 64 + 70 + 64 + 81 + 64 + 45 + 50 + 64
-    assert fast == full
+    remembered, full = counted(True), counted(False)
+    assert remembered[0] == 8
+    assert remembered[1] == 64 + 70 + 64 + 81 + 64 + 45 + 50 + 64
+    assert remembered == full

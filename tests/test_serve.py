@@ -22,6 +22,7 @@ pytest.importorskip("starlette", reason="the serve extra is not installed")
 
 import httpx
 import uvicorn
+from conftest import memo_of
 from starlette.testclient import TestClient
 
 from scorepad.session import Session
@@ -697,7 +698,7 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(
         f"b{n}-{i}" for n in range(2) for i in range(20)
     )
     assert [h["hand"] for h in hands] == list(range(1, 241))
-    assert Session(board_file).check(fast=False)[1] == []
+    assert Session(board_file).check(memo=memo_of(False))[1] == []
 
 
 def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
+from conftest import memo_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -331,7 +332,7 @@ def _play_and_check(
     results = []
     for fast in (True, False):
         counts = PlayerCounts(players)
-        ledger, problems = Session(path).check(counts=counts, fast=fast)
+        ledger, problems = Session(path).check(counts=counts, memo=memo_of(fast))
         results.append(
             (ledger.totals, ledger.hands, problems, counts.finish(), ledger.pot, ledger.pot_hands)
         )
@@ -361,7 +362,7 @@ def _play_and_check(
                 )
             )
 
-        Session(path).check(on_hand=listen, fast=fast)
+        Session(path).check(on_hand=listen, memo=memo_of(fast))
     assert shown[0] == shown[1]
     # the JSON sheet's lines, made once a kind with gaps for the number, note and card
     # points, are what `json.dumps` makes of each hand's record

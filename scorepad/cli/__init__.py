@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import importlib
 import os
 import sys
@@ -75,21 +74,12 @@ COMMANDS = {
 }
 """Every command, and where it lives (module.attribute within this package)."""
 
-LOADS = {"hand": (("scorepad.session", "scorepad.reports"), ("tabulate",))}
-"""What a command imports as it starts, imported with it while the cycle collector is off (see
-`scorepad.__main__`): what every run of it uses, and what it adds for a table (not asked for
-with `--format csv` or `json`). A recorded hand's session, description and table: about 2 ms
-sooner."""
-
-
 _SPEAKING = f"{__name__}._language"  # the module that speaks another language than English
 
 
 class ScorepadGroup(WholeHelpGroup):
     """A click group that loads its commands when they are called, and reports every user
     error on one line with a non-zero exit."""
-
-    collector_paused = False  # the cycle collector is off until a command is loaded (`main`)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -103,23 +93,7 @@ class ScorepadGroup(WholeHelpGroup):
         with_lang(command)  # (`scorepad standings --lang de`: before translating its help)
         if _SPEAKING in sys.modules:  # (a language other than English was spoken here)
             sys.modules[_SPEAKING].translate_help(command)
-        gc.freeze()  # what the command's import made lives as long as the process (see main)
         return command
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        """The command to run: loaded, with what it uses as it starts (`LOADS`); then the
-        cycle collector comes back on if it was off while importing (`scorepad.__main__`)."""
-        name, command, rest = super().resolve_command(ctx, args)
-        if self.collector_paused:
-            always, for_a_table = LOADS.get(name or "", ((), ()))
-            for module in (*always, *(() if _data_output(rest) else for_a_table)):
-                importlib.import_module(module)
-            gc.freeze()
-            self.collector_paused = False
-            gc.enable()
-        return name, command, rest
 
     def make_parser(self, ctx: click.Context) -> Any:
         """Click's parser, with the short options (`-f FILE`) also matched directly: click tries
@@ -178,19 +152,6 @@ class ScorepadGroup(WholeHelpGroup):
                 raise
             _reader_gone()
         sys.exit(code if isinstance(code, int) else 0)
-
-
-def _data_output(args: Sequence[str]) -> bool:
-    """Whether a command's arguments ask for data (`--format csv` or `json`), not a table. (A
-    guess, good enough for what to import first: an option's value that reads `--format` may
-    mislead it, which costs a few milliseconds, never a wrong result.)"""
-    for at, arg in enumerate(args):
-        value = args[at + 1] if arg == "--format" and at + 1 < len(args) else None
-        if arg.startswith("--format="):
-            value = arg.removeprefix("--format=")
-        if value in ("csv", "json"):
-            return True
-    return False
 
 
 def _reader_gone() -> None:
@@ -268,25 +229,6 @@ def cli(ctx: click.Context, session_file: Path, wait: float) -> None:
     ctx.meta["scorepad.wait"] = wait
 
 
-def main(
-    args: Sequence[str] | None = None, prog_name: str = "scorepad", collector_paused: bool = False
-) -> None:
-    """Run the command line (the `scorepad` command calls it through `scorepad.__main__.run`).
-
-    The objects made by importing (click's, tabulate's, scorepad's: most of the objects a
-    command ever has) live until the process ends, so they are moved out of the garbage
-    collector's sight (`gc.freeze`): its full collections during a long report, and the one as
-    Python exits, then skip them. That exit collection alone cost a recorded hand about 10 ms.
-
-    `collector_paused`: the caller turned the cycle collector off while importing; it comes
-    back on once the command is loaded (`ScorepadGroup.resolve_command`), or as this returns.
-    """
-    gc.freeze()
-    cli.collector_paused = collector_paused
-    try:
-        cli.main(args=args, prog_name=prog_name)
-    finally:
-        gc.freeze()
-        if cli.collector_paused:  # (no command was loaded: `scorepad --help`, a usage error)
-            cli.collector_paused = False
-            gc.enable()
+def main(args: Sequence[str] | None = None, prog_name: str = "scorepad") -> None:
+    """Run the command line (the `scorepad` command and `python -m scorepad` call it)."""
+    cli.main(args=args, prog_name=prog_name)

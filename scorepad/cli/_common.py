@@ -699,15 +699,13 @@ def totals_table(state: Ledger, fmt: str = "text") -> str:
 def night_stats(
     session: Session, memo: Memo | None = None
 ) -> tuple[Head, Ledger, dict[str, PlayerStats]]:
-    """The checked night and every player's numbers (one pass; `memo`: what is remembered of
-    the kinds of hand, kept for the next night of a season)."""
-    from ..parts import Split
+    """The checked night and every player's numbers (one pass; `memo`: where scored hands are
+    remembered, for the next night of a season)."""
     from ..reports import PlayerCounts
 
     with session.reading() as reading:  # the head and the rows of one version of the file
         counts = PlayerCounts(reading.head.players)
-        # (a large file is read in two processes: the counts add up, no callback of its own)
-        ledger = reading.night(counts=counts, memo=memo, split=Split())
+        ledger = reading.night(counts=counts, memo=memo)
     return reading.head, ledger, counts.finish()
 
 

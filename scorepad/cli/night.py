@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, cast
 
@@ -12,7 +12,6 @@ import click
 from ..errors import HandError, ScorepadError
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..parts import Split
 from ._common import (
     CONTEXT_SETTINGS,
     WholeHelpGroup,
@@ -332,16 +331,8 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             flush_json()
             flush()
 
-        # (text too: it is read back as CSV; a large file is read in two processes, but for
-        # running totals, which follow from every hand before)
-        split = None if running else _SheetSplit(players, fmt, spool, changes, written)
-        try:
-            state = reading.night(
-                write_json if fmt == "json" else write_csv, on_set=write_set, split=split
-            )
-        finally:
-            if split is not None:
-                split.close()  # (its file, whether the second process wrote it or not)
+        # (text too: it is read back as CSV)
+        state = reading.night(write_json if fmt == "json" else write_csv, on_set=write_set)
         written()
         total = sheet_rows.total_row(state.totals)
         pot = sheet_rows.pot_row(state.pot) if plays_pot(state) else None
@@ -393,65 +384,6 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             click.echo(line)
 
 
-class _SheetSplit(Split):
-    """The sheet of a file read in two processes (`parts`): the second writes its rows to a
-    file of its own, which is copied into the spool after the rows of the first."""
-
-    def __init__(
-        self,
-        players: Sequence[str],
-        fmt: str,
-        spool: IO[str],
-        changes: list[dict[str, Any]],
-        written: Callable[[], None],
-    ):
-        import tempfile
-
-        self.players, self.fmt, self.spool, self.changes = players, fmt, spool, changes
-        self.written = written  # (the first part's rows, from its batch to the spool)
-        # (made before the fork: both processes have it; `close` closes it, as the pass ends)
-        self.other = tempfile.TemporaryFile()  # noqa: SIM115
-        self.flush: Callable[[], None] = lambda: None
-        self.other_changes: list[dict[str, Any]] = []
-
-    def second(
-        self, last_hand: int
-    ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
-        from ..reports import HandLines, SheetRows, set_record
-
-        def write(text: str) -> None:
-            self.other.write(text.encode("utf-8"))
-
-        if self.fmt == "json":
-            hand, self.flush = HandLines().json_writer(write, after=True)
-
-            def change(row: Row, from_hand: int) -> None:
-                self.other_changes.append(set_record(row, from_hand))
-
-            return hand, change
-        rows = SheetRows(self.players)
-        hand, add_line, self.flush = rows.csv_writer(write)
-        return hand, lambda row, _from_hand: add_line(rows.set_csv_line(row))
-
-    def made(self) -> Any:
-        self.flush()
-        self.other.flush()
-        return self.other_changes
-
-    def join(self, made: Any) -> None:
-        import shutil
-
-        self.written()
-        self.spool.flush()
-        self.other.seek(0)
-        shutil.copyfileobj(self.other, self.spool.buffer)  # type: ignore[attr-defined]
-        self.spool.buffer.flush()  # type: ignore[attr-defined]
-        self.changes.extend(made)
-
-    def close(self) -> None:
-        self.other.close()
-
-
 def _copy_out(spool: IO[str]) -> None:
     """What a report wrote to its spool, to standard output."""
     import os
@@ -500,11 +432,24 @@ def verify(path: Path, verbose: bool, fast: bool) -> None:
     \b
         scorepad -f friday.csv verify
     """
-    from ..parts import Split
+    from ..reports import PlayerCounts
     from ..session import SessionError
+    from ..store.checkpoint import sidecar
 
     try:
-        ledger, problems = open_session(path).check(resume=fast, split=Split())
+        with open_session(path).reading() as reading:
+            counts = PlayerCounts(reading.head.players)
+            if fast:
+                ledger, problems = reading.check(counts=counts, resume=True)
+            else:  # (the whole file: the checkpoint beside it is only checked against it)
+                ledger, problems, amiss, written = reading.verify(counts)
+                if amiss:
+                    said = (
+                        _("{file}: {why}; verify read every row, and wrote it anew")
+                        if written
+                        else _("{file}: {why}; verify read every row")
+                    )
+                    click.echo(said.format(file=sidecar(path), why=amiss), err=True)
     except SessionError as exc:
         if exc.line is None:
             raise

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,6 @@ import click
 from ..errors import ScorepadError
 from ..i18n import decimal_text, ngettext, percent_text
 from ..i18n import gettext as _
-from ..parts import Split
 from ._common import (
     CONTEXT_SETTINGS,
     WholeRange,
@@ -27,12 +26,10 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from ..ledger import HandView, Ledger
+    from ..ledger import Ledger
     from ..pot import PotPayout
     from ..rating import NightMatches, PlayerRating
     from ..render import Points
-    from ..reports import RunningSeries
-    from ..store.format import Row
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -380,7 +377,7 @@ def season(
     from ..session import SessionError
 
     files = session_files(sources)
-    memo = Memo()  # (a league's nights repeat one another's kinds of hand: each scored once)
+    memo = Memo()  # (a league's nights repeat one another's hands: each scored once)
     if with_rating:  # (each night's matches, from the pass that checks it: each read once)
         from ..rating import Kinds, night_and_matches
 
@@ -568,7 +565,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
             widths = {columns, min(columns, shutil.get_terminal_size().columns)}
             bounds = plot_columns(widths, expected, 2 if color else 1)
         running = RunningSeries(head.players, expected, bounds)
-        state = reading.night(running.add, split=_ChartSplit(running))
+        state = reading.night(running.add)
     players = list(state.totals)
     kept = running.points()
     series = {p: kept[p] for p in players}
@@ -612,30 +609,6 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
-
-
-class _ChartSplit(Split):
-    """The chart of a file read in two processes (`parts`): the second keeps its hands'
-    series from 0 (`RunningSeries.after`), which this one goes on with."""
-
-    def __init__(self, running: RunningSeries):
-        self.running = running
-        self.other: RunningSeries | None = None
-
-    def second(
-        self, last_hand: int
-    ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
-        self.other = self.running.after(last_hand)
-        return self.other.add, None
-
-    def made(self) -> Any:
-        return None if self.other is None else self.other.part()
-
-    def fits(self, made: Any) -> bool:
-        return made is not None and self.running.fits(made)
-
-    def join(self, made: Any) -> None:
-        self.running.join(made)
 
 
 # The runs of hands an image of a long night keeps (see RunningSeries): more than the columns

@@ -25,7 +25,7 @@ from .records import (
     set_row_note,
     set_row_text,
 )
-from .saved import STATE, WIRING, joined, restore, saved, start_of
+from .saved import STATE, WIRING, restore, saved
 
 __all__ = [
     "STATE",
@@ -38,7 +38,6 @@ __all__ = [
     "Scored",
     "canonical",
     "hand_of",
-    "joined",
     "kind_of",
     "restore",
     "row_for_hand",
@@ -46,7 +45,6 @@ __all__ = [
     "saved",
     "set_row_note",
     "set_row_text",
-    "start_of",
 ]
 
 

@@ -4,7 +4,6 @@ is written is what the check reads back."""
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -339,9 +338,6 @@ class NewRows(Night):
     def keep(self, ref: int) -> None:
         """Remember hand `ref` when the pass reaches it (a correction is about to be made)."""
         self.refs[ref] = self.refs.get(ref, 0) + 1
-        if ref > self.last_hand:  # (not reached yet: `reached` takes it in then)
-            heapq.heappush(self._asked, ref)
-            self.next_ref = min(self.next_ref, ref)
 
     def _refuse_pot_change(self, ref: int, change: int) -> None:
         """A correction of hand `ref` may not change the pot a later hand played for."""

@@ -6,8 +6,7 @@ and when it makes a new row (`NewRows`).
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
@@ -21,12 +20,6 @@ from ..store.scan import Fate
 from . import bock as bocks
 from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .records import rules_of_set_row
-
-_NO_HAND = 1 << 62  # (`Night.next_ref` when no hand ahead is corrected: past any hand number)
-
-# One tuple for each seating of the seats in force (`Night.seated`), at most this many kept
-_SEATINGS: dict[tuple[str, ...], tuple[str, ...]] = {}
-_SEATINGS_KEPT = 64
 
 _BOCK_STACK = 256  # the Bock changes remembered, newest last (a correction of an older one waits)
 
@@ -72,20 +65,9 @@ class Night:
         # told of each change of the rules as the pass reaches it, with the hand it applies from
         self.on_set: Callable[[Row, int], None] | None = None
         self.corrections = corrections if corrections is not None else {}  # (read only)
-        # The hands reached that rows below still correct, with how many (`reached` takes in a
-        # hand's corrections as the pass reaches it: `corrections` may hold tens of thousands)
-        self.refs: dict[int, int] = {}
-        rows = getattr(self.corrections, "rows", None)  # (`Fates.rows`, in hand order)
-        self._coming: Iterator[tuple[int, int]] = (
-            rows()
-            if callable(rows)
-            else iter(sorted((ref, fate.rows) for ref, fate in self.corrections.items()))
-        )
-        self._next: tuple[int, int] | None = next(self._coming, None)  # the next of them
-        self._asked: list[int] = []  # (a heap) the hands `keep` was asked for, not yet reached
-        self.next_ref = self._next[0] if self._next is not None else _NO_HAND
-        """The least hand not yet reached that rows below correct (or `keep` was asked for):
-        the pass takes in the corrections of a hand it reaches at or past it (`reached`)."""
+        # The hands that rows below still correct, with how many: each is kept (`kept`) from
+        # the row that records it till its last correction.
+        self.refs: dict[int, int] = {ref: fate.rows for ref, fate in self.corrections.items()}
         self.kept: dict[int, Version] = {}
         self.race_winners: tuple[str, ...] = ()
         self.corrected = 0  # the correction rows above a checkpoint the pass began at
@@ -141,15 +123,8 @@ class Night:
 
     @property
     def seated(self) -> tuple[str, ...]:
-        """The seats in force, as a tuple: one tuple for each seating (a night has a few),
-        which every hand remembered at those seats shares."""
-        seated = tuple(self.order)
-        found = _SEATINGS.get(seated)
-        if found is None:
-            if len(_SEATINGS) >= _SEATINGS_KEPT:
-                _SEATINGS.clear()
-            found = _SEATINGS[seated] = seated
-        return found
+        """The seats in force, as a tuple."""
+        return tuple(self.order)
 
     def doubled_next(self) -> int:
         """How many doublings the next scored hand carries, from the doublers pending."""
@@ -235,20 +210,6 @@ class Night:
         """The seats in force changed, or (`rules`) the rules, or the state was taken from a
         row: what a part of the ledger remembers for them goes (see `Checker`)."""
 
-    def _played(
-        self, number: int, deltas: Mapping[str, int], next_dealer: str, counts: bool = True
-    ) -> None:
-        """What hand `number` does to the night once it is dealt: its points, the next dealer,
-        and one more hand played (a doubler: `counts` false). The fast path of `Checker.feed`
-        does the same inline (a call a row is 2% of a million hands' pass): a change here is a
-        change there (the property tests hold the two paths to one night)."""
-        self.last_hand = number
-        totals = self.totals
-        for player, value in deltas.items():
-            totals[player] += value
-        self.hands += counts
-        self.next_dealer = next_dealer
-
     def _add(self, deltas: Mapping[str, int]) -> None:
         totals = self.totals
         for player, value in deltas.items():
@@ -302,22 +263,36 @@ class Night:
         self._keep(row.hand, row, deltas, [], result)
 
     def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """A hand (a doubler too): it takes the doublings pending, or puts one in the queue."""
-        assert row.hand is not None and row.dealer is not None
+        """A hand (a doubler too)."""
+        assert row.hand is not None
+        self._deal(row.hand, row, result, deltas)
+
+    def _deal(self, number: int, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """Hand `number`, as `row` records it (its inputs, at least: the whole row where a later
+        row corrects the hand, `_keep`), is dealt: its points, the next dealer, one more hand
+        played (not a doubler or a hand passed into the pot); it takes the doublings pending,
+        or puts one in the queue; it moves the pot and the Bock owed."""
+        assert row.dealer is not None
         kind = row.kind
-        thrown_in = kind in (RowKind.DOUBLER, RowKind.POT) or (
-            result is not None and result.outcome is Outcome.TIE
-        )
-        consumed = [] if thrown_in else self._consume()
+        counted = kind is not RowKind.DOUBLER and kind is not RowKind.POT
+        consumed: list[int] = []
+        if self.pending and counted and (result is None or result.outcome is not Outcome.TIE):
+            consumed = self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
-            self._throw_in(row.hand)
-        counted = kind not in (RowKind.DOUBLER, RowKind.POT)
-        self._played(row.hand, deltas, self.left_of(row.dealer), counted)
+            self._throw_in(number)
+        self.last_hand = number
+        totals = self.totals
+        for player, value in deltas.items():
+            totals[player] += value
+        self.hands += counted
+        self.next_dealer = self.left_of(row.dealer)
         pot = self.pot  # (what the hand played for, if it did)
-        self._pot_moved(row.hand, kind, result)
-        self._keep(row.hand, row, deltas, consumed, result, pot)
-        if kind not in (RowKind.DOUBLER, RowKind.POT):  # (no Bock hand: the round waits)
-            self._bock_played(row.hand, bool(row.bock), result)
+        if result is not None and (pot or result.pot or kind is RowKind.POT):
+            self._pot_moved(number, kind, result)
+        if number in self.refs:
+            self._keep(number, row, deltas, consumed, result, pot)
+        if counted and (row.bock or (result is not None and result.bock_next)):
+            self._bock_played(number, bool(row.bock), result)
 
     def _keep(
         self,
@@ -330,35 +305,8 @@ class Night:
     ) -> None:
         """Remember hand `number` as dealt, if a later row corrects it (till the last does);
         `pot`: what the pot held before it."""
-        if number >= self.next_ref:
-            self.reached(number)
         if number in self.refs:
             self.kept[number] = Version(row, dict(deltas), consumed, result, pot=pot)
-
-    def reached(self, number: int) -> bool:
-        """The pass reaches hand `number` (at or past `next_ref`): take in the corrections of
-        the hands up to it; whether rows below correct this one."""
-        self._advance(number, take=True)
-        return number in self.refs
-
-    def passed(self, number: int) -> None:
-        """The night's state was put in place up to hand `number` (`saved.restore`): the rows
-        below hold no correction of a hand up to it that this pass is to apply."""
-        self._advance(number, take=False)
-
-    def _advance(self, number: int, take: bool) -> None:
-        """Move the pass past hand `number` in `corrections` and the hands `keep` asked for,
-        taking the corrections of the hands passed into `refs` (`take`) or not."""
-        refs, coming, asked = self.refs, self._next, self._asked
-        while coming is not None and coming[0] <= number:
-            if take:
-                ref, rows = coming
-                refs[ref] = refs.get(ref, 0) + rows
-            coming = next(self._coming, None)
-        while asked and asked[0] <= number:
-            heapq.heappop(asked)
-        self._next = coming
-        self.next_ref = min(coming[0] if coming is not None else _NO_HAND, *asked[:1], _NO_HAND)
 
     def _apply_void(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """A voided hand: its points back, its doublings as before it, the deal back."""
@@ -609,16 +557,15 @@ class Night:
             if self.refs[ref] <= 0 and ref in self.corrections:
                 del self.refs[ref]
                 version = self.kept.pop(ref, None)
+                # (a hand that rows below correct is counted as the last of them leaves it)
                 if (
                     self.counts is not None
-                    and self.on_hand is None  # (with one, `_emit` counted it, in hand order)
                     and version is not None
                     and version.result is not None
                     and ref not in self.voided
                 ):
                     seated = self._seats_of(version)
-                    entry = Scored(version.row, version.deltas, version.result, seated)
-                    self.counts.add_alone(entry)
+                    self.counts.add(Scored(version.row, version.deltas, version.result, seated))
 
     # -- what the night allows ------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules import Rules
-from ..store.format import HAND_KINDS, Row
+from ..store.format import Row
 from . import bock as bocks
 from .night import Night
 
@@ -45,8 +45,7 @@ STATE = (
 # Not the night's state: what the night was made with (the file's head, the corrections below,
 # the report's callbacks), made again for each pass; `rules` is the rules of the `set` row at
 # `rules_line` (read from the file again); `kept` is empty at a checkpoint (every correction
-# applied); `refs` and where the pass is in `corrections` (`next_ref` and what makes it) follow
-# from `corrections` and `last_hand` (`restore` puts the pass past it: `Night.passed`).
+# applied), and `refs` follows from `corrections` (the rows after it).
 WIRING = (
     "rules",
     "players",
@@ -54,10 +53,6 @@ WIRING = (
     "on_set",
     "corrections",
     "refs",
-    "next_ref",
-    "_coming",
-    "_next",
-    "_asked",
     "kept",
     "on_hand",
     "counts",
@@ -180,7 +175,7 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
         last.next_dealer != data["next_dealer"]
         or tuple(last.seated) != tuple(data["order"])
         or last.pending != len(data["pending"])
-        or list(last.totals.items()) != list(totals_now.items())
+        or last.totals != totals_now  # (the row holds them in seat order, the pass as met)
         or last.rules_line != data["rules_line"]
         or last.bock_queue != data["bock"]
         or last.pot != data["pot"]
@@ -210,85 +205,5 @@ def restore(night: Night, data: Any, last: Row, rules_at: Callable[[int | None],
     night.pot = data["pot"]
     night.pot_rows = set(data["pot_rows"])
     night.pot_hands = set(data["pot_hands"])
-    night.passed(last_hand)
     night._changed(rules=True)  # (what was remembered is for the state before)
     return True
-
-
-# A large file is checked in two parts at once (`session`): the second from the state its row
-# above records (`start_of`), the first as usual. How their states add up (`joined`), field by
-# field of STATE (`tests/test_parts.py` fails when a field is in none of these):
-AFTER = (  # the second part's: it began from the first part's, which `joined` checks
-    "order",
-    "next_dealer",
-    "totals",
-    "pending",
-    "last_hand",
-    "night_over",
-    "_seat_notes",
-    "rules_line",
-    "race_winners",
-    "bock",
-    "_bock_changes",
-    "pot",
-)
-ADDED = ("hands", "seat_changes", "rules_changes")  # counts: the two added up
-JOINED = ("voided", "penalties", "pot_rows", "pot_hands")  # hand numbers: those of either part
-FIRST = ("rules_from",)  # the first part's (a second part changes no rules)
-# the same in both: each part's pass is given every correction of the file, which `saved`
-# counts (`joined` takes them off again, for a pass given them all)
-SAME = ("corrected",)
-
-
-def start_of(last: Row) -> dict[str, Any] | None:
-    """The state after row `last` as `saved` writes it, for a pass that starts below it: what
-    the row records (the seats, the next dealer, the totals, the rules in force, the Bock owed,
-    the pot), and what only the rows above it know begun anew (no hands counted, none voided).
-    None for a row other than a hand's, or one after which the night holds what its row does
-    not name (doublers pending: the row counts them, but names no hands)."""
-    if last.kind not in HAND_KINDS or last.hand is None or last.pending or last.last:
-        return None
-    return {
-        "order": list(last.seated),
-        "next_dealer": last.next_dealer,
-        "totals": [[p, v] for p, v in last.totals.items()],
-        "pending": [],
-        "last_hand": last.hand,
-        "hands": 0,
-        "voided": [],
-        "penalties": [],
-        "night_over": None,
-        "seat_changes": 0,
-        "_seat_notes": [],
-        "rules_line": last.rules_line,
-        "rules_from": 0,
-        "rules_changes": 0,
-        "race_winners": [],
-        "corrected": 0,
-        "bock": last.bock_queue,
-        "_bock_changes": [],
-        "pot": last.pot,
-        "pot_rows": [],
-        "pot_hands": [],
-    }
-
-
-def joined(
-    first: dict[str, Any], start: dict[str, Any], second: dict[str, Any], given: int
-) -> dict[str, Any] | None:
-    """The state after two parts of a pass (each as `saved` writes it), the second begun from
-    `start`, as `restore` puts it into a pass given `given` correction rows (which `saved`
-    counts: each part was given them all); None when the first part did not leave the state
-    the second began from (or the second changed the rules: it may not)."""
-    if (
-        any(first[name] != start[name] for name in AFTER)
-        or any(second[name] != start[name] for name in FIRST)
-        or any(first[name] != second[name] for name in SAME)
-    ):
-        return None
-    state = {name: second[name] for name in AFTER}
-    state.update({name: first[name] + second[name] for name in ADDED})
-    state.update({name: sorted({*first[name], *second[name]}) for name in JOINED})
-    state.update({name: first[name] for name in (*FIRST, *SAME)})
-    state["corrected"] -= given
-    return state

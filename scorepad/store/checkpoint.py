@@ -1,46 +1,65 @@
 """The checkpoint: the checked state of a night after its last row, kept beside the session file.
 
 A report of a file whose first N bytes were checked before need not check them again. After a
-pass that found no problem, the ledger's state is written beside the file
-(`.FILE.checkpoint`, JSON, written whole to a temp file, fsynced and renamed), with the byte
-offset it covers, the number of lines there, the SHA-256 of those bytes, and the scorepad
-version and format that made it. The next report confirms the digest (hashing the bytes costs
-a fraction of parsing them) and feeds only the rows after them.
+pass that found no problem, the ledger's state and the report's counts are written beside the
+file (`.FILE.checkpoint`, JSON, written whole to a temp file, fsynced and renamed) with:
 
-The sidecar is untrusted input, as the session file is: it is read only as JSON of a bounded
-size, every field is checked, and anything that does not fit (another version or format, a
-digest or line count that does not match, a damaged or missing sidecar) means a full pass. It
-is never needed: removing it costs one full pass.
+- the byte offset it covers, the number of lines there and the SHA-256 of those bytes (the
+  rows it was made from: any change to them, of the same length or not, is seen);
+- the SHA-256 of its own content (everything else in it: a changed digit anywhere is seen);
+- the scorepad version and the file's format and columns.
+
+The next report confirms both digests (hashing the bytes costs a fraction of parsing them) and
+feeds only the rows after them. What a report takes from it is the state after those rows: it is
+trusted with nothing else, and with that only once both digests match. The sidecar is
+untrusted input, as the session file is: it is opened only if it is a regular file (not a link,
+a FIFO, a device or a folder), without blocking, read as JSON of a bounded size, and every
+field is checked by its owner; anything that does not fit means a full pass. It is never
+needed: removing it costs one full pass. `verify` never trusts it: it reads the whole file, says
+where a sidecar does not hold what the pass computed, and writes a good one.
 """
 
 import json
 import os
+import stat
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import __version__
 from ..errors import ScorepadError
+from ..i18n import gettext as _
 from ..text import is_digest
 from . import files
-from .base import BLOCK, fsync_dir, write_all
+from .base import fsync_dir, write_all
 from .journal import temp_beside
 from .snapshot import Head, Snapshot
 
-SCHEMA = 1  # the layout of the sidecar itself
+SCHEMA = 2  # the layout of the sidecar itself (2: with the digest of its own content)
 
-MIN_SIZE = 1 << 20  # a smaller session is read whole each time: no sidecar beside it
+MIN_SIZE = 32 << 10  # a smaller session (a night of about 120 hands) has no sidecar beside it
 
 _MOST = 1 << 20  # the most a sidecar may hold (one holds a few KiB)
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
 
 class Checkpoint(NamedTuple):
-    """A sidecar whose digest matched the file: the state after its first `offset` bytes."""
+    """A state of the night after the first `offset` bytes of a file, whose digest it holds."""
 
     offset: int  # the bytes it covers (a whole number of lines)
     lines: int  # the line ends in them
     state: dict[str, Any]  # what the ledger and the report kept (checked by their owners)
-    digest: Any  # the SHA-256 of those bytes, to go on with (hashlib's object)
+    digest: str  # the SHA-256 of those bytes, in hexadecimal
+
+
+class Found(NamedTuple):
+    """A sidecar read from beside a file (`read`), and what it says of the file."""
+
+    checkpoint: Checkpoint | None  # it, if its digests match the file (else None)
+    why: str  # why it does not match ("" when it does, or when there is no sidecar)
+    hasher: Any  # the digest of the bytes it covers, to go on with (hashlib's object)
 
 
 def sidecar(path: Path) -> Path:
@@ -50,58 +69,103 @@ def sidecar(path: Path) -> Path:
 
 
 def new_digest() -> Any:
-    # (imported here: hashlib's C module costs every command 5 ms to load, and a small file
-    # has no checkpoint)
+    # (imported here: hashlib's C module costs every command milliseconds to load, and
+    # recording a hand needs none)
     import hashlib
 
     return hashlib.sha256()
 
 
-def load(snapshot: Snapshot, head: Head) -> Checkpoint | None:
-    """The checkpoint of the file, if there is one that fits it: made by this version for this
-    format, covering a whole number of lines of the snapshot whose digest it gives. None for
-    anything else (the caller then reads the whole file)."""
-    data = _read(sidecar(head.path))
-    if data is None:
+def confirm(snapshot: Snapshot, offset: int, lines: int, digest: str) -> Any:
+    """The digest (hashlib's object, to go on with) of the first `offset` bytes of the snapshot,
+    if they end a line, hold `lines` line ends and have the SHA-256 `digest`; else None."""
+    if not 0 < offset <= snapshot.size or files.pread(snapshot.fd, 1, offset - 1) != b"\n":
         return None
-    offset, lines, digest = data["offset"], data["lines"], data["digest"]
-    if (
-        data["format"] != head.codec.version
-        or data["header"] != list(head.codec.order)
-        or not 0 < offset <= snapshot.size
-        or files.pread(snapshot.fd, 1, offset - 1) != b"\n"
-    ):
-        return None
-    hasher, ends, at = new_digest(), 0, 0
-    while at < offset:
-        block = files.pread(snapshot.fd, min(BLOCK, offset - at), at)
-        if not block:
-            return None
+    hasher, ends = new_digest(), 0
+    for block in snapshot.blocks(0, offset):
         hasher.update(block)
         ends += block.count(b"\n")
-        at += len(block)
     if ends != lines or hasher.hexdigest() != digest:
         return None
-    return Checkpoint(offset, lines, data["state"], hasher)
+    return hasher
 
 
-def _read(path: Path) -> dict[str, Any] | None:
-    """The sidecar's JSON, if it is one of this version's and its fields have their types."""
+def load(snapshot: Snapshot, head: Head) -> Checkpoint | None:
+    """The checkpoint of the file, if there is one that fits it (see `read`); None for anything
+    else (the caller then reads the whole file)."""
+    return read(snapshot, head).checkpoint
+
+
+def read(snapshot: Snapshot, head: Head) -> Found:
+    """The sidecar beside the file: its checkpoint when it is one of this version for this
+    format and columns, its own digest holds, and it covers a whole number of lines of the
+    snapshot whose digest it gives; else why not (empty where there is no sidecar, or one of
+    another version of scorepad: nothing to say of it)."""
+    data, why = _read(sidecar(head.path))
+    if data is None:
+        return Found(None, why, None)
+    offset, lines, digest = data["offset"], data["lines"], data["digest"]
+    if data["format"] != head.codec.version or data["header"] != list(head.codec.order):
+        return Found(None, _("it was made for a file of other columns"), None)
+    hasher = confirm(snapshot, offset, lines, digest)
+    if hasher is None:
+        return Found(None, _("the rows it was made from are not those of the file"), None)
+    return Found(Checkpoint(offset, lines, data["state"], digest), "", hasher)
+
+
+def _content_digest(data: dict[str, Any]) -> str:
+    """The SHA-256 of a sidecar's content (every field but this digest), as its JSON text."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    hasher = new_digest()
+    hasher.update(text.encode("utf-8"))
+    return str(hasher.hexdigest())
+
+
+def _open(path: Path) -> int | None:
+    """The sidecar, open for reading, if it is a regular file (never a link, a FIFO, a device
+    or a folder, and without waiting for a writer of a FIFO); else None."""
     try:
-        with open(path, "rb") as file:
-            raw = file.read(_MOST + 1)
+        if _NOFOLLOW == 0 and os.path.islink(path):  # (where the system has no O_NOFOLLOW)
+            return None
+        fd = os.open(path, os.O_RDONLY | files.BINARY | _NOFOLLOW | _NONBLOCK)
     except OSError:
         return None
-    if len(raw) > _MOST:
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+    except OSError:
+        os.close(fd)
         return None
+    return fd
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The sidecar's JSON, if it is one of this version's, its own digest holds and its fields
+    have their types; else why not ("" for none, or one of another version)."""
+    fd = _open(path)
+    if fd is None:
+        return None, "" if not os.path.lexists(path) else _("it is not a regular file")
+    try:
+        raw = files.pread(fd, _MOST + 1, 0)
+    except OSError:
+        return None, _("it cannot be read")
+    finally:
+        os.close(fd)
+    damaged = _("it is damaged (its content is not what its own digest says)")
+    if len(raw) > _MOST:
+        return None, damaged
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
+        return None, damaged
     if not isinstance(data, dict):
-        return None
+        return None, damaged
     if data.get("schema") != SCHEMA or data.get("scorepad") != __version__:
-        return None
+        return None, ""  # (another version's: read again, and written anew, without a word)
+    own = data.pop("self", None)
+    if not isinstance(own, str) or own != _content_digest(data):
+        return None, damaged
     wanted = {
         "offset": int,
         "lines": int,
@@ -113,17 +177,18 @@ def _read(path: Path) -> dict[str, Any] | None:
     for key, kind in wanted.items():
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
-            return None
+            return None, damaged
     if not is_digest(data["digest"]) or data["lines"] < 3:
-        return None
-    return data
+        return None, damaged
+    return data, ""
 
 
-def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]) -> None:
-    """Write the checkpoint beside the file: a temp file, fsynced, renamed over the old one.
-    A folder that cannot take it is no error (the next report reads the whole file)."""
+def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]) -> bool:
+    """Write the checkpoint beside the file: a temp file, fsynced, renamed over the old one;
+    whether it was written. A folder that cannot take it is no error (the next report reads
+    the whole file)."""
     path = sidecar(head.path)
-    data = {
+    data: dict[str, Any] = {
         "schema": SCHEMA,
         "scorepad": __version__,
         "format": head.codec.version,
@@ -133,13 +198,14 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
         "digest": digest,
         "state": state,
     }
+    data["self"] = _content_digest(data)
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(raw) > _MOST:
-        return
+        return False
     try:  # (named as a rewrite's temp files are, which the next writer tidies if left)
         fd, temp = temp_beside(head.path, follow=False)
     except ScorepadError:  # the folder takes no new file
-        return
+        return False
     try:  # (readable by whoever may read the session: a temp file is its owner's alone)
         files.fchmod(fd, os.stat(head.path).st_mode & 0o666)
         write_all(fd, raw)
@@ -150,12 +216,13 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
     except OSError:
         with suppress(OSError):
             os.unlink(temp)
-        return
+        return False
     finally:
         if fd >= 0:
             with suppress(OSError):
                 os.close(fd)
     fsync_dir(path)
+    return True
 
 
 def forget(path: Path) -> None:

@@ -98,34 +98,3 @@ def create_exclusive(temp: str, path: os.PathLike[str] | str) -> None:
         os.rename(temp, path)
     else:
         os.link(temp, path)
-
-
-_M_MMAP_THRESHOLD = -3  # (glibc's `mallopt` parameter: its <malloc.h>)
-_LARGE = 128 << 10  # (glibc's default threshold, which it then moves)
-_released = False
-
-
-def release_large_buffers() -> None:
-    """Have C's allocator give each large buffer back to the system as soon as it is freed,
-    for a pass over a large file (memory flat in the file's length). Once per process.
-
-    A pass reads its file a block of 1 MiB at a time and decodes each block into text: a few
-    MiB of buffers made and freed over and over. glibc maps a large buffer in fresh pages and
-    unmaps it when freed, until the first is freed: then it raises its threshold past that size
-    (M_MMAP_THRESHOLD) and serves the next from its heap, which keeps the pages when they are
-    freed, to the tune of a few MiB more for each hundred MiB read. Setting the threshold (to
-    its own default) keeps it where it is. Anywhere but glibc, nothing."""
-    global _released
-    if _released:
-        return
-    _released = True
-    if WINDOWS_LOCKS or not hasattr(os, "confstr"):
-        return
-    try:
-        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
-            return
-        import ctypes
-
-        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, _LARGE)
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - (no such libc)
-        return

@@ -4,9 +4,7 @@ found before the checking pass), a row read at a byte, the lines counted."""
 import csv
 import functools
 import re
-from array import array
-from bisect import bisect_left
-from collections.abc import ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from . import files
@@ -23,10 +21,7 @@ class Fate(NamedTuple):
     """What the rows below a hand do to it (found before the pass): how many correct it, and
     where (at which byte of the file) its last amendment and its last void or restore begin,
     read again only when the pass reaches the hand (so a long night holds a few bytes a
-    correction, not the rows).
-
-    (It was one int with the three packed in its bits: 36 bytes less a corrected hand, 0.7 MB
-    on a million hands of which 2% are corrected, and its fields read 2.5 times slower.)"""
+    correction, not the rows)."""
 
     rows: int = 0  # how many rows correct the hand
     amended_at: int = -1  # where the last amendment's row begins (-1: none)
@@ -41,93 +36,9 @@ class Fate(NamedTuple):
         )
 
 
-class Fates(Mapping[int, Fate]):
-    """The `Fate` of each hand that rows below it correct, by hand number, held compactly: four
-    arrays of numbers in hand order (32 bytes a corrected hand, where a dict of `Fate`s takes
-    about 150: a million hands of which 2% are corrected hold 0.6 MB, not 3), each `Fate` made
-    when asked for. Not changed once made."""
-
-    __slots__ = ("_amended", "_refs", "_rows", "_voided")
-
-    def __init__(self, refs: "array[int]", kinds: "array[int]", places: "array[int]") -> None:
-        """From each correction row in file order: the hand it corrects, whether it amends
-        (1) or voids or restores (0) it, and where its row begins (-1: not known)."""
-        # (the hands in order, each once; then each row counted in file order, so the last
-        # amendment's place and the last void's stay: no list of every row's index to sort)
-        ordered = array("q", sorted(refs))
-        self._refs = array(
-            "q", (ref for at, ref in enumerate(ordered) if not at or ordered[at - 1] != ref)
-        )
-        del ordered
-        size = len(self._refs)
-        self._rows = array("q", bytes(8 * size))
-        self._amended, self._voided = array("q", [-1]) * size, array("q", [-1]) * size
-        hands = self._refs
-        for ref, kind, place in zip(refs, kinds, places):
-            at = bisect_left(hands, ref)
-            self._rows[at] += 1
-            if place >= 0:
-                (self._amended if kind else self._voided)[at] = place
-
-    def _at(self, ref: object) -> int:
-        """Where a hand's fate is held (-1: none is)."""
-        refs = self._refs
-        if not isinstance(ref, int):
-            return -1
-        at = bisect_left(refs, ref)
-        return at if at < len(refs) and refs[at] == ref else -1
-
-    def __getitem__(self, ref: int) -> Fate:
-        at = self._at(ref)
-        if at < 0:
-            raise KeyError(ref)
-        return Fate(self._rows[at], self._amended[at], self._voided[at])
-
-    def __contains__(self, ref: object) -> bool:
-        return self._at(ref) >= 0
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._refs)
-
-    def __len__(self) -> int:
-        return len(self._refs)
-
-    def items(self) -> ItemsView[int, Fate]:
-        return _FateItems(self)
-
-    def values(self) -> ValuesView[Fate]:
-        return _FateValues(self)
-
-    def pairs(self) -> Iterator[tuple[int, Fate]]:
-        """Each hand and its fate, in hand order (what `items` gives, without a look-up each)."""
-        for ref, rows, amended, voided in zip(self._refs, self._rows, self._amended, self._voided):
-            yield ref, Fate(rows, amended, voided)
-
-    def rows(self) -> Iterator[tuple[int, int]]:
-        """Each hand and how many rows correct it."""
-        return zip(self._refs, self._rows)
-
-
-class _FateItems(ItemsView[int, Fate]):
-    _mapping: Fates
-
-    def __iter__(self) -> Iterator[tuple[int, Fate]]:
-        return self._mapping.pairs()
-
-
-class _FateValues(ValuesView[Fate]):
-    _mapping: Fates
-
-    def __iter__(self) -> Iterator[Fate]:
-        return (fate for _ref, fate in self._mapping.pairs())
-
-
-_LARGE_PASS = 16 << 20  # the bytes to read from which a pass asks for its buffers given back
-
-
 def find_corrections(
     snapshot: Snapshot, head: Head, details: bool = True, start: int = 0, digest: Any = None
-) -> tuple[Fates, int, int]:
+) -> tuple[dict[int, Fate], int, int]:
     """What the correction rows do to each hand they refer to, the number of line ends, and
     the length of the longest line (in bytes; past MAX_LINE it is only known to be longer): a
     quick pass over the raw bytes that parses only the lines that may be corrections.
@@ -141,11 +52,9 @@ def find_corrections(
     From byte `start` on (the start of a line), if given: the line ends counted are those
     after it. `digest`, if given (a hashlib object), is fed every byte read.
     """
-    if snapshot.size - start > _LARGE_PASS:
-        files.release_large_buffers()  # (the pass to come reads it too: memory stays flat)
     codec = head.codec
     at_kind = codec.index["kind"]
-    refs, kinds, places = array("q"), array("b"), array("q")  # (each correction row's: `Fates`)
+    fates: dict[int, Fate] = {}
     needles = [kind.value.encode() for kind in CORRECTIONS]
     hand_first = codec.index["hand"] == 0
     ends = 0
@@ -179,9 +88,12 @@ def find_corrections(
             correction = _correction(codec, data[start:end], at_kind)
             if correction is not None:
                 kind, ref = correction
-                refs.append(ref)
-                kinds.append(kind == RowKind.AMEND)
-                places.append(offset + start if details else -1)
+                place = offset + start if details else -1
+                fate = fates.get(ref, _NO_FATE)
+                if kind == RowKind.AMEND:
+                    fates[ref] = fate.corrected(amended_at=place)
+                else:
+                    fates[ref] = fate.corrected(voided_at=place)
         ends += data.count(b"\n", 0, cut)
         rest = data[cut:]
         offset += cut
@@ -189,10 +101,13 @@ def find_corrections(
             offset += len(rest)
             rest, skipping = b"", True
             longest = max(longest, MAX_LINE + 1)
-    return Fates(refs, kinds, places), ends, max(longest, len(rest))
+    return fates, ends, max(longest, len(rest))
 
 
-@functools.cache  # (compiled when first needed: a file read in two parts)
+_NO_FATE = Fate()
+
+
+@functools.cache  # (compiled when first needed)
 def _line_start() -> re.Pattern[bytes]:
     """A line (not the first) that begins with a comma or quote."""
     return re.compile(rb'\n[,"]')

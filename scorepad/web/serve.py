@@ -38,7 +38,6 @@ import os
 import re
 import secrets
 import time
-from array import array
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext, suppress
@@ -68,7 +67,6 @@ from ..games import WonBy
 from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..i18n import N_
 from ..ledger import Counts, HandView, Ledger
-from ..parts import Split
 from ..pot import paid_out
 from ..render import Money
 from ..reports import (
@@ -85,7 +83,7 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
-from ..session import FOLLOW_MARKS, Checkpoint, Session, Waiting, refusal, said_again
+from ..session import Checkpoint, Session, Waiting, refusal, said_again
 from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import Row, check_note
 from ..store.snapshot import Head
@@ -162,32 +160,6 @@ class _Series:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
-    def extend(self, numbers: Sequence[int], points: Sequence[int]) -> None:
-        """Add hands as `add` adds them one at a time, each given by its number and its points
-        in the players' order (`points` flat, a row of `len(players)` for each hand): the
-        second part of a pass read in two processes (`_BoardSplit`). The hands up to the next
-        point are added up a player at a time, as one hand of their sum."""
-        width, players, done = len(self.players), self.players, 0
-        while done < len(numbers):
-            until = min(len(numbers), done + self.step - self.seen % self.step)
-            self.since.append(
-                {
-                    p: sum(points[done * width + k : until * width : width])
-                    for k, p in enumerate(players)
-                }
-            )
-            self.seen += until - done
-            done = until
-            if self.seen % self.step:
-                continue
-            _add_up(self.running, self.since)
-            self.since.clear()
-            self.hands.append(numbers[until - 1])
-            self.points.append(tuple(self.running.get(p, 0) for p in players))
-            if len(self.hands) > SERIES_POINTS:
-                self.hands, self.points = self.hands[::2], self.points[::2]
-                self.step *= 2
-
     def copy(self) -> "_Series":
         """The series as it stands (to go on from later: the board keeps it with the night)."""
         made = _Series(self.players)
@@ -208,73 +180,6 @@ class _Series:
             "hands": hands,
             "totals": {p: [pt[i] for pt in points] for i, p in enumerate(self.players)},
         }
-
-
-class _BoardSplit(Split):
-    """The board's pass from the start of a large file, read in two processes
-    (`Reading.follow`): the second keeps its hands' numbers and points (in the players' order,
-    as 32-bit numbers: a hand past them is read in one process) and its last hands, which this
-    one adds to the series and the last hands of the first part."""
-
-    def __init__(self, night: "BoardNight", players: Sequence[str]):
-        self.night, self.players = night, tuple(players)
-        self.numbers, self.points = array("i"), array("i")
-        self.recent: deque[HandView] = deque(maxlen=RECENT)
-        self.whole = True  # (every hand's points fit)
-        # at the join: what the first part made, what the second sent, and the first part's
-        # series gone on to the last mark asked for (`extra_at`: the marks come in file order)
-        self.at_cut: tuple[_Series, tuple[HandView, ...]] | None = None
-        self.sent: tuple[array[int], array[int], tuple[HandView, ...]] | None = None
-        self.walk: _Series | None = None
-        self.walked = 0
-
-    def second(
-        self, last_hand: int
-    ) -> tuple[Callable[[HandView], None] | None, Callable[[Row, int], None] | None]:
-        players, remember = self.players, self.recent.append
-        add_number, add_points = self.numbers.append, self.points.extend
-
-        def on_hand(view: HandView) -> None:
-            remember(view)
-            if not view.void and self.whole:
-                deltas = view.entry.deltas
-                try:
-                    add_points([deltas.get(p, 0) for p in players])
-                except OverflowError:
-                    self.whole = False
-                    return
-                add_number(view.number)
-
-        return on_hand, None
-
-    def made(self) -> Any:
-        return (self.numbers, self.points, tuple(self.recent)) if self.whole else None
-
-    def mark(self) -> Any:
-        return len(self.numbers), tuple(self.recent)
-
-    def fits(self, made: Any) -> bool:
-        return made is not None
-
-    def join(self, made: Any) -> None:
-        numbers, points, recent = self.sent = made
-        night = self.night
-        self.at_cut = night.series.copy(), tuple(night.recent)
-        night.series.extend(numbers, points)
-        night.recent.extend(recent)
-
-    def extra_at(self, mark: Any) -> Any:
-        assert self.at_cut is not None and self.sent is not None
-        count, recent = mark
-        numbers, points, _ = self.sent
-        if self.walk is None or count < self.walked:
-            self.walk, self.walked = self.at_cut[0].copy(), 0
-        width = len(self.players)
-        self.walk.extend(numbers[self.walked : count], points[self.walked * width : count * width])
-        self.walked = count
-        last = deque(self.at_cut[1], maxlen=RECENT)
-        last.extend(recent)
-        return self.walk.copy(), tuple(last)
 
 
 def _add_up(running: dict[str, int], hands: Sequence[Mapping[str, int]]) -> None:
@@ -388,29 +293,29 @@ def board_states(
 
 
 class BoardNight:
-    """The board's night, followed as the file grows: each change is read from where a pass
+    """The board's night, followed as the file grows: each change is read from where the pass
     before stopped, not from the start of the night (`Reading.follow`).
 
-    Beside each state of the night the pass keeps (at its end, and a few at distances before
-    it, where a correction of an older hand reads on from), this keeps what the board shows
-    that the night does not hold: the chart's series and the last hands, as they stood there.
-    A rewritten file (`forget`), or one whose bytes before a state are not those it was made
-    after, is read from the start. What it shows is what one pass over the whole file shows."""
+    Beside the state of the night the last pass left (with the digest of the bytes it was made
+    after), this keeps what the board shows that the night does not hold: the chart's series
+    and the last hands, as they stood there. A file whose bytes before that state are not those
+    it was made after (rewritten, or edited, of the same length or not), or whose new rows
+    correct a hand before it, is read from the start. What it shows is what one pass over the
+    whole file shows."""
 
     def __init__(self) -> None:
-        self.kept: list[Checkpoint] = []  # the states of the night kept, oldest first
+        self.kept: Checkpoint | None = None  # the state the last pass left
         self.series = _Series(())
         self.recent: deque[HandView] = deque(maxlen=RECENT)
         self.began = 0  # the byte the last pass began at (0: the start of the file)
-        self.ledger: Ledger | None = None  # the last pass's (what it remembered warms the next)
 
     def forget(self) -> None:
         """The file was rewritten (not appended to): the next state is read from its start."""
-        self.kept = []
+        self.kept = None
 
     def state(self, session: Session, file: str, money: MoneyRate | None = None) -> dict[str, Any]:
         """The board as the file stands now (see `board_state`); a ScorepadError when the file
-        has a problem (every state kept is let go then)."""
+        has a problem (the state kept is let go then)."""
         return self.states(session, file, money)["en"]
 
     def states(
@@ -432,7 +337,7 @@ class BoardNight:
         return states
 
     def _follow(self, session: Session) -> tuple[Head, Ledger, PlayerCounts]:
-        """The night read on from the newest state kept that fits (`Reading.follow`)."""
+        """The night read on from the state kept, where it still holds (`Reading.follow`)."""
         made: list[PlayerCounts] = []
         with session.reading() as reading:
             head = reading.head
@@ -456,43 +361,15 @@ class BoardNight:
             def extra() -> Any:
                 return self.series.copy(), tuple(self.recent)
 
-            warm = self.ledger
-            split = _BoardSplit(self, head.players)
-            followed = reading.follow(self.kept, begin, extra, warm, split)
-            if followed.problems and followed.since is not None:  # (as a pass from the start)
-                followed.ledger.done()
-                followed = reading.follow((), begin, extra)
-            size = reading.size
-        if warm is not None:
-            warm.done()  # (a reference cycle: let go of its caches now)
-        self.ledger = followed.ledger
+            followed = reading.follow(self.kept, begin, extra)
+            if followed.problems and followed.resumed:  # (as a pass from the start says it)
+                followed = reading.follow(None, begin, extra)
         if followed.problems:
-            self.kept, self.ledger = [], None
-            followed.ledger.done()
+            self.kept = None
             raise refusal(session.path, followed.problems[0])
-        self.began = followed.since.offset if followed.since is not None else 0
-        old = self.kept if followed.since is not None else []
-        self.kept = _spaced([*old, *followed.kept], size)
+        self.began = self.kept.offset if followed.resumed and self.kept is not None else 0
+        self.kept = followed.kept
         return head, followed.ledger, made[-1]
-
-
-def _spaced(kept: Sequence[Checkpoint], size: int) -> list[Checkpoint]:
-    """The states worth keeping of a file of `size` bytes: the last, and in each span of
-    `FOLLOW_MARKS` before the end (and up to four times the furthest) the one furthest back
-    (a correction reads on from the newest state before the hand it corrects: at most about
-    twice as far back; one further back than them all, from the start)."""
-    by_offset = {c.offset: c for c in kept if c.offset <= size}
-    ordered = sorted(by_offset.values(), key=lambda c: c.offset)
-    if not ordered:
-        return []
-    spans: dict[int, Checkpoint] = {}
-    furthest = 4 * max(FOLLOW_MARKS)
-    for found in ordered[:-1]:
-        back = size - found.offset
-        span = sum(1 for mark in FOLLOW_MARKS if back <= mark)  # (0: further than them all)
-        if back <= furthest and span not in spans:
-            spans[span] = found
-    return sorted([*spans.values(), ordered[-1]], key=lambda c: c.offset)
 
 
 def _state_of(
