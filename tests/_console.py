@@ -4,8 +4,8 @@ The conventions (the contributing page of the manual says the same):
 
 - A ```` ```console ```` block is an example that a test runs: each line `$ scorepad ARGS` is a
   command, and the lines below it, up to the next `$` line, are exactly what it prints (stdout,
-  then stderr). A line `...` (indented or not) stands for any lines, or none. A `$` line that does not run
-  scorepad is an error, so no example goes unchecked.
+  then stderr). A line `...` (indented or not) stands for any lines, or none. A `$` line that
+  does not run scorepad is an error, so no example goes unchecked.
 - Each block runs in a folder of its own that starts with a copy of `sample_sessions/`, so
   `-f sample_sessions/standard-friday.csv` works and `scorepad new` writes `scorepad.csv` there.
 - `<!-- continued -->` on the line before a block: it goes on from the block before it on the
