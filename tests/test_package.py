@@ -48,6 +48,14 @@ def test_the_metadata_says_what_scorepad_is_for() -> None:
     assert {"docs", "release", "test"} <= set(meta["optional-dependencies"])
 
 
+def links(text: str) -> list[str]:
+    """The addresses a Markdown text links to: inline, `[text](URL)`, or by reference,
+    `[name]: URL` on a line of its own."""
+    return re.findall(r"\]\((https?://[^)]+)\)", text) + re.findall(
+        r"^\[[^\]]+\]: (https?://\S+)$", text, re.M
+    )
+
+
 def test_the_addresses_agree_everywhere() -> None:
     """The repository's and the manual's addresses are written alike in pyproject.toml,
     mkdocs.yml and the READMEs (until the project's home is confirmed, they are placeholders:
@@ -60,7 +68,7 @@ def test_the_addresses_agree_everywhere() -> None:
     assert f"site_url: {manual}\n" in config and f"repo_url: {source}\n" in config
     for readme in ("README.md", "README.de.md"):
         text = (ROOT / readme).read_text(encoding="utf-8")
-        for link in re.findall(r"\]\((https?://[^)]+)\)", text):
+        for link in links(text):
             assert link.startswith((manual, source)), (readme, link)
 
 
@@ -69,13 +77,15 @@ def test_a_readme_is_short_and_its_links_lead_somewhere(readme: str) -> None:
     text = (ROOT / readme).read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 150
     urls = project()["project"]["urls"]
-    pages = re.findall(rf"\]\({re.escape(urls['Documentation'])}([^)]*)\)", text)
+    manual, files = urls["Documentation"], f"{urls['Source']}/blob/main/"
+    pages = [link.removeprefix(manual) for link in links(text) if link.startswith(manual)]
     assert len(pages) >= 5
     for page in pages:
         name = page.strip("/").split("#")[0] or "index"
         assert (ROOT / "docs" / f"{name}.md").is_file(), page
-    for path in re.findall(rf"\]\({re.escape(urls['Source'])}/blob/main/([^)#]+)\)", text):
-        assert (ROOT / path).is_file(), path
+    for link in links(text):
+        if link.startswith(files):
+            assert (ROOT / link.removeprefix(files).split("#")[0]).is_file(), link
 
 
 def test_the_readme_says_how_to_read_the_manual_locally() -> None:

@@ -122,5 +122,5 @@ def test_the_reference_walks_the_commands_in_the_order_it_shows_them() -> None:
 def test_a_command_shows_its_usage_and_its_help(path: str) -> None:
     command = every_command()[path]
     section = sections(markdown())[path]
-    assert f"```text\n{path} [OPTIONS]" in section
+    assert f"Usage:\n\n```text\n{path} [OPTIONS]" in section
     assert (command.help or "").split("\n")[0] in section

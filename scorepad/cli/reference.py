@@ -64,6 +64,8 @@ def _one(ctx: click.Context) -> Iterator[str]:
     yield ""
     yield from _help(command.help or "")
     pieces = " ".join(command.collect_usage_pieces(ctx))
+    yield "Usage:"
+    yield ""
     yield "```text"
     yield f"{ctx.command_path} {pieces}".rstrip()
     yield "```"
