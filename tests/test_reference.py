@@ -10,18 +10,20 @@ import click
 import pytest
 
 from scorepad.cli import cli
-from scorepad.cli.reference import MARKER, commands, markdown
+from scorepad.cli.reference import GENERATED, MARKER, SETTINGS_MARKER, commands, markdown
+from scorepad.names import PRESETS
+from scorepad.rules import describe, load_rules
 
 ROOT = Path(__file__).parent.parent
 
 
-def built_page() -> str:
-    """docs/reference.md as the manual's build makes it (through the hook mkdocs.yml names)."""
+def built_page(name: str = "reference.md") -> str:
+    """A page of docs/ as the manual's build makes it (through the hook mkdocs.yml names)."""
     spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "scripts" / "docs_hooks.py")
     assert spec is not None and spec.loader is not None
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
-    page = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / name).read_text(encoding="utf-8")
     made: str = hooks.on_page_markdown(page, page=None, config=None, files=None)
     return made
 
@@ -124,3 +126,16 @@ def test_a_command_shows_its_usage_and_its_help(path: str) -> None:
     section = sections(markdown())[path]
     assert f"Usage:\n\n```text\n{path} [OPTIONS]" in section
     assert (command.help or "").split("\n")[0] in section
+
+
+def test_every_setting_of_every_preset_is_in_the_manual_with_its_value() -> None:
+    page = built_page("rules-and-presets.md")
+    assert SETTINGS_MARKER not in page and set(GENERATED) == {MARKER, SETTINGS_MARKER}
+    rows = {row.split(" | ")[0].removeprefix("| "): row for row in page.splitlines()}
+    header = rows["Setting"]
+    assert header == "| Setting | " + " | ".join(f"`{p}`" for p in PRESETS) + " | Meaning |"
+    for at, preset in enumerate(PRESETS, start=1):
+        for key, value, meaning in describe(load_rules(preset)):
+            cells = rows[f"`{key}`"].removeprefix("| ").removesuffix(" |").split(" | ")
+            assert cells[at] == f"`{value}`", (preset, key)
+            assert cells[-1] == meaning.replace("|", "\\|"), key

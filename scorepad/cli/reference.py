@@ -1,10 +1,11 @@
-"""The command reference of the manual, made from the commands themselves.
+"""The parts of the manual made from the code: the command reference and the table of settings.
 
 `markdown()` walks the `scorepad` group (its commands loaded as a call would load them) and
 writes every command and subcommand as Markdown: its help, its usage, its arguments and a table
-of its options with their defaults. The manual's build puts it into `docs/reference.md` (a MkDocs
-hook, `scripts/docs_hooks.py`), so the reference cannot fall behind the commands; the command
-line never imports this module.
+of its options with their defaults. `settings_markdown()` writes every setting of the rules with
+its value in each preset and its meaning. The manual's build puts each where a page has its
+marker line (`GENERATED`; a MkDocs hook, `scripts/docs_hooks.py`), so neither can fall behind
+the code; the command line never imports this module.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import click
 
 MARKER = "<!-- the command reference, made from the commands -->"
 """The line of `docs/reference.md` that the build replaces with `markdown()`."""
+
+SETTINGS_MARKER = "<!-- every setting, preset by preset, made from the presets -->"
+"""The line of `docs/rules-and-presets.md` that the build replaces with `settings_markdown()`."""
 
 _DEFAULT_IN_HELP = re.compile(r"\(?\b[Dd]efault: ([^.)]*)[.)]")
 
@@ -31,6 +35,25 @@ def markdown(group: click.Group | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def settings_markdown() -> str:
+    """Every setting a preset states: its value in each preset (— where a preset of the other
+    family has none) and its meaning, as `scorepad rules` words it."""
+    from ..names import PRESETS
+    from ..rules import describe, load_rules
+
+    presets = {name: {key: (v, m) for key, v, m in describe(load_rules(name))} for name in PRESETS}
+    keys = list(dict.fromkeys(key for table in presets.values() for key in table))
+    lines = [
+        "| Setting | " + " | ".join(f"`{name}`" for name in PRESETS) + " | Meaning |",
+        "|---" * (len(PRESETS) + 2) + "|",
+    ]
+    for key in keys:
+        meaning = next(table[key][1] for table in presets.values() if key in table)
+        values = [f"`{t[key][0]}`" if key in t and t[key][0] else "—" for t in presets.values()]
+        lines.append("| " + " | ".join(map(_cell, (f"`{key}`", *values, meaning))) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def commands(group: click.Group | None = None) -> Iterator[click.Context]:
     """A context for the group and each command under it, all the way down, in the order the
     reference shows them."""
@@ -39,6 +62,10 @@ def commands(group: click.Group | None = None) -> Iterator[click.Context]:
 
         group = cli
     yield from _walk(_context(group, "scorepad", None))
+
+
+GENERATED = {MARKER: markdown, SETTINGS_MARKER: settings_markdown}
+"""Each marker line of the manual, and what the build puts in its place."""
 
 
 def _walk(ctx: click.Context) -> Iterator[click.Context]:
