@@ -26,7 +26,7 @@ from test_serve import LOCAL, _chromium, serving
 from scorepad.web.hall import HallBoard, changed_tables, look_at
 
 EIGHT = "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias"
-# Seed 7 draws round 1 as the README's cup: (Hias, Dori, Anni, Franz) and
+# Seed 7 draws round 1 as the manual's cup (docs/tournaments.md): (Hias, Dori, Anni, Franz) and
 # (Evi, Christl, Gustl, Bertl).
 ROUND_1 = [["Hias", "Dori", "Anni", "Franz"], ["Evi", "Christl", "Gustl", "Bertl"]]
 
