@@ -1,0 +1,305 @@
+"""The score sheet: a line per hand (`SheetRows`, as CSV or a table; `HandLines`, as JSON), the
+changes of the rules in their place (`set_record`), and each player's running total for the
+chart (`RunningSeries`)."""
+
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..errors import ScorepadError
+from ..i18n import gettext as _
+from ..ledger import HandView, Scored, rules_of_set_row, set_row_text
+from ..store.format import FORMULA_STARTS, Row
+from .numbers import hand_record
+from .words import change_text, played_text
+
+_BATCH = 4096  # lines a pass's writer holds before it writes them
+
+
+def _batched(write: Callable[[str], object]) -> tuple[list[str], Callable[[], None]]:
+    """A list to add lines to and a function that writes them out with `write` (and empties
+    it): a writer over a pass gives `write` a few thousand lines at a time."""
+    batch: list[str] = []
+
+    def flush() -> None:
+        write("".join(batch))
+        batch.clear()
+
+    return batch, flush
+
+
+_NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
+
+
+class HandLines:
+    """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
+
+    Hands of one kind (the same `Scored`: the checking pass gives hands alike one) differ only
+    in their number and note: the rest of their line is made once for the kind (and once for
+    a voided hand of it). An amended hand, or one with running totals, is made whole."""
+
+    def __init__(self) -> None:
+        # a kind's line (voided or not) around its note, but its number
+        self._kinds: dict[tuple[Scored, bool], tuple[str, str] | None] = {}
+
+    def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
+        number, entry, void, amended, note, _time = view
+        if amended or totals is not None:
+            return json.dumps(hand_record(view, totals), ensure_ascii=False)
+        key = (entry, void)
+        if key not in self._kinds:
+            self._kinds[key] = self._parts(view)
+        parts = self._kinds[key]
+        if parts is None:
+            return json.dumps(hand_record(view), ensure_ascii=False)
+        before, after = parts
+        noted = json.dumps(note, ensure_ascii=False)
+        return f'{{"hand": {number}{before}{noted}{after}'
+
+    def json_writer(
+        self,
+        write: Callable[[str], object],
+        running: Callable[[HandView], Mapping[str, int]] | None = None,
+        after: bool = False,
+    ) -> tuple[Callable[[HandView], None], Callable[[], None]]:
+        """`line` for a pass, as `SheetRows.csv_writer` is `csv_line`'s: a function to call
+        with each hand, which gives `write` its lines a few thousand at a time, each but the
+        first after the comma that parts it from the one before (`after`: the first too, its
+        lines follow others); one to call at the end. `running` gives the running totals after
+        a hand, for lines that hold them."""
+        batch, flush = _batched(write)
+        add, line_of = batch.append, self.line
+        comma = "," if after else ""
+
+        def hand(view: HandView) -> None:
+            nonlocal comma
+            add(comma + line_of(view, None if running is None else running(view)) + "\n")
+            comma = ","
+            if len(batch) >= _BATCH:
+                flush()
+
+        return hand, flush
+
+    @staticmethod
+    def _parts(view: HandView) -> tuple[str, str] | None:
+        """A kind's line but its number, cut around its note (None: it cannot be cut so)."""
+        text = json.dumps(hand_record(view._replace(number=0, note=_NOTE_GAP)), ensure_ascii=False)
+        start, gap = '{"hand": 0', json.dumps(_NOTE_GAP, ensure_ascii=False)
+        if not text.startswith(start) or text.count(gap) != 1:
+            return None
+        before, _gap, after = text[len(start) :].partition(gap)
+        return before, after
+
+
+class SheetRows:
+    """The score sheet's rows, one per hand in hand order, then the totals.
+
+    Each cell of a player is their points in that hand (or, `running`, their total so far), or
+    None where they were not at the table. The cells of hands of one kind (the same `Scored`)
+    are worked out once."""
+
+    def __init__(self, players: Sequence[str], running: bool = False):
+        self.players = tuple(players)
+        self.running = running
+        self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
+        self._started: set[str] = set()
+        self._blank = (None,) * len(self.players)
+        # a kind's line as CSV but its number and note (by the kind, void and amended)
+        self._lines: dict[tuple[Scored, bool, bool], str] = {}
+        self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
+        self._writer: Any = None
+
+    def row(self, view: HandView) -> list[Any]:
+        """The sheet row of a hand (hands come in order)."""
+        entry = view.entry
+        what = played_text(view)
+        if view.void:
+            what += _(" (void)")
+        elif view.amended:
+            what += _(" (amended)")
+        if self.running:
+            cells = self._running(view)
+        elif view.void:
+            cells = self._blank
+        else:
+            cells = tuple(entry.deltas.get(p) for p in self.players)
+        return [view.number, entry.row.dealer or "", what, *cells, view.note]
+
+    def csv_line(self, view: HandView) -> str:
+        """The sheet row of a hand as a line of CSV."""
+        if self.running:
+            return self._csv(self.row(view)) + "\n"
+        number, entry, void, amended, note, _time = view
+        key = (entry, void, amended)
+        middle = self._lines.get(key)
+        if middle is None:
+            middle = self._lines[key] = self._csv(self.row(view)[1:-1])
+        if note:
+            if note.startswith(FORMULA_STARTS):
+                note = "'" + note
+            if any(c in note for c in ',"\r\n'):
+                note = '"' + note.replace('"', '""') + '"'
+        return f"{number},{middle},{note}\n"
+
+    def csv_writer(
+        self, write: Callable[[str], object]
+    ) -> tuple[Callable[[HandView], None], Callable[[str], None], Callable[[], None]]:
+        """`csv_line` for a pass: a function to call with each hand, which gives `write` its
+        lines a few thousand at a time; one to put another line in their order (a change of
+        the rules); one to call at the end (it writes the rest)."""
+        batch, flush = _batched(write)
+        add, line_of = batch.append, self.csv_line
+
+        def hand(view: HandView) -> None:
+            add(line_of(view))
+            if len(batch) >= _BATCH:
+                flush()
+
+        return hand, add, flush
+
+    def _csv(self, cells: Sequence[Any]) -> str:
+        """Cells as a line of CSV, without its line end."""
+        if self._writer is None:
+            self._buffer = io.StringIO()
+            self._writer = csv.writer(self._buffer, lineterminator="")
+        buffer = self._buffer
+        buffer.seek(0)
+        buffer.truncate()
+        self._writer.writerow(cells)
+        return str(buffer.getvalue())
+
+    def _running(self, view: HandView) -> tuple[int | None, ...]:
+        totals, started, deltas = self.totals, self._started, view.deltas
+        cells = []
+        for p in self.players:
+            seated = p in deltas  # a player not at the table for this hand: blank
+            if not view.void:
+                totals[p] += deltas.get(p, 0)
+            if seated:
+                started.add(p)
+            cells.append(totals[p] if seated or totals[p] or p in started else None)
+        return tuple(cells)
+
+    def set_row(self, row: Row) -> list[Any]:
+        """The sheet row of a change of the rules, where it happened: what changed, and its
+        note (no hand number, no points)."""
+        note = set_row_text(row.note)[1]
+        if note.startswith(FORMULA_STARTS):
+            note = "'" + note
+        return ["", "", change_text(row), *self._blank, note]
+
+    def set_csv_line(self, row: Row) -> str:
+        """The sheet row of a change of the rules as a line of CSV."""
+        return self._csv(self.set_row(row)) + "\n"
+
+    def total_row(self, totals: Mapping[str, int]) -> list[Any]:
+        """The last row: each player's total for the night (the ledger's)."""
+        return ["", "", _("Total"), *[totals.get(p, 0) for p in self.players], ""]
+
+    def pot_row(self, pot: int) -> list[Any]:
+        """The row after the totals of a night that shows its pot: what the pot holds."""
+        return ["", "", _("In the pot: {pot}").format(pot=pot), *self._blank, ""]
+
+
+def set_record(row: Row, from_hand: int) -> dict[str, Any]:
+    """A change of the rules as data (the sheet's `changes`): the hand it applies from, what
+    changed, the rules then in force and its note."""
+    changes, note = set_row_text(row.note)
+    try:
+        rules: str | None = rules_of_set_row(row.note).summary()
+    except ScorepadError:  # (a file that verifies holds rules here: for safety only)
+        rules = None
+    return {
+        "from_hand": from_hand,
+        "changes": changes,
+        "rules": rules,
+        "played": change_text(row),
+        "note": note,
+    }
+
+
+class RunningSeries:
+    """Each player's running total over the night (for `chart`), in bounded memory.
+
+    A night of up to `EVERY` hands keeps every counted hand. A longer one is cut into runs of
+    hands at `bounds` (hand numbers, ascending: where a column of the plot may begin), and
+    keeps of each run, for each player, the first and last point and the lowest and highest,
+    in their order: a line drawn through them spans what the line through every hand spans
+    within the run, and the lowest and highest of the night are kept. Runs that never cross
+    the edge of a column of the plot draw the same picture as every hand would."""
+
+    EVERY = 20_000
+
+    def __init__(self, players: Sequence[str], expected: int = 0, bounds: Sequence[int] = ()):
+        self.players = tuple(players)
+        self.hands = [0]  # (every hand kept: the hands of every player's points)
+        self.series = {p: [0] for p in self.players}
+        self._running = dict.fromkeys(self.players, 0)
+        self.last = 0  # the last counted hand
+        self.every = expected <= self.EVERY or not bounds
+        self._bounds = list(bounds)
+        self._next_at = 0  # the next bound to pass
+        self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
+        self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
+        # The run so far: its hands, and each one's points in the players' order (added up
+        # when the run ends, in C: `itertools.accumulate`, `min`, `max`, `list.index`).
+        self._numbers: list[int] = []
+        self._steps: list[tuple[int, ...]] = []
+        self._zeros = (0,) * len(self.players)
+
+    def add(self, view: HandView) -> None:
+        if view.void:
+            return
+        number = view.number
+        self.last = number
+        deltas = view.deltas
+        if self.every:
+            running = self._running
+            self.hands.append(number)
+            for p in self.players:
+                running[p] += deltas.get(p, 0)
+                self.series[p].append(running[p])
+            return
+        if self._next and number >= self._next:
+            self._flush()
+            bounds, at = self._bounds, self._next_at
+            while at < len(bounds) and bounds[at] <= number:
+                at += 1
+            self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
+        self._numbers.append(number)
+        self._steps.append(tuple(map(deltas.get, self.players, self._zeros)))
+
+    def _flush(self) -> None:
+        """Keep of the run, for each player, the first and last point and the (first) lowest
+        and highest, in their order."""
+        from itertools import accumulate
+
+        numbers, steps = self._numbers, self._steps
+        if not numbers:
+            return
+        for p, column in zip(self.players, zip(*steps)):
+            values = list(accumulate(column, initial=self._running[p]))
+            del values[0]  # (the total before the run)
+            self._running[p] = values[-1]
+            low, high = min(values), max(values)
+            run = {
+                (numbers[0], values[0]),
+                (numbers[values.index(low)], low),
+                (numbers[values.index(high)], high),
+                (numbers[-1], values[-1]),
+            }
+            xs, ys = self._x[p], self.series[p]
+            for hand, value in sorted(run):
+                xs.append(hand)
+                ys.append(value)
+        numbers.clear()
+        steps.clear()
+
+    def points(self) -> dict[str, tuple[list[int], list[int]]]:
+        """Each player's hands and running totals, as kept."""
+        self._flush()
+        if self.every:
+            return {p: (self.hands, self.series[p]) for p in self.players}
+        return {p: (self._x[p], self.series[p]) for p in self.players}
