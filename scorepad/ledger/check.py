@@ -21,14 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
-from ..errors import ScorepadError
-from ..hands import INPUTS as HAND_INPUTS
-from ..hands import PENALTY, Type, given
 from ..i18n import gettext as _
 from ..names import TOTAL_POINTS
-from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
 from ..rules import Rules
-from ..scoring import Penalty, Score, points_class, score, score_penalty
+from ..scoring import points_class
 from ..store.format import (
     FORMULA_STARTS,
     HAND_KINDS,
@@ -41,18 +37,12 @@ from ..store.format import (
     whole,
 )
 from ..store.scan import Fate
-from ..text import is_digest  # (`replay.digest`)
-from .bock import MAX_ROUNDS
 from .bock import parse as bock_parse
 from .bock import text as bock_text
-from .entries import Counts, HandView, Scored, check_throw_in, lean, shown
-from .night import Night
-from .records import hand_of, kind_of
+from .entries import Counts, HandView, Scored, shown
+from .rows import MEMO_KINDS, Expected
 
-# The kinds of hand row the memo holds (a hand dealt and scored: not a doubler, a penalty or a
-# hand passed into the pot, which are checked as they are)
-_MEMO_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
-_MEMO_KIND_TEXTS = frozenset(kind.value for kind in _MEMO_KINDS)
+_MEMO_KIND_TEXTS = frozenset(kind.value for kind in MEMO_KINDS)
 
 _STEPS = ("undoes", "redoes")  # the cells of an undo or redo row
 _STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "pot", "bock_queue")
@@ -61,16 +51,6 @@ _STATE_CELLS = ("next_dealer", "seated", "pending", "totals", "rules_line", "boc
 _SEPARATOR = "\x1f"  # (joins the cells of a key in the memo: `Checker._key`)
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
-# the inputs a penalty row may not hold: those of the hands dealt
-_NOT_A_PENALTYS = tuple(
-    i.name for i in HAND_INPUTS if PENALTY not in i.kinds and i.type != Type.KIND and i.since
-)
-# the inputs a hand passed into the pot may not hold: all but its dealer and who sat out
-_NOT_A_POTS = tuple(
-    i.name
-    for i in HAND_INPUTS
-    if i.name not in ("dealer", "out") and i.type != Type.KIND and i.since
-)
 
 
 class Hands:
@@ -122,7 +102,7 @@ class Memo:
         return made
 
 
-class Checker(Night):
+class Checker(Expected):
     """The night, checked row by row as a file is read (see the module's text).
 
     `on_hand`, if given, is called with every hand's final version (`HandView`) as the pass
@@ -278,7 +258,7 @@ class Checker(Night):
         doubles the next or brings a Bock round, or one played for the pot)."""
         result = entry.result
         if (
-            row.kind not in _MEMO_KINDS
+            row.kind not in MEMO_KINDS
             or row.doubled
             or row.bock
             or result is None
@@ -505,336 +485,6 @@ class Checker(Night):
         if hand and number is None:
             number = self.last_hand + 1
         self._resync(Row(kind, line, hand=number if hand else None, **state))
-
-    def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        """The points the row should hold (re-scored) and its score, or a LedgerError."""
-        line = row.line
-        kind = row.kind
-        if kind in (RowKind.RULES, RowKind.SESSION):
-            raise LedgerError(
-                line, _("a {kind} row belongs at the top of the file").format(kind=kind)
-            )
-        if row.undoes is not None or row.redoes is not None:
-            _check_step(row)
-        if row.digest and (kind not in _MEMO_KINDS or not is_digest(row.digest)):
-            raise LedgerError(
-                line,
-                _(
-                    "digest: {digest!r} is not what `replay --record` keeps (the digest of a "
-                    "hand file, 64 hexadecimal digits, on a hand's row)"
-                ).format(digest=row.digest[:60]),
-            )
-        if kind is RowKind.SEAT:
-            if row.hand is not None or row.ref is not None or row.deltas:
-                raise LedgerError(line, _("a seat row has no hand number, ref or points"))
-            self._check_seats(row.seated, line)
-            return {}, None
-        if kind is RowKind.SET:
-            if row.hand is not None or row.ref is not None or row.deltas:
-                raise LedgerError(line, _("a set row has no hand number, ref or points"))
-            self._rules_of(row)
-            return {}, None
-        if kind is RowKind.PENALTY:
-            return self._expected_penalty(row)
-        if kind is RowKind.BOCK:
-            return self._expected_bock(row)
-        if kind is RowKind.POT:
-            return self._expected_pot(row)
-        if kind in HAND_KINDS:
-            return self._expected_hand(row)
-        return self._expected_correction(row)
-
-    def _expected_bock(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        """A `bock` row: the table starts Bock rounds (or takes back a `bock` row's)."""
-        line = row.line
-        if row.hand is not None or row.ref is not None or row.deltas:
-            raise LedgerError(line, _("a bock row has no hand number, ref or points"))
-        if row.bock_rounds is None or not 1 <= row.bock_rounds <= MAX_ROUNDS:
-            raise LedgerError(
-                line,
-                _("bock_rounds: a bock row starts 1 to {max_rounds} Bock rounds").format(
-                    max_rounds=MAX_ROUNDS
-                ),
-            )
-        stray = given(row._asdict(), INPUTS)
-        if stray:
-            raise LedgerError(line, _("{stray}: a bock row has no {stray}").format(stray=stray[0]))
-        if row.undoes is not None and row.line:
-            undone = self._bock_rows.get(row.undoes)
-            if undone is None:
-                raise LedgerError(
-                    line, _("undoes: line {undoes} is no bock row above").format(undoes=row.undoes)
-                )
-        why = self.bock_refusal(row)
-        if why is not None:
-            raise LedgerError(line, why)
-        self._bock_rows[row.line] = row.bock_rounds
-        return {}, None
-
-    def _check_number(self, row: Row) -> None:
-        """A hand or penalty row takes the next number."""
-        if row.hand != self.last_hand + 1:
-            raise LedgerError(
-                row.line,
-                _("hand number {hand} is out of order: {last_hand} comes next").format(
-                    hand=row.hand, last_hand=self.last_hand + 1
-                ),
-            )
-
-    def _expected_penalty(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        line = row.line
-        self._check_number(row)
-        if row.ref is not None:
-            raise LedgerError(line, _("a penalty row has no ref"))
-        if set(row.deltas) != set(self.seated):
-            raise LedgerError(line, _("every player at the table needs a number of points"))
-        stray = given(row._asdict(), _NOT_A_PENALTYS)
-        if stray:
-            raise LedgerError(
-                line, _("{stray}: a penalty row has no {stray}").format(stray=stray[0])
-            )
-        if row.offender is None or row.penalty is None:
-            raise LedgerError(line, _("a penalty row needs its offender and penalty"))
-        try:
-            result = score_penalty(
-                self.rules, Penalty(self.seated, row.offender, row.penalty, row.paid_to)
-            )
-        except ScorepadError as exc:
-            raise LedgerError(line, _("this penalty cannot be: {exc}").format(exc=exc)) from None
-        seated = self.seated
-        self._last_scored = Scored(
-            row.inputs_only(RowKind.PENALTY), dict(result.deltas), lean(result), seated
-        )
-        return dict(result.deltas), result
-
-    def _check_dealt(self, row: Row, no_ref: str) -> None:
-        """What every dealt row (a hand, a hand passed into the pot) holds: the next number, no
-        ref (`no_ref` says so), a dealer, and a number of points for each player seated."""
-        line = row.line
-        self._check_number(row)
-        if row.ref is not None:
-            raise LedgerError(line, no_ref)
-        if row.dealer is None:
-            raise LedgerError(line, _("dealer: missing"))
-        if set(row.deltas) != set(self.seated):
-            raise LedgerError(line, _("every player at the table needs a number of points"))
-
-    def _expected_pot(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        """A hand everyone passed into the pot: each player dealt in pays the ante."""
-        line = row.line
-        if "pot" not in self.codec.columns:
-            self._check_number(row)
-            raise LedgerError(line, _("a pot row in a file without the pot column (format 8)"))
-        self._check_dealt(row, _("a pot row has no ref"))
-        stray = given(row._asdict(), _NOT_A_POTS)
-        if stray:
-            raise LedgerError(line, _("{stray}: a pot row has no {stray}").format(stray=stray[0]))
-        if self.rules.all_pass != "pot":
-            raise LedgerError(
-                line,
-                _("a pot row under rules with all_pass = {all_pass}").format(
-                    all_pass=self.rules.all_pass
-                ),
-            )
-        try:
-            result = ante_score(self.rules, self.seated, row.dealer, row.out)
-        except ScorepadError as exc:
-            raise LedgerError(
-                line, _("this hand cannot be passed into the pot: {error}").format(error=exc)
-            ) from None
-        if set(result.sitting_out) != set(row.out):
-            raise LedgerError(
-                line,
-                _("out: recorded {recorded}, but the rules seat out {seated}").format(
-                    recorded=shown(row.out), seated=shown(result.sitting_out)
-                ),
-            )
-        seated = self.seated
-        deltas = {p: result.deltas.get(p, 0) for p in seated}
-        self._last_scored = Scored(row.inputs_only(RowKind.POT), deltas, lean(result), seated)
-        return dict(deltas), result
-
-    def _for_pot(self, entry: Scored, pot: int) -> Scored:
-        """Hand `entry` as played for a pot holding `pot`, if it plays for it (a hand with a
-        picker, won or lost: `pot.plays_for_pot`); else `entry` itself."""
-        result = entry.result
-        if result is None or not plays_for_pot(pot, result):
-            return entry
-        row = entry.row
-        assert row.picker is not None
-        played = lean(played_for_pot(self.rules, result, row.picker, row.partners, pot))
-        assert played is not None
-        seated = entry.seated
-        deltas = {p: played.deltas.get(p, 0) for p in seated}
-        return Scored(row, deltas, played, seated)
-
-    def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        line = row.line
-        self._check_dealt(row, _("a hand row has no ref"))
-        if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
-            raise LedgerError(
-                line,
-                _("kind: a {kind} row, but its inputs are those of a {kind_of}").format(
-                    kind=row.kind, kind_of=kind_of(row)
-                ),
-            )
-        if row.kind is RowKind.DOUBLER:
-            if self.rules.all_pass != "doubler":
-                raise LedgerError(
-                    line,
-                    _("a doubler under rules with all_pass = {all_pass}").format(
-                        all_pass=self.rules.all_pass
-                    ),
-                )
-            if row.bock:
-                raise LedgerError(line, _("bock: a doubler is no Bock hand (the next hand is)"))
-            return dict.fromkeys(self.seated, 0), None
-        if row.doubled != self.doubled_next():
-            raise LedgerError(
-                line,
-                _(
-                    "doubled: recorded {doubled}, but the doublers before it give {doubled_next}"
-                ).format(doubled=row.doubled, doubled_next=self.doubled_next()),
-            )
-        if row.bock != self.bock_next():
-            raise LedgerError(
-                line,
-                _("bock: recorded {shown}, but the Bock rounds before it give {shown2}").format(
-                    shown=shown(row.bock or "none"), shown2=shown(self.bock_next() or "none")
-                ),
-            )
-        entry = self._rescore(row, self.seated)
-        entry = self._last_scored = self._for_pot(entry, self.pot)
-        return dict(entry.deltas), entry.result
-
-    def _expected_correction(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        line = row.line
-        if row.hand is not None:
-            raise LedgerError(line, _("a {kind} row has no hand number").format(kind=row.kind))
-        if row.ref is None or not 1 <= row.ref <= self.last_hand:
-            raise LedgerError(
-                line, _("ref: {ref} is not a hand recorded above").format(ref=row.ref)
-            )
-        if row.kind is RowKind.RESTORE:
-            if row.ref not in self.voided:
-                raise LedgerError(
-                    line,
-                    _("ref: hand {ref} is not void: there is nothing to restore").format(
-                        ref=row.ref
-                    ),
-                )
-        elif row.ref in self.voided:
-            raise LedgerError(line, _("ref: hand {ref} is already void").format(ref=row.ref))
-        version = self.kept.get(row.ref)
-        if version is None:
-            raise LedgerError(
-                line,
-                _(
-                    "ref: hand {ref} cannot be checked (it was not read as a hand this "
-                    "correction refers to)"
-                ).format(ref=row.ref),
-            )
-        if row.kind is not RowKind.AMEND:
-            why = self.bock_refusal(row)
-            if why is not None:
-                raise LedgerError(line, why)
-        put = put_in(version.result)  # (what it put into the pot)
-        if row.kind is RowKind.VOID:
-            self._check_pot_change(row.ref, -put, line)
-            return {p: -v for p, v in version.deltas.items()}, None
-        if row.kind is RowKind.RESTORE:
-            self._check_pot_change(row.ref, put, line)
-            return dict(version.deltas), None
-        if version.row.kind is RowKind.DOUBLER:
-            raise LedgerError(
-                line, _("hand {ref} is a doubler: there is nothing to amend").format(ref=row.ref)
-            )
-        if version.row.kind is RowKind.POT:
-            raise LedgerError(
-                line,
-                _("hand {ref} was passed into the pot: there is nothing to amend").format(
-                    ref=row.ref
-                ),
-            )
-        if version.row.kind is RowKind.PENALTY or kind_of(row) is RowKind.PENALTY:
-            raise LedgerError(
-                line, _("hand {ref}: a penalty is voided, not amended").format(ref=row.ref)
-            )
-        if row.doubled != version.row.doubled:
-            raise LedgerError(
-                line,
-                _("doubled: an amendment keeps the doubling of hand {ref} ({doubled})").format(
-                    ref=row.ref, doubled=version.row.doubled
-                ),
-            )
-        if row.bock != version.row.bock:
-            raise LedgerError(
-                line,
-                _("bock: an amendment keeps the Bock of hand {ref} ({value})").format(
-                    ref=row.ref, value=version.row.bock or "none"
-                ),
-            )
-        seats = self._seats_of(version)
-        entry = self._rescore(row, seats)
-        entry = self._for_pot(entry, version.pot)
-        check_throw_in(version, entry.result, row.ref, line)
-        why = self.bock_refusal(row, entry.result)
-        if why is not None:
-            raise LedgerError(line, why)
-        self._check_pot_change(row.ref, put_in(entry.result) - put, line)
-        return (
-            {p: entry.deltas.get(p, 0) - version.deltas.get(p, 0) for p in version.deltas},
-            entry.result,
-        )
-
-    def _check_pot_change(self, ref: int, change: int, line: int) -> None:
-        """A correction of hand `ref` may not change the pot a later hand played for."""
-        problem = self.pot_change_problem(ref, change)
-        if problem is not None:
-            raise LedgerError(line, _("hand {ref}: {problem}").format(ref=ref, problem=problem))
-
-    def _rescore(self, row: Row, seated: tuple[str, ...]) -> Scored:
-        """Score the hand a row records (a LedgerError that says why it cannot be)."""
-        found = self._score_row(row, seated)
-        if isinstance(found, str):
-            raise LedgerError(row.line, found)
-        return found
-
-    def _score_row(self, row: Row, seated: tuple[str, ...]) -> Scored | str:
-        """The score of a row's hand, or the message saying why it has none."""
-        try:
-            result = score(self.rules, hand_of(row, seated))
-        except ScorepadError as exc:
-            return f"this hand cannot be scored: {exc}"
-        if set(result.sitting_out) != set(row.out):
-            return _("out: recorded {recorded}, but the rules seat out {seated}").format(
-                recorded=shown(row.out), seated=shown(result.sitting_out)
-            )
-        inputs = row.inputs_only(kind_of(row))
-        return Scored(inputs, {p: result.deltas.get(p, 0) for p in seated}, lean(result), seated)
-
-
-def _check_step(row: Row) -> None:
-    """An undo or redo row names one change above it (and is a change that can take it back
-    or make it again: not a new hand)."""
-    name, target = ("undoes", row.undoes) if row.redoes is None else ("redoes", row.redoes)
-    if row.undoes is not None and row.redoes is not None:
-        raise LedgerError(row.line, _("undoes and redoes: a row is an undo or a redo, not both"))
-    if row.kind in HAND_KINDS:
-        raise LedgerError(
-            row.line,
-            _("{name}: a {kind} row is no {name2}").format(
-                name=name, kind=row.kind, name2=name[:4]
-            ),
-        )
-    assert target is not None
-    if row.line and not 3 < target < row.line:
-        raise LedgerError(
-            row.line,
-            _("{name}: line {target} is not a change above this row").format(
-                name=name, target=target
-            ),
-        )
 
 
 def _differs(what: str, recorded: Mapping[str, int], expected: Mapping[str, int]) -> str:
