@@ -20,24 +20,24 @@ rewrite is copied in place from a journal: see `store.files` and `store.journal`
 import csv
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import steps
 from .errors import HandError, ScorepadError
 from .i18n import gettext as _
-from .i18n import ngettext
-from .ledger import Counts, HandView, Ledger, Memo, rules_of_set_row, set_row_text
+from .ledger import Counts, HandView, Ledger, Memo
 from .reading import Followed, Reading, check_pass, refusal, resume, rules_in_force
 from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, seat
-from .store import files
-from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError
+from .steps import Said, said_again
+from .store import checkpoint, files
+from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError, write_all
 from .store.checkpoint import Checkpoint
 from .store.format import (
     CREATED_VERSION,
-    HAND_KINDS,
     Codec,
     LedgerError,
     Problem,
@@ -46,11 +46,12 @@ from .store.format import (
     check_new_name,
     check_note,
 )
+from .store.journal import commit, temp_beside
 from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.repair import repair_file
 from .store.scan import line_count
 from .store.snapshot import Head, LineTooLong, Snapshot
-from .store.tail import row_at_line, rows_back, tail
+from .store.tail import row_at_line, tail
 from .store.upgrade import upgrade
 from .store.write import add_column, append, create
 
@@ -60,12 +61,14 @@ __all__ = [
     "Followed",
     "Head",
     "Reading",
+    "Said",
     "Session",
     "SessionError",
     "Waiting",
     "check_pass",
     "now",
     "refusal",
+    "said_again",
 ]
 
 
@@ -104,28 +107,6 @@ def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
                 "hand deals {ours}"
             ).format(theirs=", ".join(theirs), ours=", ".join(ours))
         )
-
-
-class Said(str):
-    """What a change did, in words: in the language in force when it was done, and able to say
-    it again in the one in force now (`again`), as the live board words an undo for each of its
-    readers."""
-
-    _say: Callable[[], str]
-
-    def __new__(cls, say: Callable[[], str]) -> "Said":
-        made = super().__new__(cls, say())
-        made._say = say
-        return made
-
-    def again(self) -> str:
-        """The words in the language in force now."""
-        return self._say()
-
-
-def said_again(text: str) -> str:
-    """`text` in the language in force now, if it is words that can say it again (`Said`)."""
-    return text.again() if isinstance(text, Said) else text
 
 
 class Session:
@@ -399,131 +380,86 @@ class Session:
         amendment taken back (the hand as it was before it), a seat change or a change of the
         rules reversed. Called again, it takes back the change before that. Returns what was
         undone (in words), the new row, its score if it has one, and the night after it."""
-        return self._step(reason, back=True)
+        return self.steps(1, reason, back=True)[0]
 
     def redo(self, reason: str = "") -> tuple[str, Row, Score | None, Ledger]:
         """Make again the change the last `undo` took back (a row of its own, `redoes`), until a
         new change is made. Returns as `undo` does."""
-        return self._step(reason, back=False)
+        return self.steps(1, reason, back=False)[0]
 
-    def steps_left(self, back: bool, most: int) -> int:
-        """How many changes `undo` (`back`) or `redo` could take back or make again now, counted
-        up to `most` (`undo N` refuses before writing anything when fewer are there)."""
-        with self._snapshot() as snapshot:
-            head, _unused = snapshot.read_head()
-            if back:
-                return sum(1 for _, _ in zip(range(most), _undoable(snapshot, head)))
-            return min(most, len(_redo_stack(snapshot, head)))
-
-    def _step(self, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
+    def steps(
+        self, count: int, reason: str = "", back: bool = True
+    ) -> list[tuple[str, Row, Score | None, Ledger]]:
+        """`count` undos (`back`) or redos, each a row of its own, as one change: all of them
+        or none (refused, with nothing written, when fewer can be taken). More than one are
+        made on a copy of the file, which is then put in its place as a rewrite is (a crash
+        leaves the file as it was, or with every step)."""
         try:
             with self._locked() as fd:
-                return self._step_held(fd, reason, back)
-        except (
-            _Upgrade
-        ) as needed:  # (a file of an older format has no column to name the change in)
+                with self._snapshot() as snapshot:
+                    head, _unused = snapshot.read_head()
+                    possible = steps.left(snapshot, head, back, count)
+                if possible < count:
+                    why = steps.too_few(possible, count, back) if count > 1 else None
+                    raise HandError(why or steps.nothing_to(back))
+                if count == 1:
+                    return [self._step_held(fd, reason, back)]
+                return self._steps_on_a_copy(fd, count, reason, back)
+        except _Upgrade as needed:  # (a file of an older format has no column to name it in)
             self._upgraded(needed)
-            return self._step(reason, back)
+            return self.steps(count, reason, back)
+
+    def _steps_on_a_copy(
+        self, fd: int, count: int, reason: str, back: bool
+    ) -> list[tuple[str, Row, Score | None, Ledger]]:
+        """`count` steps made on a copy of the file (the lock held on it), then the copy put in
+        its place (`journal.commit`)."""
+        copy, temp = temp_beside(self.path)
+        try:
+            with self._snapshot() as snapshot:
+                for block in snapshot.blocks():
+                    write_all(copy, block)
+            os.fsync(copy)
+        finally:
+            os.close(copy)
+        try:
+            scratch = Session(temp, self.waiting)
+            done: list[tuple[str, Row, Score | None, Ledger]] = []
+            for _step in range(count):
+                done += scratch.steps(1, reason, back)
+            commit(self.path, fd, temp)
+        finally:
+            with suppress(OSError):
+                os.unlink(temp)
+            checkpoint.forget(Path(temp))  # (a pass over the copy may have left one)
+        return done
 
     def _step_held(self, fd: int, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
-        word = "undo" if back else "redo"
+        """One undo or redo, the lock held."""
         with self._snapshot() as snapshot:
             head, _unused = snapshot.read_head()
             if snapshot.torn():
                 raise SessionError(self.path, TORN, line_count(snapshot) + 1)
-            found = _to_undo(snapshot, head) if back else _to_redo(snapshot, head)
-            if found is None:
-                raise HandError(
-                    _("there is nothing to undo: no change recorded yet, or every one undone")
-                    if back
-                    else _("there is nothing to redo: no change was undone since the last one")
-                )
+            change = steps.to_take(snapshot, head, back)
+            if change is None:
+                raise HandError(steps.nothing_to(back))
             last_row, last_hand = tail(snapshot, head)
             ledger = resume(snapshot, head, last_row, last_hand)
-            change = found
-            line = change.line
             end = line_count(snapshot) + 1  # the line the new row will stand on
+            before: tuple[tuple[str, ...], Rules] = (head.players, head.rules)
             if change.kind in (RowKind.SEAT, RowKind.SET):
-                before = row_at_line(snapshot, head, line - 1) if line > 4 else head.start
-                rules_before = rules_in_force(snapshot, head, before.rules_line)
-
-        def mark(row: Row) -> Row:
-            return row._replace(undoes=line) if back else row._replace(redoes=line)
-
-        kind = change.kind
-        if kind is RowKind.BOCK:
-            # (the whole night: which Bock hands were played since it)
-            ledger = self.night()
-            rounds = change.bock_rounds or 1
-            what = Said(
-                lambda: ngettext(
-                    "the Bock round of line {line}",
-                    "the Bock {count} rounds of line {line}",
-                    rounds,
-                ).format(line=line, count=rounds)
-            )
-            row = ledger.bock_row(rounds, end, reason or word, now(), undoes=line if back else None)
-            row = mark(row)
-            self._append(fd, ledger.codec, [row])
-            return what, row, None, ledger
-        if kind is RowKind.SEAT:
-            seats = (before.seated or head.start.seated or head.players) if back else change.seated
-            what = Said(lambda: _("the seat change ({note})").format(note=change.note))
-            text = "the seats as before" if back else change.note
-            row = ledger.seat_row(seats, f"{reason or word}: {text}", now())
-            row = mark(row)
+                above = row_at_line(snapshot, head, change.line - 1) if change.line > 4 else None
+                above = above or head.start
+                seats = tuple(above.seated or head.start.seated or head.players)
+                before = (seats, rules_in_force(snapshot, head, above.rules_line))
+        if change.kind in (RowKind.BOCK, RowKind.SEAT, RowKind.SET):
+            if change.kind is RowKind.BOCK:  # (the whole night: the Bock hands played since)
+                ledger = self.night()
+            what, row = steps.change_row(change, ledger, back, reason, now(), end, before)
             self._append(fd, head.codec, [row])
             return what, row, None, ledger
-        if kind is RowKind.SET:
-            changes, _unused = set_row_text(change.note)
-            rules = rules_before if back else rules_of_set_row(change.note)
-            row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, now())
-            row = mark(row)
-            self._append(fd, head.codec, [row])
-            return (
-                Said(lambda: _("the change of the rules ({changes})").format(changes=changes)),
-                row,
-                None,
-                ledger,
-            )
-        ref = change.hand if kind in HAND_KINDS else change.ref
-        assert ref is not None
-        note = reason or word
-        make: Callable[[Ledger, int], tuple[Row, Score | None]]
-        if kind is RowKind.AMEND:
-            what = Said(lambda: _("the amendment of hand {hand}").format(hand=ref))
-
-            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
-                if not back:
-                    return led.amend_row(r, change.hand_inputs(), reason, now())
-                version = led.kept[r]  # the hand's versions, newest first: the one before it
-                while version.before is not None and version.row.line >= line:
-                    version = version.before
-                return led.amend_row(
-                    r, version.row.hand_inputs(), reason or version.row.note, now()
-                )
-        else:
-            what = Said(
-                lambda: (
-                    _("hand {hand}")
-                    if kind in HAND_KINDS
-                    else _("the void of hand {hand}")
-                    if kind is RowKind.VOID
-                    else _("the restoring of hand {hand}")
-                ).format(hand=ref)
-            )
-            voids = back != (kind is RowKind.VOID)  # (taking back a void restores the hand)
-
-            def make(led: Ledger, r: int) -> tuple[Row, Score | None]:
-                if voids:
-                    return led.void_row(r, note, now()), None
-                return led.restore_row(r, note, now()), None
-
-        def marked(led: Ledger, r: int) -> tuple[Row, Score | None]:
-            row, result = make(led, r)
-            return mark(row), result
-
-        return (what, *self._correct_held(fd, ref, marked))
+        step = steps.correction(change, back, reason, now())
+        return (step.what, *self._correct_held(fd, step.ref, step.make))
 
     def amend(
         self, ref: int, changes: Mapping[str, Any], note: str = ""
@@ -636,44 +572,3 @@ class Session:
                 path, _("cannot remove the empty file: {strerror}").format(strerror=exc.strerror)
             ) from None
         return ["removed the empty file (start the session with `scorepad new`)"]
-
-
-def _to_undo(snapshot: Snapshot, head: Head) -> Row | None:
-    """The last change not taken back yet (None: none)."""
-    return next(_undoable(snapshot, head), None)
-
-
-def _undoable(snapshot: Snapshot, head: Head) -> Iterator[Row]:
-    """The changes not taken back yet, newest first. Each `undo` row takes back the last change
-    not taken back before it, so walking up from the end, the changes that no `undo` row below
-    them names are those."""
-    undone: set[int] = set()
-    for row in rows_back(snapshot, head):
-        if row.undoes is not None:
-            undone.add(row.undoes)
-        elif row.line not in undone:
-            yield row
-
-
-def _to_redo(snapshot: Snapshot, head: Head) -> Row | None:
-    """The change the last `undo` took back, if no change but an undo or redo came since
-    (None: nothing to redo). The undos and redos since the last other change, in file order:
-    each undo puts what it took back on a stack, each redo takes the top."""
-    stack = _redo_stack(snapshot, head)
-    return row_at_line(snapshot, head, stack[-1]) if stack else None
-
-
-def _redo_stack(snapshot: Snapshot, head: Head) -> list[int]:
-    """The lines of the changes `redo` can make again, the next last."""
-    since: list[Row] = []
-    for row in rows_back(snapshot, head):
-        if row.undoes is None and row.redoes is None:
-            break
-        since.append(row)
-    stack: list[int] = []
-    for row in reversed(since):
-        if row.undoes is not None:
-            stack.append(row.undoes)
-        elif stack:
-            stack.pop()
-    return stack

@@ -517,30 +517,12 @@ def redo(path: Path, steps: int, reason: str, fmt: str) -> None:
 
 
 def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
-    """`undo` or `redo`, `steps` times (each a row, under its own lock: what was done stays done
-    when a later step is refused)."""
+    """`undo` or `redo`, `steps` times (each a row of its own; all of them as one change, or
+    none: `Session.steps`)."""
     from ..store.format import RowKind
 
-    session = open_session(path)
-    if steps > 1:  # (one step refused says why itself)
-        left = session.steps_left(back, steps)
-        if left < steps:
-            if back:
-                text = ngettext(
-                    "there is {left} change to undo, not {steps}: nothing was changed",
-                    "there are {left} changes to undo, not {steps}: nothing was changed",
-                    left,
-                )
-            else:
-                text = ngettext(
-                    "there is {left} change to redo, not {steps}: nothing was changed",
-                    "there are {left} changes to redo, not {steps}: nothing was changed",
-                    left,
-                )
-            raise ScorepadError(text.format(left=left, steps=steps))
     done = []
-    for _step in range(steps):
-        what, row, result, state = session.undo(reason) if back else session.redo(reason)
+    for what, row, result, state in open_session(path).steps(steps, reason, back):
         done.append(what)
         _warn_departed(row, state)
         if fmt == "text":
