@@ -26,8 +26,8 @@ pytest.importorskip("starlette", reason="the serve extra is not installed")
 
 from scorepad import session as session_module
 from scorepad.session import Session
-from scorepad.web import serve
-from scorepad.web.serve import BoardNight, MoneyRate, board_state
+from scorepad.web import follow
+from scorepad.web.follow import BoardNight, MoneyRate, board_state
 
 MONEY = MoneyRate(Decimal("0.25"), "€")
 # (states kept a few rows apart, so that a night of a few dozen hands has them before its end)
@@ -38,7 +38,7 @@ SMALL_MARKS = (2048, 1024, 512, 256)
 def small_marks() -> Iterator[None]:
     with (
         mock.patch.object(session_module, "FOLLOW_MARKS", SMALL_MARKS),
-        mock.patch.object(serve, "FOLLOW_MARKS", SMALL_MARKS),
+        mock.patch.object(follow, "FOLLOW_MARKS", SMALL_MARKS),
     ):
         yield
 
@@ -206,7 +206,7 @@ class _PlayerByPlayer:
             return
         self.hands.append(number)
         self.points.append(tuple(self.running.get(p, 0) for p in self.players))
-        if len(self.hands) > serve.SERIES_POINTS:
+        if len(self.hands) > follow.SERIES_POINTS:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
@@ -234,7 +234,7 @@ def test_the_series_adds_up_hands_in_bulk_as_it_did_one_by_one(
 
     players = ["Ann", "Bob", "Cy"]
     shared = [{"Ann": 2, "Bob": -1, "Cy": -1}, {"Ann": -4, "Bob": 2, "Cy": 2}]
-    series, reference = serve._Series(players), _PlayerByPlayer(players)
+    series, reference = follow._Series(players), _PlayerByPlayer(players)
     for number, (kind, void, value) in enumerate(hands, 1):
         deltas = shared[kind] if kind < 2 else {"Ann": value, "Bob": -value, "Cy": 0}
         row = Row(RowKind.PICKER, number, hand=number)

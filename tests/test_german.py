@@ -350,7 +350,7 @@ def _board_page(path: Path, accept: str | None, language: str | None = None) -> 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(path, poll=0.05)
     board.language = language
@@ -403,7 +403,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
 
     from test_serve import TOKEN, _chromium, served
 
-    from scorepad.web.serve import MoneyRate
+    from scorepad.web.follow import MoneyRate
 
     chromium = _chromium()
     if chromium is None:
@@ -679,7 +679,7 @@ def test_the_german_board_describes_the_last_hands_in_german(tmp_path: Path) -> 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     sample = ROOT / "sample_sessions/house-rules.csv"
     with TestClient(create_app(Board(sample, poll=0.05)), base_url="http://127.0.0.1") as client:
@@ -705,7 +705,7 @@ def test_a_hand_entered_on_the_german_board_is_described_in_german(night: Path) 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(night, allow_entry=True, token="secret-token", poll=0.05)
     headers = {"authorization": "Bearer secret-token"}
@@ -725,7 +725,7 @@ def _entering(path: Path, language: str | None = None) -> Any:
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(path, allow_entry=True, token="secret-token", poll=0.05)
     board.language = language

@@ -429,7 +429,7 @@ def _board(path: Path, night: Any = None) -> tuple[Any, ...]:
     with what it shows there (the chart's series, the last hands); and the board's night."""
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from scorepad.reports import hand_record
-    from scorepad.web.serve import BoardNight
+    from scorepad.web.follow import BoardNight
 
     night = night or BoardNight()
     states = night.states(Session(path), "night.csv", None, ("en", "de"))
@@ -464,8 +464,8 @@ def test_the_board_s_start_cut_anywhere_holds_what_one_pass_holds(
     """Its states at the marks (near the end) below the cut are the second part's, joined to
     the first's: state, counts, the chart's series and the last hands, as one pass keeps them;
     and the board goes on from them alike."""
-    serve = pytest.importorskip("scorepad.web.serve", reason="the serve extra is not installed")
-    for module in (scorepad.session, serve):  # (marks near the end of a small night)
+    follow = pytest.importorskip("scorepad.web.follow", reason="the serve extra is not installed")
+    for module in (scorepad.session, follow):  # (marks near the end of a small night)
         monkeypatch.setattr(module, "FOLLOW_MARKS", (24576, 12288, 6144, 3072, 1536))
     path = tmp_path / "night.csv"
     generated(path, 400)

@@ -25,14 +25,9 @@ import uvicorn
 from starlette.testclient import TestClient
 
 from scorepad.session import Session
-from scorepad.web.serve import (
-    MAX_BODY,
-    Board,
-    LiveBoard,
-    MoneyRate,
-    create_app,
-    server_config,
-)
+from scorepad.web.app import Board, create_app, server_config
+from scorepad.web.follow import LiveBoard, MoneyRate
+from scorepad.web.records import MAX_BODY
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
@@ -583,10 +578,10 @@ def _slow(url: str, count: int, first: bytes = b"GET / HTTP/1.1\r\nHo") -> list[
 def test_slow_clients_cannot_keep_the_board_from_answering(
     board_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.web.serve as serve
+    import scorepad.web.app as app
 
-    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 24)
-    monkeypatch.setattr(serve, "HEAD_TIMEOUT", 1.0)
+    monkeypatch.setattr(app, "MAX_CONNECTIONS", 24)
+    monkeypatch.setattr(app, "HEAD_TIMEOUT", 1.0)
     with served(board_file) as url:
         socks = _slow(url, 60)  # more than the board holds: the oldest are let go
         try:
@@ -641,7 +636,7 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
 def test_the_log_is_bounded() -> None:
     import logging
 
-    from scorepad.web.serve import LOG_REPEATS, _FewRepeats
+    from scorepad.web.app import LOG_REPEATS, _FewRepeats
 
     flood = _FewRepeats()
     record = logging.LogRecord("asyncio", logging.ERROR, "", 0, "accept failed", (), None)
