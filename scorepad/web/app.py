@@ -414,11 +414,15 @@ def create_app(board: Board) -> Starlette:
 class _GuardedH11(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with the two limits it lacks, so that slow clients cannot
     hold the board: a request's head must arrive within HEAD_TIMEOUT of the connection (or of
-    the answer before it, on a kept-alive one), and past `max_connections` a new connection
-    closes the one that has waited longest for a request's head, or itself when every
-    connection is busy (a listener to /events, a request being answered). uvicorn's own
-    `limit_concurrency` would not do: it answers 503 to every request while slow connections
-    fill the count."""
+    the answer before it, on a kept-alive one), and past `max_connections` open connections a
+    new one closes the one that has waited longest for a request's head, or itself when every
+    connection is busy (a listener to /events, a request being answered).
+
+    uvicorn's own limits, which `server_config` sets too, do not do these jobs: its keep-alive
+    timeout (`timeout_keep_alive`) starts only once an answer is sent, and each byte received
+    stops it, so a client that sends nothing, or its head a byte at a time, is never cut off;
+    and `limit_concurrency` closes no connection: past it, it answers 503 to every request
+    while slow connections fill the count."""
 
     max_connections = MAX_CONNECTIONS
     _head_timer: asyncio.TimerHandle | None = None
@@ -427,10 +431,13 @@ class _GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._await_head()
-        if len(self.connections) > self.max_connections:
+        # (one closed a moment ago is still among them until its loss is told: not counted,
+        # else a burst of connections would close that one again and again)
+        open_now = [c for c in self.connections if not c.transport.is_closing()]
+        if len(open_now) > self.max_connections:
             waiting = [
                 c
-                for c in self.connections
+                for c in open_now
                 if isinstance(c, _GuardedH11) and c is not self and c._waiting_since is not None
             ]
             oldest = min(waiting, key=lambda c: c._waiting_since or 0.0, default=self)
@@ -510,9 +517,12 @@ def connection_limit() -> int:
 
 
 def server_config(board: LiveBoard, **options: Any) -> uvicorn.Config:
-    """The server for `board` (either live board): uvicorn with the limits above (a request's
-    head within HEAD_TIMEOUT, IDLE_TIMEOUT between requests, at most `connection_limit()`
-    connections, at most MAX_BODY of a body) and a bounded log."""
+    """The server for `board` (either live board), with a bounded log: uvicorn's own limits
+    where they do the job (IDLE_TIMEOUT idle after an answer, `timeout_keep_alive`; a request's
+    head of at most MAX_BODY bytes, `h11_max_incomplete_event_size`; 2 s for the requests under
+    way as it stops), and `_GuardedH11`'s where uvicorn has none (a request's head within
+    HEAD_TIMEOUT, at most `connection_limit()` open connections). A body is read up to
+    MAX_BODY by the entry (`records.json_body`)."""
     bound_logs()
     guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": connection_limit()})
     return uvicorn.Config(
