@@ -3,8 +3,9 @@
 English is the message id: every message is written in English in the code, marked with
 `gettext` (imported as `_`), and a translation is a gettext catalog,
 `scorepad/locale/LANG/LC_MESSAGES/scorepad.mo` (compiled from its `.po` source by
-`scripts/messages.py`). In English no catalog is loaded at all; in another language its one
-catalog is loaded the first time a message is asked for.
+`scripts/messages.py`), read by the standard library's `gettext`. In English no catalog is
+loaded at all; in another language its one catalog is loaded the first time a message is
+asked for (click's own messages are in it too: see `cli._language.click_speaks`).
 
 The language is chosen once per process by the interface (`choose`, then `use`): `--lang`,
 else `$SCOREPAD_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English. It is
@@ -16,8 +17,9 @@ never translated; numbers and money in text are written as the language writes t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from gettext import NullTranslations, translation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,84 +34,8 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 
 _LANGUAGE = ["en"]
 
-
-class Catalog:
-    """A compiled catalog (a gettext `.mo` file), read as its messages are asked for: the file's
-    table of messages is sorted, so a message is found by a binary search of it, and nothing
-    is decoded but what is found. (Python's `gettext.GNUTranslations` decodes every message as
-    it opens the file: about 8 ms for scorepad's, which recording a hand would pay.)"""
-
-    def __init__(self, data: bytes):
-        import struct
-
-        self._data = data
-        magic = struct.unpack_from("<I", data)[0]
-        self._order = "<" if magic == 0x950412DE else ">"
-        _revision, self._count, self._ids, self._strings = struct.unpack_from(
-            self._order + "4I", data, 4
-        )
-        self._unpack = struct.Struct(self._order + "2I").unpack_from
-        self._plural: Callable[[int], int] | None = None
-
-    def _find(self, key: bytes) -> str | None:
-        data, unpack = self._data, self._unpack
-        low, high = 0, self._count
-        while low < high:
-            middle = (low + high) // 2
-            length, offset = unpack(data, self._ids + 8 * middle)
-            found = data[offset : offset + length]
-            if found == key:
-                length, offset = unpack(data, self._strings + 8 * middle)
-                return data[offset : offset + length].decode("utf-8")
-            if found < key:
-                low = middle + 1
-            else:
-                high = middle
-        return None
-
-    def gettext(self, message: str) -> str:
-        found = self._find(message.encode("utf-8")) if message else None  # ("" is the header)
-        return found or message
-
-    def pgettext(self, context: str, message: str) -> str:
-        found = self._find(f"{context}\x04{message}".encode())
-        return found or message
-
-    def ngettext(self, singular: str, plural: str, count: int) -> str:
-        found = self._find(f"{singular}\0{plural}".encode())
-        if not found:
-            return singular if count == 1 else plural
-        forms = found.split("\0")
-        return forms[min(self.plural(count), len(forms) - 1)]
-
-    def plural(self, count: int) -> int:
-        """Which plural form `count` takes (the catalog's Plural-Forms)."""
-        if self._plural is None:
-            import gettext
-
-            header = self._find(b"") or ""
-            rule = "nplurals=2; plural=(n != 1);"
-            for line in header.splitlines():
-                if line.lower().startswith("plural-forms:"):
-                    rule = line.split(":", 1)[1]
-            self._plural = gettext.c2py(rule.split("plural=", 1)[1].rstrip(";"))
-        return self._plural(count)
-
-
-class _English:
-    """The catalog of English: every message is itself."""
-
-    def gettext(self, message: str) -> str:
-        return message
-
-    def pgettext(self, context: str, message: str) -> str:
-        return message
-
-    def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return singular if count == 1 else plural
-
-
-_CATALOGS: dict[str, Catalog | _English] = {"en": _English()}
+_CATALOGS: dict[str, NullTranslations] = {"en": NullTranslations()}
+"""Each language's catalog, once loaded (English has none: its messages are themselves)."""
 
 
 def choose(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -148,13 +74,13 @@ def language() -> str:
     return _LANGUAGE[0]
 
 
-def catalog(language_code: str | None = None) -> Catalog | _English:
-    """The compiled catalog of a language (of the one in force), loaded on first use."""
+def catalog(language_code: str | None = None) -> NullTranslations:
+    """The catalog of a language (of the one in force): the standard library's gettext
+    translations of its compiled `.mo`, loaded on first use."""
     code = language_code or _LANGUAGE[0]
     found = _CATALOGS.get(code)
     if found is None:
-        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        found = _CATALOGS[code] = Catalog(path.read_bytes())
+        found = _CATALOGS[code] = translation(DOMAIN, LOCALE_DIR, languages=[code])
     return found
 
 
@@ -165,7 +91,7 @@ def loaded() -> tuple[str, ...]:
 
 def gettext(message: str) -> str:
     """`message` in the language in force (imported as `_`; English: the message itself)."""
-    if _LANGUAGE[0] == "en":
+    if _LANGUAGE[0] == "en" or not message:  # ("" is the catalog's header)
         return message
     return catalog().gettext(message)
 
@@ -176,7 +102,7 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     if _LANGUAGE[0] == "en":
         return english
     found = catalog().ngettext(singular, plural, count)
-    # (a form may be in the catalog as a message of its own, as click's are)
+    # (a form may be in the catalog as a message of its own: declared as a pair of `N_`)
     return catalog().gettext(english) if found == english else found
 
 
@@ -230,6 +156,11 @@ def game_word(name: str | None) -> str:
 def N_(message: str) -> str:
     """Mark a message for translation where it is declared; it is translated where it is shown."""
     return message
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message and its plural for translation where they are declared."""
+    return singular, plural
 
 
 def german() -> bool:

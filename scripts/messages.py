@@ -4,15 +4,15 @@
     python scripts/messages.py --check    # list every message a language lacks (exit 1)
     python scripts/messages.py --add fr   # start a new language's catalog (then translate it)
 
-The messages are (1) the strings the code marks (`_()`, `gettext()`, `ngettext()`, `N_()`),
-extracted with Babel as `pybabel extract -F babel.cfg` does, and (2) the help of every command
-and option, paragraph by paragraph (a docstring is no call to mark), and what the domain
-declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles, the
-games' names and the presets' descriptions; and (3) the messages of the board's pages,
+The messages are (1) the strings the code marks (`_()`, `gettext()`, `ngettext()`, `N_()`,
+`N_plural()`), extracted with Babel as `pybabel extract -F babel.cfg` does, and (2) the help of
+every command and option, paragraph by paragraph (a docstring is no call to mark), and what the
+domain declares once and a user reads: the settings' meanings (`rules.SETTINGS`), the roles,
+the games' names and the presets' descriptions; and (3) the messages of the board's pages,
 marked `⟦...⟧`. They go into `scorepad/locale/scorepad.pot`; each language's
 `scorepad/locale/LANG/LC_MESSAGES/scorepad.po` is updated from it (new messages come in empty,
-to be translated; a changed one is marked fuzzy), and compiled into the `.mo` beside it,
-which scorepad ships and loads.
+to be translated; a changed one is marked fuzzy), and compiled into the `.mo` beside it, which
+scorepad ships and loads.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 LOCALE = ROOT / "scorepad" / "locale"
 POT = LOCALE / "scorepad.pot"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 
 
 class Context(NamedTuple):
@@ -171,39 +171,9 @@ def lacking(language: str) -> list[str]:
     return wrong
 
 
-def compiled(catalog: object) -> bytes:
-    """A catalog as a gettext `.mo` file, its messages sorted by their bytes (as GNU msgfmt
-    writes them: `i18n.Catalog` finds a message by a binary search), fuzzy and untranslated
-    ones left out."""
-    import struct
-
-    entries: dict[bytes, bytes] = {}
-    for message in catalog:  # type: ignore[attr-defined]
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if message.id and (message.fuzzy or not all(strings)):
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        key = "\0".join(ids)
-        if message.context:
-            key = f"{message.context}\x04{key}"
-        entries[key.encode()] = "\0".join(strings).encode()
-    keys = sorted(entries)
-    ids = b"".join(k + b"\0" for k in keys)
-    strings = b"".join(entries[k] + b"\0" for k in keys)
-    start = 7 * 4 + 16 * len(keys)
-    table, offset = [], start
-    for k in keys:
-        table += [len(k), offset]
-        offset += len(k) + 1
-    for k in keys:
-        table += [len(entries[k]), offset]
-        offset += len(entries[k]) + 1
-    header = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, start)
-    return header + struct.pack(f"<{len(table)}I", *table) + ids + strings
-
-
 def update() -> None:
     """Write the .pot, update every .po from it, and compile each into its .mo."""
+    from babel.messages.mofile import write_mo
     from babel.messages.pofile import write_po
 
     pot = template()
@@ -215,7 +185,8 @@ def update() -> None:
         po = LOCALE / language / "LC_MESSAGES" / "scorepad.po"
         with po.open("wb") as file:
             write_po(file, catalog, width=100, ignore_obsolete=True)  # type: ignore[arg-type]
-        po.with_suffix(".mo").write_bytes(compiled(catalog))
+        with po.with_suffix(".mo").open("wb") as file:
+            write_mo(file, catalog)  # type: ignore[arg-type]  # (fuzzy and empty ones left out)
 
 
 def main() -> int:

@@ -15,7 +15,7 @@ pytest.importorskip("starlette", reason="the serve extra is not installed")
 from starlette.testclient import TestClient
 from test_serve import AUTH, FIVE, LOCAL, TOKEN, _chromium, served
 
-from scorepad.web.serve import Board, create_app
+from scorepad.web.app import Board, create_app
 
 # Five who start and one who joins late, with long names (one of them a single long word).
 LONG = [
@@ -157,7 +157,7 @@ def bavarian(run: Run, tmp_path: Path) -> Path:
 def test_money_and_the_settlement_are_settles_own(bavarian: Path, run: Run) -> None:
     from decimal import Decimal
 
-    from scorepad.web.serve import MoneyRate
+    from scorepad.web.follow import MoneyRate
 
     board = Board(bavarian, money=MoneyRate(Decimal("0.01"), "€"))
     with TestClient(create_app(board), base_url=LOCAL) as client:
@@ -190,7 +190,7 @@ def test_serve_refuses_a_bad_rate_or_currency_in_one_line(fails: Any, bavarian: 
 def test_the_board_shows_money_on_a_phone(bavarian: Path, chromium: Any) -> None:
     from decimal import Decimal
 
-    from scorepad.web.serve import MoneyRate
+    from scorepad.web.follow import MoneyRate
 
     with served(bavarian, money=MoneyRate(Decimal("0.01"), "€")) as url:
         browser, page = _page(chromium, url, SIZES["phone"])
@@ -358,7 +358,7 @@ def test_the_board_shows_the_pot_and_records_a_hand_passed_into_it(
 ) -> None:
     from decimal import Decimal
 
-    from scorepad.web.serve import MoneyRate
+    from scorepad.web.follow import MoneyRate
 
     path = tmp_path / "pot.csv"
     run("-f", path, "new", "--players", FIVE, "--set", "all_pass=pot")

@@ -22,8 +22,8 @@ from test_session_properties import (
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
 from scorepad.session import Session
-from scorepad.web import serve
-from scorepad.web.serve import BoardNight, MoneyRate, board_state
+from scorepad.web import follow
+from scorepad.web.follow import BoardNight, MoneyRate, board_state
 
 MONEY = MoneyRate(Decimal("0.25"), "€")
 
@@ -207,7 +207,7 @@ class _PlayerByPlayer:
             return
         self.hands.append(number)
         self.points.append(tuple(self.running.get(p, 0) for p in self.players))
-        if len(self.hands) > serve.SERIES_POINTS:
+        if len(self.hands) > follow.SERIES_POINTS:
             self.hands, self.points = self.hands[::2], self.points[::2]
             self.step *= 2
 
@@ -235,7 +235,7 @@ def test_the_series_adds_up_hands_in_bulk_as_it_did_one_by_one(
 
     players = ["Ann", "Bob", "Cy"]
     shared = [{"Ann": 2, "Bob": -1, "Cy": -1}, {"Ann": -4, "Bob": 2, "Cy": 2}]
-    series, reference = serve._Series(players), _PlayerByPlayer(players)
+    series, reference = follow._Series(players), _PlayerByPlayer(players)
     for number, (kind, void, value) in enumerate(hands, 1):
         deltas = shared[kind] if kind < 2 else {"Ann": value, "Bob": -value, "Cy": 0}
         row = Row(RowKind.PICKER, number, hand=number)

@@ -319,7 +319,7 @@ def test_the_board_says_the_next_hand_is_a_bock_hand(night: Night) -> None:
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     _ok(night, "new", "--players", FOUR, "--rules", "bavarian")
     _ok(night, "bock")

@@ -350,7 +350,7 @@ def _board_page(path: Path, accept: str | None, language: str | None = None) -> 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(path, poll=0.05)
     board.language = language
@@ -403,7 +403,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
 
     from test_serve import TOKEN, _chromium, served
 
-    from scorepad.web.serve import MoneyRate
+    from scorepad.web.follow import MoneyRate
 
     chromium = _chromium()
     if chromium is None:
@@ -679,7 +679,7 @@ def test_the_german_board_describes_the_last_hands_in_german(tmp_path: Path) -> 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     sample = ROOT / "sample_sessions/house-rules.csv"
     with TestClient(create_app(Board(sample, poll=0.05)), base_url="http://127.0.0.1") as client:
@@ -705,7 +705,7 @@ def test_a_hand_entered_on_the_german_board_is_described_in_german(night: Path) 
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(night, allow_entry=True, token="secret-token", poll=0.05)
     headers = {"authorization": "Bearer secret-token"}
@@ -725,7 +725,7 @@ def _entering(path: Path, language: str | None = None) -> Any:
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     board = Board(path, allow_entry=True, token="secret-token", poll=0.05)
     board.language = language
@@ -910,3 +910,48 @@ def test_one_hand_is_singular_in_both_languages(tmp_path: Path) -> None:
     assert "1 Datei; " in de("rating", night, "--min-hands", "1").stdout
     many = de("rating", night, "--min-hands", "2").stdout
     assert "Unter 2 Spielen ohne Rang" in many, many
+
+
+# --- click's messages, through the standard library's gettext ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "german"),
+    [
+        (["standings", "extra1"], "Unerwartetes zusätzliches Argument (extra1);"),
+        (["standings", "extra1", "extra2"], "Unerwartete zusätzliche Argumente (extra1 extra2);"),
+        (["sheet", "--frmat", "csv"], "Keine solche Option '--frmat'. Meinten Sie '--format'?;"),
+        (["standings", "--format"], "Option '--format' braucht ein Argument"),
+        (["check", "--players", "A,B,C,D,E", "--game", "x"], "'x' ist keins von 'partner', "),
+        (["check", "--players", "A,B,C,D,E", "--points", "x"], "'x' ist keine gültige ganze Zahl"),
+    ],
+)
+def test_clicks_own_messages_and_their_plurals_are_german(args: list[str], german: str) -> None:
+    result = de(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Fehler: ") and german in result.stderr, result.stderr
+    assert "Fehler" not in en(*args).stderr
+
+
+def test_a_plural_declared_as_a_pair_of_messages_is_german() -> None:
+    # (scoring's words for a count are declared `N_(one), N_(many)`, not as one plural entry)
+    args = ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--picker", "Ann", "--partner", "Bob"]
+    result = de(*args, "--points", 70)
+    assert "Spieler Ann bekommt den Rest, (3 Gegenspieler - 1 Partner) x 1 = 2.\n" in result.stdout
+
+
+def test_english_after_german_gives_gettext_back_as_the_process_found_it() -> None:
+    import gettext
+    import os
+
+    from scorepad.cli import _language
+
+    de("standings", "extra1")
+    assert gettext.textdomain() == "scorepad" and os.environ["LANGUAGE"] == "de"
+    import click.core  # (click is left as it is: its messages are gettext's)
+
+    assert vars(click.core)["_"] is gettext.gettext
+    assert vars(click.core)["ngettext"] is gettext.ngettext
+    assert en("standings", "extra1").stderr.startswith("Error: Got unexpected extra argument")
+    assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == _language._FOUND[0]
+    assert _language._FOUND[0][0] == "messages"  # (gettext's default)

@@ -226,7 +226,7 @@ def test_the_hall_is_read_only_self_contained_and_answers_only_to_its_names(
 
 
 def test_the_hall_has_the_connection_guard(cup: Path) -> None:
-    from scorepad.web.serve import IDLE_TIMEOUT, server_config
+    from scorepad.web.app import IDLE_TIMEOUT, server_config
 
     config = server_config(HallBoard(cup), host="127.0.0.1", port=0)
     assert config.timeout_keep_alive == IDLE_TIMEOUT

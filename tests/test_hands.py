@@ -35,7 +35,7 @@ def test_the_session_files_input_columns_are_the_tables() -> None:
 
 
 def test_the_boards_fields_are_the_tables() -> None:
-    from scorepad.web.serve import FIELDS
+    from scorepad.web.records import FIELDS
 
     assert set(FIELDS) == {i.name for i in OPTIONS} | {"out", "doubler", "pot", "note"}
 
@@ -104,7 +104,7 @@ def test_the_same_mistake_names_the_option_on_the_command_line_and_the_key_on_th
 ) -> None:
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, create_app
+    from scorepad.web.app import Board, create_app
 
     path = tmp_path / "night.csv"
     assert run("-f", path, "new", "--players", ",".join(FIVE)).exit_code == 0

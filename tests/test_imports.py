@@ -54,7 +54,7 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
         "):\n"
         "    try:\n        cli.main(args, prog_name='scorepad')\n"
         "    except SystemExit:\n        pass\n"
-        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.web.serve')\n"
+        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.web')\n"
         "print(','.join(m for m in web if m in sys.modules), file=sys.stderr)\n"
     )
     result = subprocess.run(
@@ -93,6 +93,7 @@ LAYERS = {
     "store": 1,
     "ledger": 2,
     "reading": 3,
+    "steps": 3,
     "session": 3,
     "reports": 4,
     "render": 4,

@@ -513,7 +513,8 @@ def test_the_board_records_a_hand_passed_into_the_pot(night: Night) -> None:
     pytest.importorskip("starlette", reason="the serve extra is not installed")
     from starlette.testclient import TestClient
 
-    from scorepad.web.serve import Board, MoneyRate, create_app
+    from scorepad.web.app import Board, create_app
+    from scorepad.web.follow import MoneyRate
 
     ok(night("new", "--players", FIVE, *POT))
     board = Board(night.path, allow_entry=True, token="t", poll=0.05, money=MoneyRate(Decimal(1)))

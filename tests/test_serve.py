@@ -26,14 +26,9 @@ from conftest import memo_of
 from starlette.testclient import TestClient
 
 from scorepad.session import Session
-from scorepad.web.serve import (
-    MAX_BODY,
-    Board,
-    LiveBoard,
-    MoneyRate,
-    create_app,
-    server_config,
-)
+from scorepad.web.app import Board, create_app, server_config
+from scorepad.web.follow import LiveBoard, MoneyRate
+from scorepad.web.records import MAX_BODY
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-123"
@@ -581,13 +576,24 @@ def _slow(url: str, count: int, first: bytes = b"GET / HTTP/1.1\r\nHo") -> list[
     return socks
 
 
+def _closed(sock: socket.socket, within: float) -> bool:
+    """Whether the board closed the connection (within `within` seconds)."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
 def test_slow_clients_cannot_keep_the_board_from_answering(
     board_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import scorepad.web.serve as serve
+    import scorepad.web.app as app
 
-    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 24)
-    monkeypatch.setattr(serve, "HEAD_TIMEOUT", 1.0)
+    monkeypatch.setattr(app, "MAX_CONNECTIONS", 24)
+    monkeypatch.setattr(app, "HEAD_TIMEOUT", 1.0)
     with served(board_file) as url:
         socks = _slow(url, 60)  # more than the board holds: the oldest are let go
         try:
@@ -596,17 +602,62 @@ def test_slow_clients_cannot_keep_the_board_from_answering(
                 assert httpx.get(url + "/api/state", timeout=5).status_code == 200
             assert time.monotonic() - started < 5
             time.sleep(1.5)  # every slow one is cut off after HEAD_TIMEOUT
-            closed = 0
-            for s in socks:
-                s.settimeout(2)
-                try:
-                    closed += s.recv(1) == b""
-                except (ConnectionResetError, TimeoutError):
-                    closed += 1
-            assert closed == len(socks)
+            assert sum(_closed(s, 2) for s in socks) == len(socks)
         finally:
             for s in socks:
                 s.close()
+
+
+def test_a_burst_of_slow_clients_is_cut_to_the_most_connections_at_once(
+    board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the most connections, a new one closes the one that has waited longest for its
+    head, however fast they come (uvicorn's own `limit_concurrency` closes none: it answers
+    503 to every request while they fill the count)."""
+    import scorepad.web.app as app
+
+    monkeypatch.setattr(app, "MAX_CONNECTIONS", 24)
+    monkeypatch.setattr(app, "HEAD_TIMEOUT", 60.0)  # (only the most connections cuts them)
+    with served(board_file) as url:
+        socks = _slow(url, 60)
+        try:
+            time.sleep(0.5)
+            assert sum(_closed(s, 0.1) for s in socks) >= 60 - 24
+            assert all(_closed(s, 0.1) for s in socks[:36])  # (the oldest)
+            assert httpx.get(url + "/api/state", timeout=5).status_code == 200
+        finally:
+            for s in socks:
+                s.close()
+
+
+def test_a_head_sent_a_byte_at_a_time_is_cut_off_after_the_head_timeout(
+    board_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each byte would start uvicorn's keep-alive timeout again: a request's head has a
+    deadline of its own; and so has a connection that sends nothing at all."""
+    import scorepad.web.app as app
+
+    monkeypatch.setattr(app, "HEAD_TIMEOUT", 1.0)
+    with served(board_file) as url:
+        (trickle,) = _slow(url, 1, b"G")
+        (silent,) = _slow(url, 1, b"")
+        try:
+            started = time.monotonic()
+            cut = False
+            for byte in b"ET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 40:
+                try:
+                    trickle.sendall(bytes([byte]))
+                except OSError:
+                    cut = True
+                    break
+                if _closed(trickle, 0.1):
+                    cut = True
+                    break
+            assert cut and time.monotonic() - started < 3
+            assert _closed(silent, 1)
+        finally:
+            trickle.close()
+            silent.close()
 
 
 def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
@@ -642,7 +693,7 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
 def test_the_log_is_bounded() -> None:
     import logging
 
-    from scorepad.web.serve import LOG_REPEATS, _FewRepeats
+    from scorepad.web.app import LOG_REPEATS, _FewRepeats
 
     flood = _FewRepeats()
     record = logging.LogRecord("asyncio", logging.ERROR, "", 0, "accept failed", (), None)

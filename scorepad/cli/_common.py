@@ -165,6 +165,16 @@ class GameChoice(click.Choice):  # type: ignore[type-arg]
         return super().convert(value, param, ctx)
 
 
+class _TypeName(str):
+    """A number type's name ("integer") that reads in the language in force where click's
+    message shows it (`'x' is not a valid integer.`); its metavar (INTEGER) stays as written."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(_(str(self)), spec)
+
+
 class _Ascii:
     """A click number type that takes only the ASCII digits 0-9 (with a sign, and for a float
     a `.`), as every number scorepad reads: Python's `int` and `float` would also take `7_0`
@@ -209,6 +219,8 @@ def _python_reads(text: str, floats: bool) -> bool:
 
 class Whole(_Ascii, click.types.IntParamType):
     """A whole number (`type=Whole()` where click would take `type=int`)."""
+
+    name = _TypeName(N_("integer"))
 
 
 class WholeRange(_Ascii, click.IntRange):

@@ -3,21 +3,22 @@
 The language is `--lang` (a top-level option, read here before click parses anything, so
 that its own messages, a usage mistake, are in that language too), else `$SCOREPAD_LANG`, else
 the locale (see `i18n.choose`). In English nothing is loaded and nothing changed. In another
-language click's messages are translated by scorepad's catalog (click calls gettext's `_`,
-which click's modules import as theirs: it is replaced there by scorepad's), and a command's
-help (its docstring and its options' help, written in English where they are declared) is
-translated paragraph by paragraph as the command is loaded.
+language click's messages are translated by scorepad's catalog (click words them with the
+standard library's gettext, in the text domain in force: scorepad's is made so, see
+`click_speaks`), and a command's help (its docstring and its options' help, written in English
+where they are declared) is translated paragraph by paragraph as the command is loaded.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import click
 
 from .. import i18n
-from ..i18n import N_
+from ..i18n import N_, N_plural
 
 CLICK_MODULES = (
     "core",
@@ -44,17 +45,15 @@ CLICK_MESSAGES = (
     N_("Missing command."),
     N_("No such option {name!r}."),
     N_("No such command {name!r}."),
-    N_("Did you mean {possibility}?"),
-    N_("(Did you mean one of: {possibilities}?)"),
+    N_plural("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
     N_("Invalid value: {message}"),
     N_("Invalid value for {param_hint}: {message}"),
-    N_("Got unexpected extra argument ({args})"),
-    N_("Got unexpected extra arguments ({args})"),
-    N_("Option {name!r} requires an argument."),
-    N_("Option {name!r} requires {nargs} arguments."),
+    N_plural("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
+    N_plural(
+        "Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."
+    ),
     N_("Option {name!r} does not take a value."),
-    N_("{value!r} is not {choice}."),
-    N_("{value!r} is not one of {choices}."),
+    N_plural("{value!r} is not {choice}.", "{value!r} is not one of {choices}."),
     N_("{value!r} is not a valid {number_type}."),
     N_("{value} is not in the range {range}."),
     N_("{value!r} is not a valid boolean. Recognized values: {states}"),
@@ -69,8 +68,6 @@ CLICK_MESSAGES = (
     N_("file"),
     N_("directory"),
     N_("path"),
-    N_("integer"),
-    N_("float"),
     N_("Aborted!"),
     N_("Error: {message}"),
 )
@@ -81,41 +78,33 @@ def speak(code: str, root: click.Command) -> None:
     """Speak `code` in this process: scorepad's messages, click's, and the help of `root`
     (this module is imported only once a language other than English is spoken)."""
     i18n.use(code)
-    _teach_click()
+    click_speaks(code)
     translate_help(root)
 
 
-_TAUGHT = [False]
+_FOUND: list[tuple[str, str | None]] = []  # gettext's text domain and $LANGUAGE as found
 
 
-def _teach_click() -> None:
-    """Let click's own messages go through scorepad's catalog (in English they come back as
-    they are: the message is the id)."""
-    if _TAUGHT[0]:
-        return
-    import importlib
+def click_speaks(code: str) -> None:
+    """Have click's own messages in `code`. click marks them with the standard library's
+    `gettext`, which translates by the text domain in force, in the language `$LANGUAGE` names
+    (before the locale's variables): in another language than English the domain is made
+    scorepad's, whose catalog holds click's messages, and `$LANGUAGE` that language; in English
+    both are as the process found them (gettext's default domain has no catalog: click's
+    messages are as written)."""
+    import gettext
 
-    for name in CLICK_MODULES:
-        module = importlib.import_module(f"click.{name}")
-        if hasattr(module, "_"):
-            module._ = i18n.gettext  # type: ignore[attr-defined]
-        if hasattr(module, "ngettext"):
-            module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
-    for kind, word in (
-        (click.types.IntParamType, "integer"),
-        (click.types.FloatParamType, "float"),
-    ):
-        kind.name = _TypeName(word)
-    _TAUGHT[0] = True
-
-
-class _TypeName(str):
-    """A click type's name ("integer") that reads in the language in force when shown."""
-
-    __slots__ = ()
-
-    def __format__(self, spec: str) -> str:
-        return format(i18n.gettext(str(self)), spec)
+    if not _FOUND:
+        _FOUND.append((gettext.textdomain(), os.environ.get("LANGUAGE")))
+    domain, language = _FOUND[0]
+    if code != "en":
+        gettext.bindtextdomain(i18n.DOMAIN, str(i18n.LOCALE_DIR))
+        domain, language = i18n.DOMAIN, code
+    gettext.textdomain(domain)
+    if language is None:
+        os.environ.pop("LANGUAGE", None)
+    else:
+        os.environ["LANGUAGE"] = language
 
 
 _ENGLISH = "_scorepad_english"

@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, cast
 
 import click
 
-from ..errors import HandError, ScorepadError
+from ..errors import HandError
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ._common import (

@@ -23,7 +23,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from ..web.serve import LiveBoard
+    from ..web.follow import LiveBoard
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
@@ -96,7 +96,8 @@ def serve(
     """
     need_the_extra("serve")
     from ..settlement import parse_rate
-    from ..web.serve import Board, MoneyRate
+    from ..web.app import Board
+    from ..web.follow import MoneyRate
 
     money = MoneyRate(parse_rate(rate), currency) if rate is not None else None
     if token is not None and (
@@ -175,7 +176,7 @@ def run_board(board: "LiveBoard", where: Listening, link: str) -> None:
     """Serve `board` until Ctrl-C, after a QR code of `link` when phones may reach it."""
     import uvicorn
 
-    from ..web.serve import server_config
+    from ..web.app import server_config
 
     if where.shown not in LOOPBACK:
         _qr(link)

@@ -8,8 +8,6 @@ are not the night's state (what the pass was given, or what the file gives again
 be left out of the checkpoint.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 

@@ -2,7 +2,7 @@
 
 A read-only board (no entry: each table records into its own session file, from the terminal,
 `play` or the one-session board) over the tournament's folder, built from what the one-session
-board shares (`serve.LiveBoard`, `serve.live_app`, `serve.server_config`: the host check, the
+board shares (`follow.LiveBoard`, `app.live_app`, `app.server_config`: the host check, the
 connection guard and the event stream are the same), and the tournament's own store functions,
 so that what it shows is what the commands print:
 
@@ -31,7 +31,8 @@ from .. import i18n
 from ..errors import ScorepadError
 from ..tournament import standings, standings_record
 from ..tournament_store import FILE, load, progress, read_tables, results_of, table_record
-from .serve import POLL, LiveBoard, live_app, page_html
+from .app import live_app, page_html
+from .follow import POLL, LiveBoard
 
 _TABLE_FILE = re.compile(r"round-([0-9]{1,4})/table-([0-9]{1,5})\.csv")
 
