@@ -521,12 +521,13 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
     none: `Session.steps`)."""
     from ..store.format import RowKind
 
-    done = []
-    for what, row, result, state in open_session(path).steps(steps, reason, back):
-        done.append(what)
+    taken = open_session(path).steps(steps, reason, back)
+    done = [what for what, _row, _result, _state in taken]
+    for what, row, _result, state in taken:
         _warn_departed(row, state)
         if fmt == "text":
             click.echo((_("Undid {what}.") if back else _("Redid {what}.")).format(what=what))
+    _what, row, result, state = taken[-1]
     if fmt == "json":
         from ..render import to_json
 
