@@ -1,6 +1,6 @@
 """Write valid session files of any length, seeded, for the benchmarks.
 
-    python bench/generate.py HANDS [FILE]
+    python bench/generate.py HANDS [FILE [SEED]]
 
 Standard rules with six people at a five-handed table (the dealer sits out), and every kind of
 hand: picker and partner, alone, cracked, schneider, no-trick, leasters, and corrections (an
@@ -98,8 +98,9 @@ def _possible(points: int, tricks: int | None, players: int, blind: int) -> int:
 def main() -> int:
     hands = int(sys.argv[1])
     path = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(f"bench/data/session-{hands}.csv")
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     path.parent.mkdir(parents=True, exist_ok=True)
-    generate(hands, path)
+    generate(hands, path, seed)
     print(path)
     return 0
 
