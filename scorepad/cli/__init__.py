@@ -48,6 +48,7 @@ COMMANDS = {
     "count": "cards.count",
     "trick": "cards.trick",
     "replay": "cards.replay_command",
+    "import": "importing.import_command",
     "new": "night.new",
     "hand": "hand.hand",
     "status": "night.status",
@@ -75,7 +76,10 @@ COMMANDS = {
 }
 """Every command, and where it lives (module.attribute within this package)."""
 
-LOADS = {"hand": (("scorepad.session", "scorepad.reports"), ("tabulate",))}
+LOADS = {
+    "hand": (("scorepad.session", "scorepad.reports"), ("tabulate",)),
+    "import": (("scorepad.importing", "scorepad.records.tally"), ("tabulate",)),
+}
 """What a command imports as it starts, imported with it while the cycle collector is off (see
 `scorepad.__main__`): what every run of it uses, and what it adds for a table (not asked for
 with `--format csv` or `json`). A recorded hand's session, description and table: about 2 ms
