@@ -690,6 +690,8 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     assert hand.dealer is not None
     if not rules.is_schafkopf:
         raise HandFileError(hand.lines.get("game", 1), _("game: Ramsch is a Schafkopf game"))
+    if hand.stoss:
+        raise HandFileError(hand.lines["stoss"], _("stoss: nobody gives a Stoss in a Ramsch"))
     problems: list[Misplay] = []
     holding = {p: list(hand.hands[p]) for p in hand.players}
     tricks = _play(hand, rules, game, _Call((), "Ramsch"), holding, problems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from textwrap import wrap
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -128,7 +129,7 @@ def _played(tallied: Tallied) -> str:
 
     game = tallied.game
     if game.skipped:
-        return _("not recorded: {why}").format(why=game.skipped.split(":")[0])
+        return _("not recorded: {why}").format(why=game.skipped.split(";")[0].split(" (")[0])
     if game.declarer is None:
         return game_text(game.game).capitalize()
     what = game_text(game.game)
@@ -185,17 +186,17 @@ def _totals(source: Source) -> dict[str, int]:
 
 def _said_of(source: Source) -> str:
     """What the rules were and what the totals were held to."""
-    record = source.record
     rules = _("Scored by {name} rules").format(name=source.rules.name)
     if source.settings:
-        rules += _(" with {settings}").format(settings=", ".join(source.settings))
+        rules += _(", set: {settings}").format(settings=" ".join(source.settings))
     checked = sum(1 for t in source.games if t.game.totals is not None)
     if checked:
-        return rules + _(
-            "; every running total equals the record's, after each of its {games}."
-        ).format(games=_games(checked))
-    del record
-    return rules + _("; the record keeps no totals to hold them to.")
+        said = _("Every running total equals the record's, after each of its {games}.").format(
+            games=_games(checked)
+        )
+    else:
+        said = _("The record keeps no running totals to hold them to.")
+    return "\n".join([*wrap(f"{rules}.", 100), said])
 
 
 def _echo_skipped(imported: Imported) -> None:
@@ -204,10 +205,10 @@ def _echo_skipped(imported: Imported) -> None:
     click.echo()
     click.echo(
         ngettext(
-            "Not recorded ({count}): scorepad cannot yet record it as a hand; the record's "
-            "points for it are in the totals above, not in a night:",
-            "Not recorded ({count}): scorepad cannot yet record them as hands; the record's "
-            "points for them are in the totals above, not in a night:",
+            "Not recorded ({count}): a game scorepad cannot yet record as a hand; the totals "
+            "above count its points as the record has them, a night leaves them out:",
+            "Not recorded ({count}): games scorepad cannot yet record as hands; the totals "
+            "above count their points as the record has them, a night leaves them out:",
             len(imported.skipped),
         ).format(count=len(imported.skipped))
     )
@@ -215,8 +216,12 @@ def _echo_skipped(imported: Imported) -> None:
         game = tallied.game
         points = ", ".join(f"{p} {n:+d}" for p, n in (game.deltas or {}).items())
         click.echo(
-            _("- {path}:{line}: game {number}, {why} ({points})").format(
-                path=source.path, line=game.line, number=game.number, why=game.skipped, points=points
+            _("- {path}:{line}: game {number}: {why}: {points}").format(
+                path=source.path,
+                line=game.line,
+                number=game.number,
+                why=game.skipped,
+                points=points,
             )
         )
 
@@ -239,6 +244,7 @@ def _echo_written(imported: Imported) -> None:
                 "Wrote the night {session}: {count} hands.",
                 imported.recorded,
             ).format(session=imported.session, count=imported.recorded)
+            + (_(" Its totals leave out the games not recorded.") if imported.skipped else "")
         )
     if imported.to is None and imported.session is None:
         click.echo(_("Nothing written: --to DIR writes the hand files, --session FILE a night."))

@@ -189,20 +189,22 @@ def _game(block: _Block, protocol: _Protocol) -> RecordedGame:
     game = RecordedGame(number, start, "", dealer, {}, deltas=deltas, totals=totals)
     body = block.rows[block.at : table_at]
     said = body[0][1].strip() if body else ""
+    thrown = said == _THROWN_IN
+    paid = " ".join(row.strip() for _n, row in body[1:]) if thrown else ""
+    how = (_("thrown in") + (f" ({paid})" if paid else "")) if thrown else _("played")
     if kind or any(cards is None for _p, _l, cards in dealt):
-        why = (
-            _("a Schieber: cards passed unseen")
+        what = (
+            _("a Schieber, cards passed unseen")
             if kind in ("Schieber", "")
-            else _("Spielart: {kind}, which scorepad does not read").format(kind=kind)
+            else _("Spielart {kind}, which scorepad does not read").format(kind=kind)
         )
-        return replace(game, said=said, skipped=why)
+        return replace(game, said=said, skipped=f"{what}; {how}")
     hands = {p: c for p, _l, c in dealt if c is not None}
     check_deal([(p, line, c) for p, line, c in dealt if c is not None])
     if len(dealt[0][2] or ()) == 6:
         protocol.set("deal.4.cards", "6", start)
-    if said == _THROWN_IN:
-        paid = " ".join(row.strip() for _n, row in body[1:])
-        return replace(game, said=said, skipped=_("thrown in") + (f": {paid}" if paid else ""))
+    if thrown:
+        return replace(game, said=said, skipped=how)
     return _played(replace(game, hands=hands), body, protocol)
 
 

@@ -16,12 +16,14 @@ Ramsch. `line` writes a hand file's game as such a line, as openschafkopf writes
 
 from __future__ import annotations
 
-from ..cards import Card, Game, Rank, Suit, parse_suit
+from collections.abc import Mapping
+
+from ..cards import Card, Game, Rank, Suit, card_points, parse_suit
 from ..errors import CardError
 from ..i18n import gettext as _
 from ..replay import HandFile
 from ..text import unprintable, unprintable_problem
-from . import SUIT_WORDS, Played, Record, RecordedGame, RecordError, card, code, lines
+from . import SUIT_WORDS, Played, Record, RecordedGame, RecordError, Said, card, code, lines
 
 PLAYERS = ("0", "1", "2", "3")
 """The players of a game line: their seats from the dealer's left (3 deals)."""
@@ -160,6 +162,7 @@ def _game(row: str, line: int, number: int) -> RecordedGame:
         raise RecordError(line, str(exc)) from None
     hands: dict[str, list[Card]] = {p: [] for p in PLAYERS}
     tricks: list[Played] = []
+    points = dict.fromkeys(PLAYERS, 0)
     leader = 0
     for at in range(0, len(cards), 4):
         trick = cards[at : at + 4]
@@ -168,17 +171,34 @@ def _game(row: str, line: int, number: int) -> RecordedGame:
             hands[player].append(one)
         tricks.append(Played(line, trick))
         leader = int(order[play.winner(trick)])
+        points[PLAYERS[leader]] += card_points(trick)
+    dealt = {p: tuple(c) for p, c in hands.items()}
+    loser = ramsch_loser(play, dealt, points) if name == "ramsch" else None
     return RecordedGame(
         number,
         line,
         row.strip(),
         PLAYERS[-1],
-        {p: tuple(c) for p, c in hands.items()},
+        dealt,
         game=name,
         declarer=declarer,
         call=call,
         tricks=tuple(tricks),
+        result=Said(line, loser=loser) if loser else None,
     )
+
+
+def ramsch_loser(
+    play: Game, hands: Mapping[str, tuple[Card, ...]], points: Mapping[str, int]
+) -> str | None:
+    """Who loses a Ramsch that players tie for the most card points, as openschafkopf scores
+    one: whoever held the highest trump (None: no tie)."""
+    most = max(points.values())
+    tied = [p for p in points if points[p] == most]
+    if len(tied) == 1:
+        return None
+    rank = {card: at for at, card in enumerate(play.trumps)}
+    return min(tied, key=lambda p: min((rank[c] for c in hands[p] if c in rank), default=99))
 
 
 def line(hand: HandFile) -> str:
