@@ -163,9 +163,9 @@ def outcome(played: Played, owner: str) -> tuple[str, list[str], dict[str, int]]
     price = _PRICE.get(base, 50)
     kind = "Das Rufspiel" if base == "partner" else "Das Einzelspiel"
     steps = [f"{kind} kostet {price} Punkte."]
-    losers_points = taken if not won else 120 - taken
     losers_tricks = tricks if not won else len(played.tricks) - tricks
-    if not tout and losers_points <= 30:
+    # schneider: a win with 91 or more, a loss with 30 or fewer (as NetSchafkopf counts it)
+    if not tout and (taken >= 91 if won else taken <= 30):
         price += _EXTRA
         steps.append(f"Mit Schneider {price} Punkte.")
         if losers_tricks == 0:

@@ -27,7 +27,10 @@ PLAYERS = make_records.PLAYERS
 
 def tallied(text: str, settings: tuple[str, ...] = ()) -> list:  # type: ignore[type-arg]
     """Read a record and replay and score every game of it (as `scorepad import` does)."""
-    record = read(detect(text) or "", text)
+    kind = detect(text)
+    if kind is None:
+        raise RecordError(0, "not a record")
+    record = read(kind, text)
     found = runs_settings(record, rules_of(record, None, settings))
     rules = rules_of(record, None, (*found, *settings))
     return tally(record, rules, "bavarian", (*found, *settings), "record")
