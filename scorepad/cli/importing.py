@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from textwrap import wrap
@@ -129,7 +130,7 @@ def _played(tallied: Tallied) -> str:
 
     game = tallied.game
     if game.skipped:
-        return _("not recorded: {why}").format(why=game.skipped.split(";")[0].split(" (")[0])
+        return _("not recorded: {why}").format(why=re.split(r"[,;(:]", game.skipped)[0].strip())
     if game.declarer is None:
         return game_text(game.game).capitalize()
     what = game_text(game.game)
@@ -188,7 +189,7 @@ def _said_of(source: Source) -> str:
     """What the rules were and what the totals were held to."""
     rules = _("Scored by {name} rules").format(name=source.rules.name)
     if source.settings:
-        rules += _(", set: {settings}").format(settings=" ".join(source.settings))
+        rules += _(" with {settings}").format(settings=" ".join(source.settings))
     checked = sum(1 for t in source.games if t.game.totals is not None)
     if checked:
         said = _("Every running total equals the record's, after each of its {games}.").format(
@@ -203,27 +204,21 @@ def _echo_skipped(imported: Imported) -> None:
     if not imported.skipped:
         return
     click.echo()
-    click.echo(
-        ngettext(
-            "Not recorded ({count}): a game scorepad cannot yet record as a hand; the totals "
-            "above count its points as the record has them, a night leaves them out:",
-            "Not recorded ({count}): games scorepad cannot yet record as hands; the totals "
-            "above count their points as the record has them, a night leaves them out:",
-            len(imported.skipped),
-        ).format(count=len(imported.skipped))
-    )
+    heading = ngettext(
+        "Not recorded ({count}): a game scorepad cannot yet record as a hand; the totals above "
+        "count its points as the record has them, a night leaves them out:",
+        "Not recorded ({count}): games scorepad cannot yet record as hands; the totals above "
+        "count their points as the record has them, a night leaves them out:",
+        len(imported.skipped),
+    ).format(count=len(imported.skipped))
+    click.echo("\n".join(wrap(heading, 100)))
     for source, tallied in imported.skipped:
         game = tallied.game
         points = ", ".join(f"{p} {n:+d}" for p, n in (game.deltas or {}).items())
-        click.echo(
-            _("- {path}:{line}: game {number}: {why}: {points}").format(
-                path=source.path,
-                line=game.line,
-                number=game.number,
-                why=game.skipped,
-                points=points,
-            )
+        item = _("- {path}:{line}: game {number}: {why}: {points}").format(
+            path=source.path, line=game.line, number=game.number, why=game.skipped, points=points
         )
+        click.echo("\n".join(wrap(item, 100, subsequent_indent="  ")))
 
 
 def _echo_written(imported: Imported) -> None:
