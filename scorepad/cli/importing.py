@@ -67,8 +67,10 @@ def import_command(
     overrides: tuple[str, ...],
     fmt: str,
 ) -> None:
-    """Read games played elsewhere: NetSchafkopf protocols, openschafkopf game lines and
-    sauspiel.de game pages saved as HTML, each FILE in whichever it is.
+    """Read games played elsewhere: NetSchafkopf protocols, openschafkopf lines, sauspiel.de pages.
+
+    Each FILE may be a NetSchafkopf protocol, openschafkopf's game lines or a sauspiel.de game
+    page saved as HTML; import tells which by what it holds.
 
     Every game is replayed from its cards (every card dealt once, every trick following suit,
     each led by whoever took the one before) and scored by the rules: bavarian unless --rules
@@ -149,7 +151,7 @@ def _echo(imported: Imported) -> None:
         date = f", {record.date}" if record.date else ""
         click.echo(f"{source.path}: {record.what}, {_games(len(record.games))}{date}.")
         files = imported.to is not None
-        headers = [_("Game"), _("Dealer"), _("Played"), *record.players]
+        headers = ["#", _("Dealer"), _("Played"), *record.players]
         if files:
             headers.append(_("Hand file"))
         rows: list[list[Any]] = []
