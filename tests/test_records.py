@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scorepad.errors import ScorepadError
 from scorepad.records import RecordError, decode, detect, lines, openschafkopf, read
-from scorepad.records.tally import rules_of, runs_settings, tally
+from scorepad.records.tally import Tallied, rules_of, runs_settings, tally
 from scorepad.replay import parse_hand_file, replay, rules_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ sys.path.remove(str(ROOT / "scripts"))
 PLAYERS = make_records.PLAYERS
 
 
-def tallied(text: str, settings: tuple[str, ...] = ()) -> list:  # type: ignore[type-arg]
+def tallied(text: str, settings: tuple[str, ...] = ()) -> list[Tallied]:
     """Read a record and replay and score every game of it (as `scorepad import` does)."""
     kind = detect(text)
     if kind is None:
@@ -116,7 +116,7 @@ def test_every_game_of_the_samples_replays_with_nothing_wrong() -> None:
             hand = parse_hand_file(game.text)
             again = replay(hand, rules_for(hand))
             assert again.problems == (), (name, game.game.number)
-            assert again.score is not None and dict(again.score.deltas) == dict(game.deltas)
+            assert again.score is not None and dict(again.score.deltas) == game.deltas
 
 
 def test_the_record_states_its_tariff_and_the_hand_files_keep_it() -> None:
@@ -176,8 +176,8 @@ def test_the_players_sit_as_the_totals_columns_list_them() -> None:
     assert [g.dealer for g in record.games[:5]] == ["Vroni", "Anni", "Bertl", "Sepp", "Vroni"]
 
 
-def _protocol(games: list, owner: str = "Vroni") -> str:  # type: ignore[type-arg]
-    return make_records.protocol(owner, "2025-03-14", games)
+def _protocol(games: list["make_records.Played"], owner: str = "Vroni") -> str:
+    return str(make_records.protocol(owner, "2025-03-14", games))
 
 
 def _lines(text: str) -> list[str]:
@@ -363,7 +363,7 @@ def test_a_protocol_of_legal_games_imports_as_dealt_and_played_totals_equal(
 
 
 def outcome_of(made: "make_records.Played") -> dict[str, int]:
-    return make_records.outcome(made, "nobody")[2]
+    return dict(make_records.outcome(made, "nobody")[2])
 
 
 @settings(max_examples=40)
