@@ -127,7 +127,7 @@ def _same_table(paths: Sequence[Path], records: Sequence[Record]) -> None:
             raise ScorepadError(
                 _(
                     "{path}: seats {players}; {first_path} seats {first}: a night is one table "
-                    "(import them without --session, or into nights of their own)"
+                    "(import them without ⟨session⟩, or into nights of their own)"
                 ).format(
                     path=path,
                     players=", ".join(record.players),

@@ -67,7 +67,7 @@ def import_command(
     overrides: tuple[str, ...],
     fmt: str,
 ) -> None:
-    """Read games played elsewhere: NetSchafkopf protocols, openschafkopf lines, sauspiel.de pages.
+    """Read games played elsewhere into hand files and a night.
 
     Each FILE may be a NetSchafkopf protocol, openschafkopf's game lines or a sauspiel.de game
     page saved as HTML; import tells which by what it holds.

@@ -211,7 +211,7 @@ def _check_totals(
         _(
             "after game {number} the totals differ from the record's by {differ}: the rules "
             "given score the game {ours}, the record {theirs} (give the record's rules with "
-            "--rules and --set)"
+            "⟨rules⟩ and ⟨set⟩)"
         ).format(
             number=game.number,
             differ=", ".join(
