@@ -439,13 +439,22 @@ def test_a_card_played_twice_in_a_line_is_an_error() -> None:
     assert str(caught.value) == f"{cards[4].upper()} is played twice"
 
 
-_MUTATIONS = st.tuples(st.integers(0, 10**6), st.sampled_from(["drop", "dup", "char", "cut"]))
+_MUTATIONS = st.tuples(
+    st.integers(0, 10**6), st.sampled_from(["drop", "dup", "char", "cut", "swap"])
+)
+_SAMPLES = ("netschafkopf-abend.txt", "openschafkopf-games.txt", "sauspiel-spiel.html")
 
 
-@settings(max_examples=60)
-@given(mutations=st.lists(_MUTATIONS, min_size=1, max_size=3))
-def test_no_mangled_protocol_gives_a_traceback(mutations: list[tuple[int, str]]) -> None:
-    rows = _lines(sample("netschafkopf-abend.txt"))
+@settings(max_examples=80)
+@given(
+    name=st.sampled_from(_SAMPLES),
+    mutations=st.lists(_MUTATIONS, min_size=1, max_size=4),
+    put=st.text(min_size=1, max_size=3),
+)
+def test_no_mangled_record_gives_a_traceback(
+    name: str, mutations: list[tuple[int, str]], put: str
+) -> None:
+    rows = sample(name).split("\n")
     for at, how in mutations:
         i = at % len(rows)
         if how == "drop":
@@ -454,12 +463,14 @@ def test_no_mangled_protocol_gives_a_traceback(mutations: list[tuple[int, str]])
             rows.insert(i, rows[i])
         elif how == "char" and rows[i]:
             j = at % len(rows[i])
-            rows[i] = rows[i][:j] + "Xü9: "[at % 5] + rows[i][j + 1 :]
+            rows[i] = rows[i][:j] + put + rows[i][j + 1 :]
+        elif how == "swap":
+            k = (at // 7) % len(rows)
+            rows[i], rows[k] = rows[k], rows[i]
         else:
             rows[i] = rows[i][: at % (len(rows[i]) + 1)]
-    text = "\r\n".join(rows)
     try:
-        tallied(text)
+        tallied("\n".join(rows))
     except RecordError as exc:
         assert "\n" not in str(exc) and exc.line >= 0
     except ScorepadError as exc:

@@ -178,6 +178,8 @@ def _game(block: _Block, protocol: _Protocol) -> RecordedGame:
             ).format(start=start),
         )
     number, deltas, totals = _totals(block, table_at, protocol, dealt)
+    for name, line, _cards in dealt:
+        protocol.name(name, line, _("the hand of"))
     dealer = protocol.name(geber.removeprefix("Geber:").strip(), start, "Geber:")
     if dealt[-1][0] != dealer:
         raise RecordError(
@@ -431,12 +433,13 @@ def _result(
         rf"(?P<who>{names}) (?P<verb>gewinnt|gewinnst|verliert|verlierst) "
         r"(?:das|den|die) (?P<what>.+)"
     )
-    said: dict[str, object] = {}
+    won: bool | None = None
+    opponents = partner = loser = loser_points = None
+    jungfrau: list[str] = []
     for at, text in sentences:
         if _price_step(text):
             break
-        found = outcome.fullmatch(text)
-        if found:
+        if found := outcome.fullmatch(text):
             who = protocol.name(found["who"], at, _("a result for"))
             if declarer is not None and who != declarer:
                 raise RecordError(
@@ -445,29 +448,23 @@ def _result(
                         who=who, declarer=declarer
                     ),
                 )
-            said["won"] = found["verb"].startswith("gewinn")
-            partner = re.search(rf" mit (?P<partner>{names})$", found["what"])
-            if partner:
-                said["partner"] = protocol.name(partner["partner"], at, _("a partner"))
-            if declarer is None:
-                said["loser"] = who
-            continue
-        if points := re.fullmatch(r"Die Gegner haben (?P<n>\d+) Augen", text):
-            said["opponents"] = int(points["n"])
+            won = found["verb"].startswith("gewinn")
+            if called := re.search(rf" mit (?P<partner>{names})$", found["what"]):
+                partner = protocol.name(called["partner"], at, _("a partner"))
+            loser = who if declarer is None else None
+        elif points := re.fullmatch(r"Die Gegner haben (?P<n>\d+) Augen", text):
+            opponents = int(points["n"])
         elif points := re.fullmatch(rf"(?P<who>{names}) ha(?:t|st) (?P<n>\d+) Augen", text):
-            said["loser_points"] = int(points["n"])
+            loser_points = int(points["n"])
         elif maiden := re.fullmatch(rf"(?P<who>{names}) (?:ist|bist) Jungfrau", text):
-            said["jungfrau"] = (
-                *said.get("jungfrau", ()),
-                protocol.name(maiden["who"], at, "Jungfrau:"),
-            )  # type: ignore[misc]
+            jungfrau.append(protocol.name(maiden["who"], at, "Jungfrau:"))
         elif not text.startswith("Bei Augengleichheit verliert"):
             raise RecordError(
                 at, _("a sentence scorepad does not read: {text!r}").format(text=text)
             )
-    if "won" not in said:
+    if won is None:
         raise RecordError(line, _("no result ('NAME gewinnt ...' or 'NAME verliert ...')"))
-    return Said(line, **said)  # type: ignore[arg-type]
+    return Said(line, won, opponents, partner, loser, loser_points, tuple(jungfrau))
 
 
 def _price_step(text: str) -> tuple[str, re.Match[str]] | None:

@@ -22,12 +22,13 @@ from 2, of any other game from 3).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..cards import Card
 from ..i18n import gettext as _
+from ..text import unprintable, unprintable_problem
 from . import Played, Record, RecordedGame, RecordError, card, check_deal
 from .openschafkopf import described
 
@@ -149,8 +150,8 @@ def _reads(node: _Node, text: str) -> bool:
     return all(isinstance(c, str) for c in node.children) and node.text().strip() == text
 
 
-def _one(nodes: list[_Node], test: object, what: str) -> _Node:
-    found = [n for n in nodes if test(n)]  # type: ignore[operator]
+def _one(nodes: list[_Node], test: Callable[[_Node], bool], what: str) -> _Node:
+    found = [n for n in nodes if test(n)]
     if len(found) != 1:
         raise RecordError(
             found[1].line if len(found) > 1 else 0,
@@ -163,7 +164,9 @@ def _one(nodes: list[_Node], test: object, what: str) -> _Node:
 
 def _players(nodes: list[_Node]) -> tuple[str, ...]:
     box = _one(nodes, lambda n: "game-participants" in n.classes(), ".game-participants")
-    names = [n.attrs["data-username"] for n in box.walk() if n.attrs.get("data-username")]
+    names = [
+        _name(n.attrs["data-username"], n.line) for n in box.walk() if n.attrs.get("data-username")
+    ]
     if len(names) != 4 or len(set(names)) != 4:
         raise RecordError(
             box.line,
@@ -174,7 +177,19 @@ def _players(nodes: list[_Node]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _player(name: str, players: tuple[str, ...], line: int) -> str:
+def _name(text: str, line: int) -> str:
+    """A player's name as the page writes it (its spaces and line breaks as one space)."""
+    name = " ".join(text.split())
+    if not name:
+        raise RecordError(line, _("a player's name is empty"))
+    bad = unprintable(name)
+    if bad is not None:
+        raise RecordError(line, unprintable_problem(_("a player's name"), name, bad))
+    return name
+
+
+def _player(text: str, players: tuple[str, ...], line: int) -> str:
+    name = _name(text, line)
     if name not in players:
         raise RecordError(
             line,

@@ -120,6 +120,13 @@ def _check_leaders(record: Record, game: RecordedGame) -> None:
     leader = players[(players.index(game.dealer) + 1) % len(players)]
     before = None
     for number, trick in enumerate(game.tricks, 1):
+        if len(trick.cards) != len(players):
+            raise RecordError(
+                trick.line,
+                _(
+                    "trick {number} has {count} cards; each of the {players} players plays one"
+                ).format(number=number, count=len(trick.cards), players=len(players)),
+            )
         if trick.leader is not None and trick.leader != leader:
             raise RecordError(
                 trick.line,
