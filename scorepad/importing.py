@@ -10,6 +10,7 @@ removes whatever was written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -189,6 +190,7 @@ def write(imported: Imported, session: Path | None) -> Imported:
             raise ScorepadError(
                 _("{path} exists: import writes new files only (nothing written)").format(path=path)
             )
+    made = _missing_folders([*paths, *([session] if session else [])])
     written: list[Path] = []
     night: Path | None = None
     try:
@@ -207,8 +209,11 @@ def write(imported: Imported, session: Path | None) -> Imported:
 
             create_exclusive(str(night), session)
     except BaseException as exc:
-        for path in written:
+        for path in [*written, *([night] if night is not None else [])]:
             path.unlink(missing_ok=True)
+        for folder in made:  # (the deepest first; a folder something else wrote into stays)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         if isinstance(exc, OSError):
             where = exc.filename or session or ""
             raise ScorepadError(
@@ -221,6 +226,14 @@ def write(imported: Imported, session: Path | None) -> Imported:
         if night is not None:
             night.unlink(missing_ok=True)
     return replace(imported, session=session)
+
+
+def _missing_folders(paths: Sequence[Path]) -> list[Path]:
+    """The folders writing these files makes (the deepest first)."""
+    missing = {
+        folder for path in paths for folder in path.absolute().parents if not folder.exists()
+    }
+    return sorted(missing, key=lambda folder: len(folder.parts), reverse=True)
 
 
 def _temp_beside(session: Path) -> Path:

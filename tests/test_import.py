@@ -248,3 +248,11 @@ def test_two_records_of_one_date_get_hand_files_of_their_own(run: Run, here: Pat
     names = files_in(here / "hands")
     assert "2025-03-14-001.txt" in names and "2025-03-14-2-001.txt" in names
     assert len(names) == 46
+
+
+def test_a_failure_while_writing_leaves_nothing_behind(fails: Fails, here: Path) -> None:
+    (here / "hands").write_text("a file, not a folder\n", encoding="utf-8")
+    before = files_in(here)
+    error = fails("import", PROTOCOL.name, "--to", "hands/abend", "--session", "night/abend.csv")
+    assert error.startswith("Error: ") and error.endswith("(nothing written)")
+    assert files_in(here) == before  # (no night, no temp file, no folder made for them)
