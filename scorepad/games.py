@@ -91,6 +91,22 @@ CORE_GAMES = tuple(g.name for g in TABLE if g.core)
 """The games every Schafkopf table has a value for (the others are the table's to add)."""
 BASE_GAMES = tuple(dict.fromkeys(g.runs_as for g in TABLE if g.runs_as))
 """The games that count runs (runs_min.GAME, runs_max.GAME); the others count as one of them."""
+RUNS_MIN_GAMES = BASE_GAMES + tuple(
+    g.name for g in TABLE if g.runs_as and g.name == g.base and g.name not in BASE_GAMES
+)
+"""The games a table may give fewest runs of their own (runs_min.farbwenz = 3, as NetSchafkopf
+and sauspiel.de count a Farbwenz's); a game without its own counts as its runs_as game."""
+
+
+def runs_min(values: Mapping[str, int], name: str | None) -> int:
+    """The fewest runs that count in a game (a tout as its game): its own runs_min, else that
+    of the game it counts its runs as."""
+    spec = game(name)
+    own = spec.base
+    counts_as = spec.runs_as or "partner"
+    return values[own] if own in values else values[counts_as]
+
+
 VALUED = tuple(g.name for g in TABLE)
 """What `game_values.KEY` may name: every game, and Ramsch (all_pass = ramsch)."""
 PLAYED = tuple(g.name for g in TABLE if g.base == g.name)

@@ -19,8 +19,18 @@ A hand file is plain text, one `key: value` per line (`#` starts a comment):
     crack: Dee                       # optional: a crack (Stoss), and "recrack: yes"
     trick: QC 7D KD 9D 8D            # the cards in the order played, the leader's first
 
-`parse_hand_file` reads it (errors carry the line), `replay` checks the deal and every play and
-works the hand out. Pure: the command line reads the file and prints.
+Three keys carry what a game record (`scorepad import`) knows besides the cards; each is
+optional, and a hand file without them reads and digests as before:
+
+    knocks: 2                        # Schafkopf: knocks (Klopfen, Legen), or who: "Ann, Bob"
+    stoss: 1                         # Schafkopf: how many Stoss (Kontra, Re, ...) were given,
+                                     #   where the record does not say who (else crack/recrack)
+    set: game_values.partner=10      # a setting of the rules for this hand, as --set takes it
+                                     #   (one a line; the record's own tariff)
+
+`parse_hand_file` reads it (errors carry the line), `rules_for` loads its rules and settings,
+`replay` checks the deal and every play and works the hand out. Pure: the command line reads
+the file and prints.
 """
 
 from __future__ import annotations
@@ -37,7 +47,7 @@ from .errors import CardError, ScorepadError, worded
 from .i18n import game_word
 from .i18n import gettext as _
 from .i18n import language as language_in_force
-from .rules import Rules
+from .rules import Rules, load_rules
 from .scoring import PickerHand, RamschHand, Score, find_player, same_name, score
 from .text import unprintable, unprintable_problem
 
@@ -53,6 +63,9 @@ KEYS = (
     "crack",
     "recrack",
     "loser",
+    "knocks",
+    "stoss",
+    "set",
     "trick",
     "hand",
 )
@@ -89,6 +102,10 @@ class HandFile:
     loser: str | None = None
     tricks: list[tuple[int, list[Card]]] = field(default_factory=list)  # (line, cards)
     lines: dict[str, int] = field(default_factory=dict)  # where each key was given
+    knocks: int = 0
+    knockers: list[str] = field(default_factory=list)  # (when the file names them)
+    stoss: int = 0
+    settings: list[tuple[int, str]] = field(default_factory=list)  # (line, KEY=VALUE)
 
 
 def _cards(text: str, line: int) -> list[Card]:
@@ -123,6 +140,9 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
         if lowered == "trick":
             hand.tricks.append((number, _cards(value, number)))
             continue
+        if lowered == "set":
+            hand.settings.append((number, value))
+            continue
         if lowered.startswith("hand "):
             pending.append((number, key[5:].strip(), value))
             continue
@@ -149,6 +169,8 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
             if value.lower() not in ("yes", "no", "true", "false", ""):
                 raise HandFileError(number, _("recrack: write yes or no"))
             hand.recrack = value.lower() in ("yes", "true")
+        elif lowered in ("knocks", "stoss"):
+            _count(hand, lowered, value, number)
         else:
             setattr(hand, lowered, value)
     if not hand.players:
@@ -174,14 +196,76 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
                 setattr(hand, key, find_player(value, hand.players, f"{key}:"))
             except ScorepadError as exc:
                 raise HandFileError(hand.lines[key], str(exc).strip()) from None
+    _check_knockers_and_stoss(hand)
     return hand
+
+
+def _count(hand: HandFile, key: str, value: str, line: int) -> None:
+    """`knocks: 2` or `knocks: Ann, Bob` (names checked once the players are read);
+    `stoss: 1`."""
+    if value.isascii() and value.isdigit() and len(value) <= 2:
+        setattr(hand, key, int(value))
+    elif key == "knocks":
+        hand.knockers = [n.strip() for n in next(csv.reader([value])) if n.strip()]
+        hand.knocks = len(hand.knockers)
+    else:
+        raise HandFileError(
+            line,
+            _("stoss: write how many Stoss were given, e.g. 'stoss: 1' (not {value!r})").format(
+                value=value
+            ),
+        )
+
+
+def _check_knockers_and_stoss(hand: HandFile) -> None:
+    """Who knocked is seated and knocked once; a count of Stoss is not given with the crack."""
+    named: list[str] = []
+    for name in hand.knockers:
+        try:
+            player = find_player(name, hand.players, "knocks:")
+        except ScorepadError as exc:
+            raise HandFileError(hand.lines["knocks"], str(exc).strip()) from None
+        if player in named:
+            raise HandFileError(
+                hand.lines["knocks"],
+                _("knocks: {player} is named twice (each player knocks once at most)").format(
+                    player=player
+                ),
+            )
+        named.append(player)
+    hand.knockers = named
+    if hand.stoss and (hand.crack or hand.recrack):
+        raise HandFileError(
+            hand.lines["stoss"],
+            _("stoss: counts every Stoss; give it or crack:/recrack:, not both"),
+        )
+
+
+def rules_for(hand: HandFile) -> Rules:
+    """The rules a hand file names (`rules:`, default standard) with its `set:` lines; a
+    problem names the line it comes from."""
+    settings = [text for _line, text in hand.settings]
+    try:
+        return load_rules(hand.rules, settings)
+    except ScorepadError as exc:
+        failed = exc
+    try:
+        load_rules(hand.rules)
+    except ScorepadError as exc:
+        raise HandFileError(hand.lines.get("rules", 1), str(exc)) from None
+    for count, (line, _text) in enumerate(hand.settings, 1):  # (which line it was)
+        try:
+            load_rules(hand.rules, settings[:count])
+        except ScorepadError as exc:
+            raise HandFileError(line, str(exc)) from None
+    raise HandFileError(hand.lines.get("rules", 1), str(failed))
 
 
 def digest(hand: HandFile) -> str:
     """The digest of what a hand file says (kept with the row `replay --record` records, so
     the same hand is not recorded twice): its deal and play, as read (its comments, spacing,
     order of lines and spelling of names do not count), as SHA-256 in hexadecimal."""
-    said = {
+    said: dict[str, object] = {
         "rules": hand.rules,
         "players": hand.players,
         "dealer": hand.dealer,
@@ -196,6 +280,13 @@ def digest(hand: HandFile) -> str:
         "loser": hand.loser,
         "tricks": [[str(c) for c in cards] for _, cards in hand.tricks],
     }
+    # (what the record keys add counts only where given: every digest made before stays)
+    if hand.knocks:
+        said["knocks"] = hand.knockers or hand.knocks
+    if hand.stoss:
+        said["stoss"] = hand.stoss
+    if hand.settings:
+        said["set"] = [text for _line, text in hand.settings]
     text = json.dumps(said, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -251,6 +342,8 @@ class HandReplay:
     score: Score | None
     ramsch: RamschHand | None = None  # a Ramsch: the hand as each player's points give it
     player_points: Mapping[str, int] | None = None  # a Ramsch: each player's card points
+    knocks: int = 0
+    stoss: int = 0
 
     @property
     def ok(self) -> bool:
@@ -580,6 +673,8 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
         hand.crack,
         hand.recrack,
         None,
+        knocks=hand.knocks,
+        stoss=hand.stoss,
     )
     try:
         result = score(rules, outcome.hand())
@@ -595,6 +690,8 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     assert hand.dealer is not None
     if not rules.is_schafkopf:
         raise HandFileError(hand.lines.get("game", 1), _("game: Ramsch is a Schafkopf game"))
+    if hand.stoss:
+        raise HandFileError(hand.lines["stoss"], _("stoss: nobody gives a Stoss in a Ramsch"))
     problems: list[Misplay] = []
     holding = {p: list(hand.hands[p]) for p in hand.players}
     tricks = _play(hand, rules, game, _Call((), "Ramsch"), holding, problems)
@@ -605,7 +702,9 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
         taken[trick.winner] += 1
     everything = [p for p in hand.players if taken[p] == len(tricks)]
     if everything:
-        ramsch = RamschHand(tuple(hand.players), hand.dealer, durchmarsch=everything[0])
+        ramsch = RamschHand(
+            tuple(hand.players), hand.dealer, durchmarsch=everything[0], knocks=hand.knocks
+        )
     else:
         ramsch = RamschHand(
             tuple(hand.players),
@@ -613,6 +712,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
             points,
             (hand.loser,) if hand.loser else (),
             tuple(p for p in hand.players if not taken[p]),
+            knocks=hand.knocks,
         )
     try:
         result = score(rules, ramsch)
@@ -641,6 +741,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
         result,
         ramsch,
         points,
+        knocks=hand.knocks,
     )
 
 
@@ -904,4 +1005,6 @@ def _picker_hand(outcome: HandReplay) -> PickerHand:
         outcome.recrack,
         game=game,
         runs=outcome.runs,
+        knocks=outcome.knocks,
+        stoss=outcome.stoss,
     )

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .errors import RulesError, worded
-from .games import BASE_GAMES, CORE_GAMES, VALUED
+from .games import BASE_GAMES, CORE_GAMES, RUNS_MIN_GAMES, VALUED
 from .i18n import gettext as _
 from .i18n import language
 from .names import FAMILIES, PRESETS, Family
@@ -543,7 +543,7 @@ def _setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
             low=1,
             family="schafkopf",
         )
-    if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in BASE_GAMES:
+    if len(parts) == 2 and parts[0] == "runs_min" and parts[1] in RUNS_MIN_GAMES:
         return Setting(
             key,
             "int",
@@ -883,7 +883,7 @@ def _build(flat: Mapping[str, Any], preset: str, source: str, overrides: tuple[s
             {g: flat[f"game_values.{g}"] for g in VALUED if f"game_values.{g}" in flat}
         ),
         runs_min=MappingProxyType(
-            {g: flat[f"runs_min.{g}"] for g in BASE_GAMES if f"runs_min.{g}" in flat}
+            {g: flat[f"runs_min.{g}"] for g in RUNS_MIN_GAMES if f"runs_min.{g}" in flat}
         ),
         runs_max=MappingProxyType(
             {g: flat[f"runs_max.{g}"] for g in BASE_GAMES if f"runs_max.{g}" in flat}

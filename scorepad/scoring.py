@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .errors import HandError, worded
 from .games import BY_NAME as GAME_BY_NAME
-from .games import GAMES, Tops, TrumpSuit, WonBy
+from .games import GAMES, Tops, TrumpSuit, WonBy, runs_min
 from .i18n import N_, game_word, joined, ngettext
 from .i18n import gettext as _
 from .names import ACE_POINTS, MAKE, TOTAL_POINTS, Role
@@ -1055,7 +1055,7 @@ def _runs_that_count(rules: Rules, hand: PickerHand) -> int:
     counts_as = GAME_BY_NAME[hand.game or "partner"].runs_as if rules.is_schafkopf else None
     if counts_as is None or not hand.runs:
         return 0
-    return hand.runs if hand.runs >= rules.runs_min[counts_as] else 0
+    return hand.runs if hand.runs >= runs_min(rules.runs_min, hand.game) else 0
 
 
 def _declared(rules: Rules, hand: PickerHand) -> PickerHand:
@@ -1317,12 +1317,15 @@ def _counted_runs(
         )
     counts_as = GAME_BY_NAME[game].runs_as
     assert counts_as is not None
-    least = rules.runs_min[counts_as]
+    least = runs_min(rules.runs_min, game)
     if runs < least:
         if runs:
+            own = GAME_BY_NAME[game].base
             lines.append(
                 _("{plural} count nothing: a {counts_as} game needs at least {least}.").format(
-                    plural=_plural(runs, "run"), counts_as=counts_as, least=least
+                    plural=_plural(runs, "run"),
+                    counts_as=own if own in rules.runs_min else counts_as,
+                    least=least,
                 )
             )
         return 0, ""

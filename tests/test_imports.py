@@ -24,7 +24,9 @@ def test_domain_core_imports_neither_click_nor_tabulate(module: str) -> None:
     assert out == ""
 
 
-@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["--version"]])
+@pytest.mark.parametrize(
+    "args", [["--help"], ["check", "--help"], ["import", "--help"], ["--version"]]
+)
 def test_help_does_not_import_tabulate_or_the_domain(args: list[str]) -> None:
     code = (
         "import sys\n"
@@ -86,6 +88,7 @@ LAYERS = {
             "text",
             "presets",
             "tournament",
+            "records",
         ),
         0,
     ),
@@ -100,6 +103,7 @@ LAYERS = {
     "picture": 4,
     "tournament_store": 4,
     "rating": 4,
+    "importing": 4,
     # the interfaces
     "cli": 5,
     "locale": 5,

@@ -396,8 +396,7 @@ def replay_command(
 def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> bool:
     """Replay one hand file (as `replay` shows it); whether something was found wrong."""
     from ..render import render, to_json
-    from ..replay import HandFileError, digest, parse_hand_file, replay
-    from ..rules import load_rules
+    from ..replay import HandFileError, digest, parse_hand_file, replay, rules_for
 
     try:
         text = hand_file.read_text(encoding="utf-8-sig")
@@ -415,11 +414,7 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
         ) from None
     try:
         parsed = parse_hand_file(text)
-        rules_line = parsed.lines.get("rules", 1)
-        try:
-            rules = load_rules(parsed.rules)
-        except ScorepadError as exc:
-            raise HandFileError(rules_line, str(exc)) from None
+        rules = rules_for(parsed)
         outcome = replay(parsed, rules)
     except HandFileError as exc:
         raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
