@@ -1,0 +1,568 @@
+"""A leaster: everyone passed and plays alone; the fewest card points wins."""
+
+from collections.abc import Mapping
+
+from ..errors import HandError
+from ..i18n import gettext as _
+from ..i18n import joined
+from ..names import ACE_POINTS, TOTAL_POINTS, Role
+from ..rules import Rules, format_value
+from .alone import alone_roles, alone_score, losers_pay, per_player
+from .doubling import bock_factors, doubler_factors, last_hand_factors, multiplied
+from .records import LeasterHand
+from .result import Outcome, Score
+from .seating import Seating, active, seat
+from .words import listed, plural
+
+
+def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
+    if rules.all_pass != "leaster":
+        raise HandError(
+            _(
+                "⟨leaster⟩: {name} rules have all_pass = {all_pass}; play leasters with "
+                "⟨set⟩ all_pass=leaster (in a session: scorepad set all_pass=leaster)"
+            ).format(name=rules.name, all_pass=rules.all_pass)
+        )
+    seating = seat(rules, hand.players, hand.dealer, hand.out)
+    if rules.leaster_scoring == "most-loses":
+        return _score_leaster_most_loses(rules, seating, hand)
+    if not hand.winner and hand.leaster_points is None:
+        raise HandError(_("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,..."))
+    points, tricks = _leaster_counts(rules, seating, hand)
+    winner = active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
+    lines = [
+        _(
+            "Leaster: everyone plays alone; fewest card points wins ({size}-handed, "
+            "{cards} tricks)."
+        ).format(size=seating.size, cards=seating.deal.cards)
+    ]
+    if seating.sitting_out:
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=listed(seating.sitting_out))
+        )
+    if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
+        raise HandError(
+            _(
+                "⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
+                "leaster winner must take one (must_take_trick)"
+            ).format(winner=winner)
+        )
+    if rules.leaster_places:
+        return _score_leaster_places(rules, seating, hand, points, tricks, winner, lines)
+    if points is None:
+        assert winner is not None
+        winners: tuple[str, ...] = (winner,)
+        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
+    else:
+        winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
+    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
+    product, factor_text = multiplied(rules, factors)
+    stake = rules.leaster_payout * product
+    lines.append(
+        _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
+            leaster_payout=rules.leaster_payout, factor_text=factor_text, stake=stake
+        )
+        if factors
+        else _("Payout: {stake}.").format(stake=stake)
+    )
+    deltas = _settle_leaster(rules, seating, winners, stake, lines)
+    roles = alone_roles(seating, winners, Role.LEASTER_WINNER, Role.LEASTER)
+    return alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, winners)
+
+
+def _leaster_factors(
+    rules: Rules, hand: LeasterHand, amount: int, lines: list[str], label: str = "Payout"
+) -> int:
+    """The leaster's doublings multiplied (`amount` times them explained, as `label`)."""
+    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
+    product, factor_text = multiplied(rules, factors)
+    lines.append(
+        f"{label}: {amount}{factor_text} = {amount * product}."
+        if factors
+        else f"{label}: {amount}."
+    )
+    return product
+
+
+def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand) -> Score:
+    """A leaster under leaster_scoring = most-loses: the most card points pays leaster_payout
+    to each other player; a tie by leaster_tie (none: nobody pays; share: each tied player pays
+    each player outside the tie)."""
+    if hand.winner:
+        raise HandError(
+            _(
+                "⟨winner⟩ {winner}: under leaster_scoring = most-loses the most card "
+                "points loses; give everyone's ⟨leaster_points⟩ instead"
+            ).format(winner=hand.winner)
+        )
+    if hand.leaster_points is None:
+        raise HandError(
+            _(
+                "a leaster under leaster_scoring = most-loses needs everyone's "
+                "⟨leaster_points⟩ A=N,B=N,... (the most loses)"
+            )
+        )
+    points, _tricks = _leaster_counts(rules, seating, hand)
+    assert points is not None
+    lines = [
+        _(
+            "Leaster: everyone plays alone; the most card points loses "
+            "(leaster_scoring = most-loses; {size}-handed, {cards} tricks)."
+        ).format(size=seating.size, cards=seating.deal.cards)
+    ]
+    if seating.sitting_out:
+        lines.append(
+            _("Sitting out: {names} (0 points).").format(names=listed(seating.sitting_out))
+        )
+    lines.append(
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    )
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            _(
+                "The blind's {total_points} card points count for nobody (leaster_blind "
+                "= set-aside)."
+            ).format(total_points=TOTAL_POINTS - sum(points.values()))
+        )
+    high = max(points.values())
+    tied = tuple(p for p in seating.order if points[p] == high)
+    both = joined(tied)
+    if len(tied) == seating.size:
+        lines.append(_("Everyone took {high}: nobody pays.").format(high=high))
+        losers: tuple[str, ...] = ()
+    elif len(tied) == 1:
+        lines.append(_("{tied} took the most, {high}, and loses.").format(tied=tied[0], high=high))
+        losers = tied
+    elif rules.leaster_tie == "name":
+        raise HandError(
+            _(
+                "{both} tie for the most with {high}: a leaster's loser cannot be named, "
+                "so a table that plays leaster_scoring = most-loses settles a tie with "
+                "leaster_tie = none or share (leaster_tie = name)"
+            ).format(both=both, high=high)
+        )
+    elif rules.leaster_tie == "none":
+        lines.append(
+            _("{both} tie for the most with {high}: nobody pays (leaster_tie = none).").format(
+                both=both, high=high
+            )
+        )
+        losers = ()
+    else:
+        lines.append(
+            _(
+                "{both} tie for the most with {high}: each pays every player outside the "
+                "tie (leaster_tie = share)."
+            ).format(both=both, high=high)
+        )
+        losers = tied
+    product = _leaster_factors(rules, hand, rules.leaster_payout, lines)
+    stake = rules.leaster_payout * product
+    deltas, others = losers_pay(rules, seating.order, losers, stake, lines)
+    if losers and rules.zero_sum:
+        lines.append(
+            _("{names} {value} {stake} to each of {names2} = {stake2}.").format(
+                names=listed(losers),
+                value="pays" if len(losers) == 1 else "each pay",
+                stake=stake,
+                names2=listed(others),
+                stake2=stake * len(others),
+            )
+        )
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
+    roles = alone_roles(seating, losers, Role.LEASTER_LOSER, Role.LEASTER)
+    return alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, losers=losers)
+
+
+_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
+
+
+def _score_leaster_places(
+    rules: Rules,
+    seating: Seating,
+    hand: LeasterHand,
+    points: Mapping[str, int] | None,
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> Score:
+    """A leaster under leaster_places: the fewest card points receives the first amount in all,
+    the next fewest the second, ...; the players not placed pay them in equal shares. A tie
+    that leaves a place unsettled follows leaster_tie (none: nobody is paid; share: the tied
+    players share what their places pay, where it divides)."""
+    places = rules.leaster_places
+    shown = format_value(places)
+    if points is None:
+        if len(places) > 1:
+            raise HandError(
+                _(
+                    "leaster_places = {shown} pays {len_places} places: give everyone's "
+                    "⟨leaster_points⟩ (⟨winner⟩ names only the first)"
+                ).format(shown=shown, len_places=len(places))
+            )
+        assert winner is not None
+        ranked: list[list[str]] = [[winner]]
+        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
+    else:
+        ranked = _leaster_ranks(rules, seating, points, tricks, winner, lines)
+    paid: dict[str, int] = {}
+    at = 0
+    for group in ranked:
+        if at >= len(places):
+            break
+        span = [*places[at : at + len(group)], *[0] * max(0, at + len(group) - len(places))]
+        where = (
+            f"{_ORDINALS[at]} place"
+            if len(group) == 1
+            else "places "
+            + ", ".join(_ORDINALS[i] for i in range(at, at + len(group)) if i < len(_ORDINALS))
+        )
+        if len(set(span)) == 1:
+            for p in group:
+                paid[p] = span[0]
+        else:
+            assert points is not None
+            both = joined(group)
+            tie = _("{both} tie with {points} for {where}").format(
+                both=both, points=points[group[0]], where=where
+            )
+            if rules.leaster_tie == "name":
+                hint = (
+                    "name the winner with ⟨winner⟩"
+                    if at == 0 and len(set(span[1:])) <= 1
+                    else "a table that plays leaster_places settles it with leaster_tie = none "
+                    "or share"
+                )
+                raise HandError(
+                    _("{tie}, which pay {format_value}: {hint} (leaster_tie = name)").format(
+                        tie=tie, format_value=format_value(span), hint=hint
+                    )
+                )
+            if rules.leaster_tie == "none":
+                lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
+                paid = {}
+                break
+            if sum(span) % len(group):
+                raise HandError(
+                    _(
+                        "{tie}, which pay {sum} in all: that does not divide among {len_group} "
+                        "(leaster_tie = share)"
+                    ).format(tie=tie, sum=sum(span), len_group=len(group))
+                )
+            lines.append(
+                _(
+                    "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie "
+                    "= share)."
+                ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
+            )
+            for p in group:
+                paid[p] = sum(span) // len(group)
+        at += len(group)
+    placed = tuple(p for p in paid if paid[p])
+    if placed:
+        lines.append(
+            _("Places (leaster_places = {shown}): ").format(shown=shown)
+            + ", ".join(
+                f"{p} receives {paid[p]}" + (" in all" if i == 0 else "")
+                for i, p in enumerate(placed)
+            )
+            + "."
+        )
+    product = (
+        _leaster_factors(rules, hand, sum(paid.values()), lines, "Paid to the places")
+        if placed
+        else 1
+    )
+    payers = [p for p in seating.order if p not in placed]
+    total = sum(paid.values()) * product
+    deltas = dict.fromkeys(seating.order, 0)
+    share = 0
+    if placed and not rules.zero_sum:
+        for p in placed:
+            deltas[p] = paid[p] * product
+        lines.append(
+            _("Race to {target}: ").format(target=rules.target)
+            + ", ".join(
+                _("{p} moves up {paid}").format(p=p, paid=paid[p] * product) for p in placed
+            )
+            + "; nobody else moves."
+        )
+    elif placed:
+        if not payers or total % len(payers):
+            raise HandError(
+                _(
+                    "leaster_places = {shown}: in a {size}-handed leaster the {plural} not "
+                    "placed would pay {total} in all, which does not divide into equal "
+                    "shares (leaster_places needs a head count where it does)"
+                ).format(
+                    shown=shown,
+                    size=seating.size,
+                    plural=plural(len(payers), "player"),
+                    total=total,
+                )
+            )
+        share = total // len(payers)
+        for p in placed:
+            deltas[p] = paid[p] * product
+        for p in payers:
+            deltas[p] = -share
+        lines.append(
+            _(
+                "{names} pay the {total} in equal shares: {share} each (leaster_places = {shown})."
+            ).format(names=listed(payers), total=total, share=share, shown=shown)
+        )
+        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
+    roles = alone_roles(seating, placed, Role.LEASTER_WINNER, Role.LEASTER)
+    return alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
+
+
+def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
+    """The card points the players took between them: 120, or 120 less a blind set aside."""
+    blind = hand.blind_points
+    if rules.leaster_blind != "set-aside":
+        if blind is not None:
+            raise HandError(
+                _(
+                    "⟨blind_points⟩: under leaster_blind = {leaster_blind} the blind's "
+                    "points go to the winner of the last trick (count them in "
+                    "⟨leaster_points⟩)"
+                ).format(leaster_blind=rules.leaster_blind)
+            )
+        return TOTAL_POINTS
+    most = seating.deal.blind * ACE_POINTS
+    if blind is None:
+        if hand.leaster_points is not None:
+            raise HandError(
+                _(
+                    "⟨leaster_points⟩ with leaster_blind = set-aside: give the blind's card "
+                    "points too, ⟨blind_points⟩ N (the players' points add up to 120 less "
+                    "them)"
+                )
+            )
+        return TOTAL_POINTS
+    if not seating.deal.blind:
+        raise HandError(
+            _("⟨blind_points⟩: a {size}-handed deal has no blind").format(size=seating.size)
+        )
+    if not 0 <= blind <= most:
+        raise HandError(
+            _("⟨blind_points⟩ {blind}: a blind of {plural} holds 0 to {most} card points").format(
+                blind=blind, plural=plural(seating.deal.blind, "card"), most=most
+            )
+        )
+    return TOTAL_POINTS - blind
+
+
+def _leaster_counts(
+    rules: Rules, seating: Seating, hand: LeasterHand
+) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    """Each player's card points and tricks, where given, checked against each other."""
+    taken = _leaster_blind(rules, seating, hand)
+    points = (
+        per_player(seating, hand.leaster_points, "⟨leaster_points⟩", 0, taken, taken)
+        if hand.leaster_points is not None
+        else None
+    )
+    tricks = (
+        per_player(
+            seating,
+            hand.leaster_tricks,
+            "⟨leaster_tricks⟩",
+            0,
+            seating.deal.cards,
+            seating.deal.cards,
+        )
+        if hand.leaster_tricks is not None
+        else None
+    )
+    if points and tricks:
+        for player in seating.order:
+            if tricks[player] == 0 and points[player] > 0:
+                raise HandError(
+                    _(
+                        "⟨leaster_points⟩ {player}={points}: {player} took no trick, so took no "
+                        "card points"
+                    ).format(player=player, points=points[player])
+                )
+    return points, tricks
+
+
+def _leaster_winners(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> tuple[str, ...]:
+    """Who won a leaster from everyone's card points: fewest wins; a tie by `leaster_tie`."""
+    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
+    low = min(points[p] for p in eligible)
+    tied = tuple(p for p in eligible if points[p] == low)
+    _leaster_points_lines(seating, points, lines)
+    if winner is not None:
+        if winner not in tied:
+            raise HandError(
+                _(
+                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
+                    "fewer ({low})"
+                ).format(winner=winner, points=points[winner], names=listed(tied), low=low)
+            )
+        lines.append(
+            _("{winner} won the leaster with {points} card points").format(
+                winner=winner, points=points[winner]
+            )
+            + (" (named with ⟨winner⟩)." if len(tied) > 1 else ".")
+        )
+        return (winner,)
+    if len(tied) == 1:
+        lines.append(_("{tied} took the fewest, {low}, and wins.").format(tied=tied[0], low=low))
+        return tied
+    both = joined(tied)
+    if rules.leaster_tie == "name":
+        raise HandError(
+            _(
+                "{both} tie for fewest with {low}: name the winner with ⟨winner⟩ "
+                "(leaster_tie = name)"
+            ).format(both=both, low=low)
+        )
+    if rules.leaster_tie == "none":
+        lines.append(
+            _("{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).").format(
+                both=both, low=low
+            )
+        )
+        return ()
+    lines.append(
+        _(
+            "{both} tie for fewest with {low}: each collects from every player "
+            "outside the tie (leaster_tie = share)."
+        ).format(both=both, low=low)
+    )
+    return tied
+
+
+def _leaster_ranks(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> list[list[str]]:
+    """The players who may be placed in a leaster (leaster_places), fewest card points first,
+    in groups of equal points (a named winner first, a group of their own)."""
+    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
+    _leaster_points_lines(seating, points, lines)
+    low = min(points[p] for p in eligible)
+    groups: list[list[str]] = []
+    if winner is not None:
+        if points[winner] != low:
+            tied = [p for p in eligible if points[p] == low]
+            raise HandError(
+                _(
+                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
+                    "fewer ({low})"
+                ).format(winner=winner, points=points[winner], names=listed(tied), low=low)
+            )
+        lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
+        groups.append([winner])
+        eligible = [p for p in eligible if p != winner]
+    first = len(groups)  # (the rest are grouped among themselves)
+    for player in sorted(eligible, key=lambda p: points[p]):
+        if len(groups) > first and points[groups[-1][0]] == points[player]:
+            groups[-1].append(player)
+        else:
+            groups.append([player])
+    return groups
+
+
+def _leaster_points_lines(seating: Seating, points: Mapping[str, int], lines: list[str]) -> None:
+    lines.append(
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    )
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            _(
+                "The blind's {total_points} card points count for nobody (leaster_blind "
+                "= set-aside)."
+            ).format(total_points=TOTAL_POINTS - sum(points.values()))
+        )
+
+
+def _leaster_eligible(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    lines: list[str],
+) -> list[str]:
+    """The players who may win a leaster: under must_take_trick, those who took a trick."""
+    eligible = list(seating.order)
+    if rules.must_take_trick:
+        if tricks is not None:
+            shut_out = [p for p in eligible if tricks[p] == 0]
+            eligible = [p for p in eligible if tricks[p] > 0]
+            if shut_out:
+                lines.append(
+                    _("{names} took no trick and cannot win (must_take_trick).").format(
+                        names=listed(shut_out)
+                    )
+                )
+        else:
+            # Without tricks, a player with points surely took a trick; one with none may have
+            # taken a trick of 7s, 8s and 9s, so only a named winner settles it.
+            unsure = [p for p in eligible if points[p] == 0 and p != winner]
+            if unsure and not winner:
+                raise HandError(
+                    _(
+                        "{names} took 0 points; give ⟨leaster_tricks⟩ (or ⟨winner⟩), since a "
+                        "leaster winner must have taken a trick"
+                    ).format(names=listed(unsure))
+                )
+            eligible = [p for p in eligible if points[p] > 0 or p == winner]
+    if not eligible:
+        raise HandError(_("nobody in this leaster took a trick, so nobody can win it"))
+    return eligible
+
+
+def _settle_leaster(
+    rules: Rules, seating: Seating, winners: tuple[str, ...], stake: int, lines: list[str]
+) -> dict[str, int]:
+    """Each active player's points for a leaster, and the lines that explain them."""
+    deltas = dict.fromkeys(seating.order, 0)
+    others = [p for p in seating.order if p not in winners]
+    if not winners:
+        return deltas
+    if not rules.zero_sum:
+        for w in winners:
+            deltas[w] = stake
+        lines.append(
+            _("Race to {target}: {names} move up {stake}; nobody else moves.").format(
+                target=rules.target, names=listed(winners), stake=stake
+            )
+        )
+        return deltas
+    for w in winners:
+        deltas[w] = stake * len(others)
+    for o in others:
+        deltas[o] = -stake * len(winners)
+    if len(winners) == 1:
+        lines.append(
+            _("{winners} receives {stake} from each of {names} = {stake2}.").format(
+                winners=winners[0], stake=stake, names=listed(others), stake2=stake * len(others)
+            )
+        )
+    else:
+        lines.append(
+            _("Each of {names} receives {stake} from each of {names2}.").format(
+                names=listed(winners), stake=stake, names2=listed(others)
+            )
+        )
+    lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
+    return deltas
