@@ -1,10 +1,22 @@
-"""A leaster: everyone passed and plays alone; the fewest card points wins."""
+"""A leaster: everyone passed and plays alone. How it is decided and paid is the table's:
 
-from collections.abc import Mapping
+- by default the fewest card points wins, and each other player pays the winner
+  leaster_payout;
+- under leaster_places the fewest card points takes the first place's amount, the next fewest
+  the second's, ..., and the players not placed pay them in equal shares;
+- under leaster_scoring = most-loses the most card points pays each other player
+  leaster_payout.
+
+One routine (`score_leaster`) scores all three: the players are ranked by their card points
+(fewest first, or most first), and a tie where it decides who is paid follows leaster_tie
+(name: an error asking for the winner; none: nobody is paid; share: the tied players share).
+"""
+
+from collections.abc import Mapping, Sequence
 
 from ..errors import HandError
+from ..i18n import N_, joined
 from ..i18n import gettext as _
-from ..i18n import joined
 from ..names import ACE_POINTS, TOTAL_POINTS, Role
 from ..rules import Rules, format_value
 from .alone import alone_roles, alone_score, losers_pay, per_player
@@ -16,6 +28,7 @@ from .words import listed, plural
 
 
 def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
+    """A leaster, as the table's settings decide and pay it (see the module)."""
     if rules.all_pass != "leaster":
         raise HandError(
             _(
@@ -24,16 +37,21 @@ def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
             ).format(name=rules.name, all_pass=rules.all_pass)
         )
     seating = seat(rules, hand.players, hand.dealer, hand.out)
-    if rules.leaster_scoring == "most-loses":
-        return _score_leaster_most_loses(rules, seating, hand)
-    if not hand.winner and hand.leaster_points is None:
-        raise HandError(_("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,..."))
+    most_loses = rules.leaster_scoring == "most-loses"
+    _check_given(hand, most_loses)
     points, tricks = _leaster_counts(rules, seating, hand)
     winner = active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
     lines = [
-        _(
-            "Leaster: everyone plays alone; fewest card points wins ({size}-handed, "
-            "{cards} tricks)."
+        (
+            _(
+                "Leaster: everyone plays alone; the most card points loses "
+                "(leaster_scoring = most-loses; {size}-handed, {cards} tricks)."
+            )
+            if most_loses
+            else _(
+                "Leaster: everyone plays alone; fewest card points wins ({size}-handed, "
+                "{cards} tricks)."
+            )
         ).format(size=seating.size, cards=seating.deal.cards)
     ]
     if seating.sitting_out:
@@ -47,47 +65,19 @@ def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
                 "leaster winner must take one (must_take_trick)"
             ).format(winner=winner)
         )
+    ranked = _ranked(rules, seating, points, tricks, winner, most_loses, lines)
     if rules.leaster_places:
-        return _score_leaster_places(rules, seating, hand, points, tricks, winner, lines)
-    if points is None:
-        assert winner is not None
-        winners: tuple[str, ...] = (winner,)
-        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
-    else:
-        winners = _leaster_winners(rules, seating, points, tricks, winner, lines)
-    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
-    product, factor_text = multiplied(rules, factors)
-    stake = rules.leaster_payout * product
-    lines.append(
-        _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
-            leaster_payout=rules.leaster_payout, factor_text=factor_text, stake=stake
-        )
-        if factors
-        else _("Payout: {stake}.").format(stake=stake)
-    )
-    deltas = _settle_leaster(rules, seating, winners, stake, lines)
-    roles = alone_roles(seating, winners, Role.LEASTER_WINNER, Role.LEASTER)
-    return alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, winners)
+        return _paid_to_places(rules, seating, hand, ranked, points, winner, lines)
+    return _paid_by_each(rules, seating, hand, ranked, points, winner, most_loses, lines)
 
 
-def _leaster_factors(
-    rules: Rules, hand: LeasterHand, amount: int, lines: list[str], label: str = "Payout"
-) -> int:
-    """The leaster's doublings multiplied (`amount` times them explained, as `label`)."""
-    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
-    product, factor_text = multiplied(rules, factors)
-    lines.append(
-        f"{label}: {amount}{factor_text} = {amount * product}."
-        if factors
-        else f"{label}: {amount}."
-    )
-    return product
-
-
-def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand) -> Score:
-    """A leaster under leaster_scoring = most-loses: the most card points pays leaster_payout
-    to each other player; a tie by leaster_tie (none: nobody pays; share: each tied player pays
-    each player outside the tie)."""
+def _check_given(hand: LeasterHand, most_loses: bool) -> None:
+    """What decides the leaster is given: the winner or everyone's card points (under
+    most-loses, the card points, and no winner)."""
+    if not most_loses:
+        if not hand.winner and hand.leaster_points is None:
+            raise HandError(_("a leaster needs ⟨winner⟩ NAME or ⟨leaster_points⟩ A=N,B=N,..."))
+        return
     if hand.winner:
         raise HandError(
             _(
@@ -102,18 +92,30 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
                 "⟨leaster_points⟩ A=N,B=N,... (the most loses)"
             )
         )
-    points, _tricks = _leaster_counts(rules, seating, hand)
-    assert points is not None
-    lines = [
-        _(
-            "Leaster: everyone plays alone; the most card points loses "
-            "(leaster_scoring = most-loses; {size}-handed, {cards} tricks)."
-        ).format(size=seating.size, cards=seating.deal.cards)
-    ]
-    if seating.sitting_out:
-        lines.append(
-            _("Sitting out: {names} (0 points).").format(names=listed(seating.sitting_out))
-        )
+
+
+def _ranked(
+    rules: Rules,
+    seating: Seating,
+    points: Mapping[str, int] | None,
+    tricks: Mapping[str, int] | None,
+    winner: str | None,
+    most_loses: bool,
+    lines: list[str],
+) -> list[list[str]]:
+    """The players who may take a place, in groups of equal card points: the fewest first (the
+    most first under most-loses), each group in seat order. Without card points, the winner
+    named alone. A named winner must be among the first."""
+    if points is None:
+        assert winner is not None
+        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
+        return [[winner]]
+    # (under most-loses everyone is ranked: must_take_trick is about winning)
+    eligible = (
+        list(seating.order)
+        if most_loses
+        else _leaster_eligible(rules, seating, points, tricks, winner, lines)
+    )
     lines.append(
         _("Card points: {value}.").format(
             value=", ".join(f"{p} {points[p]}" for p in seating.order)
@@ -126,40 +128,122 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
                 "= set-aside)."
             ).format(total_points=TOTAL_POINTS - sum(points.values()))
         )
-    high = max(points.values())
-    tied = tuple(p for p in seating.order if points[p] == high)
-    both = joined(tied)
-    if len(tied) == seating.size:
-        lines.append(_("Everyone took {high}: nobody pays.").format(high=high))
-        losers: tuple[str, ...] = ()
-    elif len(tied) == 1:
-        lines.append(_("{tied} took the most, {high}, and loses.").format(tied=tied[0], high=high))
-        losers = tied
-    elif rules.leaster_tie == "name":
+    groups: list[list[str]] = []
+    for player in sorted(eligible, key=lambda p: -points[p] if most_loses else points[p]):
+        if groups and points[groups[-1][0]] == points[player]:
+            groups[-1].append(player)
+        else:
+            groups.append([player])
+    if winner is not None and winner not in groups[0]:
         raise HandError(
             _(
-                "{both} tie for the most with {high}: a leaster's loser cannot be named, "
-                "so a table that plays leaster_scoring = most-loses settles a tie with "
-                "leaster_tie = none or share (leaster_tie = name)"
-            ).format(both=both, high=high)
-        )
-    elif rules.leaster_tie == "none":
-        lines.append(
-            _("{both} tie for the most with {high}: nobody pays (leaster_tie = none).").format(
-                both=both, high=high
+                "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took fewer ({low})"
+            ).format(
+                winner=winner,
+                points=points[winner],
+                names=listed(groups[0]),
+                low=points[groups[0][0]],
             )
         )
-        losers = ()
-    else:
+    return groups
+
+
+# What a tie for the place that pays says, by leaster_tie (under most-loses, and not).
+_TIES = {
+    True: {
+        "name": N_(
+            "{both} tie for the most with {high}: a leaster's loser cannot be named, "
+            "so a table that plays leaster_scoring = most-loses settles a tie with "
+            "leaster_tie = none or share (leaster_tie = name)"
+        ),
+        "none": N_("{both} tie for the most with {high}: nobody pays (leaster_tie = none)."),
+        "share": N_(
+            "{both} tie for the most with {high}: each pays every player outside the "
+            "tie (leaster_tie = share)."
+        ),
+    },
+    False: {
+        "name": N_(
+            "{both} tie for fewest with {low}: name the winner with ⟨winner⟩ (leaster_tie = name)"
+        ),
+        "none": N_("{both} tie for fewest with {low}: nobody is paid (leaster_tie = none)."),
+        "share": N_(
+            "{both} tie for fewest with {low}: each collects from every player "
+            "outside the tie (leaster_tie = share)."
+        ),
+    },
+}
+
+
+def _paid_by_each(
+    rules: Rules,
+    seating: Seating,
+    hand: LeasterHand,
+    ranked: list[list[str]],
+    points: Mapping[str, int] | None,
+    winner: str | None,
+    most_loses: bool,
+    lines: list[str],
+) -> Score:
+    """A leaster whose first place is paid by each other player (the fewest card points), or
+    pays each other player (under most-loses, the most)."""
+    first = tuple(ranked[0])
+    value = points[first[0]] if points is not None else 0
+    if points is None:
+        marked = first
+    elif winner is not None:
         lines.append(
-            _(
-                "{both} tie for the most with {high}: each pays every player outside the "
-                "tie (leaster_tie = share)."
-            ).format(both=both, high=high)
+            _("{winner} won the leaster with {points} card points").format(
+                winner=winner, points=points[winner]
+            )
+            + (" (named with ⟨winner⟩)." if len(first) > 1 else ".")
         )
-        losers = tied
-    product = _leaster_factors(rules, hand, rules.leaster_payout, lines)
+        marked = (winner,)
+    elif most_loses and len(first) == seating.size:
+        lines.append(_("Everyone took {high}: nobody pays.").format(high=value))
+        marked = ()
+    elif len(first) == 1:
+        lines.append(
+            (
+                _("{tied} took the most, {high}, and loses.")
+                if most_loses
+                else _("{tied} took the fewest, {low}, and wins.")
+            ).format(tied=first[0], high=value, low=value)
+        )
+        marked = first
+    else:
+        tie = _(_TIES[most_loses][rules.leaster_tie]).format(
+            both=joined(first), high=value, low=value
+        )
+        if rules.leaster_tie == "name":
+            raise HandError(tie)
+        lines.append(tie)
+        marked = first if rules.leaster_tie == "share" else ()
+    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
+    product, factor_text = multiplied(rules, factors)
     stake = rules.leaster_payout * product
+    lines.append(
+        _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
+            leaster_payout=rules.leaster_payout, factor_text=factor_text, stake=stake
+        )
+        if factors
+        else _("Payout: {stake}.").format(stake=stake)
+    )
+    if most_loses:
+        deltas = _losers_pay_each(rules, seating, marked, stake, lines)
+        roles = alone_roles(seating, marked, Role.LEASTER_LOSER, Role.LEASTER)
+        return alone_score(
+            Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, losers=marked
+        )
+    deltas = _settle_leaster(rules, seating, marked, stake, lines)
+    roles = alone_roles(seating, marked, Role.LEASTER_WINNER, Role.LEASTER)
+    return alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, marked)
+
+
+def _losers_pay_each(
+    rules: Rules, seating: Seating, losers: Sequence[str], stake: int, lines: list[str]
+) -> dict[str, int]:
+    """Each active player's points when the losers pay `stake` to each other player."""
     deltas, others = losers_pay(rules, seating.order, losers, stake, lines)
     if losers and rules.zero_sum:
         lines.append(
@@ -172,94 +256,37 @@ def _score_leaster_most_loses(rules: Rules, seating: Seating, hand: LeasterHand)
             )
         )
         lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
-    roles = alone_roles(seating, losers, Role.LEASTER_LOSER, Role.LEASTER)
-    return alone_score(Outcome.LEASTER, rules, seating, stake, deltas, roles, lines, losers=losers)
+    return deltas
 
 
 _ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
 
-def _score_leaster_places(
+def _paid_to_places(
     rules: Rules,
     seating: Seating,
     hand: LeasterHand,
+    ranked: list[list[str]],
     points: Mapping[str, int] | None,
-    tricks: Mapping[str, int] | None,
     winner: str | None,
     lines: list[str],
 ) -> Score:
     """A leaster under leaster_places: the fewest card points receives the first amount in all,
-    the next fewest the second, ...; the players not placed pay them in equal shares. A tie
-    that leaves a place unsettled follows leaster_tie (none: nobody is paid; share: the tied
-    players share what their places pay, where it divides)."""
+    the next fewest the second, ...; the players not placed pay them in equal shares."""
     places = rules.leaster_places
     shown = format_value(places)
-    if points is None:
-        if len(places) > 1:
-            raise HandError(
-                _(
-                    "leaster_places = {shown} pays {len_places} places: give everyone's "
-                    "⟨leaster_points⟩ (⟨winner⟩ names only the first)"
-                ).format(shown=shown, len_places=len(places))
-            )
-        assert winner is not None
-        ranked: list[list[str]] = [[winner]]
-        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
-    else:
-        ranked = _leaster_ranks(rules, seating, points, tricks, winner, lines)
-    paid: dict[str, int] = {}
-    at = 0
-    for group in ranked:
-        if at >= len(places):
-            break
-        span = [*places[at : at + len(group)], *[0] * max(0, at + len(group) - len(places))]
-        where = (
-            f"{_ORDINALS[at]} place"
-            if len(group) == 1
-            else "places "
-            + ", ".join(_ORDINALS[i] for i in range(at, at + len(group)) if i < len(_ORDINALS))
+    if points is None and len(places) > 1:
+        raise HandError(
+            _(
+                "leaster_places = {shown} pays {len_places} places: give everyone's "
+                "⟨leaster_points⟩ (⟨winner⟩ names only the first)"
+            ).format(shown=shown, len_places=len(places))
         )
-        if len(set(span)) == 1:
-            for p in group:
-                paid[p] = span[0]
-        else:
-            assert points is not None
-            both = joined(group)
-            tie = _("{both} tie with {points} for {where}").format(
-                both=both, points=points[group[0]], where=where
-            )
-            if rules.leaster_tie == "name":
-                hint = (
-                    "name the winner with ⟨winner⟩"
-                    if at == 0 and len(set(span[1:])) <= 1
-                    else "a table that plays leaster_places settles it with leaster_tie = none "
-                    "or share"
-                )
-                raise HandError(
-                    _("{tie}, which pay {format_value}: {hint} (leaster_tie = name)").format(
-                        tie=tie, format_value=format_value(span), hint=hint
-                    )
-                )
-            if rules.leaster_tie == "none":
-                lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
-                paid = {}
-                break
-            if sum(span) % len(group):
-                raise HandError(
-                    _(
-                        "{tie}, which pay {sum} in all: that does not divide among {len_group} "
-                        "(leaster_tie = share)"
-                    ).format(tie=tie, sum=sum(span), len_group=len(group))
-                )
-            lines.append(
-                _(
-                    "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie "
-                    "= share)."
-                ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
-            )
-            for p in group:
-                paid[p] = sum(span) // len(group)
-        at += len(group)
+    if points is not None and winner is not None:  # (placed first; the rest among themselves)
+        lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
+        rest = [p for p in ranked[0] if p != winner]
+        ranked = [[winner], *([rest] if rest else []), *ranked[1:]]
+    paid = _places_paid(rules, ranked, points, lines)
     placed = tuple(p for p in paid if paid[p])
     if placed:
         lines.append(
@@ -270,18 +297,101 @@ def _score_leaster_places(
             )
             + "."
         )
-    product = (
-        _leaster_factors(rules, hand, sum(paid.values()), lines, "Paid to the places")
-        if placed
-        else 1
+    # (the doublings are checked only where someone is paid, as they always were)
+    product = _places_doubled(rules, hand, sum(paid.values()), lines) if placed else 1
+    deltas, share = _settle_places(rules, seating, paid, placed, product, lines)
+    roles = alone_roles(seating, placed, Role.LEASTER_WINNER, Role.LEASTER)
+    return alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
+
+
+def _places_doubled(rules: Rules, hand: LeasterHand, amount: int, lines: list[str]) -> int:
+    """The leaster's doublings multiplied, with what the places are paid times them."""
+    factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
+    product, factor_text = multiplied(rules, factors)
+    lines.append(
+        f"Paid to the places: {amount}{factor_text} = {amount * product}."
+        if factors
+        else f"Paid to the places: {amount}."
     )
-    payers = [p for p in seating.order if p not in placed]
-    total = sum(paid.values()) * product
+    return product
+
+
+def _places_paid(
+    rules: Rules, ranked: list[list[str]], points: Mapping[str, int] | None, lines: list[str]
+) -> dict[str, int]:
+    """What each placed player receives in all (before doublings), group by group; a tie that
+    leaves a place unsettled follows leaster_tie (none: nobody is paid; share: the tied players
+    share what their places pay, where it divides)."""
+    places = rules.leaster_places
+    paid: dict[str, int] = {}
+    at = 0
+    for group in ranked:
+        if at >= len(places):
+            break
+        span = [*places[at : at + len(group)], *[0] * max(0, at + len(group) - len(places))]
+        if len(set(span)) == 1:
+            for p in group:
+                paid[p] = span[0]
+            at += len(group)
+            continue
+        assert points is not None
+        where = (
+            f"{_ORDINALS[at]} place"
+            if len(group) == 1
+            else "places "
+            + ", ".join(_ORDINALS[i] for i in range(at, at + len(group)) if i < len(_ORDINALS))
+        )
+        tie = _("{both} tie with {points} for {where}").format(
+            both=joined(group), points=points[group[0]], where=where
+        )
+        if rules.leaster_tie == "name":
+            hint = (
+                "name the winner with ⟨winner⟩"
+                if at == 0 and len(set(span[1:])) <= 1
+                else "a table that plays leaster_places settles it with leaster_tie = none or share"
+            )
+            raise HandError(
+                _("{tie}, which pay {format_value}: {hint} (leaster_tie = name)").format(
+                    tie=tie, format_value=format_value(span), hint=hint
+                )
+            )
+        if rules.leaster_tie == "none":
+            lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
+            return {}
+        if sum(span) % len(group):
+            raise HandError(
+                _(
+                    "{tie}, which pay {sum} in all: that does not divide among {len_group} "
+                    "(leaster_tie = share)"
+                ).format(tie=tie, sum=sum(span), len_group=len(group))
+            )
+        lines.append(
+            _(
+                "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie = share)."
+            ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
+        )
+        for p in group:
+            paid[p] = sum(span) // len(group)
+        at += len(group)
+    return paid
+
+
+def _settle_places(
+    rules: Rules,
+    seating: Seating,
+    paid: Mapping[str, int],
+    placed: tuple[str, ...],
+    product: int,
+    lines: list[str],
+) -> tuple[dict[str, int], int]:
+    """Each active player's points under leaster_places, and each payer's share: the placed
+    players receive their amounts (doubled), the others pay them in equal shares."""
     deltas = dict.fromkeys(seating.order, 0)
-    share = 0
-    if placed and not rules.zero_sum:
-        for p in placed:
-            deltas[p] = paid[p] * product
+    if not placed:
+        return deltas, 0
+    for p in placed:
+        deltas[p] = paid[p] * product
+    if not rules.zero_sum:
         lines.append(
             _("Race to {target}: ").format(target=rules.target)
             + ", ".join(
@@ -289,33 +399,33 @@ def _score_leaster_places(
             )
             + "; nobody else moves."
         )
-    elif placed:
-        if not payers or total % len(payers):
-            raise HandError(
-                _(
-                    "leaster_places = {shown}: in a {size}-handed leaster the {plural} not "
-                    "placed would pay {total} in all, which does not divide into equal "
-                    "shares (leaster_places needs a head count where it does)"
-                ).format(
-                    shown=shown,
-                    size=seating.size,
-                    plural=plural(len(payers), "player"),
-                    total=total,
-                )
-            )
-        share = total // len(payers)
-        for p in placed:
-            deltas[p] = paid[p] * product
-        for p in payers:
-            deltas[p] = -share
-        lines.append(
+        return deltas, 0
+    shown = format_value(rules.leaster_places)
+    payers = [p for p in seating.order if p not in placed]
+    total = sum(paid.values()) * product
+    if not payers or total % len(payers):
+        raise HandError(
             _(
-                "{names} pay the {total} in equal shares: {share} each (leaster_places = {shown})."
-            ).format(names=listed(payers), total=total, share=share, shown=shown)
+                "leaster_places = {shown}: in a {size}-handed leaster the {plural} not "
+                "placed would pay {total} in all, which does not divide into equal "
+                "shares (leaster_places needs a head count where it does)"
+            ).format(
+                shown=shown,
+                size=seating.size,
+                plural=plural(len(payers), "player"),
+                total=total,
+            )
         )
-        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
-    roles = alone_roles(seating, placed, Role.LEASTER_WINNER, Role.LEASTER)
-    return alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
+    share = total // len(payers)
+    for p in payers:
+        deltas[p] = -share
+    lines.append(
+        _(
+            "{names} pay the {total} in equal shares: {share} each (leaster_places = {shown})."
+        ).format(names=listed(payers), total=total, share=share, shown=shown)
+    )
+    lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
+    return deltas, share
 
 
 def _leaster_blind(rules: Rules, seating: Seating, hand: LeasterHand) -> int:
@@ -387,111 +497,6 @@ def _leaster_counts(
                     ).format(player=player, points=points[player])
                 )
     return points, tricks
-
-
-def _leaster_winners(
-    rules: Rules,
-    seating: Seating,
-    points: Mapping[str, int],
-    tricks: Mapping[str, int] | None,
-    winner: str | None,
-    lines: list[str],
-) -> tuple[str, ...]:
-    """Who won a leaster from everyone's card points: fewest wins; a tie by `leaster_tie`."""
-    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
-    low = min(points[p] for p in eligible)
-    tied = tuple(p for p in eligible if points[p] == low)
-    _leaster_points_lines(seating, points, lines)
-    if winner is not None:
-        if winner not in tied:
-            raise HandError(
-                _(
-                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
-                    "fewer ({low})"
-                ).format(winner=winner, points=points[winner], names=listed(tied), low=low)
-            )
-        lines.append(
-            _("{winner} won the leaster with {points} card points").format(
-                winner=winner, points=points[winner]
-            )
-            + (" (named with ⟨winner⟩)." if len(tied) > 1 else ".")
-        )
-        return (winner,)
-    if len(tied) == 1:
-        lines.append(_("{tied} took the fewest, {low}, and wins.").format(tied=tied[0], low=low))
-        return tied
-    both = joined(tied)
-    if rules.leaster_tie == "name":
-        raise HandError(
-            _(
-                "{both} tie for fewest with {low}: name the winner with ⟨winner⟩ "
-                "(leaster_tie = name)"
-            ).format(both=both, low=low)
-        )
-    if rules.leaster_tie == "none":
-        lines.append(
-            _("{both} tie for fewest with {low}: nobody is paid (leaster_tie = none).").format(
-                both=both, low=low
-            )
-        )
-        return ()
-    lines.append(
-        _(
-            "{both} tie for fewest with {low}: each collects from every player "
-            "outside the tie (leaster_tie = share)."
-        ).format(both=both, low=low)
-    )
-    return tied
-
-
-def _leaster_ranks(
-    rules: Rules,
-    seating: Seating,
-    points: Mapping[str, int],
-    tricks: Mapping[str, int] | None,
-    winner: str | None,
-    lines: list[str],
-) -> list[list[str]]:
-    """The players who may be placed in a leaster (leaster_places), fewest card points first,
-    in groups of equal points (a named winner first, a group of their own)."""
-    eligible = _leaster_eligible(rules, seating, points, tricks, winner, lines)
-    _leaster_points_lines(seating, points, lines)
-    low = min(points[p] for p in eligible)
-    groups: list[list[str]] = []
-    if winner is not None:
-        if points[winner] != low:
-            tied = [p for p in eligible if points[p] == low]
-            raise HandError(
-                _(
-                    "⟨winner⟩ {winner}: {winner} took {points} points, but {names} took "
-                    "fewer ({low})"
-                ).format(winner=winner, points=points[winner], names=listed(tied), low=low)
-            )
-        lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
-        groups.append([winner])
-        eligible = [p for p in eligible if p != winner]
-    first = len(groups)  # (the rest are grouped among themselves)
-    for player in sorted(eligible, key=lambda p: points[p]):
-        if len(groups) > first and points[groups[-1][0]] == points[player]:
-            groups[-1].append(player)
-        else:
-            groups.append([player])
-    return groups
-
-
-def _leaster_points_lines(seating: Seating, points: Mapping[str, int], lines: list[str]) -> None:
-    lines.append(
-        _("Card points: {value}.").format(
-            value=", ".join(f"{p} {points[p]}" for p in seating.order)
-        )
-    )
-    if sum(points.values()) < TOTAL_POINTS:
-        lines.append(
-            _(
-                "The blind's {total_points} card points count for nobody (leaster_blind "
-                "= set-aside)."
-            ).format(total_points=TOTAL_POINTS - sum(points.values()))
-        )
 
 
 def _leaster_eligible(
