@@ -582,7 +582,7 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
         None,
     )
     try:
-        result = score(rules, outcome.hand())
+        result = score(rules, outcome.hand(), explain=True)
     except ScorepadError as exc:
         problems.append(Misplay(None, None, _("the hand cannot be scored: {exc}").format(exc=exc)))
         result = None
@@ -615,7 +615,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
             tuple(p for p in hand.players if not taken[p]),
         )
     try:
-        result = score(rules, ramsch)
+        result = score(rules, ramsch, explain=True)
     except ScorepadError as exc:
         message = worded(exc.raw.replace("with ⟨losers⟩ NAME", "with a 'loser: NAME' line"))
         problems.append(

@@ -60,12 +60,16 @@ __all__ = [
 ]
 
 
-def score(rules: Rules, hand: Hand) -> Score:
-    """Score one hand under `rules`; raise `HandError` when its inputs are impossible."""
+def score(rules: Rules, hand: Hand, *, explain: bool = False) -> Score:
+    """Score one hand under `rules`; raise `HandError` when its inputs are impossible.
+
+    The score says why, line by line (`Score.explanation`), only when `explain` asks for it:
+    what is shown to a user (`check`, `hand --explain`, a replay, JSON) asks; a pass over a
+    night's file, which needs the points alone, does not, and words nothing."""
     if isinstance(hand, LeasterHand):
-        return score_leaster(rules, hand)
+        return score_leaster(rules, hand, explain)
     if isinstance(hand, SchwanzerHand):
-        return score_schwanzer(rules, hand)
+        return score_schwanzer(rules, hand, explain)
     if isinstance(hand, RamschHand):
-        return with_bock(rules, hand, score_ramsch(rules, hand))
-    return with_bock(rules, hand, score_picker(rules, hand))
+        return with_bock(rules, hand, score_ramsch(rules, hand, explain), explain)
+    return with_bock(rules, hand, score_picker(rules, hand, explain), explain)

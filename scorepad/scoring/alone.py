@@ -37,17 +37,18 @@ def alone_score(
     stake: int,
     deltas: Mapping[str, int],
     roles: Mapping[str, str],
-    lines: list[str],
+    lines: list[str] | None,
     winners: Sequence[str] = (),
     losers: Sequence[str] = (),
 ) -> Score:
-    """The score of a hand everyone plays alone, its winners or losers marked."""
+    """The score of a hand everyone plays alone, its winners or losers marked, and its
+    explanation (`lines`; None: none was asked for)."""
     return Score(
         outcome,
         stake,
         MappingProxyType(in_seat_order(seating, deltas)),
         MappingProxyType(dict(roles)),
-        explanation(lines),
+        explanation(lines) if lines is not None else (),
         rules.zero_sum,
         None,
         tuple(winners),
@@ -57,7 +58,11 @@ def alone_score(
 
 
 def losers_pay(
-    rules: Rules, order: Sequence[str], losers: Sequence[str], stake: int, lines: list[str]
+    rules: Rules,
+    order: Sequence[str],
+    losers: Sequence[str],
+    stake: int,
+    lines: list[str] | None,
 ) -> tuple[dict[str, int], list[str]]:
     """Each loser pays `stake` to each other player (in a race the losers move down it, and a
     line says so); returns each player's points and the others."""
@@ -66,11 +71,12 @@ def losers_pay(
     if losers and not rules.zero_sum:
         for p in losers:
             deltas[p] = -stake
-        lines.append(
-            _("Race to {target}: {names} move down {stake}; nobody else moves.").format(
-                target=rules.target, names=listed(losers), stake=stake
+        if lines is not None:
+            lines.append(
+                _("Race to {target}: {names} move down {stake}; nobody else moves.").format(
+                    target=rules.target, names=listed(losers), stake=stake
+                )
             )
-        )
     elif losers:
         for p in losers:
             deltas[p] = -stake * len(others)

@@ -14,18 +14,27 @@ from .result import Outcome, Score
 from .seating import Seating
 
 
-def multiplied(rules: Rules, factors: list[tuple[str, int]]) -> tuple[int, str]:
-    """Multiply the doublings that apply, capped by max_multiplier; return it and its text."""
+def multiplied(rules: Rules, factors: list[tuple[str, int]]) -> int:
+    """The doublings that apply multiplied, capped by max_multiplier."""
     product = 1
     for _label, factor in factors:
         product *= factor
+    if rules.max_multiplier and product > rules.max_multiplier:
+        return rules.max_multiplier
+    return product
+
+
+def doubling_text(rules: Rules, factors: list[tuple[str, int]]) -> str:
+    """The doublings as a stake's working shows them (` x 2 (crack by Bob)`), and a cap."""
     text = "".join(f" x {factor} ({_(label)})" for label, factor in factors)
+    product = 1
+    for _label, factor in factors:
+        product *= factor
     if rules.max_multiplier and product > rules.max_multiplier:
         text += _(", capped at x {max_multiplier} (max_multiplier)").format(
             max_multiplier=rules.max_multiplier
         )
-        product = rules.max_multiplier
-    return product, text
+    return text
 
 
 def doubling_words(rules: Rules, factors: list[tuple[str, int]]) -> tuple[str, ...]:
@@ -176,11 +185,13 @@ _BOCK_WORDS = {
 }
 
 
-def with_bock(rules: Rules, hand: Hand, result: Score) -> Score:
-    """The score, with the Bock round it brings (`bock_after`) said."""
+def with_bock(rules: Rules, hand: Hand, result: Score, explain: bool) -> Score:
+    """The score, with the Bock round it brings (`bock_after`), said where it is explained."""
     events = bock_events(rules, hand, result)
     if not events:
         return result
+    if not explain:
+        return result._replace(bock_next=events)
     what = " and ".join(_BOCK_WORDS[e] for e in events)
     line = f"Bock: {what}; a Bock round follows (bock_after)."
     return result._replace(bock_next=events, explanation=(*result.explanation, line))

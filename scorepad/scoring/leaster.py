@@ -20,15 +20,22 @@ from ..i18n import gettext as _
 from ..names import ACE_POINTS, TOTAL_POINTS, Role
 from ..rules import Rules, format_value
 from .alone import alone_roles, alone_score, losers_pay, per_player
-from .doubling import bock_factors, doubler_factors, last_hand_factors, multiplied
+from .doubling import (
+    bock_factors,
+    doubler_factors,
+    doubling_text,
+    last_hand_factors,
+    multiplied,
+)
 from .records import LeasterHand
 from .result import Outcome, Score
 from .seating import Seating, active, seat
 from .words import listed, plural
 
 
-def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
-    """A leaster, as the table's settings decide and pay it (see the module)."""
+def score_leaster(rules: Rules, hand: LeasterHand, explain: bool) -> Score:
+    """A leaster, as the table's settings decide and pay it (see the module); why, line by
+    line, where `explain` asks for it."""
     if rules.all_pass != "leaster":
         raise HandError(
             _(
@@ -41,6 +48,22 @@ def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
     _check_given(hand, most_loses)
     points, tricks = _leaster_counts(rules, seating, hand)
     winner = active(seating, hand.winner, "⟨winner⟩") if hand.winner else None
+    if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
+        raise HandError(
+            _(
+                "⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
+                "leaster winner must take one (must_take_trick)"
+            ).format(winner=winner)
+        )
+    lines = _intro(seating, most_loses) if explain else None
+    ranked = _ranked(rules, seating, points, tricks, winner, most_loses, lines)
+    if rules.leaster_places:
+        return _paid_to_places(rules, seating, hand, ranked, points, winner, lines)
+    return _paid_by_each(rules, seating, hand, ranked, points, winner, most_loses, lines)
+
+
+def _intro(seating: Seating, most_loses: bool) -> list[str]:
+    """The first lines of a leaster's explanation: how it is won, the deal, who sits out."""
     lines = [
         (
             _(
@@ -58,17 +81,7 @@ def score_leaster(rules: Rules, hand: LeasterHand) -> Score:
         lines.append(
             _("Sitting out: {names} (0 points).").format(names=listed(seating.sitting_out))
         )
-    if winner and rules.must_take_trick and tricks is not None and tricks[winner] == 0:
-        raise HandError(
-            _(
-                "⟨winner⟩ {winner}: {winner} took no trick, and these rules say a "
-                "leaster winner must take one (must_take_trick)"
-            ).format(winner=winner)
-        )
-    ranked = _ranked(rules, seating, points, tricks, winner, most_loses, lines)
-    if rules.leaster_places:
-        return _paid_to_places(rules, seating, hand, ranked, points, winner, lines)
-    return _paid_by_each(rules, seating, hand, ranked, points, winner, most_loses, lines)
+    return lines
 
 
 def _check_given(hand: LeasterHand, most_loses: bool) -> None:
@@ -101,14 +114,16 @@ def _ranked(
     tricks: Mapping[str, int] | None,
     winner: str | None,
     most_loses: bool,
-    lines: list[str],
+    lines: list[str] | None,
 ) -> list[list[str]]:
     """The players who may take a place, in groups of equal card points: the fewest first (the
     most first under most-loses), each group in seat order. Without card points, the winner
-    named alone. A named winner must be among the first."""
+    named alone. A named winner must be among the first. (`lines`: the explanation so far, or
+    None where none is asked for.)"""
     if points is None:
         assert winner is not None
-        lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
+        if lines is not None:
+            lines.append(_("{winner} won the leaster (named with ⟨winner⟩).").format(winner=winner))
         return [[winner]]
     # (under most-loses everyone is ranked: must_take_trick is about winning)
     eligible = (
@@ -116,18 +131,8 @@ def _ranked(
         if most_loses
         else _leaster_eligible(rules, seating, points, tricks, winner, lines)
     )
-    lines.append(
-        _("Card points: {value}.").format(
-            value=", ".join(f"{p} {points[p]}" for p in seating.order)
-        )
-    )
-    if sum(points.values()) < TOTAL_POINTS:
-        lines.append(
-            _(
-                "The blind's {total_points} card points count for nobody (leaster_blind "
-                "= set-aside)."
-            ).format(total_points=TOTAL_POINTS - sum(points.values()))
-        )
+    if lines is not None:
+        lines += _points_lines(seating, points)
     groups: list[list[str]] = []
     for player in sorted(eligible, key=lambda p: -points[p] if most_loses else points[p]):
         if groups and points[groups[-1][0]] == points[player]:
@@ -146,6 +151,23 @@ def _ranked(
             )
         )
     return groups
+
+
+def _points_lines(seating: Seating, points: Mapping[str, int]) -> list[str]:
+    """Everyone's card points, and those of a blind set aside."""
+    lines = [
+        _("Card points: {value}.").format(
+            value=", ".join(f"{p} {points[p]}" for p in seating.order)
+        )
+    ]
+    if sum(points.values()) < TOTAL_POINTS:
+        lines.append(
+            _(
+                "The blind's {total_points} card points count for nobody (leaster_blind "
+                "= set-aside)."
+            ).format(total_points=TOTAL_POINTS - sum(points.values()))
+        )
+    return lines
 
 
 # What a tie for the place that pays says, by leaster_tie (under most-loses, and not).
@@ -183,52 +205,51 @@ def _paid_by_each(
     points: Mapping[str, int] | None,
     winner: str | None,
     most_loses: bool,
-    lines: list[str],
+    lines: list[str] | None,
 ) -> Score:
     """A leaster whose first place is paid by each other player (the fewest card points), or
     pays each other player (under most-loses, the most)."""
     first = tuple(ranked[0])
     value = points[first[0]] if points is not None else 0
+    said = ""  # (what the explanation says of the first place, its fields filled below)
     if points is None:
         marked = first
     elif winner is not None:
-        lines.append(
-            _("{winner} won the leaster with {points} card points").format(
-                winner=winner, points=points[winner]
-            )
-            + (" (named with ⟨winner⟩)." if len(first) > 1 else ".")
-        )
         marked = (winner,)
+        said = _("{winner} won the leaster with {points} card points") + (
+            " (named with ⟨winner⟩)." if len(first) > 1 else "."
+        )
     elif most_loses and len(first) == seating.size:
-        lines.append(_("Everyone took {high}: nobody pays.").format(high=value))
         marked = ()
+        said = _("Everyone took {high}: nobody pays.")
     elif len(first) == 1:
-        lines.append(
-            (
-                _("{tied} took the most, {high}, and loses.")
-                if most_loses
-                else _("{tied} took the fewest, {low}, and wins.")
-            ).format(tied=first[0], high=value, low=value)
-        )
         marked = first
+        if most_loses:
+            said = _("{tied} took the most, {high}, and loses.")
+        else:
+            said = _("{tied} took the fewest, {low}, and wins.")
+    elif rules.leaster_tie == "name":
+        raise HandError(
+            _(_TIES[most_loses]["name"]).format(both=joined(first), high=value, low=value)
+        )
     else:
-        tie = _(_TIES[most_loses][rules.leaster_tie]).format(
-            both=joined(first), high=value, low=value
-        )
-        if rules.leaster_tie == "name":
-            raise HandError(tie)
-        lines.append(tie)
         marked = first if rules.leaster_tie == "share" else ()
+        said = _(_TIES[most_loses][rules.leaster_tie])
     factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
-    product, factor_text = multiplied(rules, factors)
-    stake = rules.leaster_payout * product
-    lines.append(
-        _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
-            leaster_payout=rules.leaster_payout, factor_text=factor_text, stake=stake
+    stake = rules.leaster_payout * multiplied(rules, factors)
+    if lines is not None:
+        if said:
+            fields = {"tied": first[0], "both": joined(first), "high": value, "low": value}
+            lines.append(said.format(winner=winner, points=value, **fields))
+        lines.append(
+            _("Payout: {leaster_payout}{factor_text} = {stake}.").format(
+                leaster_payout=rules.leaster_payout,
+                factor_text=doubling_text(rules, factors),
+                stake=stake,
+            )
+            if factors
+            else _("Payout: {stake}.").format(stake=stake)
         )
-        if factors
-        else _("Payout: {stake}.").format(stake=stake)
-    )
     if most_loses:
         deltas = _losers_pay_each(rules, seating, marked, stake, lines)
         roles = alone_roles(seating, marked, Role.LEASTER_LOSER, Role.LEASTER)
@@ -241,11 +262,15 @@ def _paid_by_each(
 
 
 def _losers_pay_each(
-    rules: Rules, seating: Seating, losers: Sequence[str], stake: int, lines: list[str]
+    rules: Rules,
+    seating: Seating,
+    losers: Sequence[str],
+    stake: int,
+    lines: list[str] | None,
 ) -> dict[str, int]:
     """Each active player's points when the losers pay `stake` to each other player."""
     deltas, others = losers_pay(rules, seating.order, losers, stake, lines)
-    if losers and rules.zero_sum:
+    if lines is not None and losers and rules.zero_sum:
         lines.append(
             _("{names} {value} {stake} to each of {names2} = {stake2}.").format(
                 names=listed(losers),
@@ -269,7 +294,7 @@ def _paid_to_places(
     ranked: list[list[str]],
     points: Mapping[str, int] | None,
     winner: str | None,
-    lines: list[str],
+    lines: list[str] | None,
 ) -> Score:
     """A leaster under leaster_places: the fewest card points receives the first amount in all,
     the next fewest the second, ...; the players not placed pay them in equal shares."""
@@ -283,12 +308,13 @@ def _paid_to_places(
             ).format(shown=shown, len_places=len(places))
         )
     if points is not None and winner is not None:  # (placed first; the rest among themselves)
-        lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
+        if lines is not None:
+            lines.append(_("{winner} is placed first (named with ⟨winner⟩).").format(winner=winner))
         rest = [p for p in ranked[0] if p != winner]
         ranked = [[winner], *([rest] if rest else []), *ranked[1:]]
     paid = _places_paid(rules, ranked, points, lines)
     placed = tuple(p for p in paid if paid[p])
-    if placed:
+    if lines is not None and placed:
         lines.append(
             _("Places (leaster_places = {shown}): ").format(shown=shown)
             + ", ".join(
@@ -304,20 +330,24 @@ def _paid_to_places(
     return alone_score(Outcome.LEASTER, rules, seating, share, deltas, roles, lines, placed)
 
 
-def _places_doubled(rules: Rules, hand: LeasterHand, amount: int, lines: list[str]) -> int:
+def _places_doubled(rules: Rules, hand: LeasterHand, amount: int, lines: list[str] | None) -> int:
     """The leaster's doublings multiplied, with what the places are paid times them."""
     factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)
-    product, factor_text = multiplied(rules, factors)
-    lines.append(
-        f"Paid to the places: {amount}{factor_text} = {amount * product}."
-        if factors
-        else f"Paid to the places: {amount}."
-    )
+    product = multiplied(rules, factors)
+    if lines is not None:
+        lines.append(
+            f"Paid to the places: {amount}{doubling_text(rules, factors)} = {amount * product}."
+            if factors
+            else f"Paid to the places: {amount}."
+        )
     return product
 
 
 def _places_paid(
-    rules: Rules, ranked: list[list[str]], points: Mapping[str, int] | None, lines: list[str]
+    rules: Rules,
+    ranked: list[list[str]],
+    points: Mapping[str, int] | None,
+    lines: list[str] | None,
 ) -> dict[str, int]:
     """What each placed player receives in all (before doublings), group by group; a tie that
     leaves a place unsettled follows leaster_tie (none: nobody is paid; share: the tied players
@@ -356,7 +386,8 @@ def _places_paid(
                 )
             )
         if rules.leaster_tie == "none":
-            lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
+            if lines is not None:
+                lines.append(_("{tie}: nobody is paid (leaster_tie = none).").format(tie=tie))
             return {}
         if sum(span) % len(group):
             raise HandError(
@@ -365,11 +396,13 @@ def _places_paid(
                     "(leaster_tie = share)"
                 ).format(tie=tie, sum=sum(span), len_group=len(group))
             )
-        lines.append(
-            _(
-                "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie = share)."
-            ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
-        )
+        if lines is not None:
+            lines.append(
+                _(
+                    "{tie}: they share the {sum} those places pay, {sum2} each (leaster_tie "
+                    "= share)."
+                ).format(tie=tie, sum=sum(span), sum2=sum(span) // len(group))
+            )
         for p in group:
             paid[p] = sum(span) // len(group)
         at += len(group)
@@ -382,7 +415,7 @@ def _settle_places(
     paid: Mapping[str, int],
     placed: tuple[str, ...],
     product: int,
-    lines: list[str],
+    lines: list[str] | None,
 ) -> tuple[dict[str, int], int]:
     """Each active player's points under leaster_places, and each payer's share: the placed
     players receive their amounts (doubled), the others pay them in equal shares."""
@@ -392,6 +425,8 @@ def _settle_places(
     for p in placed:
         deltas[p] = paid[p] * product
     if not rules.zero_sum:
+        if lines is None:
+            return deltas, 0
         lines.append(
             _("Race to {target}: ").format(target=rules.target)
             + ", ".join(
@@ -419,6 +454,8 @@ def _settle_places(
     share = total // len(payers)
     for p in payers:
         deltas[p] = -share
+    if lines is None:
+        return deltas, share
     lines.append(
         _(
             "{names} pay the {total} in equal shares: {share} each (leaster_places = {shown})."
@@ -505,7 +542,7 @@ def _leaster_eligible(
     points: Mapping[str, int],
     tricks: Mapping[str, int] | None,
     winner: str | None,
-    lines: list[str],
+    lines: list[str] | None,
 ) -> list[str]:
     """The players who may win a leaster: under must_take_trick, those who took a trick."""
     eligible = list(seating.order)
@@ -513,7 +550,7 @@ def _leaster_eligible(
         if tricks is not None:
             shut_out = [p for p in eligible if tricks[p] == 0]
             eligible = [p for p in eligible if tricks[p] > 0]
-            if shut_out:
+            if lines is not None and shut_out:
                 lines.append(
                     _("{names} took no trick and cannot win (must_take_trick).").format(
                         names=listed(shut_out)
@@ -537,7 +574,11 @@ def _leaster_eligible(
 
 
 def _settle_leaster(
-    rules: Rules, seating: Seating, winners: tuple[str, ...], stake: int, lines: list[str]
+    rules: Rules,
+    seating: Seating,
+    winners: tuple[str, ...],
+    stake: int,
+    lines: list[str] | None,
 ) -> dict[str, int]:
     """Each active player's points for a leaster, and the lines that explain them."""
     deltas = dict.fromkeys(seating.order, 0)
@@ -547,6 +588,8 @@ def _settle_leaster(
     if not rules.zero_sum:
         for w in winners:
             deltas[w] = stake
+        if lines is None:
+            return deltas
         lines.append(
             _("Race to {target}: {names} move up {stake}; nobody else moves.").format(
                 target=rules.target, names=listed(winners), stake=stake
@@ -557,6 +600,8 @@ def _settle_leaster(
         deltas[w] = stake * len(others)
     for o in others:
         deltas[o] = -stake * len(winners)
+    if lines is None:
+        return deltas
     if len(winners) == 1:
         lines.append(
             _("{winners} receives {stake} from each of {names} = {stake2}.").format(

@@ -14,6 +14,7 @@ from .card_points import check_cards_hold, check_points_and_tricks
 from .doubling import (
     bock_factors,
     doubler_factors,
+    doubling_text,
     doubling_words,
     knock_factors,
     last_hand_factors,
@@ -26,6 +27,7 @@ from .schafkopf import (
     check_family_options,
     declared,
     runs_that_count,
+    schafkopf_lines,
     schafkopf_value,
     stoss_factors,
 )
@@ -50,9 +52,10 @@ _SCHAFKOPF_WORDS = {
 }
 
 
-def score_picker(rules: Rules, hand: PickerHand) -> Score:
+def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     """A hand with a picker (a declarer), in either family: who is on which side, the value
-    (`_sheepshead_value` or `schafkopf_value`), the doublings, and each player's points."""
+    (`_sheepshead_value` or `schafkopf_value`), the doublings, and each player's points; and,
+    where `explain` asks for it, why (`_picker_lines`)."""
     words = _SCHAFKOPF_WORDS if rules.is_schafkopf else _SHEEPSHEAD_WORDS
     check_family_options(rules, hand)
     seating = seat(rules, hand.players, hand.dealer, hand.out)
@@ -65,9 +68,95 @@ def score_picker(rules: Rules, hand: PickerHand) -> Score:
         check_points_and_tricks(hand, seating.deal, words)
         if rules.points_check == "cards":
             check_cards_hold(hand, seating)
-    p = hand.points
+    level: int | None = None
+    if rules.is_schafkopf:
+        won, value, schneider, no_trick_scored = schafkopf_value(rules, hand, seating)
+    else:
+        won, level = _sheepshead_level(rules, hand.points, hand.tricks, seating.deal.cards)
+        value = rules.base * rules.level_multipliers[level - 1]
+        schneider, no_trick_scored = level == 2, level == 3
+    no_trick = not won and no_trick_scored
+    partner_free = not won and bool(partners) and rules.partner_free_on_no_trick and level == 3
+    tie = (
+        not rules.is_schafkopf and hand.points == TOTAL_POINTS // 2 and rules.sixty_sixty != "loss"
+    )
+    if tie and rules.sixty_sixty == "doubler":
+        return _sixty_sixty_thrown_in(rules, seating, hand, picker, partners, words, explain)
+    factors = _common_factors(rules, seating, hand, picker, partners, won, no_trick, words)
+    stake = value * multiplied(rules, factors)
+    deltas = _settle(rules, seating, picker, partners, won, stake, partner_free)
+    result = Score(
+        Outcome.WIN if won else Outcome.LOSS,
+        stake,
+        MappingProxyType(in_seat_order(seating, deltas)),
+        MappingProxyType(_picker_roles(seating, picker, partners, words)),
+        (),
+        rules.zero_sum,
+        level,
+        schneider=schneider,
+        no_trick=no_trick_scored,
+        sitting_out=seating.sitting_out,
+        doubles_next=tie,
+        doublings=doubling_words(rules, factors),
+        runs=runs_that_count(rules, hand),
+    )
+    if not explain:
+        return result
+    lines = _picker_lines(
+        rules, hand, seating, picker, partners, words, result, factors, value, partner_free
+    )
+    return result._replace(explanation=explanation(lines))
 
-    lines = []
+
+def _picker_lines(
+    rules: Rules,
+    hand: PickerHand,
+    seating: Seating,
+    picker: str,
+    partners: tuple[str, ...],
+    words: Mapping[str, str],
+    result: Score,
+    factors: list[tuple[str, int]],
+    value: int,
+    partner_free: bool,
+) -> list[str]:
+    """Why a picker hand scored as it did: who played, the value, the stake and who pays."""
+    won = result.outcome is Outcome.WIN
+    stake = result.stake
+    lines = _who_lines(rules, seating, picker, partners, words)
+    if rules.is_schafkopf:
+        marks = (result.schneider, result.no_trick)
+        lines += schafkopf_lines(rules, hand, seating, won, value, marks)
+        formula = str(value)
+    else:
+        assert result.level is not None
+        lines += _sheepshead_lines(
+            rules, hand.points, hand.tricks, seating.deal.cards, result.level
+        )
+        formula = _("base {base} x level multiplier {value}").format(
+            base=rules.base, value=value // rules.base
+        )
+    formula += doubling_text(rules, factors)
+    lines.append(
+        _("Stake: {formula} = {stake}.").format(formula=formula, stake=stake)
+        if formula != str(stake)
+        else _("Stake: {stake}.").format(stake=stake)
+    )
+    lines += _bump_notes(rules, hand, won, not won and result.no_trick, words)
+    if result.doubles_next:
+        lines.append(_("60-60: the next hand is doubled, as after a doubler (sixty_sixty)."))
+    lines += _settle_lines(rules, seating, picker, partners, result, partner_free, words)
+    return lines
+
+
+def _who_lines(
+    rules: Rules,
+    seating: Seating,
+    picker: str,
+    partners: tuple[str, ...],
+    words: Mapping[str, str],
+) -> list[str]:
+    """Who is on which side, the deal, and who sits out."""
     defenders = [x for x in seating.order if x != picker and x not in partners]
     who = f"{_(words['Picker'])} {picker}"
     if partners:
@@ -77,7 +166,7 @@ def score_picker(rules: Rules, hand: PickerHand) -> Score:
     elif not rules.is_schafkopf:
         who += _(" alone")
     deal = seating.deal
-    lines.append(
+    lines = [
         _(
             "{who}; {words}s {names} ({size}-handed: {cards} cards each, {blind} in the blind)."
         ).format(
@@ -88,52 +177,12 @@ def score_picker(rules: Rules, hand: PickerHand) -> Score:
             cards=deal.cards,
             blind=deal.blind,
         )
-    )
+    ]
     if seating.sitting_out:
         lines.append(
             _("Sitting out: {names} (0 points).").format(names=listed(seating.sitting_out))
         )
-
-    won, value, level, value_lines, marks, formula = _value(rules, hand, seating)
-    lines += value_lines
-    no_trick = not won and marks[1]
-    partner_free = not won and bool(partners) and rules.partner_free_on_no_trick and level == 3
-    tie = not rules.is_schafkopf and p == TOTAL_POINTS // 2 and rules.sixty_sixty != "loss"
-    if tie and rules.sixty_sixty == "doubler":
-        return _sixty_sixty_thrown_in(rules, seating, hand, picker, partners, lines, words)
-
-    factors = _common_factors(rules, seating, hand, picker, partners, won, no_trick, words)
-    product, factor_text = multiplied(rules, factors)
-    stake = value * product
-    formula += factor_text
-    lines.append(
-        _("Stake: {formula} = {stake}.").format(formula=formula, stake=stake)
-        if formula != str(stake)
-        else _("Stake: {stake}.").format(stake=stake)
-    )
-    lines += _bump_notes(rules, hand, won, no_trick, words)
-    if tie:
-        lines.append(_("60-60: the next hand is doubled, as after a doubler (sixty_sixty)."))
-
-    deltas, settle_lines = _settle(
-        rules, seating, picker, partners, won, stake, partner_free, words
-    )
-    lines += settle_lines
-    return Score(
-        Outcome.WIN if won else Outcome.LOSS,
-        stake,
-        MappingProxyType(in_seat_order(seating, deltas)),
-        MappingProxyType(_picker_roles(seating, picker, partners, words)),
-        explanation(lines),
-        rules.zero_sum,
-        level,
-        schneider=marks[0],
-        no_trick=marks[1],
-        sitting_out=seating.sitting_out,
-        doubles_next=tie,
-        doublings=doubling_words(rules, factors),
-        runs=runs_that_count(rules, hand),
-    )
+    return lines
 
 
 def _side(rules: Rules, seating: Seating, hand: PickerHand) -> tuple[str, tuple[str, ...]]:
@@ -275,93 +324,78 @@ def _common_factors(
     return factors
 
 
-def _value(
-    rules: Rules, hand: PickerHand, seating: Seating
-) -> tuple[bool, int, int | None, list[str], tuple[bool, bool], str]:
-    """Won or lost, the value and level, its working, whether schneider and no-trick (schwarz)
-    were scored, and the stake's formula so far: by the family's way of valuing a hand."""
-    p, t = hand.points, hand.tricks
-    if rules.is_schafkopf:
-        won, value, level, lines, marks = schafkopf_value(rules, hand, seating, p, t)
-        return won, value, level, lines, marks, str(value)
-    won, value, level3, lines = _sheepshead_value(rules, p, t, seating.deal.cards)
-    formula = _("base {base} x level multiplier {value}").format(
-        base=rules.base, value=value // rules.base
-    )
-    return won, value, level3, lines, (level3 == 2, level3 == 3), formula
-
-
-def _sheepshead_value(
-    rules: Rules, p: int, t: int | None, total_tricks: int
-) -> tuple[bool, int, int, list[str]]:
-    """Win or loss, the stake before doublings, the level, and their explanation."""
+def _sheepshead_level(rules: Rules, p: int, t: int | None, total_tricks: int) -> tuple[bool, int]:
+    """Win or loss, and the level (`_sheepshead_lines` says why)."""
     won = p >= MAKE
-    lines = []
+    if rules.level3_by == "tricks":
+        top = t == total_tricks if won else t == 0
+    else:
+        top = p == TOTAL_POINTS if won else p == 0
+    if top:
+        return won, 3
+    if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
+        return won, 2
+    return won, 1
+
+
+def _sheepshead_lines(
+    rules: Rules, p: int, t: int | None, total_tricks: int, level: int
+) -> list[str]:
+    """Why a Sheepshead hand was won or lost, and at its level (`_sheepshead_level`)."""
+    won = p >= MAKE
     took = _("{p} card points").format(p=p) + (
         _(" and {t} of {total_tricks} tricks").format(t=t, total_tricks=total_tricks)
         if t is not None
         else ""
     )
     if won:
-        lines.append(
+        lines = [
             _("The picker's side took {took}: {p} >= {make}, a win.").format(
                 took=took, p=p, make=MAKE
             )
-        )
+        ]
     elif p == TOTAL_POINTS // 2:
-        lines.append(_("The picker's side took {took}: a 60-60 tie is a loss.").format(took=took))
+        lines = [_("The picker's side took {took}: a 60-60 tie is a loss.").format(took=took)]
     else:
-        lines.append(
+        lines = [
             _("The picker's side took {took}: {p} < {make}, a loss.").format(
                 took=took, p=p, make=MAKE
             )
-        )
+        ]
     if t is None and rules.level3_by == "tricks":
         lines.append(_("No ⟨tricks⟩ given: each side is taken to have won a trick."))
-
-    if rules.level3_by == "tricks":
-        top = t == total_tricks if won else t == 0
+    if level == 3 and rules.level3_by == "tricks":
         top_why = "took every trick (no-trick)" if won else "took no trick (no-trick)"
-    else:
-        top = p == TOTAL_POINTS if won else p == 0
+        lines.append(_("Level 3: the picker's side {top_why}.").format(top_why=top_why))
+    elif level == 3:
         top_why = _("took {value} card points").format(value="all 120" if won else "no")
-    if top:
-        level, why = 3, _("Level 3: the picker's side {top_why}.").format(top_why=top_why)
-    elif won and p >= rules.schneider_win:
-        level, why = (
-            2,
-            (
-                _(
-                    "Level 2 (schneider): {p} >= {schneider_win}, the defenders held "
-                    "{total_points}."
-                ).format(p=p, schneider_win=rules.schneider_win, total_points=TOTAL_POINTS - p)
-            ),
-        )
+        lines.append(_("Level 3: the picker's side {top_why}.").format(top_why=top_why))
+    elif level == 2 and won:
+        why = _(
+            "Level 2 (schneider): {p} >= {schneider_win}, the defenders held {total_points}."
+        ).format(p=p, schneider_win=rules.schneider_win, total_points=TOTAL_POINTS - p)
         if p == TOTAL_POINTS and rules.level3_by == "tricks":
             why += " Not no-trick: the defenders took a trick, even if it held no points."
-    elif not won and p <= rules.schneider_loss:
-        level, why = (
-            2,
+        lines.append(why)
+    elif level == 2:
+        lines.append(
             _("Level 2 (schneider): {p} <= {schneider_loss}.").format(
                 p=p, schneider_loss=rules.schneider_loss
-            ),
+            )
         )
     elif won:
-        level, why = (
-            1,
+        lines.append(
             _("Level 1: {p} is under the schneider line of {schneider_win}.").format(
                 p=p, schneider_win=rules.schneider_win
-            ),
+            )
         )
     else:
-        level, why = (
-            1,
+        lines.append(
             _("Level 1: {p} is over the schneider line of {schneider_loss}.").format(
                 p=p, schneider_loss=rules.schneider_loss
-            ),
+            )
         )
-    lines.append(why)
-    return won, rules.base * rules.level_multipliers[level - 1], level, lines
+    return lines
 
 
 def _bump_notes(
@@ -409,20 +443,25 @@ def _sixty_sixty_thrown_in(
     hand: PickerHand,
     picker: str,
     partners: tuple[str, ...],
-    lines: list[str],
     words: Mapping[str, str],
+    explain: bool,
 ) -> Score:
     """A 60-60 hand under sixty_sixty = doubler: not scored, and the next hand is doubled."""
     _crack_factors(rules, seating, hand, picker, partners, words)  # (checked all the same)
     last_hand_factors(rules, hand)
     bock_factors(hand)
-    lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines[:-1]]
-    lines.append(
-        _(
-            "60-60: the hand is not scored, and the next hand is doubled, as after a "
-            "doubler (sixty_sixty = doubler)."
+    lines = []
+    if explain:
+        # who played and the points taken, without the level's line (the hand has no level)
+        lines = _who_lines(rules, seating, picker, partners, words)
+        lines += _sheepshead_lines(rules, hand.points, hand.tricks, seating.deal.cards, 1)[:-1]
+        lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines]
+        lines.append(
+            _(
+                "60-60: the hand is not scored, and the next hand is doubled, as after a "
+                "doubler (sixty_sixty = doubler)."
+            )
         )
-    )
     return Score(
         Outcome.TIE,
         0,
@@ -444,88 +483,104 @@ def _settle(
     won: bool,
     stake: int,
     partner_free: bool,
-    side: Mapping[str, str],
-) -> tuple[dict[str, int], list[str]]:
-    """Each active player's game points for a picker hand, and the lines that explain them."""
+) -> dict[str, int]:
+    """Each active player's game points for a picker hand (`_settle_lines` says why)."""
     sign = 1 if won else -1
-    defenders = [p for p in seating.order if p != picker and p not in partners]
+    paying_partners = () if partner_free else partners
     deltas = dict.fromkeys(seating.order, 0)
-    lines = []
-    if rules.zero_sum:
-        pay, get = (_("pays"), _("receives")) if won else (_("receives"), _("pays"))
-        for d in defenders:
-            deltas[d] = -sign * stake
-        lines.append(
-            _("Each {side} {pay} {stake}: {names}.").format(
-                side=_(side["defender"]), pay=pay, stake=stake, names=listed(defenders)
-            )
-        )
-        paying_partners = () if partner_free else partners
-        if partners and partner_free:
-            lines.append(
-                _(
-                    "{side} {names} pays nothing: the {side2} pays every share "
-                    "(partner_free_on_no_trick)."
-                ).format(side=_(side["Partner"]), names=listed(partners), side2=_(side["picker"]))
-            )
-        if paying_partners and rules.partner_split == "equal":
-            pot = len(defenders) * stake
-            each, left = divmod(pot, 1 + len(paying_partners))
-            for p in paying_partners:
-                deltas[p] = sign * each
-            deltas[picker] = sign * (each + left)
-            lines.append(
-                _(
-                    "The {side} shares {len_defenders} x {stake} = {pot} equally "
-                    "(partner_split = equal): {names} {get} {each}; {lower} {picker} {get} "
-                    "{each2}"
-                ).format(
-                    side=_(side["side"]),
-                    len_defenders=len(defenders),
-                    stake=stake,
-                    pot=pot,
-                    names=listed(paying_partners),
-                    get=get,
-                    each=each,
-                    lower=_(side["Picker"]).lower(),
-                    picker=picker,
-                    each2=each + left,
-                )
-                + (_(" (the {left} that does not divide).").format(left=left) if left else ".")
-            )
-        else:
-            for p in paying_partners:
-                deltas[p] = sign * stake
-            if paying_partners:
-                lines.append(f"{_(side['Partner'])} {listed(partners)} {get} {stake}.")
-            share = len(defenders) - len(paying_partners)
-            deltas[picker] = sign * share * stake
-            rest = (
-                _("the rest, ({plural} - {plural2}) x {stake}").format(
-                    plural=plural(len(defenders), side["defender"]),
-                    plural2=plural(len(paying_partners), "partner"),
-                    stake=stake,
-                )
-                if paying_partners
-                else f"{len(defenders)} x {stake}"
-            )
-            lines.append(f"{_(side['Picker'])} {picker} {get} {rest} = {share * stake}.")
-        lines.append(_("The hand sums to {sum}.").format(sum=sum(deltas.values())))
-    else:
-        movers = [picker] + ([] if partner_free else list(partners))
-        for p in movers:
+    if not rules.zero_sum:  # (a race: the picker's side moves)
+        for p in (picker, *paying_partners):
             deltas[p] = sign * stake
-        way = "up" if won else "down"
-        lines.append(
+        return deltas
+    defenders = [p for p in seating.order if p != picker and p not in partners]
+    for d in defenders:
+        deltas[d] = -sign * stake
+    if paying_partners and rules.partner_split == "equal":
+        each, left = divmod(len(defenders) * stake, 1 + len(paying_partners))
+        for p in paying_partners:
+            deltas[p] = sign * each
+        deltas[picker] = sign * (each + left)
+    else:
+        for p in paying_partners:
+            deltas[p] = sign * stake
+        deltas[picker] = sign * (len(defenders) - len(paying_partners)) * stake
+    return deltas
+
+
+def _settle_lines(
+    rules: Rules,
+    seating: Seating,
+    picker: str,
+    partners: tuple[str, ...],
+    result: Score,
+    partner_free: bool,
+    side: Mapping[str, str],
+) -> list[str]:
+    """Who pays whom in a picker hand, and what (`_settle`)."""
+    won, stake = result.outcome is Outcome.WIN, result.stake
+    paying_partners = () if partner_free else partners
+    if not rules.zero_sum:
+        return [
             _(
                 "Race to {target}: {names} move {way} {stake}; {side}s do not move (race "
                 "ledgers are not zero-sum)."
             ).format(
                 target=rules.target,
-                names=listed(movers),
-                way=way,
+                names=listed((picker, *paying_partners)),
+                way="up" if won else "down",
                 stake=stake,
                 side=_(side["defender"]),
             )
+        ]
+    defenders = [p for p in seating.order if p != picker and p not in partners]
+    pay, get = (_("pays"), _("receives")) if won else (_("receives"), _("pays"))
+    lines = [
+        _("Each {side} {pay} {stake}: {names}.").format(
+            side=_(side["defender"]), pay=pay, stake=stake, names=listed(defenders)
         )
-    return deltas, lines
+    ]
+    if partners and partner_free:
+        lines.append(
+            _(
+                "{side} {names} pays nothing: the {side2} pays every share "
+                "(partner_free_on_no_trick)."
+            ).format(side=_(side["Partner"]), names=listed(partners), side2=_(side["picker"]))
+        )
+    if paying_partners and rules.partner_split == "equal":
+        pot = len(defenders) * stake
+        each, left = divmod(pot, 1 + len(paying_partners))
+        lines.append(
+            _(
+                "The {side} shares {len_defenders} x {stake} = {pot} equally "
+                "(partner_split = equal): {names} {get} {each}; {lower} {picker} {get} "
+                "{each2}"
+            ).format(
+                side=_(side["side"]),
+                len_defenders=len(defenders),
+                stake=stake,
+                pot=pot,
+                names=listed(paying_partners),
+                get=get,
+                each=each,
+                lower=_(side["Picker"]).lower(),
+                picker=picker,
+                each2=each + left,
+            )
+            + (_(" (the {left} that does not divide).").format(left=left) if left else ".")
+        )
+    else:
+        if paying_partners:
+            lines.append(f"{_(side['Partner'])} {listed(partners)} {get} {stake}.")
+        share = len(defenders) - len(paying_partners)
+        rest = (
+            _("the rest, ({plural} - {plural2}) x {stake}").format(
+                plural=plural(len(defenders), side["defender"]),
+                plural2=plural(len(paying_partners), "partner"),
+                stake=stake,
+            )
+            if paying_partners
+            else f"{len(defenders)} x {stake}"
+        )
+        lines.append(f"{_(side['Picker'])} {picker} {get} {rest} = {share * stake}.")
+    lines.append(_("The hand sums to {sum}.").format(sum=sum(result.deltas.values())))
+    return lines

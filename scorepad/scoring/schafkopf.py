@@ -140,10 +140,9 @@ def _max_runs(game: str, seating: Seating) -> int:
     return tops + deck // 4 - tops // 4  # (the suit, less its cards among the tops)
 
 
-def _counted_runs(
-    rules: Rules, game: str, seating: Seating, runs: int, lines: list[str]
-) -> tuple[int, str]:
-    """The value of a game's runs (runs x run_value), from runs_min, capped at runs_max."""
+def _counted_runs(rules: Rules, game: str, seating: Seating, runs: int) -> int | None:
+    """The runs a game counts: None when they are fewer than runs_min (they count nothing),
+    else as many as runs_max allows."""
     most = _max_runs(game, seating)
     if not 0 <= runs <= most:
         raise HandError(
@@ -153,64 +152,24 @@ def _counted_runs(
         )
     counts_as = GAME_BY_NAME[game].runs_as
     assert counts_as is not None
-    least = rules.runs_min[counts_as]
-    if runs < least:
-        if runs:
-            lines.append(
-                _("{plural} count nothing: a {counts_as} game needs at least {least}.").format(
-                    plural=plural(runs, "run"), counts_as=counts_as, least=least
-                )
-            )
-        return 0, ""
+    if runs < rules.runs_min[counts_as]:
+        return None
     cap = rules.runs_max.get(counts_as, 0)
-    counted = min(runs, cap) if cap else runs
-    if counted < runs:
-        lines.append(
-            _("Runs are capped at {cap} (runs_max.{counts_as}).").format(
-                cap=cap, counts_as=counts_as
-            )
-        )
-    value = counted * rules.run_value
-    text = (
-        f"runs {counted}"
-        if rules.run_value == 1
-        else _("runs {counted} x {run_value}").format(counted=counted, run_value=rules.run_value)
-    )
-    return value, text
+    return min(runs, cap) if cap else runs
 
 
 def schafkopf_value(
-    rules: Rules, hand: PickerHand, seating: Seating, p: int, t: int | None
-) -> tuple[bool, int, int | None, list[str], tuple[bool, bool]]:
+    rules: Rules, hand: PickerHand, seating: Seating
+) -> tuple[bool, int, bool, bool]:
     """Win or loss, the game value (base + schneider + schwarz + runs, or a tout's, a sie's or
-    a bettel's) explained, and whether schneider and schwarz were scored."""
+    a bettel's), and whether schneider and schwarz were scored (`schafkopf_lines` says why)."""
     game = hand.game or "partner"
     spec = GAME_BY_NAME[game]
-    total_tricks = seating.deal.cards
-    tout = spec.is_tout
-    lines = []
-    took = _("{p} card points").format(p=p) + (
-        _(" and {t} of {total_tricks} tricks").format(t=t, total_tricks=total_tricks)
-        if t is not None
-        else ""
-    )
+    p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
     if spec.won_by == WonBy.NO_TRICK:
         assert t is not None
-        won = t == 0
-        lines.append(
-            _("The declarer took {plural}: a bettel is {value}.").format(
-                plural=plural(t, "trick"),
-                value=_("won: no trick") if won else _("lost: it is won only by taking no trick"),
-            )
-        )
-        value = rules.game_values[spec.value]
-        lines.append(
-            _("Game value: {game} {value} (no schneider, schwarz or runs).").format(
-                game=game_word(game), value=value
-            )
-        )
-        return won, value, None, lines, (False, False)
-    if tout:
+        return t == 0, rules.game_values[spec.value], False, False
+    if spec.is_tout:
         if t is None:
             raise HandError(
                 _("⟨tricks⟩ is needed for a {game}: it is won only by taking every trick").format(
@@ -218,15 +177,67 @@ def schafkopf_value(
                 )
             )
         won = t == total_tricks
-        lines.append(
+    else:
+        won = p >= MAKE
+    runs_value = (_counted_runs(rules, game, seating, hand.runs or 0) or 0) * rules.run_value
+    if spec.value_times != 1:  # (a sie: twice a solo-tout)
+        return won, spec.value_times * _tout_value(rules, spec.value, runs_value), False, False
+    if spec.is_tout:
+        return won, _tout_value(rules, game, runs_value), False, False
+    schneider = (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss)
+    schwarz = t is not None and ((won and t == total_tricks) or (not won and t == 0))
+    value = rules.game_values[game] + runs_value
+    value += rules.schneider_bonus if schneider else 0
+    value += rules.schwarz_bonus if schwarz else 0
+    return won, value, schneider, schwarz
+
+
+def _tout_value(rules: Rules, game: str, runs_value: int) -> int:
+    """A tout's value: game_values.GAME-tout + runs, or under tout_scoring = double (game +
+    runs) x 2 (no schneider or schwarz either way)."""
+    if rules.tout_scoring == "double":
+        return 2 * (rules.game_values[game.removesuffix("-tout")] + runs_value)
+    return rules.game_values[game] + runs_value
+
+
+def schafkopf_lines(
+    rules: Rules,
+    hand: PickerHand,
+    seating: Seating,
+    won: bool,
+    value: int,
+    marks: tuple[bool, bool],
+) -> list[str]:
+    """The working of a Schafkopf game's value, line by line: `schafkopf_value`'s win or loss,
+    value, and whether schneider and schwarz were scored (`marks`)."""
+    game = hand.game or "partner"
+    spec = GAME_BY_NAME[game]
+    p, t, total_tricks = hand.points, hand.tricks, seating.deal.cards
+    if spec.won_by == WonBy.NO_TRICK:
+        assert t is not None
+        return [
+            _("The declarer took {plural}: a bettel is {value}.").format(
+                plural=plural(t, "trick"),
+                value=_("won: no trick") if won else _("lost: it is won only by taking no trick"),
+            ),
+            _("Game value: {game} {value} (no schneider, schwarz or runs).").format(
+                game=game_word(game), value=value
+            ),
+        ]
+    took = _("{p} card points").format(p=p) + (
+        _(" and {t} of {total_tricks} tricks").format(t=t, total_tricks=total_tricks)
+        if t is not None
+        else ""
+    )
+    if spec.is_tout:
+        lines = [
             _("The declarer took {took}: a {game} is {value}.").format(
                 took=took,
                 game=game_word(game),
                 value=_("won: every trick") if won else _("lost: it needs every trick"),
             )
-        )
+        ]
     else:
-        won = p >= MAKE
         verdict = (
             _("{p} >= {make}, a win").format(p=p, make=MAKE)
             if won
@@ -236,14 +247,11 @@ def schafkopf_value(
                 else _("{p} < {make}, a loss").format(p=p, make=MAKE)
             )
         )
-        lines.append(
+        lines = [
             _("The declarer's side took {took}: {verdict}.").format(took=took, verdict=verdict)
-        )
-    runs_value, runs_text = _counted_runs(rules, game, seating, hand.runs or 0, lines)
-    schneider = schwarz = False
-    if spec.value_times != 1:  # (a sie: twice a solo-tout)
-        tout_value, tout_text = _tout_value(rules, spec.value, runs_value, runs_text)
-        value = spec.value_times * tout_value
+        ]
+    runs_text = _runs_words(rules, game, seating, hand.runs or 0, lines)
+    if spec.value_times != 1:
         lines.append(
             _(
                 "Game value: a {game} is twice a {value}: {value_times} x ({tout_text}) = {value2}."
@@ -251,43 +259,69 @@ def schafkopf_value(
                 game=game_word(game),
                 value=spec.value,
                 value_times=spec.value_times,
-                tout_text=tout_text,
+                tout_text=_tout_text(rules, spec.value, runs_text),
                 value2=value,
             )
         )
-        return won, value, None, lines, (False, False)
-    if tout:
-        value, text = _tout_value(rules, game, runs_value, runs_text)
-        lines.append(_("Game value: {text} = {value}.").format(text=text, value=value))
-        return won, value, None, lines, (False, False)
-    value = rules.game_values[game]
-    parts = [f"{game_word(game)} {value}"]
-    if (won and p >= rules.schneider_win) or (not won and p <= rules.schneider_loss):
-        schneider = True
-        value += rules.schneider_bonus
+    elif spec.is_tout:
+        lines.append(
+            _("Game value: {text} = {value}.").format(
+                text=_tout_text(rules, game, runs_text), value=value
+            )
+        )
+    else:
+        lines.append(
+            _("Game value: {parts} = {value}.").format(
+                parts=" + ".join(_value_parts(rules, game, marks, runs_text)),
+                value=value,
+            )
+        )
+    return lines
+
+
+def _runs_words(rules: Rules, game: str, seating: Seating, runs: int, lines: list[str]) -> str:
+    """The runs as the game value's working names them ("" when they count nothing), with a
+    line where they count nothing or are capped."""
+    counted = _counted_runs(rules, game, seating, runs)
+    counts_as = GAME_BY_NAME[game].runs_as
+    assert counts_as is not None
+    if counted is None:
+        if runs:
+            lines.append(
+                _("{plural} count nothing: a {counts_as} game needs at least {least}.").format(
+                    plural=plural(runs, "run"), counts_as=counts_as, least=rules.runs_min[counts_as]
+                )
+            )
+        return ""
+    if counted < runs:
+        lines.append(
+            _("Runs are capped at {cap} (runs_max.{counts_as}).").format(
+                cap=counted, counts_as=counts_as
+            )
+        )
+    if rules.run_value == 1:
+        return f"runs {counted}"
+    return _("runs {counted} x {run_value}").format(counted=counted, run_value=rules.run_value)
+
+
+def _value_parts(rules: Rules, game: str, marks: tuple[bool, bool], runs_text: str) -> list[str]:
+    """What a game's value adds up (the game, schneider, schwarz, runs), each as it is worded."""
+    schneider, schwarz = marks
+    parts = [f"{game_word(game)} {rules.game_values[game]}"]
+    if schneider:
         parts.append(_("schneider {bonus}").format(bonus=rules.schneider_bonus))
-    if t is not None and ((won and t == total_tricks) or (not won and t == 0)):
-        schwarz = True
-        value += rules.schwarz_bonus
+    if schwarz:
         parts.append(_("schwarz {bonus}").format(bonus=rules.schwarz_bonus))
     if runs_text:
-        value += runs_value
         parts.append(runs_text)
-    lines.append(_("Game value: {parts} = {value}.").format(parts=" + ".join(parts), value=value))
-    return won, value, None, lines, (schneider, schwarz)
+    return parts
 
 
-def _tout_value(rules: Rules, game: str, runs_value: int, runs_text: str) -> tuple[int, str]:
-    """A tout's value and its working: game_values.GAME-tout + runs, or under tout_scoring =
-    double (game + runs) x 2 (no schneider or schwarz either way)."""
+def _tout_text(rules: Rules, game: str, runs_text: str) -> str:
+    """A tout's value worded (`_tout_value`)."""
+    runs = f" + {runs_text}" if runs_text else ""
     if rules.tout_scoring == "double":
         base = game.removesuffix("-tout")
-        inner = rules.game_values[base] + runs_value
-        shown = f"{game_word(base)} {rules.game_values[base]}" + (
-            f" + {runs_text}" if runs_text else ""
-        )
-        return 2 * inner, _("({shown}) x 2 (tout_scoring = double)").format(shown=shown)
-    value = rules.game_values[game] + runs_value
-    return value, f"{game_word(game)} {rules.game_values[game]}" + (
-        f" + {runs_text}" if runs_text else ""
-    )
+        shown = f"{game_word(base)} {rules.game_values[base]}{runs}"
+        return _("({shown}) x 2 (tout_scoring = double)").format(shown=shown)
+    return f"{game_word(game)} {rules.game_values[game]}{runs}"
