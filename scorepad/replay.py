@@ -605,14 +605,14 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
         taken[trick.winner] += 1
     everything = [p for p in hand.players if taken[p] == len(tricks)]
     if everything:
-        ramsch = RamschHand(tuple(hand.players), hand.dealer, durchmarsch=everything[0])
+        ramsch = RamschHand(tuple(hand.players), dealer=hand.dealer, durchmarsch=everything[0])
     else:
         ramsch = RamschHand(
             tuple(hand.players),
-            hand.dealer,
-            points,
-            (hand.loser,) if hand.loser else (),
-            tuple(p for p in hand.players if not taken[p]),
+            dealer=hand.dealer,
+            ramsch_points=points,
+            losers=(hand.loser,) if hand.loser else (),
+            jungfrau=tuple(p for p in hand.players if not taken[p]),
         )
     try:
         result = score(rules, ramsch, explain=True)
@@ -896,12 +896,12 @@ def _picker_hand(outcome: HandReplay) -> PickerHand:
         outcome.players,
         outcome.picker,
         outcome.points,
-        outcome.dealer,
-        outcome.partners,
-        alone,
-        outcome.side_tricks,
-        outcome.crack,
-        outcome.recrack,
+        dealer=outcome.dealer,
+        partners=outcome.partners,
+        alone=alone,
+        tricks=outcome.side_tricks,
+        crack=outcome.crack,
+        recrack=outcome.recrack,
         game=game,
         runs=outcome.runs,
     )

@@ -7,7 +7,7 @@ the same way `scorepad check` does.
 
 The package, by concern:
 
-    records      the hand records (a hand's inputs) and a penalty's
+    records      the hand records (written from hands.INPUTS by scripts/hand_records.py)
     result       Outcome and Score
     seating      who plays a hand, in which order; players found by name
     words        wording every explanation shares
@@ -19,23 +19,24 @@ The package, by concern:
     leaster      a leaster, under each of its settings
     schwanzer    a schwanzer
     ramsch       a Ramsch
-    penalty      a penalty
+    penalty      a penalty, and its record
 """
 
 from ..rules import Rules
 from .card_points import points_class, possible_in, possible_points, tricks_needed
 from .doubling import MAX_BOCK_PLACES, Bock, bock_events, with_bock
 from .leaster import score_leaster
-from .penalty import score_penalty
+from .penalty import Penalty, score_penalty
 from .picker import score_picker
 from .ramsch import score_ramsch
-from .records import Hand, LeasterHand, Penalty, PickerHand, RamschHand, SchwanzerHand
+from .records import RECORDS, Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
 from .result import Outcome, Score
 from .schwanzer import SCHWANZER_POINTS, score_schwanzer
 from .seating import Seating, find_player, same_name, seat
 
 __all__ = [
     "MAX_BOCK_PLACES",
+    "RECORDS",
     "SCHWANZER_POINTS",
     "Bock",
     "Hand",

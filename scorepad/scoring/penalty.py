@@ -1,15 +1,24 @@
 """A penalty (a misplay, a renege, a look at the blind): not a hand, a payment."""
 
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..errors import HandError
 from ..i18n import gettext as _
 from ..names import Role
 from ..rules import MAX_AMOUNT, Rules
-from .records import Penalty
 from .result import Outcome, Score
 from .seating import find_player
 from .words import explanation, listed
+
+
+class Penalty(NamedTuple):
+    """A penalty (a misplay, a renege, a look at the blind): not a hand, a payment."""
+
+    players: tuple[str, ...]  # everyone seated
+    offender: str
+    points: int  # paid to each other seated player (or to `to` alone)
+    to: str | None = None
 
 
 def score_penalty(rules: Rules, penalty: Penalty) -> Score:
