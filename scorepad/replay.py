@@ -98,59 +98,14 @@ def _cards(text: str, line: int) -> list[Card]:
         raise HandFileError(line, str(exc)) from None
 
 
-# (complexity 21: one branch for each kind of line a hand file holds, each a few lines long)
-def parse_hand_file(text: str) -> HandFile:  # noqa: C901
+def parse_hand_file(text: str) -> HandFile:
     """Read a hand file's text; every problem names its line."""
     hand = HandFile()
     pending: list[tuple[int, str, str]] = []  # card lines keyed by a name, read after players
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        bad = unprintable(line)  # (its names and words are printed: no escape sequences)
-        if bad is not None:
-            raise HandFileError(number, unprintable_problem("this line", line, bad))
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise HandFileError(
-                number,
-                _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(
-                    line=line
-                ),
-            )
-        lowered = key.lower()
-        if lowered == "trick":
-            hand.tricks.append((number, _cards(value, number)))
-            continue
-        if lowered.startswith("hand "):
-            pending.append((number, key[5:].strip(), value))
-            continue
-        if lowered not in KEYS:
-            pending.append((number, key, value))
-            continue
-        if lowered in hand.lines:
-            raise HandFileError(
-                number,
-                _("{lowered} is given twice (first on line {lines})").format(
-                    lowered=lowered, lines=hand.lines[lowered]
-                ),
-            )
-        hand.lines[lowered] = number
-        if lowered == "players":
-            hand.players = [
-                n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
-            ]
-            if len({same_name(p) for p in hand.players}) != len(hand.players):
-                raise HandFileError(number, _("players: a name is listed twice"))
-        elif lowered in ("blind", "bury"):
-            setattr(hand, lowered, _cards(value, number))
-        elif lowered == "recrack":
-            if value.lower() not in ("yes", "no", "true", "false", ""):
-                raise HandFileError(number, _("recrack: write yes or no"))
-            hand.recrack = value.lower() in ("yes", "true")
-        else:
-            setattr(hand, lowered, value)
+        if line:
+            _read_line(hand, pending, number, line)
     if not hand.players:
         raise HandFileError(1, _("no 'players:' line: list the players in seat order"))
     for number, name, value in pending:
@@ -175,6 +130,56 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
             except ScorepadError as exc:
                 raise HandFileError(hand.lines[key], str(exc).strip()) from None
     return hand
+
+
+def _read_line(hand: HandFile, pending: list[tuple[int, str, str]], number: int, line: str) -> None:
+    """Take in one line of a hand file (not blank, its comment cut off): a trick, a key's
+    value, or a player's cards (kept in `pending` until the players are known)."""
+    bad = unprintable(line)  # (its names and words are printed: no escape sequences)
+    if bad is not None:
+        raise HandFileError(number, unprintable_problem("this line", line, bad))
+    key, sep, value = line.partition(":")
+    key, value = key.strip(), value.strip()
+    if not sep:
+        raise HandFileError(
+            number,
+            _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(line=line),
+        )
+    lowered = key.lower()
+    if lowered == "trick":
+        hand.tricks.append((number, _cards(value, number)))
+    elif lowered.startswith("hand "):
+        pending.append((number, key[5:].strip(), value))
+    elif lowered not in KEYS:
+        pending.append((number, key, value))
+    elif lowered in hand.lines:
+        raise HandFileError(
+            number,
+            _("{lowered} is given twice (first on line {lines})").format(
+                lowered=lowered, lines=hand.lines[lowered]
+            ),
+        )
+    else:
+        hand.lines[lowered] = number
+        _read_key(hand, lowered, value, number)
+
+
+def _read_key(hand: HandFile, key: str, value: str, number: int) -> None:
+    """Take in the value of one of the hand file's keys (`KEYS`)."""
+    if key == "players":
+        hand.players = [
+            n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
+        ]
+        if len({same_name(p) for p in hand.players}) != len(hand.players):
+            raise HandFileError(number, _("players: a name is listed twice"))
+    elif key in ("blind", "bury"):
+        setattr(hand, key, _cards(value, number))
+    elif key == "recrack":
+        if value.lower() not in ("yes", "no", "true", "false", ""):
+            raise HandFileError(number, _("recrack: write yes or no"))
+        hand.recrack = value.lower() in ("yes", "true")
+    else:
+        setattr(hand, key, value)
 
 
 def digest(hand: HandFile) -> str:
