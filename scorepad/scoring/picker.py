@@ -54,7 +54,7 @@ _SCHAFKOPF_WORDS = {
 
 def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     """A hand with a picker (a declarer), in either family: who is on which side, the value
-    (`_sheepshead_value` or `schafkopf_value`), the doublings, and each player's points; and,
+    (`_sheepshead_level` or `schafkopf_value`), the doublings, and each player's points; and,
     where `explain` asks for it, why (`_picker_lines`)."""
     words = _SCHAFKOPF_WORDS if rules.is_schafkopf else _SHEEPSHEAD_WORDS
     check_family_options(rules, hand)
