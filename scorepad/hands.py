@@ -2,11 +2,13 @@
 inputs as a table gives them, and working out what an amendment changes.
 
 `INPUTS` is the one table. Each `Input` has its name (the same as its column in the session
-file, its key in JSON and its field in the hand records of `scoring`), its type, the format
-version that brought its column, the kinds of hand it belongs to, and the word and help of its
-option. The session file's columns (`store.format`), the options of `check`, `hand` and `amend`
-(`cli`), the live board's entry fields (`serve`), which inputs go together and what an amendment
-clears all come from it.
+file, its key in JSON and its field in the hand records of `scoring` and in `store.format.Row`),
+its type, the format version that brought its column, the kinds of hand it belongs to, whether
+a picker hand can be made without it, and the word and help of its option. The session
+file's columns (`store.format`), the options of `check`, `hand` and `amend` (`cli`), the live
+board's entry fields (`serve`), which inputs go together and what an amendment clears all come
+from it; the fields of the hand records (`scoring.records`) and of `Row` are written from it by
+scripts/hand_records.py (`tests/test_hands.py` fails while they are stale).
 
 Pure: no I/O, no click. Errors name the input (`errors.field`), and each interface words it its
 own way: `--partner` on the command line, `partners` in the board's JSON.
@@ -56,6 +58,7 @@ class Input(NamedTuple):
     word: str = ""  # the option's word, where it is not the name's (--partner for partners)
     metavar: str = ""
     amend_help: str = ""  # the help under `amend`, where it differs
+    required: bool = False  # a picker hand cannot be made without it (`build_hand` asks)
 
     @property
     def option(self) -> str:
@@ -106,6 +109,7 @@ INPUTS = (
         _k(PICKER),
         "Who picked (in Schafkopf: the declarer).",
         metavar="NAME",
+        required=True,
     ),
     Input(
         "partners",
@@ -122,6 +126,7 @@ INPUTS = (
         _k(PICKER),
         "Card points of the picker's side, bury included (0-120).",
         metavar="N",
+        required=True,
     ),
     Input(
         "tricks",
@@ -347,7 +352,7 @@ def build_hand(
     """The hand that the inputs `values` describe (keyed by input name; what is missing is not
     given): a `PickerHand`, or the `LeasterHand`, `SchwanzerHand` or `RamschHand` its selector
     names. A HandError names the first input that does not fit."""
-    from .scoring import LeasterHand, PickerHand, RamschHand, SchwanzerHand
+    from .scoring import RECORDS
 
     kind = kind_given(values) or PICKER
     _check_belongs(values, kind)
@@ -355,15 +360,14 @@ def build_hand(
         declared = GAMES_BY_NAME.get(values.get("game") or "partner")
         if values.get("points") is None and declared and declared.won_by == WonBy.NO_TRICK:
             values = {**values, "points": 0}  # (a bettel is won or lost on tricks alone)
-        for needed in ("picker", "points"):
+        for needed in (i.name for i in INPUTS if i.required and PICKER in i.kinds):
             if values.get(needed) is None:
                 raise HandError(
                     _("Missing option '{needed}' (or give {leaster})").format(
                         needed=field(needed), leaster=field(LEASTER)
                     )
                 )
-    record: type[Hand] = {PICKER: PickerHand, LEASTER: LeasterHand, SCHWANZER: SchwanzerHand,
-                          RAMSCH: RamschHand}[kind]  # fmt: skip
+    record = RECORDS[kind]
     inputs: dict[str, Any] = {"players": tuple(players)}
     for name in record._fields[1:]:
         value = out if name == "out" else values.get(name)

@@ -89,30 +89,52 @@ def played_for_pot(
 ) -> Score:
     """The score of a hand with a picker played for a pot holding `pot` (`plays_for_pot`): the
     hand's own points, and each member of the picker's side's share of the pot, won or paid in;
-    `Score.pot` says what it put into the pot (negative: what it took)."""
+    `Score.pot` says what it put into the pot (negative: what it took). A score explained
+    (`scoring.score(..., explain=True)`) is explained with the pot too."""
     won = result.outcome is Outcome.WIN
-    side_words = _("the declarer's side") if rules.is_schafkopf else _("the picker's side")
-    if won:
-        amount = pot
-        what = _("{side} takes it").format(side=side_words)
-    else:
-        amount = pot if not rules.pot_max else max(0, min(pot, rules.pot_max - pot))
-        if amount == pot:
-            what = _("{side} pays as much into it (the pot doubles, to {doubled})").format(
-                side=side_words, doubled=2 * pot
-            )
-        elif amount:
-            what = _("{side} pays {amount} into it, up to the cap of {cap} (pot_max)").format(
-                side=side_words, amount=amount, cap=rules.pot_max
-            )
-        else:
-            what = _("it is at its cap of {cap} (pot_max): {side} pays nothing into it").format(
-                cap=rules.pot_max, side=side_words
-            )
+    # a win takes the whole pot; a loss pays as much into it, up to pot_max where it is set
+    whole = won or not rules.pot_max
+    amount = pot if whole else max(0, min(pot, rules.pot_max - pot))
     side = (picker, *(p for p in partners if p != picker))
     shares = pot_shares(rules, result.deltas, side, amount)
     sign = 1 if won else -1
     deltas = {p: v + sign * shares.get(p, 0) for p, v in result.deltas.items()}
+    explanation = result.explanation
+    if explanation:
+        lines = _pot_lines(rules, result, deltas, side, shares, pot, amount)
+        explanation += tuple(worded(line) for line in lines)
+    return result._replace(
+        deltas=MappingProxyType(deltas), explanation=explanation, pot=-sign * amount
+    )
+
+
+def _pot_lines(
+    rules: Rules,
+    result: Score,
+    deltas: Mapping[str, int],
+    side: Sequence[str],
+    shares: Mapping[str, int],
+    pot: int,
+    amount: int,
+) -> list[str]:
+    """What the pot did with a hand played for it (`played_for_pot`), line by line."""
+    won = result.outcome is Outcome.WIN
+    side_words = _("the declarer's side") if rules.is_schafkopf else _("the picker's side")
+    if won:
+        what = _("{side} takes it").format(side=side_words)
+    elif amount == pot:
+        what = _("{side} pays as much into it (the pot doubles, to {doubled})").format(
+            side=side_words, doubled=2 * pot
+        )
+    elif amount:
+        what = _("{side} pays {amount} into it, up to the cap of {cap} (pot_max)").format(
+            side=side_words, amount=amount, cap=rules.pot_max
+        )
+    else:
+        what = _("it is at its cap of {cap} (pot_max): {side} pays nothing into it").format(
+            cap=rules.pot_max, side=side_words
+        )
+    sign = 1 if won else -1
     lines = [_("The pot holds {pot}: {what}.").format(pot=pot, what=what)]
     if amount and len(side) > 1:
         how = (
@@ -139,18 +161,14 @@ def played_for_pot(
             if rules.is_schafkopf
             else _("Picker {player} alone: {points}.")
         )
-        lines.append(alone.format(player=picker, points=_signed(sign * amount)))
+        lines.append(alone.format(player=side[0], points=_signed(sign * amount)))
     after = pot - sign * amount
     lines.append(
         _("With the pot the hand sums to {sum}; the pot holds {after} after it.").format(
             sum=_signed(sum(deltas.values())), after=after
         )
     )
-    return result._replace(
-        deltas=MappingProxyType(deltas),
-        explanation=result.explanation + tuple(worded(line) for line in lines),
-        pot=-sign * amount,
-    )
+    return lines
 
 
 def _signed(value: int) -> str:

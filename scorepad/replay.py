@@ -115,64 +115,14 @@ def _cards(text: str, line: int) -> list[Card]:
         raise HandFileError(line, str(exc)) from None
 
 
-# (complexity 21: one branch for each kind of line a hand file holds, each a few lines long)
-def parse_hand_file(text: str) -> HandFile:  # noqa: C901
+def parse_hand_file(text: str) -> HandFile:
     """Read a hand file's text; every problem names its line."""
     hand = HandFile()
     pending: list[tuple[int, str, str]] = []  # card lines keyed by a name, read after players
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        bad = unprintable(line)  # (its names and words are printed: no escape sequences)
-        if bad is not None:
-            raise HandFileError(number, unprintable_problem("this line", line, bad))
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise HandFileError(
-                number,
-                _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(
-                    line=line
-                ),
-            )
-        lowered = key.lower()
-        if lowered == "trick":
-            hand.tricks.append((number, _cards(value, number)))
-            continue
-        if lowered == "set":
-            hand.settings.append((number, value))
-            continue
-        if lowered.startswith("hand "):
-            pending.append((number, key[5:].strip(), value))
-            continue
-        if lowered not in KEYS:
-            pending.append((number, key, value))
-            continue
-        if lowered in hand.lines:
-            raise HandFileError(
-                number,
-                _("{lowered} is given twice (first on line {lines})").format(
-                    lowered=lowered, lines=hand.lines[lowered]
-                ),
-            )
-        hand.lines[lowered] = number
-        if lowered == "players":
-            hand.players = [
-                n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
-            ]
-            if len({same_name(p) for p in hand.players}) != len(hand.players):
-                raise HandFileError(number, _("players: a name is listed twice"))
-        elif lowered in ("blind", "bury"):
-            setattr(hand, lowered, _cards(value, number))
-        elif lowered == "recrack":
-            if value.lower() not in ("yes", "no", "true", "false", ""):
-                raise HandFileError(number, _("recrack: write yes or no"))
-            hand.recrack = value.lower() in ("yes", "true")
-        elif lowered in ("knocks", "stoss"):
-            _count(hand, lowered, value, number)
-        else:
-            setattr(hand, lowered, value)
+        if line:
+            _read_line(hand, pending, number, line)
     if not hand.players:
         raise HandFileError(1, _("no 'players:' line: list the players in seat order"))
     for number, name, value in pending:
@@ -198,6 +148,60 @@ def parse_hand_file(text: str) -> HandFile:  # noqa: C901
                 raise HandFileError(hand.lines[key], str(exc).strip()) from None
     _check_knockers_and_stoss(hand)
     return hand
+
+
+def _read_line(hand: HandFile, pending: list[tuple[int, str, str]], number: int, line: str) -> None:
+    """Take in one line of a hand file (not blank, its comment cut off): a trick, a key's
+    value, or a player's cards (kept in `pending` until the players are known)."""
+    bad = unprintable(line)  # (its names and words are printed: no escape sequences)
+    if bad is not None:
+        raise HandFileError(number, unprintable_problem("this line", line, bad))
+    key, sep, value = line.partition(":")
+    key, value = key.strip(), value.strip()
+    if not sep:
+        raise HandFileError(
+            number,
+            _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(line=line),
+        )
+    lowered = key.lower()
+    if lowered == "trick":
+        hand.tricks.append((number, _cards(value, number)))
+    elif lowered == "set":
+        hand.settings.append((number, value))
+    elif lowered.startswith("hand "):
+        pending.append((number, key[5:].strip(), value))
+    elif lowered not in KEYS:
+        pending.append((number, key, value))
+    elif lowered in hand.lines:
+        raise HandFileError(
+            number,
+            _("{lowered} is given twice (first on line {lines})").format(
+                lowered=lowered, lines=hand.lines[lowered]
+            ),
+        )
+    else:
+        hand.lines[lowered] = number
+        _read_key(hand, lowered, value, number)
+
+
+def _read_key(hand: HandFile, key: str, value: str, number: int) -> None:
+    """Take in the value of one of the hand file's keys (`KEYS`)."""
+    if key == "players":
+        hand.players = [
+            n.strip() for n in next(csv.reader([value], skipinitialspace=True)) if n.strip()
+        ]
+        if len({same_name(p) for p in hand.players}) != len(hand.players):
+            raise HandFileError(number, _("players: a name is listed twice"))
+    elif key in ("blind", "bury"):
+        setattr(hand, key, _cards(value, number))
+    elif key == "recrack":
+        if value.lower() not in ("yes", "no", "true", "false", ""):
+            raise HandFileError(number, _("recrack: write yes or no"))
+        hand.recrack = value.lower() in ("yes", "true")
+    elif key in ("knocks", "stoss"):
+        _count(hand, key, value, number)
+    else:
+        setattr(hand, key, value)
 
 
 def _count(hand: HandFile, key: str, value: str, line: int) -> None:
@@ -677,7 +681,7 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
         stoss=hand.stoss,
     )
     try:
-        result = score(rules, outcome.hand())
+        result = score(rules, outcome.hand(), explain=True)
     except ScorepadError as exc:
         problems.append(Misplay(None, None, _("the hand cannot be scored: {exc}").format(exc=exc)))
         result = None
@@ -703,19 +707,19 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
     everything = [p for p in hand.players if taken[p] == len(tricks)]
     if everything:
         ramsch = RamschHand(
-            tuple(hand.players), hand.dealer, durchmarsch=everything[0], knocks=hand.knocks
+            tuple(hand.players), dealer=hand.dealer, durchmarsch=everything[0], knocks=hand.knocks
         )
     else:
         ramsch = RamschHand(
             tuple(hand.players),
-            hand.dealer,
-            points,
-            (hand.loser,) if hand.loser else (),
-            tuple(p for p in hand.players if not taken[p]),
+            dealer=hand.dealer,
+            ramsch_points=points,
+            losers=(hand.loser,) if hand.loser else (),
+            jungfrau=tuple(p for p in hand.players if not taken[p]),
             knocks=hand.knocks,
         )
     try:
-        result = score(rules, ramsch)
+        result = score(rules, ramsch, explain=True)
     except ScorepadError as exc:
         message = worded(exc.raw.replace("with ⟨losers⟩ NAME", "with a 'loser: NAME' line"))
         problems.append(
@@ -997,12 +1001,12 @@ def _picker_hand(outcome: HandReplay) -> PickerHand:
         outcome.players,
         outcome.picker,
         outcome.points,
-        outcome.dealer,
-        outcome.partners,
-        alone,
-        outcome.side_tricks,
-        outcome.crack,
-        outcome.recrack,
+        dealer=outcome.dealer,
+        partners=outcome.partners,
+        alone=alone,
+        tricks=outcome.side_tricks,
+        crack=outcome.crack,
+        recrack=outcome.recrack,
         game=game,
         runs=outcome.runs,
         knocks=outcome.knocks,

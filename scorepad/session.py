@@ -398,6 +398,8 @@ class Session:
             with self._locked() as fd:
                 with self._snapshot() as snapshot:
                     head, _unused = snapshot.read_head()
+                    if snapshot.torn():
+                        raise SessionError(self.path, TORN, line_count(snapshot) + 1)
                     possible = steps.left(snapshot, head, back, count)
                 if possible < count:
                     why = steps.too_few(possible, count, back) if count > 1 else None

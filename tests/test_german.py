@@ -329,6 +329,21 @@ def test_check_json_is_the_same_in_both_languages() -> None:
     assert de(*args).stdout == en(*args).stdout
 
 
+@pytest.mark.parametrize("scoring", ["fewest-wins", "most-loses"])
+def test_a_leasters_payout_reads_german_however_it_is_scored(scoring: str) -> None:
+    args = ["check", "--players", "Ann,Bob,Cy,Dee,Ed", "--leaster"]
+    args += [
+        "--set",
+        f"leaster_scoring={scoring}",
+        "--leaster-points",
+        "Ann=10,Bob=20,Cy=30,Dee=45,Ed=15",
+    ]
+    german = de(*args)
+    assert german.exit_code == 0, german.output
+    assert "Auszahlung: 1." in german.stdout.splitlines()
+    assert "Payout" not in german.stdout
+
+
 def test_a_german_night_writes_the_same_file(tmp_path: Path) -> None:
     """The session file is never translated: the same night, in either language, is the
     same file (but for the times its rows carry)."""

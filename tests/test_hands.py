@@ -2,7 +2,10 @@
 errors name an input, each interface in its own words."""
 
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from _types import Run
@@ -10,16 +13,15 @@ from _types import Run
 from scorepad import hands
 from scorepad.errors import HandError, field, worded
 from scorepad.hands import BY_NAME, INPUTS, KINDS, OPTIONS, Type, amend_changes, build_hand
-from scorepad.scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
+from scorepad.scoring import RECORDS, LeasterHand, PickerHand
 from scorepad.store import format as schema
 
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Ed")
-RECORDS: dict[str, type[Hand]] = {"picker": PickerHand, "leaster": LeasterHand,
-                                  "schwanzer": SchwanzerHand, "ramsch": RamschHand}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_each_hand_record_holds_exactly_the_inputs_of_its_kind(kind: str) -> None:
+    assert set(RECORDS) == set(KINDS)
     fields = set(RECORDS[kind]._fields) - {"players"}
     of_kind = {i.name for i in INPUTS if kind in i.kinds and i.type is not Type.KIND}
     assert fields == of_kind
@@ -32,6 +34,43 @@ def test_the_session_files_input_columns_are_the_tables() -> None:
         assert column.since == BY_NAME[name].since, name
     # a row has a field for each input, under the same name
     assert set(columns) <= set(schema.Row._fields)
+
+
+def _hand_records() -> ModuleType:
+    """scripts/hand_records.py, which writes the records' and `Row`'s fields from the table."""
+    scripts = str(Path(__file__).parent.parent / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        import hand_records  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(scripts)
+    module: ModuleType = hand_records
+    return module
+
+
+def test_the_records_and_rows_inputs_are_as_the_table_writes_them() -> None:
+    assert _hand_records().stale() == [], "run python scripts/hand_records.py"
+
+
+def test_a_new_input_is_written_into_the_records_of_its_kinds_and_into_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    script = _hand_records()
+    misdeal = hands.Input("misdeal", Type.FLAG, frozenset(("picker", "leaster")), "A misdeal.")
+    named = hands.Input("caller", Type.NAME, frozenset(("picker",)), "Who called.", since=9)
+    monkeypatch.setattr(script, "INPUTS", (*INPUTS, misdeal, named))
+    made: dict[str, Any] = {}
+    exec(compile(script.records(), "records.py", "exec"), made)
+    assert made["PickerHand"]._fields[-2:] == ("misdeal", "caller")
+    assert made["LeasterHand"]._fields[-1] == "misdeal"
+    assert "misdeal" not in made["SchwanzerHand"]._fields + made["RamschHand"]._fields
+    # the players, then what a picker hand cannot be made without, as the table says
+    assert made["PickerHand"]._fields[:3] == ("players", "picker", "points")
+    assert made["PickerHand"](FIVE, "Ann", 70).caller is None
+    assert made["LeasterHand"](FIVE).misdeal is False
+    row = script.row(script.ROW_FILE.read_text(encoding="utf-8"))
+    fields = row[row.index(script.ROW_START) : row.index(script.ROW_END)]
+    assert fields.endswith("    misdeal: bool = False\n    caller: str | None = None\n")
 
 
 def test_the_boards_fields_are_the_tables() -> None:

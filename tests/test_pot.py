@@ -199,6 +199,25 @@ def test_a_tie_thrown_in_does_not_play_for_the_pot() -> None:
     assert played_for_pot(rules, won, "Ann", ("Bob",), 10).pot == -10
 
 
+def test_the_pot_is_explained_where_the_hand_is() -> None:
+    rules = load_rules("standard", ["all_pass=pot"])
+    hand = PickerHand(tuple(FIVE.split(",")), "Ann", 70, partners=("Bob",))
+    plain = played_for_pot(rules, score(rules, hand), "Ann", ("Bob",), 10)
+    explained = played_for_pot(rules, score(rules, hand, explain=True), "Ann", ("Bob",), 10)
+    assert plain.explanation == ()
+    # the hand's own lines, then the pot's: it holds 10, the side takes it, shared 2:1 (7 and 3
+    # of 10 rounded to the picker), and the players are +10 together (the pot -10)
+    own = score(rules, hand, explain=True).explanation
+    assert explained.explanation[: len(own)] == own
+    assert explained.explanation[len(own) :] == (
+        "The pot holds 10: the picker's side takes it.",
+        "The side shares the 10 as the hand pays them (pot_split = as-hand), in whole points, "
+        "the rest to the picker: Ann +7, Bob +3.",
+        "With the pot the hand sums to +10; the pot holds 0 after it.",
+    )
+    assert explained._replace(explanation=()) == plain
+
+
 # --- what leaves the pot alone ------------------------------------------------------------------
 
 

@@ -73,11 +73,11 @@ def picker_hands(draw: st.DrawFn, presets: Sequence[str] = ZERO_SUM) -> tuple[Ru
         players,
         picker,
         points,
-        dealer,
-        tuple(partners),
-        alone,
-        tricks,
-        crack,
+        dealer=dealer,
+        partners=tuple(partners),
+        alone=alone,
+        tricks=tricks,
+        crack=crack,
         recrack=bool(crack) and draw(st.booleans()),
         doubled=draw(st.integers(0, 2)),
         game=game,
@@ -153,6 +153,23 @@ def test_every_leaster_sums_to_zero_and_pays_the_fewest(case: tuple[Rules, Least
         assert hand.leaster_points[winner] == min(
             hand.leaster_points[p] for p in hand.players if hand.leaster_tricks[p] > 0
         )
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(picker_hands(presets=("standard", "pagat", "schafkopf", "first-night")), leasters())
+)
+def test_a_score_explained_is_the_same_score_with_its_reasons(
+    case: tuple[Rules, PickerHand | LeasterHand],
+) -> None:
+    # score() words its explanation only when asked (a pass over a file never is): asked or
+    # not, every figure, role and doubling is the same.
+    rules, hand = case
+    plain = score(rules, hand)
+    explained = score(rules, hand, explain=True)
+    assert plain.explanation == ()
+    assert len(explained.explanation) >= 2 and all(explained.explanation)
+    assert explained._replace(explanation=()) == plain
 
 
 # --- no argument list produces a traceback -------------------------------------------------------

@@ -104,7 +104,7 @@ def check(
     why = tricks_needed(rules, hand)
     if why:
         raise HandError(why)
-    result = score(rules, hand)
+    result = score(rules, hand, explain=fmt != "csv")  # (a CSV table says no more)
     if pot is not None:
         result = _played_for_pot(rules, hand, result, pot)
     if fmt == "json":

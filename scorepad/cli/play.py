@@ -753,7 +753,15 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     points = _ask(_("Card points of the picker's side, bury included (0-120)?"), _whole(0, 120))
     need = tricks_needed(
         rules,
-        PickerHand(state.seated, picker, points, seating.dealer, tuple(partners), alone, game=game),
+        PickerHand(
+            state.seated,
+            picker,
+            points,
+            dealer=seating.dealer,
+            partners=tuple(partners),
+            alone=alone,
+            game=game,
+        ),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
         tricks = _ask(

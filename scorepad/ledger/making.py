@@ -51,7 +51,7 @@ class NewRows(Night):
     def score_hand(self, hand: Hand) -> Score:
         """Score a hand prepared for this session (`prepare`) as the next: a hand with a picker
         plays for the pot, if there is one (all_pass = pot)."""
-        result = score(self.rules, hand)
+        result = score(self.rules, hand, explain=True)
         if isinstance(hand, PickerHand) and plays_for_pot(self.pot, result):
             return played_for_pot(self.rules, result, hand.picker, hand.partners, self.pot)
         return result
@@ -216,7 +216,7 @@ class NewRows(Night):
         why = tricks_needed(self.rules, hand._replace(dealer=hand.dealer or version.row.dealer))
         if why:
             raise HandError(why)
-        result = score(self.rules, hand)
+        result = score(self.rules, hand, explain=True)
         if isinstance(hand, PickerHand) and plays_for_pot(version.pot, result):
             result = played_for_pot(self.rules, result, hand.picker, hand.partners, version.pot)
         try:

@@ -15,7 +15,7 @@ that list and the file's own header, so the order of the columns and the quoting
 not matter to the reader. The file states its format version in the `format` cell of its rules
 row; a file without a `format` column is version 1 (as every scorepad before formats wrote).
 A hand's input columns come from the table of inputs (`hands.INPUTS`, with the format version that
-brought each); a new input also needs its field in `Row` (a test holds the two together).
+brought each); so do `Row`'s fields for them, written by scripts/hand_records.py.
 """
 
 import functools
@@ -319,8 +319,8 @@ class Row(NamedTuple):
     hand: int | None = None
     ref: int | None = None
     deltas: Mapping[str, int] = NOTHING
+    # The hand's inputs, written from hands.INPUTS by scripts/hand_records.py (not by hand):
     dealer: str | None = None
-    out: tuple[str, ...] = ()
     picker: str | None = None
     partners: tuple[str, ...] = ()
     alone: bool = False
@@ -328,14 +328,29 @@ class Row(NamedTuple):
     tricks: int | None = None
     crack: str | None = None
     recrack: bool = False
-    doubled: int = 0
     forced: bool = False
+    blitz: int = 0
     game: str | None = None
     runs: int | None = None
-    blitz: int = 0
     winner: str | None = None
     leaster_points: Mapping[str, int] | None = None
     leaster_tricks: Mapping[str, int] | None = None
+    blind_points: int | None = None
+    schwanzer_points: Mapping[str, int] | None = None
+    losers: tuple[str, ...] = ()
+    ramsch_points: Mapping[str, int] | None = None
+    jungfrau: tuple[str, ...] = ()
+    durchmarsch: str | None = None
+    knocks: int = 0
+    stoss: int = 0
+    last: bool = False
+    out: tuple[str, ...] = ()
+    doubled: int = 0
+    bock: str = ""
+    offender: str | None = None
+    penalty: int | None = None
+    paid_to: str | None = None
+    # (the end of the hand's inputs)
     note: str = ""
     time: str = ""
     next_dealer: str | None = None
@@ -344,22 +359,9 @@ class Row(NamedTuple):
     totals: Mapping[str, int] = NOTHING
     format: int | None = None  # on the rules row: the file's format version
     rules_line: int | None = None  # the `set` row in force after this row (None: line 2)
-    last: bool = False
-    blind_points: int | None = None
-    schwanzer_points: Mapping[str, int] | None = None
-    losers: tuple[str, ...] = ()
-    offender: str | None = None
-    penalty: int | None = None
-    paid_to: str | None = None
-    knocks: int = 0
-    stoss: int = 0
-    ramsch_points: Mapping[str, int] | None = None
-    jungfrau: tuple[str, ...] = ()
-    durchmarsch: str | None = None
     undoes: int | None = None  # the line of the change an `undo` row takes back
     redoes: int | None = None  # the line of the change a `redo` row makes again
     digest: str = ""  # a hand `replay --record` recorded: its hand file's digest
-    bock: str = ""  # a Bock hand: its place and factor (`2/5x2`)
     bock_rounds: int | None = None  # a `bock` row: the rounds it starts
     bock_queue: str = ""  # the Bock hands the next hands are (`ledger.bock`)
     pot: int = 0  # what the pot holds after this row (all_pass = pot)

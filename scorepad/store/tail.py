@@ -132,7 +132,7 @@ def rows_back(snapshot: Snapshot, head: Head) -> Iterator[Row]:
         pos = start
         pieces = buffer.split(b"\n")[:-1]
         if start > 0:  # the first piece may be the end of a line that began before the chunk
-            buffer = pieces[0] + b"\n"
+            buffer = (pieces[0] + b"\n") if pieces else buffer
             pieces = pieces[1:]
             if len(buffer) > MAX_LINE:
                 raise SessionError(head.path, f"{TOO_LONG}; {VERIFY_HINT}", line - len(pieces))
