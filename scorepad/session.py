@@ -241,16 +241,22 @@ class Session:
             self.night()
             upgrade(self.path, fd, head, version)
 
-    def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
-        """Score a hand and append it; returns its row, its score and the night after it."""
+    def _appended(self, make: Callable[[_Resumed], tuple[Row, Any]]) -> tuple[Row, Any, Ledger]:
+        """Under the lock: the row `make` makes from the night as its last row records it (and
+        what it gives besides), appended; and the night after it. A row that needs a newer
+        format than the file's is made again once the file is rewritten in it."""
         try:
             with self._resumed() as night:
-                row, result = night.ledger.record(hand, note, now())
+                row, made = make(night)
                 self._append(night.fd, night.head.codec, [row])
         except _Upgrade as needed:
             self._upgraded(needed)
-            return self.record(hand, note)
-        return row, result, night.ledger
+            return self._appended(make)
+        return row, made, night.ledger
+
+    def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
+        """Score a hand and append it; returns its row, its score and the night after it."""
+        return self._appended(lambda night: night.ledger.record(hand, note, now()))
 
     def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
         """Record a hand replayed from its hand file, keeping the file's `digest` with its row
@@ -258,94 +264,79 @@ class Session:
         file (a pass over the rows' digests), when the hand file's dealer is not the
         session's next, or when it seats other players or seats them otherwise
         (`_check_seats_alike`)."""
-        try:
-            with self._resumed() as night, self._snapshot() as snapshot:
-                ledger = night.ledger
-                reader = csv.reader(snapshot.lines(), strict=True)
-                for _try in range(3):
-                    next(reader, None)
-                try:
-                    recorded = night.head.codec.digests(reader)
-                except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
-                    raise SessionError(
-                        self.path,
-                        _("cannot read the rows ({exc}); {verify_hint}").format(
-                            exc=exc, verify_hint=VERIFY_HINT
-                        ),
-                    ) from None
-                if digest in recorded:
-                    raise HandError(
-                        _(
-                            "not recorded: this hand file is recorded already, as hand {recorded} "
-                            "(void that hand first to record it again)"
-                        ).format(recorded=recorded[digest])
+
+        def make(night: _Resumed) -> tuple[Row, Score]:
+            ledger = night.ledger
+            recorded = self._digests(night.head)
+            if digest in recorded:
+                raise HandError(
+                    _(
+                        "not recorded: this hand file is recorded already, as hand {recorded} "
+                        "(void that hand first to record it again)"
+                    ).format(recorded=recorded[digest])
+                )
+            if hand.dealer is not None and same_name(hand.dealer) != same_name(ledger.next_dealer):
+                raise HandError(
+                    _(
+                        "not recorded: the hand file says {dealer} deals, but the session's "
+                        "next hand ({last_hand}) is {next_dealer}'s to deal"
+                    ).format(
+                        dealer=hand.dealer,
+                        last_hand=ledger.last_hand + 1,
+                        next_dealer=ledger.next_dealer,
                     )
-                if hand.dealer is not None and same_name(hand.dealer) != same_name(
-                    ledger.next_dealer
-                ):
-                    raise HandError(
-                        _(
-                            "not recorded: the hand file says {dealer} deals, but the session's "
-                            "next hand ({last_hand}) is {next_dealer}'s to deal"
-                        ).format(
-                            dealer=hand.dealer,
-                            last_hand=ledger.last_hand + 1,
-                            next_dealer=ledger.next_dealer,
-                        )
-                    )
-                _check_seats_alike(hand, ledger)
-                row, result = ledger.record(hand, note, now())
-                row = row._replace(digest=digest)
-                self._append(night.fd, night.head.codec, [row])
-        except _Upgrade as needed:
-            self._upgraded(needed)
-            return self.record_replayed(hand, digest, note)
-        return row, result, ledger
+                )
+            _check_seats_alike(hand, ledger)
+            row, result = ledger.record(hand, note, now())
+            return row._replace(digest=digest), result
+
+        return self._appended(make)
+
+    def _digests(self, head: Head) -> dict[str, int]:
+        """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
+        with self._snapshot() as snapshot:
+            reader = csv.reader(snapshot.lines(), strict=True)
+            for _try in range(3):
+                next(reader, None)
+            try:
+                return head.codec.digests(reader)
+            except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
+                raise SessionError(
+                    self.path,
+                    _("cannot read the rows ({exc}); {verify_hint}").format(
+                        exc=exc, verify_hint=VERIFY_HINT
+                    ),
+                ) from None
 
     def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
         """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""
-        try:
-            with self._resumed() as night:
-                row, result = night.ledger.penalty_row(penalty, note, now())
-                self._append(night.fd, night.head.codec, [row])
-        except _Upgrade as needed:
-            self._upgraded(needed)
-            return self.penalty(penalty, note)
-        return row, result, night.ledger
+        return self._appended(lambda night: night.ledger.penalty_row(penalty, note, now()))
 
     def record_doubler(self, dealer: str | None = None, note: str = "") -> tuple[Row, Ledger]:
         """Append a thrown-in hand (all_pass = doubler)."""
-        with self._resumed() as night:
-            row = night.ledger.record_doubler(dealer, note, now())
-            append(self.path, night.fd, night.head.codec, [row])
-        return row, night.ledger
+        row, _none, ledger = self._appended(
+            lambda night: (night.ledger.record_doubler(dealer, note, now()), None)
+        )
+        return row, ledger
 
     def bock(self, rounds: int = 1, note: str = "") -> tuple[Row, Ledger]:
         """Start Bock rounds by the table's decision (`scorepad bock`): a row of its own, from
         the next hand on (after the rounds owed, under bock_stacking = queue)."""
-        try:
-            with self._resumed() as night, self._snapshot() as snapshot:
+
+        def make(night: _Resumed) -> tuple[Row, None]:
+            with self._snapshot() as snapshot:
                 line = line_count(snapshot) + 1
-                row = night.ledger.bock_row(rounds, line, note, now())
-                self._append(night.fd, night.head.codec, [row])
-        except _Upgrade as needed:
-            self._upgraded(needed)
-            return self.bock(rounds, note)
-        return row, night.ledger
+            return night.ledger.bock_row(rounds, line, note, now()), None
+
+        row, _none, ledger = self._appended(make)
+        return row, ledger
 
     def record_pot(
         self, dealer: str | None = None, out: Sequence[str] = (), note: str = ""
     ) -> tuple[Row, Score, Ledger]:
         """Append a hand everyone passed into the pot (all_pass = pot): each player dealt in
         pays the ante (the file is first rewritten in format 8, which has the pot's column)."""
-        try:
-            with self._resumed() as night:
-                row, result = night.ledger.record_pot(dealer, out, note, now())
-                self._append(night.fd, night.head.codec, [row])
-        except _Upgrade as needed:
-            self._upgraded(needed)
-            return self.record_pot(dealer, out, note)
-        return row, result, night.ledger
+        return self._appended(lambda night: night.ledger.record_pot(dealer, out, note, now()))
 
     def _correct(
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
