@@ -50,6 +50,9 @@ _STATE = ("next_dealer", "seated", "pending", "totals", "rules_line", "pot", "bo
 _STATE_CELLS = ("next_dealer", "seated", "pending", "totals", "rules_line", "bock_queue", "pot")
 _SEPARATOR = "\x1f"  # (joins the cells of a key in the memo: `Checker._key`)
 _KIND_TEXTS = frozenset(kind.value for kind in RowKind)
+# card points and counts of tricks as scorepad writes them
+_CARD_POINTS = {str(points): points for points in range(TOTAL_POINTS + 1)}
+_COUNTS = frozenset(str(count) for count in range(100))
 _HAND_KIND_TEXTS = frozenset(kind.value for kind in HAND_KINDS)
 
 
@@ -60,24 +63,29 @@ class Hands:
     one class score alike (`scoring.points_class`), so such a hand is the one scored before
     with its own card points, not scored again."""
 
-    __slots__ = ("_classes", "alike", "exact", "rules")
+    __slots__ = ("_classes", "_named", "alike", "exact", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.exact: dict[str, Scored] = {}
         self.alike: dict[tuple[object, ...], Scored] = {}
-        self._classes: dict[str, tuple[object, int]] | None = None
+        # the class of each (points cell, tricks cell) met, and a number for each class
+        self._classes: dict[tuple[str, str], tuple[int, int] | None] = {}
+        self._named: dict[tuple[int | bool, ...], int] = {}
 
-    def points_class(self, cell: str) -> tuple[object, int] | None:
-        """The class of the card points a points cell holds as scorepad writes them (0 to
-        120, no sign, no zeros before), and those points; None for any other cell."""
-        if self._classes is None:  # (worked out when first needed: not to record a hand)
-            classes: dict[tuple[int | bool, ...], int] = {}
-            self._classes = {}
-            for points in range(TOTAL_POINTS + 1):
-                found = classes.setdefault(points_class(self.rules, points), len(classes))
-                self._classes[str(points)] = (found, points)
-        return self._classes.get(cell)
+    def points_class(self, points: str, tricks: str) -> tuple[int, int] | None:
+        """The class of the card points a picker row's points cell holds when its tricks cell
+        holds `tricks` (each as scorepad writes it: 0 to 120, and a count or nothing; no sign,
+        no zeros before), as a number, and those points; None for any other cells."""
+        key = (points, tricks)
+        if key not in self._classes:
+            found = None
+            if _CARD_POINTS.get(points) is not None and (not tricks or tricks in _COUNTS):
+                value = _CARD_POINTS[points]
+                named = points_class(self.rules, value, int(tricks) if tricks else None)
+                found = (self._named.setdefault(named, len(self._named)), value)
+            self._classes[key] = found
+        return self._classes[key]
 
 
 class Memo:
@@ -134,6 +142,7 @@ class Checker(Expected):
         at, columns = codec.index, codec.columns
         self._width = codec.width
         self._at_kind, self._at_hand, self._at_points = at["kind"], at["hand"], at["points"]
+        self._at_tricks = at["tricks"]
         self._at_note, self._at_time, self._at_ref = at["note"], at["time"], at["ref"]
         self._at_digest = at.get("digest", -1)  # (format 7 on)
         # a hand row's key in the memo: its kind and input cells (and those of an undo or redo,
@@ -212,7 +221,7 @@ class Checker(Expected):
         found = hands.exact.get(key)
         if found is not None or cells[self._at_kind] != RowKind.PICKER:
             return found
-        points = hands.points_class(cells[self._at_points])
+        points = hands.points_class(cells[self._at_points], cells[self._at_tricks])
         if points is None:
             return None
         alike = hands.alike.get((points[0], *self._others(cells)))
@@ -277,7 +286,7 @@ class Checker(Expected):
             self.next_dealer,
         )
         hands.exact[self._key(cells)] = remembered
-        points = hands.points_class(cells[self._at_points])
+        points = hands.points_class(cells[self._at_points], cells[self._at_tricks])
         if row.kind is RowKind.PICKER and points is not None:
             hands.alike.setdefault((points[0], *self._others(cells)), remembered)
         return remembered

@@ -168,38 +168,42 @@ def check_cards_hold(hand: PickerHand, seating: Seating) -> None:
     raise HandError(_("⟨points⟩ {p} with ⟨tricks⟩ {t}: {why}").format(p=p, t=t, why=why))
 
 
-def possible_in(rules: Rules, points: int) -> tuple[bool, ...]:
-    """For each deal of these rules and each count of the picker's side's tricks (or none
-    given), whether its cards can hold `points` (a part of `points_class`)."""
+def possible_in(rules: Rules, points: int, tricks: int | None = None) -> tuple[bool, ...]:
+    """For each deal of these rules, whether the picker's side's cards can hold `points` when
+    it took `tricks` (None: not given; then any count but none or all) (a part of
+    `points_class`)."""
     deals = tuple(sorted(rules.deals.items()))
-    return tuple(points >= 0 and held >> points & 1 == 1 for held in _held_by_deal(deals))
+    return tuple(points >= 0 and held >> points & 1 == 1 for held in _held_by_deal(deals, tricks))
 
 
 @functools.cache
-def _held_by_deal(deals: tuple[tuple[int, Deal], ...]) -> tuple[int, ...]:
-    """For each deal and each count of the picker's side's tricks (or none given), in the order
-    of `possible_in`, the card points its cards can hold, as bits (`_sums_of`; once per set of
-    deals: each hand class of a night's rules asks)."""
+def _held_by_deal(deals: tuple[tuple[int, Deal], ...], tricks: int | None) -> tuple[int, ...]:
+    """For each deal, in the order of `possible_in`, the card points the picker's side's cards
+    can hold when it took `tricks`, as bits (`_sums_of`; once per set of deals and tricks:
+    each class of a night's hands asks)."""
     found = []
     for players, deal in deals:
         deck = players * deal.cards + deal.blind
-        for tricks in (None, *range(deal.cards + 1)):
-            held = 0
+        held = 0
+        if tricks is None or 0 <= tricks <= deal.cards:
             for k in _cards_held(tricks, deal, players):
                 held |= _sums_of(deck, k)
-            found.append(held)
+        found.append(held)
     return tuple(found)
 
 
-def points_class(rules: Rules, points: int) -> tuple[int | bool, ...]:
-    """What a picker hand's score sees of its card points (0 to 120).
+def points_class(rules: Rules, points: int, tricks: int | None = None) -> tuple[int | bool, ...]:
+    """What the score of a picker hand whose side took `tricks` (None: not given) sees of its
+    card points (0 to 120).
 
     Two hands that differ only in their card points, with points of one class, score alike: the
     same outcome, level, stake and points for every player (only the explanation's figures
-    differ). Every threshold `score` compares the points with is here: the make, the schneider
-    lines, all or none, the 60-60 tie, and how many blind cards could hold them. The ledger uses
-    it to score a night's hands once per class; a property test holds `score` to it.
+    differ), or are refused alike. Every threshold `score` compares the points with is here:
+    the make, the schneider lines, all or none, the 60-60 tie, what the bury alone can hold
+    (a side without a trick), and what the side's cards can hold. The ledger uses it to score a
+    night's hands once per class; a property test holds `score` to it.
     """
+    deals = sorted(rules.deals.items())
     return (
         points >= MAKE,
         points >= rules.schneider_win,
@@ -207,6 +211,6 @@ def points_class(rules: Rules, points: int) -> tuple[int | bool, ...]:
         points == TOTAL_POINTS,
         points == 0,
         points == TOTAL_POINTS // 2,
-        -(-points // ACE_POINTS),
-        *(possible_in(rules, points) if rules.points_check == "cards" else ()),
+        *((points > deal.blind * ACE_POINTS for _n, deal in deals) if tricks == 0 else ()),
+        *(possible_in(rules, points, tricks) if rules.points_check == "cards" else ()),
     )
