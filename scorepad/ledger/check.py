@@ -200,11 +200,12 @@ class Checker(Expected):
                 and self._plain_cells(cells)
                 and self._player_cells(cells) == entry.cells
             ):
-                self._deal(number, entry.row, entry.result, entry.deltas)
+                self._played(number, entry.deltas, entry.next_dealer)
                 self._check_race()
                 problems = [] if self._state_cells_hold(cells) else self._state_of(cells, line)
                 self._emit(number, entry, cells[self._at_note], cells[self._at_time])
                 return problems
+            return self._feed_decoded(cells, line, entry)
         return self._feed_decoded(cells, line)
 
     def _key(self, cells: Sequence[str]) -> str:
@@ -242,15 +243,19 @@ class Checker(Expected):
             and (not when or (when[0] not in FORMULA_STARTS and when.isprintable()))
         )
 
-    def _feed_decoded(self, cells: Sequence[str], line: int) -> list[Problem]:
+    def _feed_decoded(
+        self, cells: Sequence[str], line: int, known: Scored | None = None
+    ) -> list[Problem]:
         """Decode a row, check it against the state so far and apply it (remembering the
-        hand it scores, for the rows to come)."""
+        hand it scores, for the rows to come). `known`: the hand its input cells record, as
+        the memo holds it (a hand kept for a later correction is decoded whole all the
+        same)."""
         try:
             row = self.codec.decode(cells, line)
         except LedgerError as exc:
             self._salvage(cells, line)
             return [Problem(exc.line, exc.message)]
-        problems = self.feed_row(row)
+        problems = self.feed_row(row, known)
         if row.kind in HAND_KINDS and row.hand == self.last_hand:
             entry = self._last_scored
             if entry is None or row.kind is RowKind.DOUBLER:
@@ -263,8 +268,9 @@ class Checker(Expected):
 
     def _remember(self, cells: Sequence[str], row: Row, entry: Scored) -> Scored:
         """Remember a hand row's checked score by its input cells, if a row of the same cells
-        scores the same whatever the night's state (not a hand doubled, a Bock hand, one that
-        doubles the next or brings a Bock round, or one played for the pot)."""
+        scores the same whatever the night's state, and does nothing to the night but what
+        every hand does (`Night._played`): not a hand doubled, a Bock hand, one that doubles
+        the next or brings a Bock round, or one played for the pot."""
         result = entry.result
         if (
             row.kind not in MEMO_KINDS
@@ -375,10 +381,11 @@ class Checker(Expected):
 
     # -- checking decoded rows --------------------------------------------------------------
 
-    def feed_row(self, row: Row) -> list[Problem]:
-        """Check a decoded row against the state so far, then apply it."""
+    def feed_row(self, row: Row, known: Scored | None = None) -> list[Problem]:
+        """Check a decoded row against the state so far, then apply it (`known`: the score of
+        the hand it records, remembered)."""
         try:
-            deltas, result = self._expected(row)
+            deltas, result = self._expected(row, known)
         except LedgerError as exc:
             self._resync(row)
             return [Problem(exc.line, exc.message)]

@@ -261,6 +261,19 @@ class Night(BockOwed):
         assert row.hand is not None
         self._deal(row.hand, row, result, deltas)
 
+    def _played(
+        self, number: int, deltas: Mapping[str, int], next_dealer: str, counted: bool = True
+    ) -> None:
+        """What every hand dealt does to the night: its points, the next dealer, and one more
+        hand played (not a doubler or a hand passed into the pot: `counted`). A hand whose
+        score the memo holds does nothing more (`check.Checker._remember`)."""
+        self.last_hand = number
+        totals = self.totals
+        for player, value in deltas.items():
+            totals[player] += value
+        self.hands += counted
+        self.next_dealer = next_dealer
+
     def _deal(self, number: int, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """Hand `number`, as `row` records it (its inputs, at least: the whole row where a later
         row corrects the hand, `_keep`), is dealt: its points, the next dealer, one more hand
@@ -274,12 +287,7 @@ class Night(BockOwed):
             consumed = self._consume()
         if kind is RowKind.DOUBLER or (result is not None and result.doubles_next):
             self._throw_in(number)
-        self.last_hand = number
-        totals = self.totals
-        for player, value in deltas.items():
-            totals[player] += value
-        self.hands += counted
-        self.next_dealer = self.left_of(row.dealer)
+        self._played(number, deltas, self.left_of(row.dealer), counted)
         pot = self.pot  # (what the hand played for, if it did)
         if result is not None and (pot or result.pot or kind is RowKind.POT):
             self._pot_moved(number, kind, result)

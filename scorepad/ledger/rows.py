@@ -39,8 +39,11 @@ class Expected(Night):
     _last_scored: Scored | None  # the hand row `_expected_hand` scored last (a pass's)
     _bock_rows: dict[int, int]  # the `bock` rows read: line to rounds
 
-    def _expected(self, row: Row) -> tuple[dict[str, int], Score | None]:
-        """The points the row should hold (re-scored) and its score, or a LedgerError."""
+    def _expected(
+        self, row: Row, known: Scored | None = None
+    ) -> tuple[dict[str, int], Score | None]:
+        """The points the row should hold (re-scored, or as `known`, the hand its inputs
+        record as the memo holds it) and its score, or a LedgerError."""
         line = row.line
         kind = row.kind
         if kind in (RowKind.RULES, RowKind.SESSION):
@@ -74,7 +77,7 @@ class Expected(Night):
         if kind is RowKind.POT:
             return self._expected_pot(row)
         if kind in HAND_KINDS:
-            return self._expected_hand(row)
+            return self._expected_hand(row, known)
         return self._expected_correction(row)
 
     def _expected_bock(self, row: Row) -> tuple[dict[str, int], Score | None]:
@@ -201,7 +204,9 @@ class Expected(Night):
         deltas = {p: played.deltas.get(p, 0) for p in seated}
         return Scored(row, deltas, played, seated)
 
-    def _expected_hand(self, row: Row) -> tuple[dict[str, int], Score | None]:
+    def _expected_hand(
+        self, row: Row, known: Scored | None = None
+    ) -> tuple[dict[str, int], Score | None]:
         line = row.line
         self._check_dealt(row, _("a hand row has no ref"))
         if row.kind is not RowKind.DOUBLER and kind_of(row) is not row.kind:
@@ -236,7 +241,7 @@ class Expected(Night):
                     shown=shown(row.bock or "none"), shown2=shown(self.bock_next() or "none")
                 ),
             )
-        entry = self._rescore(row, self.seated)
+        entry = known if known is not None else self._rescore(row, self.seated)
         entry = self._last_scored = self._for_pot(entry, self.pot)
         return dict(entry.deltas), entry.result
 
