@@ -7,6 +7,7 @@ import csv
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import Run
@@ -59,9 +60,9 @@ def _decoded_lines(path: Path, monkeypatch: pytest.MonkeyPatch) -> set[int]:
     seen: set[int] = set()
     real = Ledger._feed_decoded
 
-    def spy(self: Ledger, cells: Sequence[str], line: int) -> list[Problem]:
+    def spy(self: Ledger, cells: Sequence[str], line: int, known: Any = None) -> list[Problem]:
         seen.add(line)
-        return real(self, cells, line)
+        return real(self, cells, line, known)
 
     monkeypatch.setattr(Ledger, "_feed_decoded", spy)
     Session(path).check()
