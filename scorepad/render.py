@@ -264,7 +264,9 @@ def render_stream(
     def line(cells: Sequence[str]) -> str:
         out = []
         for cell, width, how in zip(cells, widths, align):
-            pad = " " * (width - len(_ansi().sub("", cell)))
+            # (what a cell shows: without its colours, where it has any)
+            shown = len(_ansi().sub("", cell)) if color and "\x1b" in cell else len(cell)
+            pad = " " * (width - shown)
             out.append(pad + cell if how == "right" else cell + pad)
         return "  ".join(out).rstrip()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, cast
 
@@ -374,14 +375,15 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             if pot is not None:
                 yield pot
 
-        for line in render_stream(
+        lines = render_stream(
             headers,
             with_total,
             fmt,
             ("right", "left", "left", *["right"] * len(players), "left"),
             use_color(fmt),
-        ):
-            click.echo(line)
+        )
+        while batch := list(islice(lines, 4096)):  # (a few thousand lines a write)
+            click.echo("\n".join(batch))
 
 
 def _copy_out(spool: IO[str]) -> None:
