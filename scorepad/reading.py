@@ -44,6 +44,7 @@ def check_pass(
     its first); returns every problem found."""
     torn_at = line_ends + 1 if snapshot.torn() else None
     problems: list[Problem] = []
+    feed = ledger.feed
     done = above + reader.line_num  # the last line read
     while True:
         try:
@@ -59,7 +60,7 @@ def check_pass(
                     problems.append(Problem(torn_at, TORN))
                     return problems
                 else:
-                    found = ledger.feed(cells, line)
+                    found = feed(cells, line)
                 if found:
                     problems += found
                     if stop_at_first:

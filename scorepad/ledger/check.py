@@ -160,6 +160,7 @@ class Checker(Expected):
             *codec.player_at
         )
         self._hands = Hands(self.rules)
+        self._race = False  # (the rules settle a race: `_changed`)
         self._seated_cell = self._totals_form = self._rules_text = ""
         self._changed(rules=True)
 
@@ -167,6 +168,7 @@ class Checker(Expected):
         """The seats or the rules in force changed (or the state was put in place): the memo's
         hands for them, and the state cells as rows now hold them."""
         self._hands = self._memo.table(self.rules, self.codec, self.seated)
+        self._race = self.rules.settlement == "race"
         self._state_forms()
 
     def _state_forms(self) -> None:
@@ -201,7 +203,8 @@ class Checker(Expected):
                 and self._player_cells(cells) == entry.cells
             ):
                 self._played(number, entry.deltas, entry.next_dealer)
-                self._check_race()
+                if self._race:
+                    self._check_race()
                 problems = [] if self._state_cells_hold(cells) else self._state_of(cells, line)
                 self._emit(number, entry, cells[self._at_note], cells[self._at_time])
                 return problems
@@ -302,10 +305,11 @@ class Checker(Expected):
         counted as the last of them leaves it: `Night._forget`), and tell `on_hand` about it
         (with `time`, its own row's)."""
         if self.on_hand is None:  # (counting only, or nobody to tell: verify, settle)
-            self._seat_notes.clear()
+            if self._seat_notes:
+                self._seat_notes.clear()
             counts = self.counts
             if counts is not None and entry.result is not None and number not in self.corrections:
-                counts.add(entry)
+                counts[entry] += 1
             return
         void = amended = False
         fate = self.corrections.get(number)
