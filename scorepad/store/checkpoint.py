@@ -2,7 +2,7 @@
 
 A report of a file whose first N bytes were checked before need not check them again. After a
 pass that found no problem, the ledger's state and the report's counts are written beside the
-file (`.FILE.checkpoint`, JSON, written whole to a temp file, fsynced and renamed) with:
+file (`.FILE.checkpoint`, JSON, written whole to a temp file and renamed) with:
 
 - the byte offset it covers, the number of lines there and the SHA-256 of those bytes (the
   rows it was made from: any change to them, of the same length or not, is seen);
@@ -31,7 +31,7 @@ from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..text import is_digest
 from . import files
-from .base import fsync_dir, write_all
+from .base import write_all
 from .journal import temp_beside
 from .snapshot import Head, Snapshot
 
@@ -184,9 +184,10 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
 
 
 def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]) -> bool:
-    """Write the checkpoint beside the file: a temp file, fsynced, renamed over the old one;
-    whether it was written. A folder that cannot take it is no error (the next report reads
-    the whole file)."""
+    """Write the checkpoint beside the file: a temp file renamed over the old one; whether it
+    was written. A folder that cannot take it is no error (the next report reads the whole
+    file). It is not synced to the disk: a sidecar a crash cut short fails its own digest, and
+    a lost one costs one whole pass (a season writes a hundred of them)."""
     path = sidecar(head.path)
     data: dict[str, Any] = {
         "schema": SCHEMA,
@@ -209,7 +210,6 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
     try:  # (readable by whoever may read the session: a temp file is its owner's alone)
         files.fchmod(fd, os.stat(head.path).st_mode & 0o666)
         write_all(fd, raw)
-        os.fsync(fd)
         os.close(fd)
         fd = -1
         os.replace(temp, path)
@@ -221,7 +221,6 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
         if fd >= 0:
             with suppress(OSError):
                 os.close(fd)
-    fsync_dir(path)
     return True
 
 
