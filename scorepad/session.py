@@ -48,7 +48,6 @@ from .store.format import (
 )
 from .store.journal import commit, temp_beside
 from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
-from .store.repair import repair_file
 from .store.scan import line_count
 from .store.snapshot import Head, LineTooLong, Snapshot
 from .store.tail import row_at_line, tail
@@ -548,6 +547,8 @@ class Session:
         a time and rewritten atomically, the original kept as FILE.bak: about twice its size,
         which is looked for first (without it, an error that says what it needs, and nothing
         written)."""
+        from .store.repair import repair_file  # (only `repair` mends)
+
         path = self.path
         with self._locked(), self._snapshot() as snapshot:
             if snapshot.size > 0:
