@@ -79,10 +79,18 @@ class PlayerCounts(Counts):
         self.stats = {p: PlayerStats() for p in players}
 
     def fold(self) -> None:
-        """Add the hands counted so far into every player's numbers."""
-        stats = self.stats
+        """Add the hands counted so far into every player's numbers. Hands that share one score
+        (alike but for their card points, as the pass gives them) are added in together."""
+        alike: dict[int, list[Any]] = {}  # by their score: a hand of them, how many, card points
         for entry, times in self.items():
-            _count(stats, entry, times, times * entry.card)
+            found = alike.get(id(entry.result))
+            if found is None:
+                alike[id(entry.result)] = [entry, times, times * entry.card]
+            else:
+                found[1] += times
+                found[2] += times * entry.card
+        for entry, times, points in alike.values():
+            _count(self.stats, entry, times, points)
         self.clear()
 
     def finish(self) -> dict[str, PlayerStats]:
