@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ScorepadError
 from ..i18n import gettext as _
-from ..ledger import HandView, Scored, rules_of_set_row, set_row_text
+from ..ledger import HandView, rules_of_set_row, set_row_text
 from ..store.format import FORMULA_STARTS, Row
 from .numbers import hand_record
 from .words import change_text, played_text
@@ -31,32 +31,57 @@ def _batched(write: Callable[[str], object]) -> tuple[list[str], Callable[[], No
 
 
 _NOTE_GAP = "\ue001"  # stands for a hand's note in a line of JSON made for its kind
+# Stands for a hand's card points in a line made for every hand that shares its score (no card
+# points are negative: it shows nowhere else in a line).
+_POINTS_GAP = -987_654_321
+
+
+def _kind(view: HandView) -> tuple[int, bool, bool]:
+    """What a hand's line is made once for: the score it shares with the hands alike to it but
+    for their card points (the pass gives them one; a hand without a score, a doubler, is a
+    kind of its own), whether it is void and whether it is amended."""
+    entry = view.entry
+    return id(entry.result if entry.result is not None else entry), view.void, view.amended
+
+
+def _template(text: str, head: str, points: str, note: str | None = None) -> str | None:
+    """`text`, made with hand number 0 (the last character of `head`, the text it begins with),
+    and with `points` and `note` standing for a hand's own, as a %-template of them (`h`, `p`,
+    `n`); None where they cannot be told from the rest."""
+    if note is not None and text.count(note) != 1:
+        return None
+    shape = text.replace("%", "%%").replace(points, "%(p)d")
+    head = head.replace("%", "%%")
+    if not shape.startswith(head):
+        return None
+    shape = head[:-1] + "%(h)d" + shape[len(head) :]
+    return shape if note is None else shape.replace(note.replace("%", "%%"), "%(n)s")
 
 
 class HandLines:
     """Hands as lines of JSON (`hand_record`, as `json.dumps` writes it), for the sheet's JSON.
 
-    Hands of one kind (the same `Scored`: the checking pass gives hands alike one) differ only
-    in their number and note: the rest of their line is made once for the kind (and once for
-    a voided hand of it). An amended hand, or one with running totals, is made whole."""
+    Hands that share a score (the same hand, or hands alike but for their card points) differ
+    only in their number, note and card points: their line is made once (`_kind`), as a
+    template of those. An amended hand, or one with running totals, is made whole."""
 
     def __init__(self) -> None:
-        # a kind's line (voided or not) around its note, but its number
-        self._kinds: dict[tuple[Scored, bool], tuple[str, str] | None] = {}
+        # a kind's line as a template (None: made whole), and the score it holds alive
+        self._kinds: dict[tuple[int, bool, bool], tuple[object, str | None]] = {}
 
     def line(self, view: HandView, totals: Mapping[str, int] | None = None) -> str:
-        number, entry, void, amended, note, _time = view
+        number, entry, _void, amended, note, _time = view
         if amended or totals is not None:
             return json.dumps(hand_record(view, totals), ensure_ascii=False)
-        key = (entry, void)
-        if key not in self._kinds:
-            self._kinds[key] = self._parts(view)
-        parts = self._kinds[key]
-        if parts is None:
+        kind = _kind(view)
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = (entry.result or entry, self._template(view))
+        template = found[1]
+        if template is None:
             return json.dumps(hand_record(view), ensure_ascii=False)
-        before, after = parts
         noted = json.dumps(note, ensure_ascii=False)
-        return f'{{"hand": {number}{before}{noted}{after}'
+        return template % {"h": number, "p": entry.row.points or 0, "n": noted}
 
     def json_writer(
         self,
@@ -83,14 +108,25 @@ class HandLines:
         return hand, flush
 
     @staticmethod
-    def _parts(view: HandView) -> tuple[str, str] | None:
-        """A kind's line but its number, cut around its note (None: it cannot be cut so)."""
-        text = json.dumps(hand_record(view._replace(number=0, note=_NOTE_GAP)), ensure_ascii=False)
-        start, gap = '{"hand": 0', json.dumps(_NOTE_GAP, ensure_ascii=False)
-        if not text.startswith(start) or text.count(gap) != 1:
+    def _template(view: HandView) -> str | None:
+        """A kind's line, as a template of its number, card points and note."""
+        entry = view.entry
+        gap = entry.row.points is not None
+        made = view._replace(
+            number=0, note=_NOTE_GAP, entry=entry.with_points(_POINTS_GAP) if gap else entry
+        )
+        text = json.dumps(hand_record(made), ensure_ascii=False)
+        template = _template(
+            text, '{"hand": 0', str(_POINTS_GAP), json.dumps(_NOTE_GAP, ensure_ascii=False)
+        )
+        if template is None or (not gap and "%(p)d" in template):
             return None
-        before, _gap, after = text[len(start) :].partition(gap)
-        return before, after
+        # (the line made from the template is the line made whole: checked once a kind)
+        whole = json.dumps(hand_record(view), ensure_ascii=False)
+        noted = json.dumps(view.note, ensure_ascii=False)
+        if template % {"h": view.number, "p": entry.row.points or 0, "n": noted} != whole:
+            return None
+        return template
 
 
 class SheetRows:
@@ -106,8 +142,8 @@ class SheetRows:
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
         self._blank = (None,) * len(self.players)
-        # a kind's line as CSV but its number and note (by the kind, void and amended)
-        self._lines: dict[tuple[Scored, bool, bool], str] = {}
+        # a kind's line as CSV but its number and note (`_kind`), and the score it holds alive
+        self._lines: dict[tuple[int, bool, bool], tuple[object, str | None]] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
 
@@ -128,20 +164,38 @@ class SheetRows:
         return [view.number, entry.row.dealer or "", what, *cells, view.note]
 
     def csv_line(self, view: HandView) -> str:
-        """The sheet row of a hand as a line of CSV."""
+        """The sheet row of a hand as a line of CSV. Hands that share a score (`_kind`) share
+        the line but for their number, card points and note: it is made once."""
         if self.running:
             return self._csv(self.row(view)) + "\n"
-        number, entry, void, amended, note, _time = view
-        key = (entry, void, amended)
-        middle = self._lines.get(key)
-        if middle is None:
-            middle = self._lines[key] = self._csv(self.row(view)[1:-1])
+        number, entry, _void, _amended, note, _time = view
+        kind = _kind(view)
+        found = self._lines.get(kind)
+        if found is None:
+            found = self._lines[kind] = (entry.result or entry, self._template(view))
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
             if any(c in note for c in ',"\r\n'):
                 note = '"' + note.replace('"', '""') + '"'
-        return f"{number},{middle},{note}\n"
+        template = found[1]
+        if template is None:
+            return self._csv(self.row(view)[:-1]) + f",{note}\n"
+        return template % {"h": number, "p": entry.row.points or 0} + f",{note}\n"
+
+    def _template(self, view: HandView) -> str | None:
+        """A kind's line but its note, as a template of its number and card points (None:
+        made whole each time)."""
+        entry = view.entry
+        gap = entry.row.points is not None
+        made = view._replace(number=0, entry=entry.with_points(_POINTS_GAP) if gap else entry)
+        template = _template(self._csv(self.row(made)[:-1]), "0", str(_POINTS_GAP))
+        if template is None or (not gap and "%(p)d" in template):
+            return None
+        whole = self._csv(self.row(view)[:-1])
+        if template % {"h": view.number, "p": entry.row.points or 0} != whole:
+            return None
+        return template
 
     def csv_writer(
         self, write: Callable[[str], object]
