@@ -45,7 +45,6 @@ ENV = {  # what the commands see of the environment (the terminal's width for th
 SUMMARY_OVER = 4096  # bench outputs longer than this are kept as a summary
 HEADER = "#### case: "
 BENCH_SIZES = (10_000, 100_000)
-FULL_ENV = "SCOREPAD_OUTPUTS_FULL"  # set to 1: also the slowest cases on 100,000 hands
 
 
 @dataclass(frozen=True)
@@ -54,8 +53,8 @@ class Case:
 
     `files` are copied into the folder first: name -> a path under ROOT, or literal bytes. A
     `bench` case runs in the folder of the generated bench sessions instead (read-only) or, with
-    `files`, on copies of them (`bench:10000` as a source). `slow` cases run only with
-    SCOREPAD_OUTPUTS_FULL=1 (their fixtures are always written)."""
+    `files`, on copies of them (`bench:10000` as a source). `slow` cases (the
+    100,000-hand session's) run with `pytest -m slow` (their fixtures are always written)."""
 
     group: str
     name: str
@@ -1167,16 +1166,16 @@ def _bench_cases() -> list[Case]:
         ("status",),
         ("status", "--format", "json"),
     ]
-    # (about 5 to 10 s each)
-    slow = [("sheet", "--format", "json"), ("sheet",), ("log",), ("standings", "--format", "json")]
-    for args in quick + slow:
+    # (about 5 to 10 s each, and the session written first: `slow`, run by `pytest -m slow`)
+    more = [("sheet", "--format", "json"), ("sheet",), ("log",), ("standings", "--format", "json")]
+    for args in quick + more:
         cases.append(
             Case(
                 "bench-100000",
                 f"{hundred} {' '.join(args)}",
                 (("-f", hundred, *args),),
                 bench=100_000,
-                slow=args in slow,
+                slow=True,
             )
         )
     return cases  # fmt: skip
@@ -1420,7 +1419,3 @@ def bench_file_transcript(path: Path) -> str:
     data = path.read_bytes()
     note, text = _show(data, SUMMARY_OVER)
     return f"=== file {path.name}{note}\n{text}"
-
-
-def full() -> bool:
-    return os.environ.get(FULL_ENV, "") not in ("", "0")

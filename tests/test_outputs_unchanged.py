@@ -9,7 +9,7 @@ kind). When a change of output is intended, and only then, rewrite them:
 
     .venv/bin/python scripts/freeze_outputs.py
 
-and review the diff. The slowest cases on 100,000 hands run with SCOREPAD_OUTPUTS_FULL=1; the
+and review the diff. The cases on 100,000 hands are `slow` (`pytest -m slow` runs them); the
 bench's sessions are written once for the code as it is (SCOREPAD_OUTPUTS_NO_CACHE=1: every
 run), see outputs_cases.bench_session.
 """
@@ -99,10 +99,7 @@ def bench(bench_dir: Path) -> Callable[[int], Path]:
 
 def _params() -> Iterator[ParameterSet]:
     for case in CASES:
-        marks = []
-        if case.slow and not oc.full():
-            marks.append(pytest.mark.skip(reason=f"slow: runs with {oc.FULL_ENV}=1"))
-        yield pytest.param(case, id=case.id, marks=marks)
+        yield pytest.param(case, id=case.id, marks=[pytest.mark.slow] if case.slow else [])
 
 
 @pytest.mark.parametrize("case", list(_params()))
