@@ -827,10 +827,7 @@ def _play(
             problems += _called_rules(play, call, hand.picker, game, rules)
             holding[player].remove(card)
         called_led = called_led or first_of_called
-        contenders = list(range(len(cards)))
-        if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
-            contenders.remove(cards.index(call.unknown))
-        win = contenders[game.winner([cards[i] for i in contenders])]
+        win = trick_winner(game, call, cards, first_of_called)
         tricks.append(
             Trick(
                 number,
@@ -844,6 +841,15 @@ def _play(
         )
         leader = order[win]
     return tricks
+
+
+def trick_winner(game: Game, call: _Call, cards: Sequence[Card], first_of_called: bool) -> int:
+    """The index of the card that wins a trick played in this order (the unknown card follows
+    the called suit on its first lead and cannot win); shared with the analysis."""
+    contenders = list(range(len(cards)))
+    if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
+        contenders.remove(cards.index(call.unknown))
+    return contenders[game.winner([cards[i] for i in contenders])]
 
 
 def _check_held(

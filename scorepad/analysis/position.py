@@ -1,0 +1,271 @@
+"""A hand as the search sees it: every card open, who holds what, the trick so far.
+
+The rules of play are replay's own (`scorepad.replay`): a card may be played when replay's
+checks (following suit or trump, the called ace's rules) find nothing wrong with it, and a
+trick is won as replay works it out (`trick_winner`). Each answer is kept (a player's cards,
+the suit led and where the called suit stands decide it), so the checks run once a case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card, Game
+from ..names import TOTAL_POINTS
+from ..replay import (
+    HandFile,
+    _after_the_bury,
+    _Call,
+    _call,
+    _called_rules,
+    _follow_problems,
+    _game,
+    _Play,
+    trick_winner,
+)
+from ..rules import Rules
+
+__all__ = ["Position", "position_for"]
+
+
+@dataclass
+class Position:
+    """A deal in play with every hand open. Cards are numbered (`cards[i]`); a player's cards
+    are a bit mask of those numbers. Mutable: `play` and `undo` move it along a line of play."""
+
+    rules: Rules
+    game: Game
+    call: _Call
+    players: tuple[str, ...]
+    picker: str
+    side: tuple[bool, ...]  # by seat: on the declaring side
+    cards: tuple[Card, ...]
+    hands: list[int]
+    leader: int
+    trick: list[int]
+    called_led: bool
+    points: int  # the declaring side's card points so far (Sheepshead: the bury included)
+    side_tricks: int
+    other_tricks: int
+    tricks_left: int
+    bettel: bool = False  # the declaring side wins by taking no trick
+    tout: bool = False  # the declaring side wins only by taking every trick
+    other_points: int = 0
+
+    def __post_init__(self) -> None:
+        self.card_points = tuple(c.points for c in self.cards)
+        self._suits = tuple(self.game.suit_of(c) for c in self.cards)
+        self._powers = tuple(self.game.power(c) for c in self.cards)
+        called = self.call.suit
+        self._special = tuple(
+            c == self.call.card
+            or c == self.call.unknown
+            or (called is not None and self.game.suit_of(c) == called)
+            for c in self.cards
+        )
+        self._legal: dict[tuple[object, ...], tuple[int, ...]] = {}
+        self._winners: dict[tuple[object, ...], int] = {}
+        self.history: list[tuple[int, int, int, tuple[int, ...], int, int, int, int, bool]] = []
+
+    # --- who plays what -------------------------------------------------------------------
+
+    def power(self, number: int) -> int:
+        """How high a card ranks (trumps above every other suit)."""
+        return self._powers[number]
+
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % len(self.players)
+
+    def remaining_points(self) -> int:
+        """The card points still in the players' hands and the trick."""
+        return TOTAL_POINTS - self.points - self.other_points
+
+    def first_of_called(self) -> bool:
+        suit = self.call.suit
+        return (
+            suit is not None
+            and not self.called_led
+            and bool(self.trick)
+            and self._suits[self.trick[0]] == suit
+        )
+
+    def legal(self) -> tuple[int, ...]:
+        """The numbers of the cards the player to move may play, as replay checks a play."""
+        seat = self.to_move()
+        held = self.hands[seat]
+        led = self._suits[self.trick[0]] if self.trick else None
+        first = self.first_of_called() if self.trick else False
+        key = (seat, held, led, first, self.called_led, self.tricks_left == 1, bool(self.trick))
+        found = self._legal.get(key)
+        if found is None:
+            found = self._legal[key] = self._check(seat, held, led, first)
+        return found
+
+    def _check(self, seat: int, held: int, led: object, first: bool) -> tuple[int, ...]:
+        numbers = [i for i in range(len(self.cards)) if held >> i & 1]
+        cards = [self.cards[i] for i in numbers]
+        player = self.players[seat]
+        ok = []
+        for number, card in zip(numbers, cards, strict=True):
+            if led is None:  # a lead: the called suit is first led by this very card
+                suit = self.call.suit
+                first = suit is not None and not self.called_led and self._suits[number] == suit
+            play = _Play(
+                len(self.history) // len(self.players) + 1,
+                player,
+                card,
+                led is None,
+                cards,
+                first,
+                self.called_led,
+                self.tricks_left == 1,
+            )
+            follows = (
+                []
+                if led is None
+                else _follow_problems(play, led, self.game, self.call, self.picker)  # type: ignore[arg-type]
+            )
+            if not follows and not _called_rules(
+                play, self.call, self.picker, self.game, self.rules
+            ):
+                ok.append(number)
+        return tuple(ok)
+
+    def moves(self) -> list[int]:
+        """The legal cards, one of each set of equivalent cards: cards of one suit (or trump)
+        worth the same points with no card between them left in any hand or the trick play
+        alike, so the search tries one of them. The called suit's cards, the called and the
+        unknown card are each tried (their rules tell them apart)."""
+        legal = self.legal()
+        if len(legal) < 2:
+            return list(legal)
+        left = self._left_mask()
+        chosen = []
+        for number in legal:
+            if self._special[number]:
+                chosen.append(number)
+                continue
+            if not any(self._same(other, number, left) for other in chosen):
+                chosen.append(number)
+        return chosen
+
+    def _left_mask(self) -> int:
+        mask = 0
+        for hand in self.hands:
+            mask |= hand
+        for number in self.trick:
+            mask |= 1 << number
+        return mask
+
+    def _same(self, a: int, b: int, left: int) -> bool:
+        if self._special[a] or self._suits[a] != self._suits[b]:
+            return False
+        if self.card_points[a] != self.card_points[b]:
+            return False
+        low, high = sorted((self._powers[a], self._powers[b]))
+        held = self.hands[self.to_move()]
+        suit = self._suits[a]
+        for i in range(len(self.cards)):
+            if left >> i & 1 and self._suits[i] == suit and low < self._powers[i] < high:
+                if not held >> i & 1 or self.card_points[i] != self.card_points[a]:
+                    return False
+        return True
+
+    # --- playing --------------------------------------------------------------------------
+
+    def play(self, number: int) -> None:
+        """Play a card of the player to move (one of `legal()`); a full trick is closed."""
+        seat = self.to_move()
+        self.history.append(
+            (
+                number,
+                seat,
+                self.leader,
+                tuple(self.trick),
+                self.points,
+                self.other_points,
+                self.side_tricks,
+                self.other_tricks,
+                self.called_led,
+            )
+        )
+        self.hands[seat] &= ~(1 << number)
+        self.trick = [*self.trick, number]
+        if len(self.trick) == len(self.players):
+            self._close_trick()
+
+    def _close_trick(self) -> None:
+        first = self.first_of_called()
+        key = (*self.trick, first)
+        win = self._winners.get(key)
+        if win is None:
+            cards = [self.cards[i] for i in self.trick]
+            win = self._winners[key] = trick_winner(self.game, self.call, cards, first)
+        winner = (self.leader + win) % len(self.players)
+        worth = sum(self.card_points[i] for i in self.trick)
+        if self.side[winner]:
+            self.points += worth
+            self.side_tricks += 1
+        else:
+            self.other_points += worth
+            self.other_tricks += 1
+        self.called_led = self.called_led or first
+        self.leader = winner
+        self.trick = []
+        self.tricks_left -= 1
+
+    def undo(self) -> None:
+        """Take back the last card played."""
+        (
+            number,
+            seat,
+            self.leader,
+            trick,
+            self.points,
+            self.other_points,
+            self.side_tricks,
+            self.other_tricks,
+            self.called_led,
+        ) = self.history.pop()
+        if not self.trick:
+            self.tricks_left += 1
+        self.trick = list(trick)
+        self.hands[seat] |= 1 << number
+
+
+def position_for(hand: HandFile, rules: Rules) -> Position:
+    """The deal of a hand file before its first card (the blind taken and the bury made), as
+    replay reads it. The caller has replayed the hand (replay raises on a deal it cannot
+    read); a Ramsch has no declaring side and is not taken here."""
+    assert hand.picker is not None and hand.dealer is not None
+    game = _game(hand, rules)
+    holding = _after_the_bury(hand)
+    call = _call(hand, rules, holding, [])
+    players = tuple(hand.players)
+    side_names = {hand.picker, *call.partners}
+    cards = tuple(c for p in players for c in holding[p])
+    numbers = {c: i for i, c in enumerate(cards)}
+    hands = [sum(1 << numbers[c] for c in holding[p]) for p in players]
+    leader = (players.index(hand.dealer) + 1) % len(players)
+    name = game.name if rules.is_schafkopf else ""
+    bury = sum(c.points for c in hand.bury)
+    position = Position(
+        rules,
+        game,
+        call,
+        players,
+        hand.picker,
+        tuple(p in side_names for p in players),
+        cards,
+        hands,
+        leader,
+        [],
+        False,
+        bury,
+        0,
+        0,
+        len(holding[players[0]]),
+        bettel=name.startswith("bettel"),
+        tout=name.endswith("-tout"),
+    )
+    return position

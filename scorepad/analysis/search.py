@@ -1,0 +1,168 @@
+"""What the declaring side can force with every card open: threshold searches.
+
+`reaches(position, goal)` answers one yes-or-no question: can the declaring side (the picker
+or declarer and partners) make sure of the goal (at least T card points, and perhaps a trick,
+every trick or none), whatever the others play? It is an AND-OR search over the cards left
+(the declaring side needs one good card, against every card of the others), with
+
+- a table of the answers, at the start of each trick, keyed by the cards each player has left,
+  who leads, whether the called suit was led and the points the side still needs (so the
+  answers for different lines of points share it: a yes for needing n is a yes for less, a no
+  for more);
+- cut-offs: the goal already made, or out of reach with all the points left;
+- equivalent cards searched as one (`Position.moves`).
+
+The outcome of a position is found by a few such questions at the scoring lines (make,
+schneider, schwarz); the exact points by halving the range of points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..names import MAKE
+from .position import Position
+
+__all__ = [
+    "LEVELS",
+    "Goal",
+    "Searcher",
+]
+
+LEVELS = ("loss-schwarz", "loss-schneider", "loss", "win", "win-schneider", "win-schwarz")
+"""The outcomes for the declaring side, worst first (a Bettel or a Tout: loss or win)."""
+LOSS, WIN = 2, 3
+
+ANY, ONE, ALL, NONE = 0, 1, 2, 3  # what the side's tricks must be: any, one at least, all, none
+
+
+@dataclass(frozen=True)
+class Goal:
+    """At least `points` card points for the declaring side, and its tricks as `tricks` says."""
+
+    points: int
+    tricks: int = ANY
+
+
+class Searcher:
+    """The searches over one deal, sharing their tables. `tick` is called now and then (a
+    progress indication; it may raise to stop the search)."""
+
+    def __init__(self, position: Position, tick: Callable[[], None] | None = None):
+        self.position = position
+        self.tables: dict[int, dict[tuple[object, ...], list[int]]] = {}
+        self.tick = tick
+        self.nodes = 0
+
+    # --- the lines scoring uses -----------------------------------------------------------
+
+    def goal(self, level: int) -> Goal:
+        """The goal of reaching at least `level` (an index into LEVELS)."""
+        position = self.position
+        rules = position.rules
+        if position.bettel or position.tout:
+            assert level in (LOSS, WIN)
+            if level == LOSS:
+                return Goal(0)
+            return Goal(0, NONE if position.bettel else ALL)
+        return (
+            Goal(0),
+            Goal(0, ONE),
+            Goal(rules.schneider_loss + 1, ONE),
+            Goal(MAKE),
+            Goal(rules.schneider_win),
+            Goal(0, ALL),
+        )[level]
+
+    def outcome(self) -> int:
+        """The best outcome (an index into LEVELS) the declaring side can force from here."""
+        if self.position.bettel or self.position.tout:
+            return WIN if self.reaches(self.goal(WIN)) else LOSS
+        if self.reaches(self.goal(WIN)):
+            level = WIN
+            while level < len(LEVELS) - 1 and self.reaches(self.goal(level + 1)):
+                level += 1
+            return level
+        level = LOSS
+        while level > 0 and not self.reaches(self.goal(level)):
+            level -= 1
+        return level
+
+    def best_points(self) -> int:
+        """The most card points the declaring side can make sure of (the others, then, can
+        make sure of the rest)."""
+        position = self.position
+        low, high = position.points, position.points + position.remaining_points()
+        while low < high:  # low is reachable; find the most that is
+            middle = (low + high + 1) // 2
+            if self.reaches(Goal(middle)):
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    # --- the search -----------------------------------------------------------------------
+
+    def reaches(self, goal: Goal) -> bool:
+        """Can the declaring side make sure of `goal` from the position as it stands?"""
+        table = self.tables.setdefault(goal.tricks, {})
+        return self._search(goal.points, goal.tricks, table)
+
+    def _search(self, target: int, tricks: int, table: dict[tuple[object, ...], list[int]]) -> bool:
+        position = self.position
+        key = None
+        if not position.trick:
+            if tricks == ALL and position.other_tricks:
+                return False
+            if tricks == NONE and position.side_tricks:
+                return False
+            made = position.points >= target
+            if made and (tricks == ANY or (tricks == ONE and position.side_tricks)):
+                return True
+            if position.tricks_left == 0:
+                return made and (tricks != ONE or position.side_tricks > 0)
+            if position.points + position.remaining_points() < target:
+                return False
+            need = max(0, target - position.points)
+            key = (
+                *position.hands,
+                position.leader,
+                position.called_led,
+                tricks == ONE and position.side_tricks > 0,
+            )
+            known = table.get(key)
+            if known is not None:
+                if need <= known[0]:
+                    return True
+                if need >= known[1]:
+                    return False
+            self.nodes += 1
+            if self.tick is not None and not self.nodes & 0x3FFF:
+                self.tick()
+        ours = position.side[position.to_move()]
+        answer = not ours
+        for number in self._ordered(position.moves()):
+            position.play(number)
+            try:
+                found = self._search(target, tricks, table)
+            finally:
+                position.undo()
+            if found == ours:
+                answer = ours
+                break
+        if key is not None:
+            need = max(0, target - position.points)
+            known = table.setdefault(key, [-1, 1 << 20])
+            if answer:
+                known[0] = max(known[0], need)
+            else:
+                known[1] = min(known[1], need)
+        return answer
+
+    def _ordered(self, moves: list[int]) -> list[int]:
+        """Likely good cards first: high cards, then rich ones."""
+        if len(moves) < 2:
+            return moves
+        position = self.position
+        return sorted(moves, key=lambda n: (-position.power(n), -position.card_points[n]))
