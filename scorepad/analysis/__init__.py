@@ -112,8 +112,8 @@ def analyse(
     )
 
 
-def _value(searcher: Searcher, points: bool) -> Value:
-    level = searcher.outcome()
+def _value(searcher: Searcher, points: bool, guess: str = "win", bound: int = 0) -> Value:
+    level = searcher.outcome(LEVELS.index(guess), bound)
     return Value(LEVELS[level], searcher.best_points() if points else None)
 
 
@@ -131,7 +131,7 @@ def _card(
     ours = position.side[seat]
     level = LEVELS.index(before.outcome)
     position.play(number)
-    after = _value(searcher, points)
+    after = _value(searcher, points, before.outcome, -1 if ours else 1)
     position.undo()
     worse = LEVELS.index(after.outcome) < level if ours else LEVELS.index(after.outcome) > level
     better: list[Card] = []

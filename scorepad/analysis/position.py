@@ -56,6 +56,7 @@ class Position:
         self.card_points = tuple(c.points for c in self.cards)
         self._suits = tuple(self.game.suit_of(c) for c in self.cards)
         self._powers = tuple(self.game.power(c) for c in self.cards)
+        self._trumps = tuple(self.game.is_trump(c) for c in self.cards)
         called = self.call.suit
         self._special = tuple(
             c == self.call.card
@@ -65,6 +66,7 @@ class Position:
         )
         self._legal: dict[tuple[object, ...], tuple[int, ...]] = {}
         self._winners: dict[tuple[object, ...], int] = {}
+        self._tries: dict[tuple[object, ...], list[int]] = {}
         self.history: list[tuple[int, int, int, tuple[int, ...], int, int, int, int, bool]] = []
 
     # --- who plays what -------------------------------------------------------------------
@@ -140,6 +142,8 @@ class Position:
         if len(legal) < 2:
             return list(legal)
         left = self._left_mask()
+        for number in self.trick:  # (a card in the trick tells two cards apart too)
+            left |= 1 << number
         chosen = []
         for number in legal:
             if self._special[number]:
@@ -149,12 +153,49 @@ class Position:
                 chosen.append(number)
         return chosen
 
+    def tries(self) -> list[int]:
+        """`ordered(moves())`, kept: the cards the search tries here, in order."""
+        seat = (self.leader + len(self.trick)) % len(self.players)
+        key = (seat, self.hands[seat], self._left_mask(), *self.trick, self.called_led)
+        found = self._tries.get(key)
+        if found is None:
+            if len(self._tries) > 300_000:  # (a bound on the memory it takes)
+                self._tries.clear()
+            found = self._tries[key] = self.ordered(self.moves())
+        return found
+
+    def ordered(self, moves: list[int]) -> list[int]:
+        """The cards in the order the search tries them, likely good ones first (only the
+        speed depends on it): a lead high; following, with the trick going to the own side,
+        the richest card; else the cheapest card that takes the trick over, then the poorest."""
+        if len(moves) < 2:
+            return moves
+        powers, points, trumps = self._powers, self.card_points, self._trumps
+        if not self.trick:
+            return sorted(moves, key=lambda n: -powers[n])
+        best = self.trick[0]
+        for number in self.trick[1:]:
+            if (trumps[number] and not trumps[best]) or (
+                self._suits[number] == self._suits[best] and powers[number] > powers[best]
+            ):
+                best = number
+        winner = (self.leader + self.trick.index(best)) % len(self.players)
+        if self.side[winner] == self.side[self.to_move()]:
+            return sorted(moves, key=lambda n: (-points[n], powers[n]))
+
+        def key(n: int) -> tuple[int, int, int]:
+            if trumps[n] and not trumps[best]:
+                return (0, powers[n], 0)
+            if self._suits[n] == self._suits[best] and powers[n] > powers[best]:
+                return (0, powers[n], 0)
+            return (1, points[n], powers[n])
+
+        return sorted(moves, key=key)
+
     def _left_mask(self) -> int:
         mask = 0
         for hand in self.hands:
             mask |= hand
-        for number in self.trick:
-            mask |= 1 << number
         return mask
 
     def _same(self, a: int, b: int, left: int) -> bool:
@@ -166,9 +207,13 @@ class Position:
         held = self.hands[self.to_move()]
         suit = self._suits[a]
         for i in range(len(self.cards)):
-            if left >> i & 1 and self._suits[i] == suit and low < self._powers[i] < high:
-                if not held >> i & 1 or self.card_points[i] != self.card_points[a]:
-                    return False
+            if (
+                left >> i & 1
+                and self._suits[i] == suit
+                and low < self._powers[i] < high
+                and (not held >> i & 1 or self.card_points[i] != self.card_points[a])
+            ):
+                return False
         return True
 
     # --- playing --------------------------------------------------------------------------

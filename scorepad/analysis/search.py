@@ -75,16 +75,22 @@ class Searcher:
             Goal(0, ALL),
         )[level]
 
-    def outcome(self) -> int:
-        """The best outcome (an index into LEVELS) the declaring side can force from here."""
+    def outcome(self, guess: int = WIN, bound: int = 0) -> int:
+        """The best outcome (an index into LEVELS) the declaring side can force from here.
+        The search starts at `guess`; `bound` says what is known of the answer: -1 at most
+        `guess` (after a declarer's card), +1 at least `guess` (after a defender's)."""
         if self.position.bettel or self.position.tout:
+            if (bound < 0 and guess == LOSS) or (bound > 0 and guess == WIN):
+                return guess
             return WIN if self.reaches(self.goal(WIN)) else LOSS
-        if self.reaches(self.goal(WIN)):
-            level = WIN
+        if bound > 0 or guess == 0 or self.reaches(self.goal(guess)):
+            level = guess
+            if bound < 0:
+                return level
             while level < len(LEVELS) - 1 and self.reaches(self.goal(level + 1)):
                 level += 1
             return level
-        level = LOSS
+        level = guess - 1
         while level > 0 and not self.reaches(self.goal(level)):
             level -= 1
         return level
@@ -142,7 +148,7 @@ class Searcher:
                 self.tick()
         ours = position.side[position.to_move()]
         answer = not ours
-        for number in self._ordered(position.moves()):
+        for number in position.tries():
             position.play(number)
             try:
                 found = self._search(target, tricks, table)
@@ -159,10 +165,3 @@ class Searcher:
             else:
                 known[1] = min(known[1], need)
         return answer
-
-    def _ordered(self, moves: list[int]) -> list[int]:
-        """Likely good cards first: high cards, then rich ones."""
-        if len(moves) < 2:
-            return moves
-        position = self.position
-        return sorted(moves, key=lambda n: (-position.power(n), -position.card_points[n]))

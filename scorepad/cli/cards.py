@@ -32,7 +32,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..cards import Game
-    from ..replay import HandReplay
+    from ..replay import HandFile, HandReplay
     from ..rules import Rules
     from ..scoring import Hand, Score
 
@@ -393,10 +393,9 @@ def replay_command(
         sys.exit(1)
 
 
-def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> bool:
-    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
-    from ..render import render, to_json
-    from ..replay import HandFileError, digest, parse_hand_file, replay, rules_for
+def read_hand_file(hand_file: Path) -> tuple[HandFile, Rules]:
+    """A hand file read and its rules loaded; a problem as `FILE:LINE: message`."""
+    from ..replay import HandFileError, parse_hand_file, rules_for
 
     try:
         text = hand_file.read_text(encoding="utf-8-sig")
@@ -414,7 +413,18 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
         ) from None
     try:
         parsed = parse_hand_file(text)
-        rules = rules_for(parsed)
+        return parsed, rules_for(parsed)
+    except HandFileError as exc:
+        raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
+
+
+def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> bool:
+    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
+    from ..render import render, to_json
+    from ..replay import HandFileError, digest, replay
+
+    parsed, rules = read_hand_file(hand_file)
+    try:
         outcome = replay(parsed, rules)
     except HandFileError as exc:
         raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
