@@ -1,6 +1,6 @@
 """A hand as the search sees it: every card open, who holds what, the trick so far.
 
-The rules of play are replay's own (`scorepad.replay`): a card may be played when replay's
+The rules of play are replay's own (`scorepad.replay.tricks`): a card may be played when replay's
 checks (following suit or trump, the called ace's rules) find nothing wrong with it, and a
 trick is won as replay works it out (`trick_winner`). Each answer is kept (a player's cards,
 the suit led and where the called suit stands decide it), so the checks run once a case.
@@ -10,19 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, Game
+from ..cards import Card, Game, Suit
 from ..names import TOTAL_POINTS
-from ..replay import (
-    HandFile,
-    _after_the_bury,
-    _Call,
-    _call,
-    _called_rules,
-    _follow_problems,
-    _game,
-    _Play,
-    trick_winner,
-)
+from ..replay import HandFile
+from ..replay.tricks import Call, Play, before_the_first_card, play_problems, trick_winner
 from ..rules import Rules
 
 __all__ = ["Position", "position_for"]
@@ -35,7 +26,7 @@ class Position:
 
     rules: Rules
     game: Game
-    call: _Call
+    call: Call
     players: tuple[str, ...]
     picker: str
     side: tuple[bool, ...]  # by seat: on the declaring side
@@ -103,7 +94,7 @@ class Position:
             found = self._legal[key] = self._check(seat, held, led, first)
         return found
 
-    def _check(self, seat: int, held: int, led: object, first: bool) -> tuple[int, ...]:
+    def _check(self, seat: int, held: int, led: Suit | str | None, first: bool) -> tuple[int, ...]:
         numbers = [i for i in range(len(self.cards)) if held >> i & 1]
         cards = [self.cards[i] for i in numbers]
         player = self.players[seat]
@@ -112,7 +103,7 @@ class Position:
             if led is None:  # a lead: the called suit is first led by this very card
                 suit = self.call.suit
                 first = suit is not None and not self.called_led and self._suits[number] == suit
-            play = _Play(
+            play = Play(
                 len(self.history) // len(self.players) + 1,
                 player,
                 card,
@@ -122,14 +113,8 @@ class Position:
                 self.called_led,
                 self.tricks_left == 1,
             )
-            follows = (
-                []
-                if led is None
-                else _follow_problems(play, led, self.game, self.call, self.picker)  # type: ignore[arg-type]
-            )
-            if not follows and not _called_rules(
-                play, self.call, self.picker, self.game, self.rules
-            ):
+            problems = play_problems(play, led, self.game, self.call, self.picker, self.rules)
+            if not problems:
                 ok.append(number)
         return tuple(ok)
 
@@ -283,9 +268,7 @@ def position_for(hand: HandFile, rules: Rules) -> Position:
     replay reads it. The caller has replayed the hand (replay raises on a deal it cannot
     read); a Ramsch has no declaring side and is not taken here."""
     assert hand.picker is not None and hand.dealer is not None
-    game = _game(hand, rules)
-    holding = _after_the_bury(hand)
-    call = _call(hand, rules, holding, [])
+    game, call, holding = before_the_first_card(hand, rules)
     players = tuple(hand.players)
     side_names = {hand.picker, *call.partners}
     cards = tuple(c for p in players for c in holding[p])
