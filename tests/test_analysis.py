@@ -55,12 +55,7 @@ def minimax(position: Position) -> tuple[int, int]:
     return pick(levels), pick(points)
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 4))
-def test_the_search_agrees_with_plain_minimax(
-    kind: str, seed: int, tricks: int, extra: int
-) -> None:
+def check_against_minimax(kind: str, seed: int, tricks: int, extra: int) -> None:
     position = random_position(random.Random(seed), kind, tricks, extra % int(KINDS[kind][1]))
     level, points = minimax(position)
     history = list(position.history)
@@ -68,6 +63,26 @@ def test_the_search_agrees_with_plain_minimax(
     assert searcher.outcome() == level
     assert searcher.best_points() == points
     assert position.history == history  # the search leaves the position as it found it
+
+
+# 50 endgames a kind in the default run (500 in all), 500 a kind in the slow run (5,000)
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 4))
+def test_the_search_agrees_with_plain_minimax(
+    kind: str, seed: int, tricks: int, extra: int
+) -> None:
+    check_against_minimax(kind, seed, tricks, extra)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 4))
+def test_thousands_of_endgames_agree_with_plain_minimax(
+    kind: str, seed: int, tricks: int, extra: int
+) -> None:
+    check_against_minimax(kind, seed, tricks, extra)
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -113,10 +128,7 @@ def perfect_hand(kind: str, seed: int) -> tuple[HandFile, Rules, int]:
     return hand, rules, level
 
 
-@pytest.mark.parametrize("kind", ["sauspiel", "sheepshead-5", "bettel", "solo"])
-@settings(max_examples=4, deadline=None)
-@given(seed=SEEDS)
-def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
+def check_perfect_deal(kind: str, seed: int) -> None:
     hand, rules, level = perfect_hand(kind, seed)
     assert replay(hand, rules).ok or all(p.player is None for p in replay(hand, rules).problems)
     found = analyse(hand, rules)
@@ -124,3 +136,22 @@ def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
     assert found.start.outcome == LEVELS[level] == found.cards[-1].after.outcome
     # the outcome is the hand's: the start's value is what the last card leaves
     assert all(v.before.outcome == found.start.outcome for v in found.cards)
+
+
+# A whole deal played perfectly takes from a tenth of a second to half a minute (the perfect
+# play tries every legal card); the default run takes a few deals that are quick, the slow run
+# takes random ones.
+@pytest.mark.parametrize(
+    ("kind", "seed"),
+    [("sauspiel", 0), ("sheepshead-5", 0), ("sheepshead-5", 1), ("bettel", 1), ("solo", 0)],
+)
+def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
+    check_perfect_deal(kind, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sauspiel", "sheepshead-5", "bettel", "solo", "wenz", "geier"])
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_random_deals_played_perfectly_have_no_mistake(kind: str, seed: int) -> None:
+    check_perfect_deal(kind, seed)
