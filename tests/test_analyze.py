@@ -1,0 +1,154 @@
+"""`scorepad analyze`: the sample hand files analysed through the command line (text, every card,
+exact points, JSON), and bad input refused in one line."""
+
+import json
+from pathlib import Path
+
+import pytest
+from _types import Fails, Run
+
+from scorepad.analysis import LEVELS
+
+HANDS = Path(__file__).parent.parent / "sample_sessions" / "hands"
+SAUSPIEL = HANDS / "sauspiel-mistake.txt"
+SHEEPSHEAD = HANDS / "sheepshead-mistake.txt"
+
+
+def test_the_disputed_sauspiel_names_the_card_that_lost_it(run: Run) -> None:
+    result = run("analyze", SAUSPIEL)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "With every card open, the declarer's side could force a win: 61 or more.",
+        "Trick 4: Hans's 10H turned a win into a loss for the declarer's side; "
+        "8H, QH or QS kept the win",
+        "Mistakes: Resi 0, Hans 1, Gustl 0, Kathi 0.",
+    ]
+
+
+def test_a_sheepshead_picker_gave_schneider_away(run: Run) -> None:
+    result = run("analyze", SHEEPSHEAD)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "With every card open, the picker's side could force a loss: 31 or more.",
+        "Trick 4: Ann's JH turned a loss into a loss with schneider for the picker's side; "
+        "QD kept the loss",
+        "Mistakes: Ann 1, Bob 0, Cy 0, Dee 0, Ed 0.",
+    ]
+
+
+def test_all_shows_every_card_in_the_order_played(run: Run) -> None:
+    lines = run("analyze", SAUSPIEL, "--all").stdout.splitlines()
+    cards = lines[1:-1]
+    assert len(cards) == 32
+    played = [
+        line.split(": ", 1)[1].split()
+        for line in SAUSPIEL.read_text().splitlines()
+        if line.startswith("trick:")
+    ]
+    assert [line.split()[3] for line in cards] == [card for trick in played for card in trick]
+    assert cards[0] == "Trick 1: Resi's 9C kept the win"
+    assert cards[15].startswith("Trick 4: Hans's 10H turned a win into a loss")
+    assert cards[16] == "Trick 5: Resi's 10D kept the loss"
+    assert all("kept the loss" in line for line in cards[16:])
+
+
+def test_points_gives_the_exact_card_points(run: Run) -> None:
+    result = run("analyze", SAUSPIEL, "--points")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "With every card open, the declarer's side could force a win: 88 or more.",
+        "Trick 4: Hans's 10H turned a win into a loss (58 card points) for the declarer's "
+        "side; 8H, QH or QS kept the win",
+        "Mistakes: Resi 0, Hans 1, Gustl 0, Kathi 0.",
+    ]
+
+
+def test_json_has_the_keys_the_issue_names(run: Run) -> None:
+    result = run("analyze", SAUSPIEL, SHEEPSHEAD, "--format", "json", "--points")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert list(data) == ["hands"]
+    sauspiel, sheepshead = data["hands"]
+    assert list(sauspiel) == ["file", "declarers", "start", "cards", "mistakes"]
+    assert sauspiel["file"] == str(SAUSPIEL)
+    assert sauspiel["declarers"] == ["Hans", "Gustl"]
+    assert sauspiel["start"] == {"outcome": "win", "points": 88}
+    assert len(sauspiel["cards"]) == 32
+    card = sauspiel["cards"][15]
+    assert card == {
+        "trick": 4,
+        "player": "Hans",
+        "card": "10H",
+        "before": {"outcome": "win", "points": card["before"]["points"]},
+        "after": {"outcome": "loss", "points": 58},
+        "mistake": True,
+        "better": ["8H", "QH", "QS"],
+    }
+    assert sauspiel["mistakes"] == [{"trick": 4, "player": "Hans", "card": "10H"}]
+    assert sheepshead["declarers"] == ["Ann", "Bob"]
+    assert sheepshead["mistakes"] == [{"trick": 4, "player": "Ann", "card": "JH"}]
+    for hand in data["hands"]:
+        for card in hand["cards"]:
+            assert card["before"]["outcome"] in LEVELS and card["after"]["outcome"] in LEVELS
+            assert card["mistake"] == bool(card["better"]) or card["mistake"]
+        # one card's after is the next one's before
+        for one, two in zip(hand["cards"], hand["cards"][1:], strict=False):
+            assert one["after"] == two["before"]
+
+
+def test_json_without_points_has_no_points(run: Run) -> None:
+    data = json.loads(run("analyze", SAUSPIEL, "--format", "json").stdout)
+    hand = data["hands"][0]
+    assert hand["start"] == {"outcome": "win"}
+    assert all(set(c["before"]) == {"outcome"} for c in hand["cards"])
+
+
+def test_several_files_each_under_its_name(run: Run) -> None:
+    lines = run("analyze", SAUSPIEL, SHEEPSHEAD).stdout.splitlines()
+    assert lines[0] == f"{SAUSPIEL}:"
+    assert lines[4:6] == ["", f"{SHEEPSHEAD}:"]
+
+
+def test_a_bad_hand_file_is_one_line(fails: Fails, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text(SAUSPIEL.read_text().replace("trick: 9C KC AC AH", "trick: 9C KC AC XX"))
+    assert fails("analyze", bad).startswith(f"Error: {bad}:13: unknown card 'XX'")
+    assert fails("analyze", tmp_path / "missing.txt").startswith("Error: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("friday-disputed.txt", "the hand breaks the rules (trick 5: South reneged"),
+        ("bavarian-ramsch.txt", "a Ramsch has no declaring side"),
+    ],
+)
+def test_hands_it_cannot_analyse_are_refused(fails: Fails, name: str, words: str) -> None:
+    line = fails("analyze", HANDS / name)
+    assert line.startswith(f"Error: {HANDS / name}: {words}")
+
+
+def test_ctrl_c_stops_with_one_line_and_exit_130(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    import scorepad.analysis
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scorepad.analysis, "analyse", interrupted)
+    result = run("analyze", SAUSPIEL)
+    assert result.exit_code == 130
+    assert result.stdout == ""
+    assert result.stderr == "Stopped: the analysis was not finished.\n"
+
+
+@pytest.mark.parametrize("path", sorted(HANDS.glob("*.txt")), ids=lambda p: p.name)
+def test_every_sample_hand_file_is_analysed_or_refused(run: Run, path: Path) -> None:
+    result = run("analyze", path, "--format", "json")
+    if result.exit_code:
+        assert result.stdout == "" and len(result.stderr.splitlines()) == 1
+        return
+    hand = json.loads(result.stdout)["hands"][0]
+    assert hand["cards"][0]["before"] == hand["start"]
+    assert hand["mistakes"] == [
+        {k: c[k] for k in ("trick", "player", "card")} for c in hand["cards"] if c["mistake"]
+    ]
