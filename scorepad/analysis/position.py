@@ -55,9 +55,28 @@ class Position:
             or (called is not None and self.game.suit_of(c) == called)
             for c in self.cards
         )
+        # The cards by suit (trumps as one suit), highest first, each with a code of its suit,
+        # its points and whether it is the called or the unknown card: two deals alike in
+        # those (but for which cards of a suit are gone) play alike (`shape`).
+        classes = sorted({(self._trumps[i], str(self._suits[i])) for i in range(len(self.cards))})
+        self._by_rank = sorted(
+            range(len(self.cards)),
+            key=lambda i: (classes.index((self._trumps[i], str(self._suits[i]))), -self._powers[i]),
+        )
+        self._code = [
+            classes.index((self._trumps[i], str(self._suits[i]))) << 12
+            | self.card_points[i] << 2
+            | (
+                1
+                if self.cards[i] == self.call.card
+                else 2
+                if self.cards[i] == self.call.unknown
+                else 0
+            )
+            for i in range(len(self.cards))
+        ]
         self._legal: dict[tuple[object, ...], tuple[int, ...]] = {}
         self._winners: dict[tuple[object, ...], int] = {}
-        self._tries: dict[tuple[object, ...], list[int]] = {}
         self.history: list[tuple[int, int, int, tuple[int, ...], int, int, int, int, bool]] = []
 
     # --- who plays what -------------------------------------------------------------------
@@ -139,15 +158,8 @@ class Position:
         return chosen
 
     def tries(self) -> list[int]:
-        """`ordered(moves())`, kept: the cards the search tries here, in order."""
-        seat = (self.leader + len(self.trick)) % len(self.players)
-        key = (seat, self.hands[seat], self._left_mask(), *self.trick, self.called_led)
-        found = self._tries.get(key)
-        if found is None:
-            if len(self._tries) > 300_000:  # (a bound on the memory it takes)
-                self._tries.clear()
-            found = self._tries[key] = self.ordered(self.moves())
-        return found
+        """`ordered(moves())`: the cards the search tries here, in order."""
+        return self.ordered(self.moves())
 
     def ordered(self, moves: list[int]) -> list[int]:
         """The cards in the order the search tries them, likely good ones first (only the
@@ -176,6 +188,19 @@ class Position:
             return (1, points[n], powers[n])
 
         return sorted(moves, key=key)
+
+    def shape(self) -> tuple[int, ...]:
+        """The cards left as the play sees them: suit by suit, highest first, who holds each
+        and what it is worth; which cards of a suit they are does not count (only their
+        order does), so deals that differ only in the cards gone share it."""
+        owner: dict[int, int] = {}
+        for seat, held in enumerate(self.hands):
+            while held:
+                low = held & -held
+                owner[low.bit_length() - 1] = seat
+                held ^= low
+        code = self._code
+        return tuple(code[n] | owner[n] << 8 for n in self._by_rank if n in owner)
 
     def _left_mask(self) -> int:
         mask = 0

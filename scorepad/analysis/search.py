@@ -52,6 +52,8 @@ class Searcher:
     def __init__(self, position: Position, tick: Callable[[], None] | None = None):
         self.position = position
         self.tables: dict[int, dict[tuple[object, ...], list[int]]] = {}
+        # the card that settled a question last time at a trick's start, tried first next time
+        self.best: dict[tuple[object, ...], int] = {}
         self.tick = tick
         self.nodes = 0
 
@@ -130,9 +132,11 @@ class Searcher:
                 return made and (tricks != ONE or position.side_tricks > 0)
             if position.points + position.remaining_points() < target:
                 return False
+            if position.tricks_left == 1:  # every card is forced: play them out
+                return self._last_trick(target, tricks)
             need = max(0, target - position.points)
             key = (
-                *position.hands,
+                *position.shape(),
                 position.leader,
                 position.called_led,
                 tricks == ONE and position.side_tricks > 0,
@@ -148,7 +152,12 @@ class Searcher:
                 self.tick()
         ours = position.side[position.to_move()]
         answer = not ours
-        for number in position.tries():
+        tries = position.tries()
+        if key is not None:
+            first = self.best.get(key[:-1])
+            if first is not None and first in tries and tries[0] != first:
+                tries = [first, *(n for n in tries if n != first)]
+        for number in tries:
             position.play(number)
             try:
                 found = self._search(target, tricks, table)
@@ -156,6 +165,8 @@ class Searcher:
                 position.undo()
             if found == ours:
                 answer = ours
+                if key is not None:
+                    self.best[key[:-1]] = number
                 break
         if key is not None:
             need = max(0, target - position.points)
@@ -165,3 +176,15 @@ class Searcher:
             else:
                 known[1] = min(known[1], need)
         return answer
+
+    def _last_trick(self, target: int, tricks: int) -> bool:
+        position = self.position
+        count = len(position.players)
+        for _ in range(count):
+            held = position.hands[position.to_move()]
+            position.play((held & -held).bit_length() - 1)
+        try:
+            return self._search(target, tricks, {})
+        finally:
+            for _ in range(count):
+                position.undo()
