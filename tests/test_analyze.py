@@ -152,3 +152,20 @@ def test_every_sample_hand_file_is_analysed_or_refused(run: Run, path: Path) -> 
     assert hand["mistakes"] == [
         {k: c[k] for k in ("trick", "player", "card")} for c in hand["cards"] if c["mistake"]
     ]
+
+
+def test_in_german_with_german_card_names(run: Run) -> None:
+    result = run("--lang", "de", "analyze", SAUSPIEL)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "Mit offenen Karten hätte die Spielerpartei ein gewonnenes Spiel (61 Augen oder mehr) "
+        "erzwingen können.",
+        "Stich 4, Hans: Herz-Zehn machte für die Spielerpartei ein verlorenes Spiel statt ein "
+        "gewonnenes Spiel; Herz-Acht, Herz-Ober oder Gras-Ober hätte das gewonnene Spiel "
+        "gehalten",
+        "Fehler: Resi 0, Hans 1, Gustl 0, Kathi 0.",
+    ]
+    # the JSON keeps its stable words and cards as written
+    data = json.loads(run("--lang", "de", "analyze", SAUSPIEL, "--format", "json").stdout)
+    assert data["hands"][0]["mistakes"] == [{"trick": 4, "player": "Hans", "card": "10H"}]
+    assert data["hands"][0]["start"] == {"outcome": "win"}

@@ -4,29 +4,35 @@ German names in German (Herz-Zehn), as written (10H) in English."""
 from __future__ import annotations
 
 from ..cards import Card
-from ..i18n import N_, language
+from ..i18n import catalog, language
 from ..i18n import gettext as _
 from ..names import MAKE
 from . import CardVerdict, HandAnalysis, Value
 
-__all__ = ["as_data", "as_lines"]
+__all__ = ["A_OUTCOME", "THE_OUTCOME", "as_data", "as_lines"]
 
-_A = {
-    "win": N_("a win"),
-    "win-schneider": N_("a win with schneider"),
-    "win-schwarz": N_("a win with schwarz"),
-    "loss": N_("a loss"),
-    "loss-schneider": N_("a loss with schneider"),
-    "loss-schwarz": N_("a loss with schwarz"),
+A_OUTCOME = {
+    "win": "a win",
+    "win-schneider": "a win with schneider",
+    "win-schwarz": "a win with schwarz",
+    "loss": "a loss",
+    "loss-schneider": "a loss with schneider",
+    "loss-schwarz": "a loss with schwarz",
 }
-_THE = {
-    "win": N_("the win"),
-    "win-schneider": N_("the win with schneider"),
-    "win-schwarz": N_("the win with schwarz"),
-    "loss": N_("the loss"),
-    "loss-schneider": N_("the loss with schneider"),
-    "loss-schwarz": N_("the loss with schwarz"),
+THE_OUTCOME = {
+    "win": "the win",
+    "win-schneider": "the win with schneider",
+    "win-schwarz": "the win with schwarz",
+    "loss": "the loss",
+    "loss-schneider": "the loss with schneider",
+    "loss-schwarz": "the loss with schwarz",
 }
+"""The outcomes in words: messages of the context `outcome` (scripts/messages.py declares
+them), apart from the `a win` of a report, which German says otherwise."""
+
+
+def _outcome(words: str) -> str:
+    return catalog().pgettext("outcome", words)
 
 
 def card_name(card: Card) -> str:
@@ -46,7 +52,7 @@ def _side(found: HandAnalysis, schafkopf: bool) -> str:
 
 def _value(value: Value, found: HandAnalysis, schneider_win: int, schneider_loss: int) -> str:
     """`a win: 61 or more` (the line, or the exact points when known)."""
-    noun = _(_A[value.outcome])
+    noun = _outcome(A_OUTCOME[value.outcome])
     if found.bettel_or_tout or value.outcome.endswith("schwarz"):
         return noun
     least = {
@@ -100,18 +106,18 @@ def _card_line(verdict: CardVerdict, side: str) -> str:
         points = _(" ({points} card points)").format(points=verdict.after.points)
     if not verdict.mistake:
         return _("{where} kept {outcome}{points}").format(
-            where=where, outcome=_(_THE[after]), points=points
+            where=where, outcome=_outcome(THE_OUTCOME[after]), points=points
         )
     return _(
         "{where} turned {before} into {after}{points} for {side}; {better} kept {kept}"
     ).format(
         where=where,
-        before=_(_A[before]),
-        after=_(_A[after]),
+        before=_outcome(A_OUTCOME[before]),
+        after=_outcome(A_OUTCOME[after]),
         points=points,
         side=side,
         better=_either(verdict.better),
-        kept=_(_THE[before]),
+        kept=_outcome(THE_OUTCOME[before]),
     )
 
 
