@@ -169,3 +169,31 @@ def test_in_german_with_german_card_names(run: Run) -> None:
     data = json.loads(run("--lang", "de", "analyze", SAUSPIEL, "--format", "json").stdout)
     assert data["hands"][0]["mistakes"] == [{"trick": 4, "player": "Hans", "card": "10H"}]
     assert data["hands"][0]["start"] == {"outcome": "win"}
+
+
+def test_replay_analyze_adds_the_analysis_after_the_rules_check(run: Run) -> None:
+    plain = run("replay", SAUSPIEL)
+    result = run("replay", SAUSPIEL, "--analyze")
+    assert result.exit_code == 0, result.stderr
+    analysis = run("analyze", SAUSPIEL).stdout
+    assert result.stdout == plain.stdout + "\n" + analysis
+
+
+def test_replay_analyze_in_json_has_the_analysis_of_a_hand(run: Run) -> None:
+    plain = json.loads(run("replay", SAUSPIEL, "--format", "json").stdout)
+    data = json.loads(run("replay", SAUSPIEL, "--analyze", "--format", "json").stdout)
+    analysis = data.pop("analysis")
+    assert data == plain
+    assert analysis == json.loads(run("analyze", SAUSPIEL, "--format", "json").stdout)["hands"][0]
+
+
+def test_replay_analyze_of_a_renege_says_why_not(run: Run) -> None:
+    disputed = HANDS / "friday-disputed.txt"
+    result = run("replay", disputed, "--analyze")
+    assert result.exit_code == 1  # the renege, as replay finds it
+    assert result.stdout == run("replay", disputed).stdout + (
+        "\nNot analysed: the hand breaks the rules (trick 5: South reneged: played 10S on a "
+        "heart lead while holding 10H): analyze takes hands played by the rules\n"
+    )
+    data = json.loads(run("replay", disputed, "--analyze", "--format", "json").stdout)
+    assert data["analysis"] is None and data["problems"]

@@ -16,6 +16,8 @@ from ._common import CONTEXT_SETTINGS
 
 if TYPE_CHECKING:
     from ..analysis import HandAnalysis
+    from ..replay import HandFile
+    from ..rules import Rules
 
 
 @click.command("analyze", context_settings=CONTEXT_SETTINGS)
@@ -67,11 +69,38 @@ def analyze(hand_files: tuple[Path, ...], every: bool, points: bool, fmt: str) -
 
 
 def _analyse_one(path: Path, points: bool) -> tuple[Path, HandAnalysis, Any]:
-    from ..analysis import analyse
-    from ..replay import HandFileError
     from .cards import read_hand_file
 
     hand, rules = read_hand_file(path)
+    return path, _analysed(path, hand, rules, points), rules
+
+
+def after_replay(path: Path, hand: HandFile, rules: Rules, fmt: str) -> object:
+    """`replay --analyze`: the analysis of a replayed hand, as lines of text to print or (JSON)
+    the object of one hand of `analyze --format json`; a hand it cannot analyse (a renege, a
+    Ramsch) gives a line saying why (in JSON: None). Ctrl-C stops with exit 130."""
+    from ..analysis.words import as_data, as_lines
+
+    try:
+        found = _analysed(path, hand, rules, False)
+    except KeyboardInterrupt:
+        _clear()
+        click.echo(_("Stopped: the analysis was not finished."), err=True)
+        raise SystemExit(130) from None
+    except ScorepadError as exc:
+        if fmt == "json":
+            return None
+        reason = str(exc).removeprefix(f"{path}: ")
+        return [_("Not analysed: {reason}").format(reason=reason)]
+    if fmt == "json":
+        return as_data(found, str(path))
+    return as_lines(found, rules.is_schafkopf, rules.schneider_win, rules.schneider_loss, False)
+
+
+def _analysed(path: Path, hand: HandFile, rules: Rules, points: bool) -> HandAnalysis:
+    from ..analysis import analyse
+    from ..replay import HandFileError
+
     started = time.monotonic()
     terminal = sys.stderr.isatty()
 
@@ -84,14 +113,13 @@ def _analyse_one(path: Path, points: bool) -> tuple[Path, HandAnalysis, Any]:
             _PROGRESS[0] = True
 
     try:
-        result = analyse(hand, rules, points, tick)
+        return analyse(hand, rules, points, tick)
     except HandFileError as exc:
         raise ScorepadError(f"{path}:{exc.line}: {exc.message}") from None
     except ScorepadError as exc:
         raise ScorepadError(f"{path}: {exc}") from None
     finally:
         _clear()
-    return path, result, rules
 
 
 _PROGRESS = [False]
