@@ -75,7 +75,9 @@ def _analyse_one(path: Path, points: bool) -> tuple[Path, HandAnalysis, Any]:
     return path, _analysed(path, hand, rules, points), rules
 
 
-def after_replay(path: Path, hand: HandFile, rules: Rules, fmt: str) -> object:
+def after_replay(
+    path: Path, hand: HandFile, rules: Rules, fmt: str
+) -> list[str] | dict[str, object] | None:
     """`replay --analyze`: the analysis of a replayed hand, as lines of text to print or (JSON)
     the object of one hand of `analyze --format json`; a hand it cannot analyse (a renege, a
     Ramsch) gives a line saying why (in JSON: None). Ctrl-C stops with exit 130."""
