@@ -11,7 +11,7 @@ from ..replay import HandFile
 from ..rules import Rules, load_rules
 from .position import Position, position_for
 
-__all__ = ["KINDS", "random_hand", "random_line", "random_position"]
+__all__ = ["KINDS", "played_at_random", "random_hand", "random_line", "random_position"]
 
 KINDS = {
     # name: (rules, players, game, call: "ace" a callable ace, "jd", "alone" or none)
@@ -97,3 +97,18 @@ def random_position(rng: random.Random, kind: str, tricks_left: int, extra: int)
     per_trick = len(position.players)
     random_line(rng, position, (position.tricks_left - tricks_left) * per_trick + extra)
     return position
+
+
+def played_at_random(rng: random.Random, kind: str) -> HandFile:
+    """A random deal of `kind` with every trick played at random by the rules (replay finds
+    nothing wrong with it)."""
+    hand = random_hand(rng, kind)
+    position = position_for(hand, _RULES[KINDS[kind][0]])
+    size = len(position.players)
+    played = []
+    while position.tricks_left:
+        number = rng.choice(position.legal())
+        played.append(position.cards[number])
+        position.play(number)
+    hand.tricks = [(0, played[i : i + size]) for i in range(0, len(played), size)]
+    return hand
