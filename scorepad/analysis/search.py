@@ -56,6 +56,7 @@ class Searcher:
         self.best: dict[tuple[object, ...], int] = {}
         self.tick = tick
         self.nodes = 0
+        self.bound = 0  # what the last question proved (see `reaches`)
 
     # --- the lines scoring uses -----------------------------------------------------------
 
@@ -99,42 +100,55 @@ class Searcher:
 
     def best_points(self) -> int:
         """The most card points the declaring side can make sure of (the others, then, can
-        make sure of the rest)."""
+        make sure of the rest). Each question's bound narrows the range past its own line."""
         position = self.position
         low, high = position.points, position.points + position.remaining_points()
         while low < high:  # low is reachable; find the most that is
             middle = (low + high + 1) // 2
             if self.reaches(Goal(middle)):
-                low = middle
+                low = max(middle, self.bound)
             else:
-                high = middle - 1
+                high = min(middle, self.bound) - 1
         return low
 
     # --- the search -----------------------------------------------------------------------
 
     def reaches(self, goal: Goal) -> bool:
-        """Can the declaring side make sure of `goal` from the position as it stands?"""
+        """Can the declaring side make sure of `goal` from the position as it stands? After
+        it, `bound` holds what the search proved on the way, in the side's card points at the
+        end: a yes, the side can make sure of at least `bound`; a no, the others can hold it
+        under `bound` (0: the tricks the goal asks for are out of reach)."""
         table = self.tables.setdefault(goal.tricks, {})
         return self._search(goal.points, goal.tricks, table)
 
     def _search(self, target: int, tricks: int, table: dict[tuple[object, ...], list[int]]) -> bool:
         position = self.position
         key = None
+        points = position.points
         if not position.trick:
-            if tricks == ALL and position.other_tricks:
+            if (tricks == ALL and position.other_tricks) or (
+                tricks == NONE and position.side_tricks
+            ):
+                self.bound = 0
                 return False
-            if tricks == NONE and position.side_tricks:
-                return False
-            made = position.points >= target
-            if made and (tricks == ANY or (tricks == ONE and position.side_tricks)):
+            made = points >= target
+            counts = tricks != ONE or position.side_tricks > 0
+            if made and counts and tricks in (ANY, ONE):
+                self.bound = points
                 return True
             if position.tricks_left == 0:
-                return made and (tricks != ONE or position.side_tricks > 0)
-            if position.points + position.remaining_points() < target:
+                if made and counts:
+                    self.bound = points
+                    return True
+                self.bound = points + 1 if counts else 0
+                return False
+            most = points + position.remaining_points()
+            if most < target:
+                self.bound = most + 1
                 return False
             if position.tricks_left == 1:  # every card is forced: play them out
                 return self._last_trick(target, tricks)
-            need = max(0, target - position.points)
+            need = max(0, target - points)
             key = (
                 *position.shape(),
                 position.leader,
@@ -144,14 +158,19 @@ class Searcher:
             known = table.get(key)
             if known is not None:
                 if need <= known[0]:
+                    self.bound = points + known[0]
                     return True
                 if need >= known[1]:
+                    self.bound = points + known[1]
                     return False
             self.nodes += 1
             if self.tick is not None and not self.nodes & 0x3FFF:
                 self.tick()
         ours = position.side[position.to_move()]
         answer = not ours
+        # a yes of the side's: the least any of the others' cards leaves it (or the first good
+        # card's); a no: the most any of the side's cards could reach (or the first bad one's)
+        bound = 1 << 20 if not ours else 0
         tries = position.tries()
         if key is not None:
             first = self.best.get(key[:-1])
@@ -165,16 +184,18 @@ class Searcher:
                 position.undo()
             if found == ours:
                 answer = ours
+                bound = self.bound
                 if key is not None:
                     self.best[key[:-1]] = number
                 break
+            bound = max(bound, self.bound) if ours else min(bound, self.bound)
+        self.bound = bound
         if key is not None:
-            need = max(0, target - position.points)
             known = table.setdefault(key, [-1, 1 << 20])
             if answer:
-                known[0] = max(known[0], need)
+                known[0] = max(known[0], bound - points)
             else:
-                known[1] = min(known[1], need)
+                known[1] = min(known[1], bound - points)
         return answer
 
     def _last_trick(self, target: int, tricks: int) -> bool:
