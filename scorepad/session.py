@@ -111,10 +111,27 @@ def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
-    def __init__(self, path: Path | str, waiting: Waiting = WAIT):
+    def __init__(self, path: Path | str, waiting: Waiting = WAIT, most_hands: int | None = None):
         self.path = Path(path)
         self.waiting = waiting  # how long to wait for another scorepad's lock
         self._fd: int | None = None  # open and locked while this process changes the file
+        # the hands the file may count (a tournament table: its round's hands), or None
+        self.most_hands = most_hands
+
+    def _room(self) -> None:
+        """Under the lock: refuses a hand past `most_hands` (a tournament table whose round is
+        played out). The hands that count need the pass (a tail does not hold them): a
+        tournament table is a round's few hands."""
+        if self.most_hands is None:
+            return
+        counted = self.check(resume=True)[0].hands
+        if counted >= self.most_hands:
+            raise HandError(
+                _(
+                    "not recorded: this table's round has {most} hands and all {most} are "
+                    "recorded"
+                ).format(most=self.most_hands)
+            )
 
     def _snapshot(self) -> Snapshot:
         if self._fd is not None:  # (a writer reads through the descriptor it holds locked)
@@ -255,7 +272,12 @@ class Session:
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
-        return self._appended(lambda night: night.ledger.record(hand, note, now()))
+
+        def make(night: _Resumed) -> tuple[Row, Score]:
+            self._room()
+            return night.ledger.record(hand, note, now())
+
+        return self._appended(make)
 
     def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
         """Record a hand replayed from its hand file, keeping the file's `digest` with its row
@@ -266,6 +288,7 @@ class Session:
 
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
+            self._room()
             recorded = self._digests(night.head)
             if digest in recorded:
                 raise HandError(
