@@ -550,6 +550,8 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
         return
     if row.kind is RowKind.VOID:
         _echo_void(path, row, state, fmt)
+    elif row.kind is RowKind.RESTORE and fmt == "text" and not back:
+        _echo_restored(path, row.ref, state)
     elif row.kind is RowKind.AMEND:
         echo_recorded(path, row, result, state, fmt)
     else:
@@ -762,6 +764,22 @@ def _warn_departed(row: Row, state: Ledger) -> None:
                 ).format(player=player, change=signed(change), total=signed(state.totals[player])),
                 err=True,
             )
+
+
+def _echo_restored(path: Path, ref: int, state: Ledger) -> None:
+    """After a redo that made a voided hand count again: that hand, as `hand` said it (its
+    final version, found by a pass), and the totals."""
+    from ..ledger import HandView
+    from ..reports import summary_text
+
+    found: list[HandView] = []
+    open_session(path).check(on_hand=lambda view: found.extend([view] * (view.number == ref)))
+    if found:
+        view = found[-1]
+        click.echo(summary_text(view.row._replace(hand=ref), view.entry.result))
+    click.echo(totals_table(state, "text"))
+    click.echo()
+    click.echo(next_line(state))
 
 
 def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
