@@ -328,7 +328,7 @@ def trick(
         )
         for i, c in enumerate(played)
     ]
-    headers = ("Player" if players else "#", "Card", "Trump", "Points", "")
+    headers = ("Player" if players else "#", "Card", "Trump", "Points", "Winner")
     click.echo(render(headers, rows, fmt, ("left", "left", "left", "right", "left")))
     if fmt == "csv":
         return
