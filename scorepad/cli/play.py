@@ -107,7 +107,22 @@ def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str
                 text=text, starting=", ".join(starting[:-1]), starting2=starting[-1]
             )
         )
-    return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
+    try:
+        return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
+    except ScorepadError:
+        import difflib  # only on the way to an error
+
+        # (typed at the table, a name is often in lower case: "anm" is Ann mistyped)
+        close = difflib.get_close_matches(wanted, [folded(p) for p in among], n=1, cutoff=0.5)
+        if not close:
+            raise
+        raise ScorepadError(
+            _("{text}: unknown player (did you mean {close}?); players: {among}").format(
+                text=text,
+                close=next(p for p in among if folded(p) == close[0]),
+                among=", ".join(among),
+            )
+        ) from None
 
 
 _completions: list[str] = []  # what Tab offers for the question being asked
@@ -552,7 +567,8 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     state = session.state()
     rules = state.rules
     seating = seat(rules, state.seated, state.next_dealer)
-    players = list(seating.order)
+    # (every question lists the players in seat order, as the seat numbers run)
+    players = [p for p in state.seated if p in seating.order]
     click.echo()
     from ..reports import next_hand
 
@@ -688,7 +704,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     from ..scoring import PickerHand, tricks_needed
 
     rules = state.rules
-    others = [p for p in seating.order if p != picker]
+    others = [p for p in seating.players if p in seating.order and p != picker]  # seat order
     game: str | None = None
     partners: tuple[str, ...] = ()
     alone = False
