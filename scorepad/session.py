@@ -128,8 +128,7 @@ class Session:
         if counted >= self.most_hands:
             raise HandError(
                 _(
-                    "not recorded: this table's round has {most} hands and all {most} are "
-                    "recorded"
+                    "not recorded: this table's round has {most} hands and all {most} are recorded"
                 ).format(most=self.most_hands)
             )
 
@@ -561,11 +560,12 @@ class Session:
             append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 
-    def repair(self) -> list[str]:
+    def repair(self, tell: Callable[[str], None] | None = None) -> list[str]:
         """Mend what a crash or an editor leaves, keeping every complete hand: a torn last line
-        (moved into FILE.rejected), blank lines anywhere (renumbering the lines that rows
-        name), and whole numbers written as `2.0`
-        (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
+        and lines that cannot be read as CSV (moved into FILE.rejected; `tell` is told of
+        each of those before anything is changed), blank lines anywhere (renumbering the
+        lines that rows name), and whole numbers written as `2.0` (as a spreadsheet or pandas
+        saves them). Returns what it did, a line each (nothing when
         there was nothing to mend; running it again does nothing). The file is read a block at
         a time and rewritten atomically, the original kept as FILE.bak: about twice its size,
         which is looked for first (without it, an error that says what it needs, and nothing
@@ -579,7 +579,7 @@ class Session:
                     codec: Codec | None = snapshot.read_head()[0].codec
                 except SessionError:
                     codec = None  # a head that cannot be read: mend what needs no columns
-                return repair_file(snapshot, codec)
+                return repair_file(snapshot, codec, tell)
         # A `new` that never finished: there is nothing in it. (Removed once it is closed:
         # Windows removes no open file.)
         try:
