@@ -551,7 +551,7 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
     if row.kind is RowKind.VOID:
         _echo_void(path, row, state, fmt)
     elif row.kind is RowKind.RESTORE and fmt == "text" and not back:
-        _echo_restored(path, row.ref, state)
+        _echo_restored(path, row.ref or 0, state)
     elif row.kind is RowKind.AMEND:
         echo_recorded(path, row, result, state, fmt)
     else:
@@ -892,7 +892,12 @@ def repair(path: Path) -> None:
     """
 
     told: list[str] = []  # (said before the file is changed)
-    done = open_session(path).repair(lambda plan: (told.append(plan), click.echo(plan)))
+
+    def tell(plan: str) -> None:
+        told.append(plan)
+        click.echo(plan)
+
+    done = open_session(path).repair(tell)
     if not done:
         click.echo(_("{file}: nothing to repair.").format(file=path))
         return

@@ -114,8 +114,9 @@ def repair_file(
         if not done:
             os.unlink(temp)
             return []
-        for plan in (p for _raw, _line, p in rejected if p and tell is not None):
-            tell(plan)
+        if tell is not None:
+            for plan in (p for _raw, _line, p in rejected if p):
+                tell(plan)
         _keep_copy(snapshot, path.with_name(path.name + ".bak"))
         if rejected:  # (kept only once the new file and the copy are written)
             _reject(path, [raw for raw, _line, _plan in rejected])
