@@ -107,9 +107,9 @@ def test_out_naming_another_while_the_dealer_would_sit_out_says_who_deals_and_si
         "Hand 2: Ann picked, partner Bob, 70 points: a win, level 1, stake 1; "
         "Ann deals and plays, Cy sits out."
     )
-    # the dealer named with --out sits out as the rules say: nothing more to say
+    # the dealer (Bob deals hand 3) named with --out sits out as the rules say: nothing to add
     both = run("-f", path, "hand", "--picker", "Cy", "--partner", "Dee", "--points", "70",
-               "--out", "Bob")  # fmt: skip (Bob deals hand 3)
+               "--out", "Bob")  # fmt: skip
     assert both.exit_code == 0, both.stderr
     assert both.stdout.splitlines()[0].endswith("stake 1.")
 
