@@ -202,7 +202,7 @@ def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(
 
 
 def test_a_name_mistyped_in_lower_case_gets_a_did_you_mean(run: Run, tmp_path: Path) -> None:
-    from scorepad.cli.play import find_name
+    from scorepad.cli._asking import find_name
     from scorepad.errors import ScorepadError
 
     with pytest.raises(ScorepadError) as caught:
