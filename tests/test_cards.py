@@ -268,12 +268,13 @@ def test_replay_trick_and_count_name_the_cards_in_german(run: Run, tmp_path: Any
     out = run("--lang", "de", "replay", path).stdout
     assert "Sepp sagt an und ruft die Gras-Sau: Vroni ist der Partner." in out
     assert "Anni Schellen-Ober Bertl Gras-Unter Sepp Herz-Sieben Vroni Eichel-Unter" in out
-    assert "Nichts falsch gefunden" in out
+    assert out.endswith("Keine Regelverstöße: jede Karte ist nach den Regeln gespielt worden.\n")
     english = run("replay", path).stdout
     assert "calls AS" in english and "Anni QD Bertl JS Sepp 7H Vroni JC" in english
     trick = run("--lang", "de", "trick", "--rules", "schafkopf", "--players",
                 "Anni,Bertl,Sepp,Vroni", "EO", "GA", "HZ", "SU").stdout  # fmt: skip
-    assert "Anni       Eichel-Ober     Trumpf           3  sticht" in trick
+    assert "Spieler    Karte           Trumpf      Augen  Gewinner\n" in trick
+    assert "Anni       Eichel-Ober     Trumpf          3  sticht" in trick
     assert trick.endswith(
         "Anni sticht mit Eichel-Ober: der höchste Trumpf. Der Stich zählt 26 Augen.\n"
     )

@@ -233,7 +233,7 @@ def count(cards: tuple[str, ...], fmt: str) -> None:
     if fmt == "csv":
         click.echo(render(("Card", "Points"), rows, fmt))
         return
-    click.echo(render(("Card", "Points"), [*rows, (_("Total"), total)], fmt, ("left", "right")))
+    click.echo(render(("Card", _augen(fmt)), [*rows, (_sum_word(), total)], fmt, ("left", "right")))
 
 
 def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
@@ -329,7 +329,7 @@ def trick(
         )
         for i, c in enumerate(played)
     ]
-    headers = ("Player" if players else "#", "Card", "Trump", "Points", "Winner")
+    headers = ("Player" if players else "#", "Card", "Trump", _augen(fmt), "Winner")
     click.echo(render(headers, rows, fmt, ("left", "left", "left", "right", "left")))
     if fmt == "csv":
         return
@@ -483,6 +483,19 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
     return bool(outcome.problems)
 
 
+def _augen(fmt: str) -> str:
+    """The header of a column of card points: in a German text table "Augen", as a Bavarian
+    table counts them; "Points" otherwise (and in what programs read)."""
+    if fmt in ("csv", "json", "tsv", "toml") or not i18n.german():
+        return "Points"
+    return _("Card points")
+
+
+def _sum_word() -> str:
+    """The last line of a count: "Total" (in German "Summe": its "Stand" is a standing)."""
+    return _("Sum") if i18n.german() else _("Total")
+
+
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
     from ..cards import card_name
 
@@ -520,7 +533,7 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
     ]
     click.echo(
         render(
-            ("Trick", "Led by", "Cards played", "Won by", "With", "Points"),
+            ("Trick", "Led by", "Cards played", "Won by", "With", _augen(fmt)),
             rows,
             fmt,
             ("right", "left", "left", "left", "left", "right"),

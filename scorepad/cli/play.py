@@ -513,19 +513,34 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             playable.append("sie")
         games = sorted(playable, key=lambda g: (g != "partner", g))
 
-        def pick_game(text: str) -> str:
-            if text not in games:
-                raise ScorepadError(_("choose one of {games}").format(games=", ".join(games)))
-            return text
+        from ..games import ALIASES
+        from ..i18n import game_word
 
-        game = ask(_("Game? ({games})").format(games=", ".join(games)), pick_game, "partner")
+        # (offered by the names the table says, German ones in German; the keys work too)
+        shown = [game_word(g) for g in games]
+        named = {
+            **{w.lower(): g for w, g in ALIASES.items() if g in games},
+            **{w.lower(): g for w, g in zip(shown, games, strict=True)},
+            **{g: g for g in games},
+        }
+
+        def pick_game(text: str) -> str:
+            if text.strip().lower() not in named:
+                raise ScorepadError(_("choose one of {games}").format(games=", ".join(shown)))
+            return named[text.strip().lower()]
+
+        game = ask(
+            _("Game? ({games})").format(games=", ".join(shown)), pick_game, game_word("partner")
+        )
         if GAME_BY_NAME[game].partner:
-            who = "held the called ace" if game == "partner" else "took the offered trump"
+            question = (
+                _("Who held the called ace, the partner? ({others})")
+                if game == "partner"
+                else _("Who took the offered trump, the partner? ({others})")
+            )
             partners = (
                 ask(
-                    _("Who {who}, the partner? ({others})").format(
-                        who=who, others=", ".join(others)
-                    ),
+                    question.format(others=", ".join(others)),
                     one_of(others, seats=state.seated),
                     complete=others,
                 ),
@@ -563,7 +578,12 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         )
         knocks = ask(_("Knocks? (0 for none)"), whole(0, len(seating.order)), "0")
         return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
-    points = ask(_("Card points of the picker's side, bury included (0-120)?"), whole(0, 120))
+    points = ask(
+        _("Card points of the declarer's side (0-120)?")  # (nothing is laid away)
+        if rules.is_schafkopf and not seating.deal.blind
+        else _("Card points of the picker's side, bury included (0-120)?"),
+        whole(0, 120),
+    )
     need = tricks_needed(
         rules,
         PickerHand(
