@@ -21,8 +21,7 @@ ROOT = Path(__file__).parent.parent
 PAGES = [ROOT / "docs" / "deutsch.md", ROOT / "README.de.md"]
 GERMAN = [e for page in PAGES for e in examples(page)]
 
-ENGLISH = frozenset(
-    """
+_WORDS = """
     the and of to with from for by than which where when while what who whose this that these
     is are were be been has have had does not nothing none every each all any only also
     hand hands point points card cards trick tricks picker picked picks partner's defender
@@ -31,8 +30,8 @@ ENGLISH = frozenset(
     rate currency cracked crack bump double doubled leaster knocked knocks passed called calls
     alone void amended night sum found wrong took side runs game games first last whole per
     owes pays paid into out sits plays played held holds taken tie ties more most less
-    """.split()
-)
+"""
+ENGLISH = frozenset(_WORDS.split())
 """English words no German output holds (none of them a German word too: `die`, `was`, `will`,
 `man`, `hat`, `so`, `in`, `an`, `Partner`, `Solo`, `Wenz`, `Ramsch`, `Bock`, `Re`, `Stand`
 are left out for that)."""
