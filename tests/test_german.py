@@ -981,3 +981,16 @@ def test_the_helps_placeholders_are_german(run: Run) -> None:
     assert "  --dealer NAME  " in run("--lang", "de", "hand", "--help").stdout
     english = run("--help").stdout
     assert "  -f, --file FILE  " in english and "  --wait SECONDS  " in english
+
+
+def test_a_schafkopf_table_hears_of_no_doubler() -> None:
+    """Issue 40, item 13: no Doubler at a Schafkopf table (status, in either language); a
+    Sheepshead table keeps its line, and the JSON key stays for programs."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    friday = ROOT / "sample_sessions/standard-friday.csv"
+    for said in (de("-f", bavarian, "status"), en("-f", bavarian, "status")):
+        assert said.exit_code == 0 and "Bertl +650" in said.stdout  # (the lines around it)
+        assert "Doubler" not in said.stdout
+    assert "Doublers:  none pending" in en("-f", friday, "status").stdout
+    status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)
+    assert status["doublers_pending"] == 0

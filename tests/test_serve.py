@@ -467,6 +467,33 @@ def test_a_tv_shows_the_last_hands_beside_the_standings_above_the_fold(tmp_path:
     assert abs(recent["x"] - standings["x"]) < 1
 
 
+def test_a_schafkopf_board_shows_no_doubler_line_in_a_browser(tmp_path: Path) -> None:
+    """Issue 40, item 13: the board of a Schafkopf night says nothing of doublers."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    shown = {}
+    for sample in ("bavarian-evening.csv", "standard-friday.csv"):
+        night = tmp_path / sample
+        shutil.copy(Path(__file__).parent.parent / "sample_sessions" / sample, night)
+        with served(night) as url, playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_selector("#next b")
+                shown[sample] = page.locator("#pending").is_visible(), page.inner_text("#next-card")
+            finally:
+                browser.close()
+    assert shown["bavarian-evening.csv"][0] is False
+    assert "doubler" not in shown["bavarian-evening.csv"][1].lower()
+    assert shown["standard-friday.csv"][0] is True
+    assert "No doublers pending" in shown["standard-friday.csv"][1]
+
+
 def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
     client: TestClient, board_file: Path
 ) -> None:
