@@ -994,3 +994,14 @@ def test_a_schafkopf_table_hears_of_no_doubler() -> None:
     assert "Doublers:  none pending" in en("-f", friday, "status").stdout
     status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)
     assert status["doublers_pending"] == 0
+
+
+def test_the_base_value_of_each_game_is_named_in_its_own_case() -> None:
+    """Issue 40, item 13: "Grundwert des Rufspiels" (a message for each game, not the game's
+    key in a sentence); English as it was."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    german, english = de("-f", bavarian, "rules").stdout, en("-f", bavarian, "rules").stdout
+    assert re.search(r"game_values\.partner +10 +Schafkopf: Grundwert des Rufspiels\n", german)
+    assert re.search(r"game_values\.hochzeit +\d+ +Schafkopf: Grundwert der Hochzeit\n", german)
+    assert "Grundwert eines Spiels" not in german
+    assert "Schafkopf: base value of a partner game" in english
