@@ -546,9 +546,10 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 ),
             )
     elif seating.deal.partners:
+        alone_word = _("alone")  # (allein, in German: either word is taken)
 
         def pick_partners(text: str) -> str | tuple[str, ...]:
-            if text.lower() == "alone":
+            if text.lower() in ("alone", alone_word.lower()):
                 return "alone"
             names = tuple(find_name(n, others, state.seated) for n in text.split(",") if n.strip())
             if not names:
@@ -562,7 +563,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         answer = ask(
             _("Partner? ({others}, alone)").format(others=", ".join(others)),
             pick_partners,
-            complete=[*others, "alone"],
+            complete=[*others, alone_word],
         )
         alone = answer == "alone"
         partners = () if isinstance(answer, str) else answer
@@ -597,13 +598,19 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
-        tricks = ask(
+        question = (
             _(
                 "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
-                "could be {value} trick or not)?"
-            ).format(
-                tricks_in_hand=tricks_in_hand, points=points, value="every" if points else "no"
-            ),
+                "could be every trick or not)?"
+            )
+            if points
+            else _(
+                "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
+                "could be no trick or not)?"
+            )
+        )
+        tricks = ask(
+            question.format(tricks_in_hand=tricks_in_hand, points=points),
             whole(0, tricks_in_hand),
         )
     else:
