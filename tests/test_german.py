@@ -1018,3 +1018,17 @@ def test_play_in_german_takes_allein_for_a_hand_alone(night: Path) -> None:
     assert "Partner? (Bob, Cy, Dee, Ed, allein)" in result.stdout
     sheet = json.loads(en("-f", night, "sheet", "--format", "json").stdout)["hands"]
     assert [(h["picker"], h["alone"]) for h in sheet] == [("Ann", True), ("Bob", True)], sheet
+
+
+def test_play_in_german_offers_the_stock_and_takes_it(tmp_path: Path) -> None:
+    """Issue 40, item 13: Stock (never pot): at a table whose all pass into the Stock, play
+    offers 'Stock' and records a hand into it; 'pot' still works."""
+    path = tmp_path / "stock.csv"
+    players = "Anni,Bertl,Sepp,Vroni"
+    assert en("-f", path, "new", "--players", players, "--rules", "bavarian",
+              "--set", "all_pass=pot").exit_code == 0  # fmt: skip
+    result = de("-f", path, "play", input="Stock\n\npot\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "4 Vroni, Stock; ? für mehr" in result.stdout and ", pot;" not in result.stdout
+    sheet = json.loads(en("-f", path, "sheet", "--format", "json").stdout)["hands"]
+    assert [h["kind"] for h in sheet] == ["pot", "pot"]

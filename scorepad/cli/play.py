@@ -102,6 +102,8 @@ def _who(
             raise ScorepadError(
                 _("write: {word} N (the hand's number), e.g. {word} 3").format(word=typed)
             )
+        if extra == "pot" and typed == "stock" and _speaks_german():  # (the pot, in Bavarian)
+            return "pot"
         return pick(text)
 
     return check
@@ -379,11 +381,12 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     }.get(rules.all_pass)
     seats = state.seated
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
-    choices = ", ".join(numbered + ([extra] if extra else []))
+    shown = "Stock" if extra == "pot" and _speaks_german() else extra
+    choices = ", ".join(numbered + ([shown] if shown else []))
     who = ask(
         _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
-        complete=[*players, *([extra] if extra else []), *change_words()],
+        complete=[*players, *([shown] if shown else []), *change_words()],
     )
     if who is None:
         raise Stop
