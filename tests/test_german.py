@@ -1032,3 +1032,16 @@ def test_play_in_german_offers_the_stock_and_takes_it(tmp_path: Path) -> None:
     assert "4 Vroni, Stock; ? für mehr" in result.stdout and ", pot;" not in result.stdout
     sheet = json.loads(en("-f", path, "sheet", "--format", "json").stdout)["hands"]
     assert [h["kind"] for h in sheet] == ["pot", "pot"]
+
+
+def test_large_numbers_in_german_messages_are_grouped_with_points(tmp_path: Path) -> None:
+    """A limit in a message reads 1.000.000 in German (1,000,000 in English)."""
+    path = tmp_path / "night.csv"
+    assert en("-f", path, "new", "--players", "Anni,Bertl,Sepp,Vroni").exit_code == 0
+    for say, grouped in ((de, "1.000.000"), (en, "1,000,000")):
+        penalty = say("-f", path, "penalty", "Anni", "--points", "99999999999")
+        setting = say("-f", path, "set", "run_value=999999999999")
+        assert penalty.exit_code != 0 and f"1 {'bis' if say is de else 'to'} {grouped} " in (
+            penalty.stderr
+        )
+        assert setting.exit_code != 0 and setting.stderr.rstrip().endswith(grouped)

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from ..errors import RulesError
 from ..games import BASE_GAMES, RUNS_MIN_GAMES, VALUED
-from ..i18n import N_
+from ..i18n import N_, decimal_text
 from ..i18n import gettext as _
 from ..names import FAMILIES
 
@@ -76,7 +76,9 @@ class Setting(NamedTuple):
                 "the one before, e.g. 2,1"
             ).format(most=MAX_PLACES)
         if self.kind == "int":
-            return _("a whole number {low} to {high:,}").format(low=self.low, high=self.highest)
+            return _("a whole number {low} to {high}").format(
+                low=self.low, high=decimal_text(f"{self.highest:,}")
+            )
         return _("any text")
 
     def parse(self, text: str) -> Any:
