@@ -326,7 +326,12 @@ def open_session(path: Path) -> Session:
     so on stderr when the wait is longer than a moment)."""
     from ..session import Session
 
-    return Session(path, waiting())
+    most_hands = None
+    if path.name.startswith("table-") and path.parent.name.startswith("round-"):
+        from ..tournament_store import round_hands  # (a tournament's table, maybe: only then)
+
+        most_hands = round_hands(path)
+    return Session(path, waiting(), most_hands)
 
 
 def waiting() -> Waiting:
