@@ -1,10 +1,10 @@
 """An analysis in words (text) and as data (JSON), in the language in force: cards by their
-German names in German (Herz-Zehn), as written (10H) in English."""
+German names in German (Herz-Zehn, `cards.card_name`), as written (10H) in English."""
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..i18n import catalog, language
+from ..cards import Card, card_name
+from ..i18n import catalog
 from ..i18n import gettext as _
 from ..names import MAKE
 from . import CardVerdict, HandAnalysis, Value
@@ -33,10 +33,6 @@ them), apart from the `a win` of a report, which German says otherwise."""
 
 def _outcome(words: str) -> str:
     return catalog().pgettext("outcome", words)
-
-
-def card_name(card: Card) -> str:
-    return card.german if language() == "de" else str(card)
 
 
 def _either(cards: tuple[Card, ...]) -> str:
