@@ -218,3 +218,30 @@ def test_replay_analyze_of_a_renege_says_why_not(run: Run) -> None:
     )
     data = json.loads(run("replay", disputed, "--analyze", "--format", "json").stdout)
     assert data["analysis"] is None and data["problems"]
+
+
+def test_a_progress_bar_on_a_terminal_after_a_second(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scorepad.cli.analyze as command
+
+    class Clock:  # every reading a second later than the one before
+        now = 0.0
+
+        @classmethod
+        def monotonic(cls) -> float:
+            cls.now += 1.0
+            return cls.now
+
+    monkeypatch.setattr(command, "time", Clock)
+    monkeypatch.setattr(command, "_on_a_terminal", lambda: True)
+    result = run("analyze", SHEEPSHEAD)
+    assert result.exit_code == 0
+    assert result.stdout == run("analyze", SHEEPSHEAD).stdout  # (not on a terminal: no bar)
+    assert "\rsheepshead-mistake.txt [" in result.stderr
+    # every card done, and the line cleared (click leaves the erase code out off a terminal)
+    assert result.stderr.removesuffix("\033[K").endswith("] 30/30\r")
+
+
+def test_no_progress_bar_when_stderr_is_no_terminal(run: Run) -> None:
+    assert run("analyze", SHEEPSHEAD).stderr == ""

@@ -104,7 +104,7 @@ def _analysed(path: Path, hand: HandFile, rules: Rules, points: bool) -> HandAna
     from ..replay import HandFileError
 
     started = time.monotonic()
-    terminal = sys.stderr.isatty()
+    terminal = _on_a_terminal()
 
     def tick(done: int, total: int) -> None:
         if terminal and time.monotonic() - started > 1:
@@ -125,6 +125,11 @@ def _analysed(path: Path, hand: HandFile, rules: Rules, points: bool) -> HandAna
 
 
 _PROGRESS = [False]
+
+
+def _on_a_terminal() -> bool:
+    """Whether stderr is a terminal (the progress bar is drawn only there)."""
+    return sys.stderr.isatty()
 
 
 def _clear() -> None:
