@@ -42,6 +42,7 @@ class Position:
     bettel: bool = False  # the declaring side wins by taking no trick
     tout: bool = False  # the declaring side wins only by taking every trick
     other_points: int = 0
+    bury: int = 0  # the card points the side has without a trick (Sheepshead's bury)
 
     def __post_init__(self) -> None:
         self.card_points = tuple(c.points for c in self.cards)
@@ -320,5 +321,6 @@ def position_for(hand: HandFile, rules: Rules) -> Position:
         len(holding[players[0]]),
         bettel=name.startswith("bettel"),
         tout=name.endswith("-tout"),
+        bury=bury,
     )
     return position

@@ -34,6 +34,8 @@ LEVELS = ("loss-schwarz", "loss-schneider", "loss", "win", "win-schneider", "win
 """The outcomes for the declaring side, worst first (a Bettel or a Tout: loss or win)."""
 LOSS, WIN = 2, 3
 
+TABLE_SIZE = 150_000
+"""The most answers a table keeps (with the rest, a Sauspiel stays under about 150 MiB)."""
 ANY, ONE, ALL, NONE = 0, 1, 2, 3  # what the side's tricks must be: any, one at least, all, none
 
 
@@ -69,10 +71,13 @@ class Searcher:
             if level == LOSS:
                 return Goal(0)
             return Goal(0, NONE if position.bettel else ALL)
+        # more points than the bury holds are a trick taken: no need to ask for one (and the
+        # question shares its table with the others that ask for points alone)
+        least = rules.schneider_loss + 1
         return (
             Goal(0),
             Goal(0, ONE),
-            Goal(rules.schneider_loss + 1, ONE),
+            Goal(least, ONE if least <= position.bury else ANY),
             Goal(MAKE),
             Goal(rules.schneider_win),
             Goal(0, ALL),
@@ -191,6 +196,9 @@ class Searcher:
             bound = max(bound, self.bound) if ours else min(bound, self.bound)
         self.bound = bound
         if key is not None:
+            if len(table) > TABLE_SIZE:  # (a bound on the memory it takes: start it again)
+                table.clear()
+                self.best.clear()
             known = table.setdefault(key, [-1, 1 << 20])
             if answer:
                 known[0] = max(known[0], bound - points)
