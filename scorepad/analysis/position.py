@@ -18,6 +18,9 @@ from ..rules import Rules
 
 __all__ = ["Position", "position_for"]
 
+KEPT = 100_000
+"""The most answers each of a position's stores keeps (cards allowed, trick winners)."""
+
 
 @dataclass
 class Position:
@@ -111,6 +114,8 @@ class Position:
         key = (seat, held, led, first, self.called_led, self.tricks_left == 1, bool(self.trick))
         found = self._legal.get(key)
         if found is None:
+            if len(self._legal) > KEPT:  # (a bound on the memory it takes)
+                self._legal.clear()
             found = self._legal[key] = self._check(seat, held, led, first)
         return found
 
@@ -256,6 +261,8 @@ class Position:
         win = self._winners.get(key)
         if win is None:
             cards = [self.cards[i] for i in self.trick]
+            if len(self._winners) > KEPT:
+                self._winners.clear()
             win = self._winners[key] = trick_winner(self.game, self.call, cards, first)
         winner = (self.leader + win) % len(self.players)
         worth = sum(self.card_points[i] for i in self.trick)
