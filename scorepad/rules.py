@@ -9,6 +9,7 @@ and printing one simple pass over a flat mapping.
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
 from itertools import pairwise
 from pathlib import Path
 from types import MappingProxyType
@@ -49,7 +50,8 @@ class Setting(NamedTuple):
     """One setting of the rules table: its key, the kind of value it takes, and what it means."""
 
     key: str
-    kind: str  # "bool", "int", "choice", "choices", "text", "levels" or "places"
+    kind: str  # "bool", "int", "choice", "choices", "text", "levels", "places", "amount"
+    # or "symbol"
     help: str
     choices: tuple[str, ...] = ()
     low: int = 0
@@ -84,6 +86,12 @@ class Setting(NamedTuple):
             ).format(most=MAX_PLACES)
         if self.kind == "int":
             return _("a whole number {low} to {high:,}").format(low=self.low, high=self.highest)
+        if self.kind == "amount":
+            return _("none, or an amount above zero of at most {high:,}, e.g. 0.25").format(
+                high=MAX_AMOUNT
+            )
+        if self.kind == "symbol":
+            return _("a symbol of up to 5 printable characters, e.g. $, €, EUR")
         return _("any text")
 
     def parse(self, text: str) -> Any:
@@ -154,11 +162,32 @@ class Setting(NamedTuple):
             ):
                 raise self._bad(value)
             value = tuple(value)
+        elif self.kind == "amount":
+            value = self._amount(value)
         elif not isinstance(value, str):
             raise self._bad(value)
+        elif self.kind == "symbol":
+            if not 1 <= len(value) <= 5 or value.startswith(("=", "+", "-", "@")):
+                raise self._bad(value)
+            value = _checked_text(self.key, value)
         else:
             value = _checked_text(self.key, value)
         return value
+
+    def _amount(self, value: Any) -> str:
+        """An amount (`rate`) in canonical form: its decimal text (`0.01`), or "" for none. It
+        is kept as text, never as a float: the money is worked out in Decimals from it."""
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self._bad(value)
+        text = (repr(value) if isinstance(value, float) else str(value)).strip()
+        if text.lower() in ("", "none"):
+            return ""
+        if not re.fullmatch(r"[0-9]{0,7}(\.[0-9]{1,6})?", text) or text in ("", "."):
+            raise self._bad(value)
+        amount = Decimal(text)
+        if not 0 < amount <= MAX_AMOUNT:
+            raise self._bad(value)
+        return str(amount)
 
     @property
     def highest(self) -> int:
@@ -501,6 +530,15 @@ _SCALARS = (
         default=2,
         elsewhere=2,
     ),
+    Setting(
+        "rate",
+        "amount",
+        "money per game point for settle, season and the board (none: 1 for settle, none on the board)",
+        default="",
+    ),
+    Setting(
+        "currency", "symbol", "the currency amounts are shown in (a symbol or code)", default="$"
+    ),
 )
 _DEAL_FIELDS = (
     Setting("cards", "int", "cards dealt to each player (the tricks in a hand)", low=1, high=16),
@@ -515,7 +553,17 @@ _SCALAR_BY_KEY = {s.key: s for s in _SCALARS}
 # them takes): a session that does not use them stays readable by a scorepad that does not
 # know them (one that reads its format).
 _STORED_WHEN_SET = frozenset(
-    ("pot_ante", "pot_split", "pot_max", "bock_after", "bock_hands", "bock_factor", "bock_stacking")
+    (
+        "pot_ante",
+        "pot_split",
+        "pot_max",
+        "bock_after",
+        "bock_hands",
+        "bock_factor",
+        "bock_stacking",
+        "rate",
+        "currency",
+    )
 )
 _DEAL_BY_FIELD = {s.key: s for s in _DEAL_FIELDS}
 _SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")
@@ -650,6 +698,9 @@ class Rules(NamedTuple):
     bock_hands: int
     bock_factor: int
     bock_stacking: str
+    # Every family: the money
+    rate: str  # money per game point, as decimal text ("": not set)
+    currency: str
     game_values: Mapping[str, int] = _NO_VALUES
     runs_min: Mapping[str, int] = _NO_VALUES
     runs_max: Mapping[str, int] = _NO_VALUES
@@ -910,6 +961,19 @@ def _preset_flat(name: str) -> dict[str, Any]:
     return _checked_flat(tomllib.loads(text), f"preset {name}")
 
 
+def preset_value(preset: str, key: str) -> Any:
+    """A setting's value as a bundled preset writes it (None where it leaves it out, or for a
+    preset there is no longer)."""
+    if preset not in PRESETS:
+        return None
+    return _checked_value(key, _preset_flat(preset).get(key))
+
+
+def setting_default(key: str) -> Any:
+    """A setting's default: the value a table that leaves it out holds."""
+    return _setting_for(key).default
+
+
 def _unknown_preset(spec: str) -> RulesError:
     import difflib
 
@@ -1035,7 +1099,7 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
         if not path.is_file() and not spec.endswith(".toml") and "/" not in spec:
             raise _unknown_preset(spec)
         flat, preset = _file_flat(path)
-    return _overridden(flat, preset, spec, overrides, ())
+    return _overridden(flat, preset, spec, overrides, (), dict(flat))
 
 
 def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
@@ -1044,7 +1108,10 @@ def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
     if not overrides:
         raise RulesError(_("give at least one KEY=VALUE, e.g. base=2"))
     flat = {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.flat().items()}
-    new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
+    # (what a setting set back is compared with: the preset the table was read from; a
+    # table read from a file names every override, for the file may be gone)
+    base = _preset_flat(rules.source) if rules.source == rules.preset else None
+    new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides, base)
     if new.settlement != rules.settlement:
         raise RulesError(
             _(
@@ -1061,7 +1128,11 @@ def _overridden(
     source: str,
     overrides: Sequence[str],
     already: tuple[str, ...],
+    base: Mapping[str, Any] | None,
 ) -> Rules:
+    """The table with `overrides` laid over `flat`; its summary's overrides are those `already`
+    made and these, each named once, and none that leaves a setting at its value in `base`
+    (the table as read, before any override: None, name every one)."""
     applied = list(already)
     for text in overrides:
         key, value = parse_override(text)
@@ -1080,8 +1151,19 @@ def _overridden(
             )
         flat[key] = value
         applied = [a for a in applied if a.partition("=")[0] != key]
-        applied.append(f"{key}={format_value(value)}")
+        if base is None or _checked_value(key, base.get(key, _setting_for(key).default)) != value:
+            applied.append(f"{key}={format_value(value)}")
     return _build(flat, preset, source, tuple(applied))
+
+
+def _checked_value(key: str, value: Any) -> Any:
+    """A value as its setting keeps it (a list read from TOML as its tuple), or None."""
+    if value is None:
+        return None
+    try:
+        return _setting_for(key).check(value)
+    except RulesError:  # pragma: no cover - (a preset's value is valid)
+        return None
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
@@ -1124,4 +1206,4 @@ def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
                 meaning = _("{meaning} (choices: {choices})").format(
                     meaning=meaning, choices=", ".join(setting.choices)
                 )
-            yield key, format_value(value), meaning
+            yield key, format_value(value) or "none", meaning

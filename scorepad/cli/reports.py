@@ -14,6 +14,7 @@ from ..i18n import decimal_text, ngettext, percent_text
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
+    TableMoney,
     WholeRange,
     currency_symbol,
     night_stats,
@@ -22,6 +23,7 @@ from ._common import (
     session_file_option,
     session_files,
     table_format_option,
+    table_money,
     use_color,
 )
 
@@ -35,27 +37,27 @@ if TYPE_CHECKING:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--rate",
-    default="1",
-    show_default=True,
     metavar="AMOUNT",
-    help="Money per game point, e.g. 0.25.",
+    help="Money per game point, e.g. 0.25. Default: the table's rate, else 1.",
 )
 @click.option(
     "--currency",
-    default="$",
-    show_default=True,
     metavar="SYMBOL",
-    callback=lambda ctx, param, value: currency_symbol(value),
-    help="Currency symbol to show amounts with (up to 5 characters).",
+    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+    help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
+    "currency, else $.",
 )
 @table_format_option()
 @session_file_option
 @click.pass_obj
-def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
+def settle(path: Path, rate: str | None, currency: str | None, fmt: str) -> None:
     """Settle the night: each player's points and money, then who pays whom.
 
     The payments clear every balance with the fewest payments possible (exactly, for up to 12
-    players with a balance), to the cent. A race night has no money: it shows the result.
+    players with a balance), to the cent. The rate and the currency are the table's (its
+    `rate` and `currency` settings: the bavarian preset settles at 0.01 EUR a point) unless
+    --rate and --currency are given; settle says which it used. A race night has no money: it
+    shows the result.
 
     Examples:
 
@@ -73,7 +75,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         rate_text,
     )
 
-    per_point = parse_rate(rate)
+    if rate is not None:  # (a rate mistyped is refused before the file is read)
+        parse_rate(rate)
     # (with the players' numbers, though it shows none: the pass that counts them leaves the
     # checkpoint the next report starts from)
     head, state, _stats = night_stats(open_session(path))
@@ -116,6 +119,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         return
     points, payout = _settled_points(state)
     order = sorted(points, key=lambda p: (payout is not None and p == payout.party, -points[p], p))
+    money = table_money(state.rules, rate, currency)
+    per_point, currency = money.rate, money.currency
     check_rate_pays(points, per_point)
     balances = money_balances(points, per_point)
     payments = fewest_payments(balances)
@@ -126,6 +131,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                     "file": str(path),
                     "rate": str(per_point),
                     "currency": currency,
+                    "rate_from": money.rate_from,
+                    "currency_from": money.currency_from,
                     "points": points,
                     "balances": {p: f"{balances[p]:.2f}" for p in points},
                     "payments": [pay.to_dict() for pay in payments],
@@ -162,6 +169,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
             rate=rate_text(per_point, currency), count=state.hands, rules=rules_words(head, state)
         )
     )
+    click.echo(money.words())
     if payout is not None:
         click.echo(_payout_text(payout))
     click.echo(people)
@@ -350,9 +358,28 @@ def stats(path: Path, fmt: str) -> None:
     show_default=True,
     help="With --rating: a player with fewer hands is shown no rating.",
 )
+@click.option(
+    "--rate",
+    metavar="AMOUNT",
+    help="Add who pays whom over all the nights, at this much a game point. Default: each "
+    "night's table's rate (with none, no settlement).",
+)
+@click.option(
+    "--currency",
+    metavar="SYMBOL",
+    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+    help="Currency symbol to show amounts with (up to 5 characters). Default: the tables' "
+    "currency, else $.",
+)
 @table_format_option()
 def season(
-    sources: tuple[Path, ...], skip_bad: bool, with_rating: bool, min_hands: int, fmt: str
+    sources: tuple[Path, ...],
+    skip_bad: bool,
+    with_rating: bool,
+    min_hands: int,
+    rate: str | None,
+    currency: str | None,
+    fmt: str,
 ) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
@@ -364,10 +391,14 @@ def season(
     night is checked as it is read; one that fails stops the table unless --skip-bad, which
     names it and leaves it out.
 
+    With --rate, or when every night's table sets a `rate`, it adds who pays whom over all the
+    nights, with the fewest payments (as settle does for one night): each night's balances at
+    its rate, to the cent, added up by player.
+
     Examples:
 
     \b
-        scorepad season sample_sessions/
+        scorepad season sample_sessions/ --rate 0.05
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
         scorepad season sample_sessions/league/ --rating
     """
@@ -376,6 +407,10 @@ def season(
     from ..reports import season as league
     from ..session import SessionError
 
+    if rate is not None:  # (a rate mistyped is refused before the files are read)
+        from ..settlement import parse_rate
+
+        parse_rate(rate)
     files = session_files(sources)
     memo = Memo()  # (a league's nights repeat one another's hands: each scored once)
     if with_rating:  # (each night's matches, from the pass that checks it: each read once)
@@ -385,6 +420,7 @@ def season(
         matches: list[NightMatches] = []
     names = night_names(files)
     nights = []
+    monies: list[tuple[str, dict[str, int], TableMoney]] = []  # each night's, to settle
     settlements: dict[str, str] = {}
     families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
@@ -416,6 +452,10 @@ def season(
                 ).format(file=race)
             )
         nights.append((names[file], dict(state.totals)))
+        if state.rules.zero_sum:
+            monies.append(
+                (names[file], _settled_points(state)[0], table_money(state.rules, rate, currency))
+            )
         families.setdefault(state.rules.family, []).append(names[file])
         if with_rating:
             matches.append(matched)
@@ -426,6 +466,7 @@ def season(
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
     columns, records = league(nights)
     ratings = _ratings(matches) if with_rating else {}
+    money = _season_money(monies, records)
     if fmt == "json":
         if with_rating:
             from ..rating import rating_record
@@ -437,7 +478,8 @@ def season(
                     if found is None
                     else {**rating_record(found), "ranked": found.hands >= min_hands}
                 )
-        click.echo(to_json({"nights": columns, "players": records}))
+        settled = {} if money is None else {"settlement": money.record()}
+        click.echo(to_json({"nights": columns, "players": records, **settled}))
         return
     headers = ["Player", *columns, "Total", "Nights", "Average"] + ["Rating"] * with_rating
     rows = [
@@ -467,6 +509,111 @@ def season(
                 ).format(count=min_hands, players=listed)
             )
         click.echo(_("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma."))
+    if money is not None:
+        click.echo()
+        money.show(fmt)
+
+
+class _SeasonMoney:
+    """A season's settlement: who pays whom over all the nights, and at what."""
+
+    __slots__ = ("balances", "currency", "nights", "payments", "rates", "words")
+
+    def __init__(self, monies: Sequence[tuple[str, dict[str, int], TableMoney]], named: Any):
+        from ..settlement import fewest_payments, season_balances
+
+        self.nights = len(monies)
+        self.rates = {night: money.rate for night, _points, money in monies}
+        self.currency = monies[0][2].currency
+        self.balances = season_balances(
+            ((points, money.rate) for _night, points, money in monies), named
+        )
+        self.payments = fewest_payments(self.balances)
+        sources = {(m.rate_from, m.currency_from) for _night, _points, m in monies}
+        self.words = (
+            monies[0][2].words()
+            if len(sources) == 1 and len({m.preset for _night, _points, m in monies}) == 1
+            else _("Rate and currency from each night's table.")
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The settlement as data (`season --format json`: its `settlement`)."""
+        return {
+            "rates": {night: str(rate) for night, rate in self.rates.items()},
+            "currency": self.currency,
+            "balances": {p: f"{v:.2f}" for p, v in self.balances.items()},
+            "payments": [pay.to_dict() for pay in self.payments],
+        }
+
+    def show(self, fmt: str) -> None:
+        """Print the settlement: a sentence of the rate, then the payments."""
+        from ..render import Money, render
+        from ..settlement import rate_text
+
+        plan = render(
+            ("From", "To", "Amount"),
+            [(pay.payer, pay.payee, Money(pay.amount, self.currency)) for pay in self.payments],
+            fmt,
+            ("left", "left", "right"),
+        )
+        if fmt == "csv":
+            click.echo(plan)
+            return
+        rates = set(self.rates.values())
+        rate = (
+            rate_text(rates.pop(), self.currency)
+            if len(rates) == 1
+            else _("each night's rate ({currency})").format(currency=self.currency)
+        )
+        click.echo(
+            ngettext(
+                "Settlement over {count} night at {rate} a point:",
+                "Settlement over {count} nights at {rate} a point:",
+                self.nights,
+            ).format(count=self.nights, rate=rate)
+        )
+        click.echo(self.words)
+        if not self.payments:
+            click.echo(_("Everyone is even: nobody pays."))
+            return
+        count = len(self.payments)
+        click.echo(
+            ngettext("{count} payment settles it:", "{count} payments settle it:", count).format(
+                count=count
+            )
+        )
+        click.echo(plan)
+
+
+def _season_money(
+    monies: Sequence[tuple[str, dict[str, int], TableMoney]], records: Sequence[dict[str, Any]]
+) -> _SeasonMoney | None:
+    """The season's settlement, or None: when no night's table sets a rate and --rate is not
+    given, or (said on stderr) when only some do, or the tables' currencies differ."""
+    from ..scoring import same_name
+
+    unset = [night for night, _points, money in monies if money.rate_from == "default"]
+    if not monies or len(unset) == len(monies):
+        return None
+    if unset:
+        click.echo(
+            _("Warning: no settlement: {nights} set no rate; give --rate").format(
+                nights=", ".join(unset)
+            ),
+            err=True,
+        )
+        return None
+    currencies = sorted({money.currency for _night, _points, money in monies})
+    if len(currencies) > 1:
+        click.echo(
+            _(
+                "Warning: no settlement: the nights' tables settle in {currencies}; give --currency"
+            ).format(currencies=", ".join(currencies)),
+            err=True,
+        )
+        return None
+    named = {same_name(r["player"]): r["player"] for r in records}
+    return _SeasonMoney(monies, lambda player: named[same_name(player)])
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:
