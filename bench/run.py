@@ -3,13 +3,13 @@
     python bench/run.py                 # every part (sessions of 10, 10,000 and 100,000 hands)
     python bench/run.py --parts 23      # only some parts (see --help)
 
-Run it with the Python of a regular install (`pip install .`, not `-e`: an editable install adds
-import cost of its own). Sessions are written once by bench/generate.py into bench/data/ and
-reused. Every figure is a whole command in a fresh process, so start-up counts, as it does at
-the table, run in turn with its baseline (A B A B ..., `--runs` pairs after one not counted):
-the ratio quoted is the median of the ratios pair by pair, which holds when the machine's
-speed drifts, with the lowest and highest. Peak memory is the child process's maximum resident
-set size.
+Run it with the Python of a regular install with the plot and serve extras (`pip install
+'.[plot,serve]'`, not `-e`: an editable install adds import cost of its own). Sessions are written
+once by bench/generate.py into bench/data/ and reused. Every figure is a whole command in a fresh
+process, so start-up counts, as it does at the table, run in turn with its baseline (A B A B ...,
+`--runs` pairs after one not counted): the ratio quoted is the median of the ratios pair by pair,
+which holds when the machine's speed drifts, with the lowest and highest. Peak memory is the child
+process's maximum resident set size.
 """
 
 from __future__ import annotations
@@ -234,6 +234,12 @@ def main() -> int:
         "season, 5 ratings over nights, 6 the live board",
     )
     args = parser.parse_args()
+    import importlib.util
+
+    missing = [m for m in ("PIL", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:  # (the chart's picture and the live board are figures of their own)
+        print("the bench needs the plot and serve extras: pip install '.[plot,serve]'")
+        return 2
     DATA.mkdir(exist_ok=True)
     largest = LARGEST
     sizes = [10_000, LARGEST]

@@ -216,15 +216,16 @@ def test_each_setting_is_declared_once_and_rules_holds_each() -> None:
     import ast
     import inspect
 
-    from scorepad import rules as module
+    from scorepad.rules import Rules
+    from scorepad.rules import settings as module
     from scorepad.scoring import points_class
 
-    settings = {s.key: s for s in module._SCALARS}
-    fields = set(module.Rules._fields) - {
+    settings = {s.key: s for s in module.SCALARS}
+    fields = set(Rules._fields) - {
         "deals", "game_values", "runs_min", "runs_max", "preset", "source", "overrides"
     }  # fmt: skip
     assert fields == set(settings)
-    assert not any(k in module.Rules._field_defaults for k in settings)  # defaults: the Setting's
+    assert not any(k in Rules._field_defaults for k in settings)  # defaults: the Setting's
     for setting in settings.values():
         if setting.family is not None:  # the value a table of the other family holds
             assert setting.elsewhere is not None, setting.key

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,8 +13,20 @@ from .. import i18n
 from ..errors import ScorepadError
 from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
-from ..i18n import N_, ngettext
 from ..i18n import gettext as _
+from ..i18n import ngettext
+from ._asking import (
+    Stop,
+    ask,
+    find_name,
+    folded,
+    one_of,
+    record_or_note,
+    some_of,
+    use_readline,
+    whole,
+    yes,
+)
 from ._common import (
     CONTEXT_SETTINGS,
     echo_recorded,
@@ -37,158 +47,8 @@ if TYPE_CHECKING:
     from ..store.format import Row
 
 
-class _Stop(Exception):
-    """The table is done: an empty answer where a hand would start, or Ctrl-D."""
-
-
-HELP = N_("""\
-  Answer each question and press Enter; a wrong answer is explained and asked again.
-  Name a player by name (case and accents do not matter: jurgen is Jürgen), by the first
-  letters no one else's name starts with (J), or by seat number (1 is the first seat); Tab
-  completes a name. Nothing is recorded until you say yes to "Record hand N?" (n, no or
-  cancel records nothing).
-  At "Who picked?" you may also answer:
-    undo [REASON]     reverse the last change (a hand, a void, an amendment, a seat change)
-    amend N OPTIONS   correct hand N with the options of `scorepad amend` (amend 3 --points 58)
-    void N [REASON]   void hand N: its points are reversed
-    join NAME         seat a player who joins (after the last seat)
-    leave NAME        a player leaves, keeping their total
-    penalty NAME N    NAME pays N to each other seated player ("penalty Ed 2 to Ann": to one)
-    bock [N]          start a Bock round (N rounds) by the table's decision (`scorepad bock`)
-    ?                 this help
-    Enter or Ctrl-D   stop, with the standings
-  Ctrl-C stops at once: the hand being entered is not recorded.""")
-"""What `?` shows (in German it names the German words of the changes: `GERMAN_CHANGES`)."""
-
-# --- names: typed as the table says them, and completed -------------------------------------------
-
-
-def folded(name: str) -> str:
-    """A name as it is matched: case folded, accents dropped (jurgen for Jürgen)."""
-    if name.isascii():
-        return name.casefold()
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str:
-    """The player of `among` that `text` names: the name itself (case and accents aside), the
-    start of one name only, or a seat number (1 for the first of `seats`). A ScorepadError says
-    why not (no such player, the start of two names, a seat of someone not asked for)."""
-    from ..scoring import find_player
-
-    text = text.strip()
-    if text.isascii() and text.isdigit() and seats:
-        number = int(text)
-        if not 1 <= number <= len(seats):
-            raise ScorepadError(
-                _("seat {text}: the seats run from 1 to {len_seats}").format(
-                    text=text, len_seats=len(seats)
-                )
-            )
-        player = seats[number - 1]
-        if player not in among:
-            raise ScorepadError(
-                _("seat {number} is {player}; name one of {among}").format(
-                    number=number, player=player, among=", ".join(among)
-                )
-            )
-        return player
-    wanted = folded(text)
-    same = [p for p in among if folded(p) == wanted]
-    if len(same) == 1:
-        return same[0]
-    starting = [p for p in among if folded(p).startswith(wanted)] if wanted else []
-    if len(starting) == 1:
-        return starting[0]
-    if len(starting) > 1:
-        raise ScorepadError(
-            _("{text}: the start of {starting} and {starting2}; give more").format(
-                text=text, starting=", ".join(starting[:-1]), starting2=starting[-1]
-            )
-        )
-    return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
-
-
-_completions: list[str] = []  # what Tab offers for the question being asked
-
-
-def _complete(text: str, state: int) -> str | None:
-    """readline's completer: the names (and words) of the question asked that start so."""
-    matches = [c for c in _completions if folded(c).startswith(folded(text))]
-    return matches[state] if state < len(matches) else None
-
-
-def _use_readline() -> None:
-    """Tab completes names where readline is there (a terminal, not Windows' console)."""
-    if not sys.stdin.isatty():
-        return
-    try:
-        import readline
-    except ImportError:  # (Windows)
-        return
-    readline.set_completer(_complete)
-    readline.set_completer_delims(" ,")
-    if "libedit" in (readline.__doc__ or ""):  # (macOS)
-        readline.parse_and_bind("bind ^I rl_complete")
-    else:
-        readline.parse_and_bind("tab: complete")
-
-
-def _ask(
-    question: str,
-    check: Callable[[str], Any],
-    default: str | None = None,
-    complete: Sequence[str] = (),
-) -> Any:
-    """Ask until `check` accepts the answer (it returns the value or raises ScorepadError).
-
-    An answer `check` refuses is explained on one line and asked again; `?` shows the help;
-    Ctrl-D stops the loop; Ctrl-C is a KeyboardInterrupt (click words both as an Abort: the
-    one it stands for is its context). Tab completes the words of `complete`."""
-    _completions[:] = complete
-    while True:
-        try:
-            answer = click.prompt(
-                question,
-                default=default if default is not None else "",
-                show_default=default not in (None, ""),
-            )
-        except click.exceptions.Abort as exc:
-            if isinstance(exc.__context__, KeyboardInterrupt):
-                raise KeyboardInterrupt from None
-            raise _Stop from None
-        if answer.strip() == "?":
-            click.echo(_(HELP))
-            continue
-        try:
-            return check(answer.strip())
-        except ScorepadError as exc:
-            click.echo(f"  {str(exc).strip()}", err=True)
-
-
-def _whole(
-    low: int, high: int, blank: tuple[int | None] | None = None
-) -> Callable[[str], int | None]:
-    def check(text: str) -> int | None:
-        if text == "" and blank is not None:
-            return blank[0]
-        digits = text[1:] if text[:1] == "-" else text
-        if (
-            not (digits.isascii() and digits.isdigit())  # (not `isdecimal`: any script's)
-            or len(text) > 9
-            or not low <= int(text) <= high
-        ):
-            raise ScorepadError(
-                _("give a whole number from {low} to {high}").format(low=low, high=high)
-            )
-        return int(text)
-
-    return check
-
-
 CHANGES = ("undo", "amend", "void", "join", "leave", "penalty", "bock")
-"""The words that start a change at "Who picked?" (see HELP)."""
+"""The words that start a change at "Who picked?" (see `_asking.HELP`)."""
 
 GERMAN_CHANGES = {
     "zurück": "undo",
@@ -225,7 +85,7 @@ def _who(
 ) -> Callable[[str], Any]:
     """The answer to "Who picked?": a player, leaster or doubler, a change (undo, amend N ...,
     void N, join NAME, leave NAME, penalty ...) as (word, the rest), or None to stop."""
-    pick = _one_of(players, (extra,) if extra else (), True, seats)
+    pick = one_of(players, (extra,) if extra else (), True, seats)
 
     def check(text: str) -> Any:
         word, _sep, rest = text.partition(" ")
@@ -379,9 +239,9 @@ def _offer_new(session: Session) -> None:
     from ..session import Session
 
     path = session.path
-    if not _ask(
+    if not ask(
         _("There is no session at {path}. Start one? [Y/n]").format(path=path),
-        lambda t: _yes(t or "y"),
+        lambda t: yes(t or "y"),
     ):
         raise ScorepadError(
             _("{path}: no such session file; start one with `scorepad new`").format(path=path)
@@ -389,7 +249,7 @@ def _offer_new(session: Session) -> None:
 
     from ..names import PRESETS
 
-    rules = _ask(
+    rules = ask(
         _("Rules? ({presets}, or a rules file; Enter for standard)").format(
             presets=", ".join(PRESETS)
         ),
@@ -404,61 +264,13 @@ def _offer_new(session: Session) -> None:
         seat(rules, names)  # can this table be dealt at all?
         return names
 
-    names = _ask(_("Players, in seat order (A,B,C,...)?"), players)
+    names = ask(_("Players, in seat order (A,B,C,...)?"), players)
     Session.create(path, names, rules, names[-1])
     click.echo(
         _("Started {path}: {names}; rules: {summary}.").format(
             path=path, names=", ".join(names), summary=rules.summary()
         )
     )
-
-
-def _record_or_note(text: str) -> tuple[bool, str]:
-    """Yes (Enter), no (n, no, cancel), or a note to record the hand with."""
-    from ..store.format import check_note
-
-    if text.lower() in ("", *YES, *NO, "cancel", "abbrechen"):
-        return text.lower() in ("", *YES), ""
-    return True, check_note(text)
-
-
-def _some_of(names: Sequence[str], seats: Sequence[str] = ()) -> Callable[[str], tuple[str, ...]]:
-    def check(text: str) -> tuple[str, ...]:
-        found = tuple(find_name(n, names, seats) for n in text.split(",") if n.strip())
-        if not found:
-            raise ScorepadError(_("name one or more of {names}").format(names=", ".join(names)))
-        return found
-
-    return check
-
-
-YES = ("y", "yes", "j", "ja")
-"""The answers that say yes (in English or German: a table may answer in either)."""
-NO = ("n", "no", "nein")
-
-
-def _yes(text: str) -> bool:
-    if text.lower() in YES:
-        return True
-    if text.lower() in ("", *NO):
-        return False
-    raise ScorepadError(_("answer y or n"))
-
-
-def _one_of(
-    names: Sequence[str],
-    extra: Sequence[str] = (),
-    allow_blank: bool = False,
-    seats: Sequence[str] = (),
-) -> Callable[[str], str | None]:
-    def check(text: str) -> str | None:
-        if text == "" and allow_blank:
-            return None
-        if text.lower() in extra:
-            return text.lower()
-        return find_name(text, names, seats)
-
-    return check
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -493,12 +305,12 @@ def play(path: Path) -> None:
 def _play(path: Path) -> None:
     from ..render import Points, render
 
-    _use_readline()
+    use_readline()
     session = open_session(path)
     if not path.exists():
         try:
             _offer_new(session)
-        except _Stop:
+        except Stop:
             raise ScorepadError(
                 _(
                     "{path}: no such session file; start one with `scorepad new --players "
@@ -517,7 +329,7 @@ def _play(path: Path) -> None:
     while True:
         try:
             recorded = _play_one(session)
-        except _Stop:
+        except Stop:
             break
         if recorded is None:
             continue
@@ -567,19 +379,19 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     seats = state.seated
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
     choices = ", ".join(numbered + ([extra] if extra else []))
-    who = _ask(
+    who = ask(
         _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
         complete=[*players, *([extra] if extra else []), *change_words()],
     )
     if who is None:
-        raise _Stop
+        raise Stop
     if isinstance(who, tuple):  # undo, join or leave
         _change(session, *who)
         return None
     if who == "doubler":
-        if not _ask(
-            _("Record a doubler (the next hand is doubled)? [Y/n]"), lambda t: _yes(t or "y")
+        if not ask(
+            _("Record a doubler (the next hand is doubled)? [Y/n]"), lambda t: yes(t or "y")
         ):
             return None
         row, state = session.record_doubler()
@@ -591,11 +403,11 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         from ..pot import ante
 
         each = ante(rules)
-        if not _ask(
+        if not ask(
             _(
                 "Everyone passed: record hand {hand} into the pot ({each} from each player)? [Y/n]"
             ).format(hand=state.last_hand + 1, each=each),
-            lambda t: _yes(t or "y"),
+            lambda t: yes(t or "y"),
         ):
             return None
         row, result, state = session.record_pot()
@@ -605,18 +417,18 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         return row, result, state
     hand: Hand
     if who == "leaster":
-        winner = _ask(
+        winner = ask(
             _("Who won the leaster? ({players})").format(players=", ".join(players)),
-            _one_of(players, seats=state.seated),
+            one_of(players, seats=state.seated),
             complete=players,
         )
         hand = LeasterHand(state.seated, winner=winner)
     elif who == "schwanzer":
-        losers = _ask(
+        losers = ask(
             _("Who had the most schwanzer points? ({players}; A,B for a tie)").format(
                 players=", ".join(players)
             ),
-            _some_of(players, state.seated),
+            some_of(players, state.seated),
             complete=players,
         )
         hand = SchwanzerHand(state.seated, losers=losers)
@@ -624,7 +436,7 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         hand = _ask_ramsch(state, players)
     else:
         hand = _ask_picker_hand(state, seating, who)
-    if rules.last_hand_doubled and _ask(_("The night's last hand (doubled)? [y/N]"), _yes):
+    if rules.last_hand_doubled and ask(_("The night's last hand (doubled)? [y/N]"), yes):
         hand = hand._replace(last=True)
     try:
         preview = session.preview(hand)
@@ -632,11 +444,11 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
         click.echo(_("  {exc}. Let's take that hand again.").format(exc=exc), err=True)
         return None
     click.echo(score_table(preview))
-    record, note = _ask(
+    record, note = ask(
         _("Record hand {last_hand}? [Y/n, or a note to record it with]").format(
             last_hand=state.last_hand + 1
         ),
-        _record_or_note,
+        record_or_note,
     )
     if not record:
         click.echo(_("Not recorded."))
@@ -658,7 +470,7 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
             return "durchmarsch", find_name(name, players, state.seated)
         return "loser", find_name(text, players, state.seated)
 
-    what, name = _ask(
+    what, name = ask(
         _(
             "Who took the most card points, the loser? ({players}; or 'durchmarsch "
             "NAME' if one took every trick)"
@@ -666,15 +478,15 @@ def _ask_ramsch(state: Ledger, players: list[str]) -> Hand:
         loser_or_durchmarsch,
         complete=[*players, "durchmarsch"],
     )
-    knocks = _ask(_("Knocks? (0 for none)"), _whole(0, len(players)), "0")
+    knocks = ask(_("Knocks? (0 for none)"), whole(0, len(players)), "0")
     if what == "durchmarsch":
         return RamschHand(state.seated, durchmarsch=name, knocks=knocks)
     others = [p for p in players if p != name]
 
     def nobody_or_some(text: str) -> tuple[str, ...]:
-        return _some_of(others, state.seated)(text) if text else ()
+        return some_of(others, state.seated)(text) if text else ()
 
-    jungfrau = _ask(
+    jungfrau = ask(
         _("Who took no trick (jungfrau)? ({others}; A,B for more; Enter for nobody)").format(
             others=", ".join(others)
         ),
@@ -705,15 +517,15 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 raise ScorepadError(_("choose one of {games}").format(games=", ".join(games)))
             return text
 
-        game = _ask(_("Game? ({games})").format(games=", ".join(games)), pick_game, "partner")
+        game = ask(_("Game? ({games})").format(games=", ".join(games)), pick_game, "partner")
         if GAME_BY_NAME[game].partner:
             who = "held the called ace" if game == "partner" else "took the offered trump"
             partners = (
-                _ask(
+                ask(
                     _("Who {who}, the partner? ({others})").format(
                         who=who, others=", ".join(others)
                     ),
-                    _one_of(others, seats=state.seated),
+                    one_of(others, seats=state.seated),
                     complete=others,
                 ),
             )
@@ -731,7 +543,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 )
             return names
 
-        answer = _ask(
+        answer = ask(
             _("Partner? ({others}, alone)").format(others=", ".join(others)),
             pick_partners,
             complete=[*others, "alone"],
@@ -742,15 +554,15 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         alone = True
     tricks_in_hand = seating.deal.cards
     if game is not None and GAME_BY_NAME[game].won_by == WonBy.NO_TRICK:
-        tricks = _ask(
+        tricks = ask(
             _("Tricks the declarer took (0-{tricks_in_hand}; a bettel is won with none)?").format(
                 tricks_in_hand=tricks_in_hand
             ),
-            _whole(0, tricks_in_hand),
+            whole(0, tricks_in_hand),
         )
-        knocks = _ask(_("Knocks? (0 for none)"), _whole(0, len(seating.order)), "0")
+        knocks = ask(_("Knocks? (0 for none)"), whole(0, len(seating.order)), "0")
         return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
-    points = _ask(_("Card points of the picker's side, bury included (0-120)?"), _whole(0, 120))
+    points = ask(_("Card points of the picker's side, bury included (0-120)?"), whole(0, 120))
     need = tricks_needed(
         rules,
         PickerHand(
@@ -764,30 +576,30 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
-        tricks = _ask(
+        tricks = ask(
             _(
                 "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
                 "could be {value} trick or not)?"
             ).format(
                 tricks_in_hand=tricks_in_hand, points=points, value="every" if points else "no"
             ),
-            _whole(0, tricks_in_hand),
+            whole(0, tricks_in_hand),
         )
     else:
-        tricks = _ask(
+        tricks = ask(
             _("Tricks the picker's side took (0-{tricks_in_hand}; Enter if not counted)?").format(
                 tricks_in_hand=tricks_in_hand
             ),
-            _whole(0, tricks_in_hand, blank=(None,)),
+            whole(0, tricks_in_hand, blank=(None,)),
         )
     crack = recrack = None
     stoss = 0
     if rules.cracks and rules.is_schafkopf:  # Stoss, Re, Sup, ...: counted
-        stoss = _ask(
+        stoss = ask(
             _("Stoss calls (Kontra, Re, ...)? (0 to {max_stoss})").format(
                 max_stoss=rules.max_stoss
             ),
-            _whole(0, rules.max_stoss),
+            whole(0, rules.max_stoss),
             "0",
         )
     elif rules.cracks:
@@ -799,23 +611,23 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             if p not in side
         ]
         if can:
-            crack = _ask(
+            crack = ask(
                 _("Cracked by? ({can}; Enter for nobody)").format(can=", ".join(can)),
-                _one_of(can, allow_blank=True, seats=state.seated),
+                one_of(can, allow_blank=True, seats=state.seated),
                 complete=can,
             )
             if crack:
-                recrack = _ask(_("Re-cracked? [y/N]"), _yes)
-    runs = _ask(_("Runs? (0 for none)"), _whole(0, 14), "0") if rules.is_schafkopf else None
+                recrack = ask(_("Re-cracked? [y/N]"), yes)
+    runs = ask(_("Runs? (0 for none)"), whole(0, 14), "0") if rules.is_schafkopf else None
     knocks = (
-        _ask(_("Knocks? (0 for none)"), _whole(0, len(seating.order)), "0")
+        ask(_("Knocks? (0 for none)"), whole(0, len(seating.order)), "0")
         if rules.is_schafkopf
         else 0
     )
-    blitz = _ask(_("Blitzes shown? (0-2)"), _whole(0, 2), "0") if rules.blitz else 0
+    blitz = ask(_("Blitzes shown? (0-2)"), whole(0, 2), "0") if rules.blitz else 0
     forced = False
     if rules.all_pass == "forced" and picker == seating.dealer:
-        forced = _ask(_("Was the pick forced? [y/N]"), _yes)
+        forced = ask(_("Was the pick forced? [y/N]"), yes)
     return PickerHand(
         state.seated,
         picker,

@@ -14,7 +14,6 @@ from ..i18n import decimal_text, ngettext, percent_text
 from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
-    TableMoney,
     WholeRange,
     currency_symbol,
     night_stats,
@@ -23,9 +22,9 @@ from ._common import (
     session_file_option,
     session_files,
     table_format_option,
-    table_money,
     use_color,
 )
+from ._money import TableMoney, table_money
 
 if TYPE_CHECKING:
     from ..ledger import Ledger

@@ -722,17 +722,7 @@ def _names(
                 line, _("{what}: unknown player {name!r}").format(what=what, name=name[:60])
             )
         out.append(players[name])
-    return _shared(tuple(out))
-
-
-_LISTS: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
-def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
-    """One tuple for every list of the same names (a night has few of them)."""
-    if len(_LISTS) > 4096:
-        _LISTS.clear()
-    return _LISTS.setdefault(names, names)
+    return tuple(out)
 
 
 def _counts(
