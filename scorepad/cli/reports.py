@@ -529,10 +529,12 @@ class _SeasonMoney:
         )
         self.payments = fewest_payments(self.balances)
         sources = {(m.rate_from, m.currency_from) for _night, _points, m in monies}
+        presets = {m.preset for _night, _points, m in monies}
+        # (one sentence says it for every night when each took its rate and currency from the
+        # same place: a preset, only when it is the same preset)
+        alike = len(sources) == 1 and ("preset" not in next(iter(sources)) or len(presets) == 1)
         self.words = (
-            monies[0][2].words()
-            if len(sources) == 1 and len({m.preset for _night, _points, m in monies}) == 1
-            else _("Rate and currency from each night's table.")
+            monies[0][2].words() if alike else _("Rate and currency from each night's table.")
         )
 
     def record(self) -> dict[str, Any]:
