@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _types import Run
 from click.testing import CliRunner, Result
 
 from scorepad import i18n
@@ -556,7 +557,7 @@ def test_lang_after_a_groups_command(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "Runde" in result.stdout or "angemeldet" in result.stdout, result.stdout
     help_text = en("tournament", "players", "remove", "--lang", "de", "-h").stdout
-    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] DIR NAME")
+    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] ORDNER NAME")
 
 
 def test_scorepad_lang_still_chooses_and_lang_after_the_command_wins() -> None:
@@ -970,3 +971,37 @@ def test_english_after_german_gives_gettext_back_as_the_process_found_it() -> No
     assert en("standings", "extra1").stderr.startswith("Error: Got unexpected extra argument")
     assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == _language._FOUND[0]
     assert _language._FOUND[0][0] == "messages"  # (gettext's default)
+
+
+def test_the_helps_placeholders_are_german(run: Run) -> None:
+    """Issue 40: `--file DATEI`, `--wait SEKUNDEN`, `--dealer NAME` in German help; English
+    keeps FILE and SECONDS."""
+    german = run("--lang", "de", "--help").stdout
+    assert "  -f, --file DATEI  " in german and "  --wait SEKUNDEN  " in german
+    assert "  --dealer NAME  " in run("--lang", "de", "hand", "--help").stdout
+    english = run("--help").stdout
+    assert "  -f, --file FILE  " in english and "  --wait SECONDS  " in english
+
+
+def test_a_schafkopf_table_hears_of_no_doubler() -> None:
+    """Issue 40, item 13: no Doubler at a Schafkopf table (status, in either language); a
+    Sheepshead table keeps its line, and the JSON key stays for programs."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    friday = ROOT / "sample_sessions/standard-friday.csv"
+    for said in (de("-f", bavarian, "status"), en("-f", bavarian, "status")):
+        assert said.exit_code == 0 and "Bertl +650" in said.stdout  # (the lines around it)
+        assert "Doubler" not in said.stdout
+    assert "Doublers:  none pending" in en("-f", friday, "status").stdout
+    status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)
+    assert status["doublers_pending"] == 0
+
+
+def test_the_base_value_of_each_game_is_named_in_its_own_case() -> None:
+    """Issue 40, item 13: "Grundwert des Rufspiels" (a message for each game, not the game's
+    key in a sentence); English as it was."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    german, english = de("-f", bavarian, "rules").stdout, en("-f", bavarian, "rules").stdout
+    assert re.search(r"game_values\.partner +10 +Schafkopf: Grundwert des Rufspiels\n", german)
+    assert re.search(r"game_values\.hochzeit +\d+ +Schafkopf: Grundwert der Hochzeit\n", german)
+    assert "Grundwert eines Spiels" not in german
+    assert "Schafkopf: base value of a partner game" in english
