@@ -867,14 +867,14 @@ def test_a_german_night_reads_german_throughout(tmp_path: Path) -> None:
 def test_play_in_german_takes_the_changes_in_german_words_and_english_ones(night: Path) -> None:
     answers = [
         "?",  # the help, naming the German words
-        "Ann", "Bob", "70", "4", "", "",  # hand 1: Ann + Bob 70, recorded
+        "Ann", "Bob", "", "70", "4", "", "",  # hand 1: Ann + Bob 70, recorded
         "zurück",  # undoes it
         "kommt Flo",  # a sixth sits down
         "geht Flo",  # and leaves
         "streichen",  # (no hand's number: asked again)
         "strafe Ed 2 an Ann",  # hand 2, a penalty
         "Rueckgaengig",  # undoes it (any case, ae for ä)
-        "Ann", "Cy", "64", "", "", "",  # hand 3
+        "Ann", "Cy", "", "64", "", "", "",  # hand 3
         "ändern 3 --points 80",
         "undo",  # the English word keeps working
         "",

@@ -24,7 +24,7 @@ from ._common import (
     table_format_option,
     use_color,
 )
-from ._money import TableMoney, table_money
+from ._money import TableMoney, season_money, table_money
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -328,6 +328,24 @@ def stats(path: Path, fmt: str) -> None:
                 state.hands,
             ).format(count=state.hands, rules=rules_words(head, state))
         )
+        _calls_table(records, fmt)
+
+
+def _calls_table(records: Sequence[dict[str, Any]], fmt: str) -> None:
+    """Under `stats`: each player's calls (the picker's `called`) by what was called, and how
+    often the side won with each; nothing where no call was recorded."""
+    from ..render import render
+    from ..scoring.called import called_name
+
+    rows = [
+        (r["player"], called_name(call), made["made"], made["won"])
+        for r in records
+        for call, made in r["calls"].items()
+    ]
+    if rows:
+        click.echo()
+        headers = ("Player", "Called", "Calls", "Side won")
+        click.echo(render(headers, rows, fmt, ("left", "left", "right", "right"), use_color(fmt)))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -465,7 +483,7 @@ def season(
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
     columns, records = league(nights)
     ratings = _ratings(matches) if with_rating else {}
-    money = _season_money(monies, records)
+    money = season_money(monies, records)
     if fmt == "json":
         if with_rating:
             from ..rating import rating_record
@@ -511,110 +529,6 @@ def season(
     if money is not None:
         click.echo()
         money.show(fmt)
-
-
-class _SeasonMoney:
-    """A season's settlement: who pays whom over all the nights, and at what."""
-
-    __slots__ = ("balances", "currency", "nights", "payments", "rates", "words")
-
-    def __init__(self, monies: Sequence[tuple[str, dict[str, int], TableMoney]], named: Any):
-        from ..settlement import fewest_payments, season_balances
-
-        self.nights = len(monies)
-        self.rates = {night: money.rate for night, _points, money in monies}
-        self.currency = monies[0][2].currency
-        self.balances = season_balances(
-            ((points, money.rate) for _night, points, money in monies), named
-        )
-        self.payments = fewest_payments(self.balances)
-        sources = {(m.rate_from, m.currency_from) for _night, _points, m in monies}
-        presets = {m.preset for _night, _points, m in monies}
-        # (one sentence says it for every night when each took its rate and currency from the
-        # same place: a preset, only when it is the same preset)
-        alike = len(sources) == 1 and ("preset" not in next(iter(sources)) or len(presets) == 1)
-        self.words = (
-            monies[0][2].words() if alike else _("Rate and currency from each night's table.")
-        )
-
-    def record(self) -> dict[str, Any]:
-        """The settlement as data (`season --format json`: its `settlement`)."""
-        return {
-            "rates": {night: str(rate) for night, rate in self.rates.items()},
-            "currency": self.currency,
-            "balances": {p: f"{v:.2f}" for p, v in self.balances.items()},
-            "payments": [pay.to_dict() for pay in self.payments],
-        }
-
-    def show(self, fmt: str) -> None:
-        """Print the settlement: a sentence of the rate, then the payments."""
-        from ..render import Money, render
-        from ..settlement import rate_text
-
-        plan = render(
-            ("From", "To", "Amount"),
-            [(pay.payer, pay.payee, Money(pay.amount, self.currency)) for pay in self.payments],
-            fmt,
-            ("left", "left", "right"),
-        )
-        if fmt == "csv":
-            click.echo(plan)
-            return
-        rates = set(self.rates.values())
-        rate = (
-            rate_text(rates.pop(), self.currency)
-            if len(rates) == 1
-            else _("each night's rate ({currency})").format(currency=self.currency)
-        )
-        click.echo(
-            ngettext(
-                "Settlement over {count} night at {rate} a point:",
-                "Settlement over {count} nights at {rate} a point:",
-                self.nights,
-            ).format(count=self.nights, rate=rate)
-        )
-        click.echo(self.words)
-        if not self.payments:
-            click.echo(_("Everyone is even: nobody pays."))
-            return
-        count = len(self.payments)
-        click.echo(
-            ngettext("{count} payment settles it:", "{count} payments settle it:", count).format(
-                count=count
-            )
-        )
-        click.echo(plan)
-
-
-def _season_money(
-    monies: Sequence[tuple[str, dict[str, int], TableMoney]], records: Sequence[dict[str, Any]]
-) -> _SeasonMoney | None:
-    """The season's settlement, or None: when no night's table sets a rate and --rate is not
-    given, or (said on stderr) when only some do, or the tables' currencies differ."""
-    from ..scoring import same_name
-
-    unset = [night for night, _points, money in monies if money.rate_from == "default"]
-    if not monies or len(unset) == len(monies):
-        return None
-    if unset:
-        click.echo(
-            _("Warning: no settlement: {nights} set no rate; give --rate").format(
-                nights=", ".join(unset)
-            ),
-            err=True,
-        )
-        return None
-    currencies = sorted({money.currency for _night, _points, money in monies})
-    if len(currencies) > 1:
-        click.echo(
-            _(
-                "Warning: no settlement: the nights' tables settle in {currencies}; give --currency"
-            ).format(currencies=", ".join(currencies)),
-            err=True,
-        )
-        return None
-    named = {same_name(r["player"]): r["player"] for r in records}
-    return _SeasonMoney(monies, lambda player: named[same_name(player)])
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:

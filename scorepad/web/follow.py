@@ -41,6 +41,7 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
+from ..scoring.called import calls_of
 from ..session import Checkpoint, Session, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import Row
@@ -179,7 +180,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     inputs = ["picker", "points", "tricks"]
     games: list[dict[str, Any]] = []
     if rules.is_schafkopf:
-        inputs += ["game", "partners", "runs", "knocks"]
+        inputs += ["game", "partners", "called", "runs", "knocks"]
         names = [g for g in rules.game_values if g in GAMES and GAMES[g].declared]
         for name in sorted(names, key=lambda g: (g != "partner", g)):
             game = GAMES[name]
@@ -191,6 +192,8 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     else:
         if deal.partners:
             inputs += ["partners", "alone"]
+        if deal.partners and deal.call == "ace":
+            inputs.append("called")
         if rules.cracks:
             inputs += ["crack", "recrack"]
         if rules.all_pass == "forced":
@@ -212,6 +215,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
         "tricks": deal.cards,
         "max_stoss": rules.max_stoss if rules.is_schafkopf else 0,
         "games": games,
+        "calls": list(calls_of(rules)) if "called" in inputs else [],
     }
 
 
