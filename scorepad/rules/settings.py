@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from ..errors import RulesError
 from ..games import BASE_GAMES, RUNS_MIN_GAMES, VALUED
-from ..i18n import N_
+from ..i18n import N_, decimal_text
 from ..i18n import gettext as _
 from ..names import FAMILIES
 
@@ -78,10 +78,12 @@ class Setting(NamedTuple):
                 "the one before, e.g. 2,1"
             ).format(most=MAX_PLACES)
         if self.kind == "int":
-            return _("a whole number {low} to {high:,}").format(low=self.low, high=self.highest)
+            return _("a whole number {low} to {high}").format(
+                low=self.low, high=decimal_text(f"{self.highest:,}")
+            )
         if self.kind == "amount":
-            return _("none, or an amount above zero of at most {high:,}, e.g. 0.25").format(
-                high=MAX_AMOUNT
+            return _("none, or an amount above zero of at most {high}, e.g. 0.25").format(
+                high=decimal_text(f"{MAX_AMOUNT:,}")
             )
         if self.kind == "symbol":
             return _("a symbol of up to 5 printable characters, e.g. $, €, EUR")
