@@ -1045,3 +1045,11 @@ def test_large_numbers_in_german_messages_are_grouped_with_points(tmp_path: Path
             penalty.stderr
         )
         assert setting.exit_code != 0 and setting.stderr.rstrip().endswith(grouped)
+
+
+def test_a_sie_is_explained_with_the_games_german_names() -> None:
+    """Issue 40, item 13: no game key in a German sentence ("doppelt ein Solo Tout")."""
+    args = ("check", "--rules", "bavarian", "--players", "A,B,C,D", "--picker", "A", "--game",
+            "sie", "--points", "120", "--tricks", "8", "--explain")  # fmt: skip
+    assert "Spielwert: eine Sie ist doppelt ein Solo Tout: 2 x" in de(*args).stdout
+    assert "Game value: a sie is twice a solo-tout: 2 x" in en(*args).stdout
