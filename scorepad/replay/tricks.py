@@ -270,7 +270,7 @@ def _call(
 _SAU_OF = {Suit.CLUBS: "eichel", Suit.SPADES: "gras", Suit.DIAMONDS: "schellen"}
 
 
-def _called(rules: Rules, call: _Call) -> str | None:
+def _called(rules: Rules, call: Call) -> str | None:
     """The `call:` line as a hand's `called` input holds it (`clubs`, `ten-hearts`, `unknown`;
     in Schafkopf the Sau's suit, `gras`); None where nothing was called (alone, a jack, a game
     without a call), or what was called is no ace or ten of a suit that may be called (a
@@ -600,8 +600,7 @@ def _play(
 
 
 def trick_winner(game: Game, call: Call, cards: Sequence[Card], first_of_called: bool) -> int:
-    """The index of the card that wins a trick played in this order (the unknown card follows
-    the called suit on its first lead and cannot win); shared with the analysis."""
+    """The index of the card that wins a trick (the unknown card cannot win); the analysis's too."""
     contenders = list(range(len(cards)))
     if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
         contenders.remove(cards.index(call.unknown))
@@ -633,19 +632,15 @@ def _check_held(
 
 
 def before_the_first_card(hand: HandFile, rules: Rules) -> tuple[Game, Call, dict[str, list[Card]]]:
-    """The game, the call and every player's cards once the blind is taken and the bury made,
-    as `replay` reads them (the analysis starts its search from here). A hand that replays
-    without a deal problem gives no error here."""
-    game = _game(hand, rules)
+    """The game, the call and the hands after the bury, as replay reads them (for the analysis)."""
     holding = _after_the_bury(hand)
-    return game, _call(hand, rules, holding, []), holding
+    return _game(hand, rules), _call(hand, rules, holding, []), holding
 
 
 def play_problems(
     play: Play, led: Suit | str | None, game: Game, call: Call, picker: str | None, rules: Rules
 ) -> list[Misplay]:
-    """What replay finds wrong with one card: a renege (`led` is None on a lead) and the
-    called-ace rules. The analysis asks it which cards a player may play."""
+    """What replay finds wrong with one card (a renege, the called-ace rules): the analysis's."""
     found = [] if led is None else _follow_problems(play, led, game, call, picker)
     return found + _called_rules(play, call, picker, game, rules)
 
