@@ -195,10 +195,11 @@ class Position:
 
         return sorted(moves, key=key)
 
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> str:
         """The cards left as the play sees them: suit by suit, highest first, who holds each
         and what it is worth; which cards of a suit they are does not count (only their
-        order does), so deals that differ only in the cards gone share it."""
+        order does), so deals that differ only in the cards gone share it. A character a card
+        (a string is small to keep and quick to look up; its codes are under 2**15)."""
         owner: dict[int, int] = {}
         for seat, held in enumerate(self.hands):
             while held:
@@ -206,7 +207,7 @@ class Position:
                 owner[low.bit_length() - 1] = seat
                 held ^= low
         code = self._code
-        return tuple(code[n] | owner[n] << 8 for n in self._by_rank if n in owner)
+        return "".join([chr(code[n] | owner[n] << 8) for n in self._by_rank if n in owner])
 
     def _left_mask(self) -> int:
         mask = 0

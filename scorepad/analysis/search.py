@@ -155,7 +155,7 @@ class Searcher:
                 return self._last_trick(target, tricks)
             need = max(0, target - points)
             key = (
-                *position.shape(),
+                position.shape(),
                 position.leader,
                 position.called_led,
                 tricks == ONE and position.side_tricks > 0,
