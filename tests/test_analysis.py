@@ -155,3 +155,22 @@ def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
 @given(seed=SEEDS)
 def test_random_deals_played_perfectly_have_no_mistake(kind: str, seed: int) -> None:
     check_perfect_deal(kind, seed)
+
+
+@pytest.mark.parametrize("kind", ["sauspiel", "wenz", "sheepshead-5", "sheepshead-3"])
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_points_asked_from_the_card_before_are_the_points_asked_afresh(
+    kind: str, seed: int
+) -> None:
+    # analyse asks after a card whether the points before it still hold (the side's card can
+    # only lower them, the others' only raise them); the answer is the plain search's
+    position = random_position(random.Random(seed), kind, 3, seed % int(KINDS[kind][1]))
+    searcher = Searcher(position)
+    before = searcher.best_points()
+    ours = position.side[position.to_move()]
+    for number in position.legal():
+        position.play(number)
+        hinted = searcher.best_points(most=before) if ours else searcher.best_points(least=before)
+        assert hinted == Searcher(position).best_points() == minimax(position)[1]
+        position.undo()

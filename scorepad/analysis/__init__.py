@@ -112,9 +112,16 @@ def analyse(
     )
 
 
-def _value(searcher: Searcher, points: bool, guess: str = "win", bound: int = 0) -> Value:
-    level = searcher.outcome(LEVELS.index(guess), bound)
-    return Value(LEVELS[level], searcher.best_points() if points else None)
+def _value(searcher: Searcher, points: bool, guess: Value | None = None, bound: int = 0) -> Value:
+    """The value from here. `guess` is the value before the card just played, and `bound`
+    says which way the card can have moved it: -1 down (a card of the declaring side's),
+    +1 up (one of the others'); a card seldom moves it, so that is asked first."""
+    level = searcher.outcome(LEVELS.index(guess.outcome if guess else "win"), bound)
+    if not points:
+        return Value(LEVELS[level])
+    was = guess.points if guess is not None else None
+    exact = searcher.best_points(least=was if bound > 0 else None, most=was if bound < 0 else None)
+    return Value(LEVELS[level], exact)
 
 
 def _card(
@@ -131,7 +138,7 @@ def _card(
     ours = position.side[seat]
     level = LEVELS.index(before.outcome)
     position.play(number)
-    after = _value(searcher, points, before.outcome, -1 if ours else 1)
+    after = _value(searcher, points, before, -1 if ours else 1)
     position.undo()
     worse = LEVELS.index(after.outcome) < level if ours else LEVELS.index(after.outcome) > level
     better: list[Card] = []

@@ -103,11 +103,23 @@ class Searcher:
             level -= 1
         return level
 
-    def best_points(self) -> int:
+    def best_points(self, least: int | None = None, most: int | None = None) -> int:
         """The most card points the declaring side can make sure of (the others, then, can
-        make sure of the rest). Each question's bound narrows the range past its own line."""
+        make sure of the rest). Known bounds narrow the range: `least` the side is sure of
+        (asked first whether it is all), `most` it cannot pass (asked first whether it is
+        reached). Each question's bound narrows the range past its own line."""
         position = self.position
         low, high = position.points, position.points + position.remaining_points()
+        if most is not None and low < min(most, high):
+            high = min(most, high)
+            if self.reaches(Goal(high)):
+                return high
+            high = min(high, self.bound) - 1
+        if least is not None and max(least, low) < high:
+            low = max(least, low)
+            if not self.reaches(Goal(low + 1)):
+                return low
+            low = max(low + 1, self.bound)
         while low < high:  # low is reachable; find the most that is
             middle = (low + high + 1) // 2
             if self.reaches(Goal(middle)):
