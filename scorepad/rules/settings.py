@@ -336,6 +336,25 @@ SCALARS = (
         default=True,
     ),
     Setting(
+        "alone_multiplier",
+        "int",
+        "an alone picker settles the stake times this with each defender",
+        low=1,
+        high=MAX_FACTOR,
+        family="sheepshead",
+        default=1,
+        elsewhere=1,
+    ),
+    Setting(
+        "alone_no_trick",
+        "choice",
+        "an alone picker's side without a trick: the no-trick level, or the schneider level",
+        ("no-trick", "schneider"),
+        family="sheepshead",
+        default="no-trick",
+        elsewhere="no-trick",
+    ),
+    Setting(
         "sixty_sixty",
         "choice",
         "a 60-60 hand: a loss; a loss, next hand doubled; or not scored, next doubled",
@@ -507,7 +526,17 @@ SCALAR_BY_KEY = {s.key: s for s in SCALARS}
 # them takes): a session that does not use them stays readable by a scorepad that does not
 # know them (one that reads its format).
 STORED_WHEN_SET = frozenset(
-    ("pot_ante", "pot_split", "pot_max", "bock_after", "bock_hands", "bock_factor", "bock_stacking")
+    (
+        "pot_ante",
+        "pot_split",
+        "pot_max",
+        "bock_after",
+        "bock_hands",
+        "bock_factor",
+        "bock_stacking",
+        "alone_multiplier",
+        "alone_no_trick",
+    )
 )
 DEAL_BY_FIELD = {s.key: s for s in DEAL_FIELDS}
 _SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")

@@ -72,6 +72,8 @@ class Rules(NamedTuple):
     blitz: bool
     sixty_sixty: str
     leaster_blind: str
+    alone_multiplier: int
+    alone_no_trick: str
     # Every family:
     partner_split: str
     leaster_scoring: str

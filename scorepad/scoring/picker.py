@@ -73,6 +73,8 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
         won, value, schneider, no_trick_scored = schafkopf_value(rules, hand, seating)
     else:
         won, level = _sheepshead_level(rules, hand.points, hand.tricks, seating.deal.cards)
+        if level == 3 and not won and _alone_priced(rules, seating, partners, "schneider"):
+            level = 2  # (alone_no_trick = schneider)
         value = rules.base * rules.level_multipliers[level - 1]
         schneider, no_trick_scored = level == 2, level == 3
     no_trick = not won and no_trick_scored
@@ -83,6 +85,8 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     if tie and rules.sixty_sixty == "doubler":
         return _sixty_sixty_thrown_in(rules, seating, hand, picker, partners, words, explain)
     factors = _common_factors(rules, seating, hand, picker, partners, won, no_trick, words)
+    if _alone_priced(rules, seating, partners) and rules.alone_multiplier > 1:
+        factors.insert(0, (N_("alone (alone_multiplier)"), rules.alone_multiplier))
     stake = value * multiplied(rules, factors)
     deltas = _settle(rules, seating, picker, partners, won, stake, partner_free)
     result = Score(
@@ -108,6 +112,17 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     return result._replace(explanation=explanation(lines))
 
 
+def _alone_priced(
+    rules: Rules, seating: Seating, partners: tuple[str, ...], no_trick: str = ""
+) -> bool:
+    """Whether the picker plays alone where the deal has partners (a loner, whom
+    alone_multiplier and alone_no_trick price); with `no_trick`, also whether alone_no_trick
+    is it."""
+    if partners or not seating.deal.partners or rules.is_schafkopf:
+        return False
+    return not no_trick or rules.alone_no_trick == no_trick
+
+
 def _picker_lines(
     rules: Rules,
     hand: PickerHand,
@@ -130,9 +145,16 @@ def _picker_lines(
         formula = str(value)
     else:
         assert result.level is not None
-        lines += _sheepshead_lines(
-            rules, hand.points, hand.tricks, seating.deal.cards, result.level
-        )
+        cards = seating.deal.cards
+        level = _sheepshead_level(rules, hand.points, hand.tricks, cards)[1]
+        lines += _sheepshead_lines(rules, hand.points, hand.tricks, cards, level)
+        if level != result.level:  # (alone_no_trick = schneider)
+            lines.append(
+                _(
+                    "The picker went alone: a loss without a trick is scored at the schneider "
+                    "level, level 2 (alone_no_trick = schneider)."
+                )
+            )
         formula = _("base {base} x level multiplier {value}").format(
             base=rules.base, value=value // rules.base
         )
