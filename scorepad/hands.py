@@ -121,6 +121,9 @@ INPUTS = (
     ),
     Input("alone", Type.FLAG, _k(PICKER), "The picker went alone."),
     Input(
+        "smith", Type.FLAG, _k(PICKER), "The picker took no trick himself (smith_rule).", since=9
+    ),
+    Input(
         "points",
         Type.INT,
         _k(PICKER),
@@ -208,6 +211,15 @@ INPUTS = (
         "the most card points (settles a tie).",
         since=4,
         word="loser",
+        metavar="NAME",
+    ),
+    Input(
+        "highest_trump",
+        Type.NAME,
+        _k(SCHWANZER, RAMSCH),
+        "Schwanzer or Ramsch: of the players tied, who holds the highest trump (schwanzer_tie, "
+        "ramsch_tie = highest-trump).",
+        since=9,
         metavar="NAME",
     ),
     Input(

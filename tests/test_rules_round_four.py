@@ -2,13 +2,17 @@
 Jungfrau as programs score it (the bavarian preset's default for new sessions) and runs in the
 Farb- games on their own; each worked example of the issue with its figures."""
 
+import csv
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
-from _types import CheckJson, Run
+from _types import CheckJson, Night, Run
 from conftest import FIVE, FOUR
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PAGAT_LONER = (
     "--rules",
@@ -132,3 +136,169 @@ def test_the_bavarian_sample_written_before_reads_unchanged(run: Run) -> None:
     standings = run("-f", BEFORE, "standings", "--format", "json").stdout
     totals = json.loads(standings)["totals"]
     assert totals == {"Anni": -130, "Bertl": 650, "Sepp": -690, "Vroni": 170}
+
+
+# --- 2. the Smith rule ---------------------------------------------------------------------------
+
+SMITH = ("--set", "smith_rule=true", "--players", FIVE, "--picker", "Ann", "--partner", "Bob")
+
+
+def test_the_smith_rule_on_a_win(check_json: CheckJson) -> None:
+    # Five-handed, 70 points: picker 0, partner +3 (the picker's 2 and his own 1), -1 each.
+    got = check_json(*SMITH, "--points", 70, "--smith")["deltas"]
+    assert got == {"Ann": 0, "Bob": 3, "Cy": -1, "Dee": -1, "Ed": -1}
+
+
+def test_the_smith_rule_on_a_loss(check_json: CheckJson) -> None:
+    # 40 points, a loss at stake 1: the picker pays his 2 and the partner's 1; partner 0.
+    got = check_json(*SMITH, "--points", 40, "--smith")["deltas"]
+    assert got == {"Ann": -3, "Bob": 0, "Cy": 1, "Dee": 1, "Ed": 1}
+    # schneider (2) under pagat, doubled on the bump (4): the picker pays 3 x 4 = 12
+    got = check_json("--rules", "pagat", *SMITH, "--points", 20, "--tricks", 1, "--smith")["deltas"]
+    assert got == {"Ann": -12, "Bob": 0, "Cy": 4, "Dee": 4, "Ed": 4}
+
+
+def test_without_smith_the_hand_is_as_before(check_json: CheckJson) -> None:
+    got = check_json(*SMITH, "--points", 70)["deltas"]
+    assert got == {"Ann": 2, "Bob": 1, "Cy": -1, "Dee": -1, "Ed": -1}
+
+
+def test_the_smith_rule_is_explained(run: Run) -> None:
+    out = run("check", *SMITH, "--points", 70, "--smith").stdout
+    assert (
+        "Smith rule (the picker took no trick himself): partner Bob takes the picker's share "
+        "as well: Ann 0, Bob +3.\nThe hand sums to 0.\n"
+    ) in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("--set", "smith_rule=true", "--players", FIVE, "--picker", "Ann", "--alone"),
+            "Error: --smith: the Smith rule moves the picker's share to a partner; name one "
+            "partner\n",
+        ),
+        (
+            ("--players", FIVE, "--picker", "Ann", "--partner", "Bob"),
+            "Error: --smith: standard rules do not play the Smith rule (smith_rule = false)\n",
+        ),
+    ],
+)
+def test_the_smith_rule_refused(run: Run, args: tuple[str, ...], message: str) -> None:
+    result = run("check", *args, "--points", 70, "--smith")
+    assert result.exit_code == 1 and result.stdout == "" and result.stderr == message
+
+
+# --- 3. a schwanzer tie by the highest trump -------------------------------------------------------
+
+SCHWANZER = ("--set", "all_pass=schwanzer", "--set", "schwanzer_tie=highest-trump",
+             "--players", FIVE, "--schwanzer", "--schwanzer-points", "Ann=8,Bob=8,Cy=0,Dee=0,Ed=0")  # fmt: skip
+
+
+def test_a_schwanzer_tie_by_the_highest_trump(check_json: CheckJson) -> None:
+    # Counts 8-8-0-0-0, the second holds the highest trump: -4 for him, +1 for each other.
+    out = check_json(*SCHWANZER, "--highest-trump", "Bob")
+    assert out["deltas"] == {"Ann": 1, "Bob": -4, "Cy": 1, "Dee": 1, "Ed": 1}
+    assert out["losers"] == ["Bob"]
+
+
+def test_a_schwanzer_tie_by_default_every_tied_player_loses(check_json: CheckJson) -> None:
+    got = check_json(*SCHWANZER[:2], *SCHWANZER[4:])["deltas"]
+    assert got == {"Ann": -3, "Bob": -3, "Cy": 2, "Dee": 2, "Ed": 2}
+
+
+def test_a_schwanzer_tie_by_trump_asks_for_it(run: Run) -> None:
+    result = run("check", *SCHWANZER)
+    assert result.exit_code == 1 and result.stderr == (
+        "Error: Ann, Bob tie for the most: name the one holding the highest trump with "
+        "--highest-trump NAME (schwanzer_tie = highest-trump)\n"
+    )
+    result = run("check", *SCHWANZER, "--highest-trump", "Cy")
+    assert result.stderr == "Error: --highest-trump Cy: Cy is not among the tied, Ann, Bob\n"
+    result = run("check", *SCHWANZER[:2], *SCHWANZER[4:], "--highest-trump", "Bob")
+    assert result.stderr == (
+        "Error: --highest-trump: these rules settle no tie by it (schwanzer_tie = every-tied)\n"
+    )
+
+
+# --- 8. a Ramsch tie by the highest trump -----------------------------------------------------------
+
+RAMSCH = ("--rules", "bavarian", "--set", "ramsch_tie=highest-trump", "--players", FOUR,
+          "--ramsch", "--ramsch-points", "Ann=50,Bob=50,Cy=20,Dee=0")  # fmt: skip
+
+
+def test_a_ramsch_tie_by_the_highest_trump(check_json: CheckJson) -> None:
+    # Ann and Bob 50 each, Bob holds the highest trump: he pays 20 x 2 (Dee a Jungfrau) to each.
+    got = check_json(*RAMSCH, "--highest-trump", "Bob", "--jungfrau", "Dee")["deltas"]
+    assert got == {"Ann": 40, "Bob": -120, "Cy": 40, "Dee": 40}
+    got = check_json(*RAMSCH, "--highest-trump", "Ann")["deltas"]
+    assert got == {"Ann": -60, "Bob": 20, "Cy": 20, "Dee": 20}
+
+
+def test_a_ramsch_tie_by_trump_asks_for_it(run: Run) -> None:
+    result = run("check", *RAMSCH)
+    assert result.exit_code == 1 and result.stderr == (
+        "Error: Ann, Bob tie for the most: name the one holding the highest trump with "
+        "--highest-trump NAME (ramsch_tie = highest-trump)\n"
+    )
+    result = run("check", *RAMSCH, "--highest-trump", "Ann", "--loser", "Bob")
+    assert result.stderr == "Error: --loser Bob: --highest-trump names Ann as the loser\n"
+
+
+# --- the new inputs in a session: the file's format, verify, amend, undo --------------------------
+
+
+def test_a_night_with_smith_and_ties_verifies_amends_and_undoes(night: Night) -> None:
+    made = night("new", "--players", FIVE, "--set", "smith_rule=true", "--set",
+                 "all_pass=schwanzer", "--set", "schwanzer_tie=highest-trump")  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    header = next(csv.reader(night.path.open(newline="")))
+    assert "smith" not in header  # (a new session is written in the oldest format it needs)
+    assert (
+        night("hand", "--picker", "Ann", "--partner", "Bob", "--points", 70, "--smith").exit_code
+        == 0
+    )
+    assert night("hand", *SCHWANZER[6:], "--highest-trump", "Bob").exit_code == 0
+    header, rules_row = list(csv.reader(night.path.open(newline="")))[:2]
+    assert "smith" in header and "highest_trump" in header
+    assert rules_row[header.index("format")] == "9"
+    assert totals(night) == {"Ann": 1, "Bob": -1, "Cy": 0, "Dee": 0, "Ed": 0}
+    assert night("amend", "1", "--no-smith").exit_code == 0
+    assert totals(night) == {"Ann": 3, "Bob": -3, "Cy": 0, "Dee": 0, "Ed": 0}
+    assert night("undo").exit_code == 0
+    assert totals(night) == {"Ann": 1, "Bob": -1, "Cy": 0, "Dee": 0, "Ed": 0}
+    assert night("amend", "2", "--highest-trump", "Ann").exit_code == 0
+    assert totals(night) == {"Ann": -4, "Bob": 4, "Cy": 0, "Dee": 0, "Ed": 0}
+    assert night("verify").stdout == ""
+    sheet = json.loads(night("sheet", "--format", "json").stdout)["hands"]
+    assert sheet[0]["marks"] == ["Smith rule"]
+    assert sheet[1]["marks"] == ["tie: highest trump Ann"] and sheet[1]["losers"] == ["Ann"]
+
+
+def totals(night: Night) -> dict[str, int]:
+    return json.loads(night("standings", "--format", "json").stdout)["totals"]
+
+
+@pytest.mark.parametrize("name", ["pot-night", "standard-friday"])
+def test_files_of_earlier_formats_keep_loading_and_take_a_smith_hand(
+    run: Run, tmp_path: Path, name: str
+) -> None:
+    # A format 8 (and a format 5) file reads and verifies as it is; a Smith hand, which needs
+    # format 9's column, rewrites it in format 9 first, its earlier rows and totals unchanged.
+    path = tmp_path / f"{name}.csv"
+    shutil.copy(ROOT / "sample_sessions" / f"{name}.csv", path)
+    before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    assert run("-f", path, "verify").stdout == ""
+    assert run("-f", path, "set", "smith_rule=true").exit_code == 0
+    seated = json.loads(run("-f", path, "status", "--format", "json").stdout)
+    players = seated.get("seated") or seated["players"]
+    hand = run("-f", path, "hand", "--picker", players[0], "--partner", players[1],
+               "--points", 70, "--smith")  # fmt: skip
+    assert hand.exit_code == 0, hand.stderr
+    header, rules_row = list(csv.reader(path.open(newline="", encoding="utf-8")))[:2]
+    assert rules_row[header.index("format")] == "9" and "smith" in header
+    assert run("-f", path, "verify").stdout == ""
+    after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    moved = {p: after[p] - before[p] for p in before}
+    assert moved[players[0]] == 0 and moved[players[1]] > 0  # (the pot-night: with the pot)

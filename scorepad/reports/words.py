@@ -54,6 +54,10 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append(_("Stoss") if row.stoss == 1 else _("Stoss x{count}").format(count=row.stoss))
     if row.jungfrau:
         found.append(_("jungfrau {players}").format(players=", ".join(row.jungfrau)))
+    if row.smith:
+        found.append(_("Smith rule"))
+    if row.highest_trump:
+        found.append(_("tie: highest trump {player}").format(player=row.highest_trump))
     if result is not None and result.schneider:
         found.append(_("schneider"))
     if result is not None and result.no_trick:

@@ -355,6 +355,31 @@ SCALARS = (
         elsewhere="no-trick",
     ),
     Setting(
+        "smith_rule",
+        "bool",
+        "a picker who took no trick himself (hand ⟨smith⟩): his share goes to the partner on a "
+        "win, and he pays the partner's on a loss",
+        family="sheepshead",
+        default=False,
+        elsewhere=False,
+    ),
+    Setting(
+        "schwanzer_tie",
+        "choice",
+        "a schwanzer tie: every tied player loses, or the one holding the highest trump",
+        ("every-tied", "highest-trump"),
+        default="every-tied",
+    ),
+    Setting(
+        "ramsch_tie",
+        "choice",
+        "a Ramsch tie for the most: the loser named, or the one holding the highest trump",
+        ("named", "highest-trump"),
+        family="schafkopf",
+        default="named",
+        elsewhere="named",
+    ),
+    Setting(
         "sixty_sixty",
         "choice",
         "a 60-60 hand: a loss; a loss, next hand doubled; or not scored, next doubled",
@@ -536,6 +561,9 @@ STORED_WHEN_SET = frozenset(
         "bock_stacking",
         "alone_multiplier",
         "alone_no_trick",
+        "smith_rule",
+        "schwanzer_tie",
+        "ramsch_tie",
     )
 )
 DEAL_BY_FIELD = {s.key: s for s in DEAL_FIELDS}

@@ -74,6 +74,11 @@ class Rules(NamedTuple):
     leaster_blind: str
     alone_multiplier: int
     alone_no_trick: str
+    smith_rule: bool
+    # Every family:
+    schwanzer_tie: str
+    # Schafkopf only:
+    ramsch_tie: str
     # Every family:
     partner_split: str
     leaster_scoring: str

@@ -89,6 +89,8 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
         factors.insert(0, (N_("alone (alone_multiplier)"), rules.alone_multiplier))
     stake = value * multiplied(rules, factors)
     deltas = _settle(rules, seating, picker, partners, won, stake, partner_free)
+    if hand.smith:
+        _smith(rules, picker, partners, won, deltas)
     result = Score(
         Outcome.WIN if won else Outcome.LOSS,
         stake,
@@ -110,6 +112,30 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
         rules, hand, seating, picker, partners, words, result, factors, value, partner_free
     )
     return result._replace(explanation=explanation(lines))
+
+
+def _smith(
+    rules: Rules, picker: str, partners: tuple[str, ...], won: bool, deltas: dict[str, int]
+) -> None:
+    """The Smith rule (hand ⟨smith⟩: the picker took no trick himself): on a win the partner
+    takes the picker's share as well, on a loss the picker pays the partner's as well."""
+    if not rules.smith_rule:
+        raise HandError(
+            _("⟨smith⟩: {name} rules do not play the Smith rule (smith_rule = false)").format(
+                name=rules.name
+            )
+        )
+    if len(partners) != 1:
+        raise HandError(
+            _("⟨smith⟩: the Smith rule moves the picker's share to a partner; name one partner")
+        )
+    (partner,) = partners
+    if won:
+        deltas[partner] += deltas[picker]
+        deltas[picker] = 0
+    else:
+        deltas[picker] += deltas[partner]
+        deltas[partner] = 0
 
 
 def _alone_priced(
@@ -168,6 +194,28 @@ def _picker_lines(
     if result.doubles_next:
         lines.append(_("60-60: the next hand is doubled, as after a doubler (sixty_sixty)."))
     lines += _settle_lines(rules, seating, picker, partners, result, partner_free, words)
+    if hand.smith:
+        partner, deltas = partners[0], result.deltas
+        smith = (
+            _(
+                "Smith rule (the picker took no trick himself): partner {partner} takes the "
+                "picker's share as well: {picker} {first}, {partner} {second}."
+            )
+            if won
+            else _(
+                "Smith rule (the picker took no trick himself): the picker pays partner "
+                "{partner}'s share as well: {picker} {first}, {partner} {second}."
+            )
+        )
+        lines.insert(
+            len(lines) - 1,
+            smith.format(
+                partner=partner,
+                picker=picker,
+                first=f"{deltas[picker]:+d}" if deltas[picker] else "0",
+                second=f"{deltas[partner]:+d}" if deltas[partner] else "0",
+            ),
+        )
     return lines
 
 

@@ -19,6 +19,7 @@ class PickerHand(NamedTuple):
     dealer: str | None = None
     partners: tuple[str, ...] = ()
     alone: bool = False
+    smith: bool = False
     tricks: int | None = None
     crack: str | None = None
     recrack: bool = False
@@ -57,6 +58,7 @@ class SchwanzerHand(NamedTuple):
     dealer: str | None = None
     schwanzer_points: Mapping[str, int] | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     last: bool = False
     out: tuple[str, ...] = ()
     doubled: int = 0
@@ -70,6 +72,7 @@ class RamschHand(NamedTuple):
     players: tuple[str, ...]
     dealer: str | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     ramsch_points: Mapping[str, int] | None = None
     jungfrau: tuple[str, ...] = ()
     durchmarsch: str | None = None

@@ -34,7 +34,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -324,6 +324,7 @@ class Row(NamedTuple):
     picker: str | None = None
     partners: tuple[str, ...] = ()
     alone: bool = False
+    smith: bool = False
     points: int | None = None
     tricks: int | None = None
     crack: str | None = None
@@ -338,6 +339,7 @@ class Row(NamedTuple):
     blind_points: int | None = None
     schwanzer_points: Mapping[str, int] | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     ramsch_points: Mapping[str, int] | None = None
     jungfrau: tuple[str, ...] = ()
     durchmarsch: str | None = None
