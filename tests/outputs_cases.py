@@ -1033,7 +1033,7 @@ def _night_scripts() -> list[Case]:
         "no-rules.csv": b"\r\n".join(lines[:1] + lines[2:]),
         "bom.csv": b"\xef\xbb\xbf" + friday,
         "lf.csv": friday.replace(b"\r\n", b"\n"),
-        "newer.csv": _edit_cell(friday, 1, "format", "9"),
+        "newer.csv": _edit_cell(friday, 1, "format", "10"),
         "bad-kind.csv": _edit_cell(friday, 8, "kind", "pickr"),
         "bad-name.csv": _edit_cell(friday, 9, "picker", "Zed"),
         "void-of-nothing.csv": _edit_cell(friday, 20, "ref", "99"),

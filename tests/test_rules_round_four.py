@@ -80,7 +80,7 @@ def test_the_loners_price_is_listed_by_rules(run: Run) -> None:
     assert re.search(r"^alone_no_trick +no-trick +", out, re.M)
 
 
-# --- 7. the Jungfrau as programs score it -------------------------------------------------------
+# --- 7. the Jungfrau as programs score it --------------------------------------------------------
 
 
 def test_bavarian_jungfrau_doubles_the_whole_ramsch(check_json: CheckJson) -> None:
@@ -109,7 +109,7 @@ def test_a_bavarian_session_made_before_keeps_double_own(run: Run, tmp_path: Pat
     assert '"Ann"' in totals and "-80" in totals
 
 
-# --- 9. runs in the Farb- games on their own ---------------------------------------------------
+# --- 9. runs in the Farb- games on their own -----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -190,10 +190,11 @@ def test_the_smith_rule_refused(run: Run, args: tuple[str, ...], message: str) -
     assert result.exit_code == 1 and result.stdout == "" and result.stderr == message
 
 
-# --- 3. a schwanzer tie by the highest trump -------------------------------------------------------
+# --- 3. a schwanzer tie by the highest trump -----------------------------------------------------
 
 SCHWANZER = ("--set", "all_pass=schwanzer", "--set", "schwanzer_tie=highest-trump",
-             "--players", FIVE, "--schwanzer", "--schwanzer-points", "Ann=8,Bob=8,Cy=0,Dee=0,Ed=0")  # fmt: skip
+             "--players", FIVE, "--schwanzer",
+             "--schwanzer-points", "Ann=8,Bob=8,Cy=0,Dee=0,Ed=0")  # fmt: skip
 
 
 def test_a_schwanzer_tie_by_the_highest_trump(check_json: CheckJson) -> None:
@@ -222,7 +223,7 @@ def test_a_schwanzer_tie_by_trump_asks_for_it(run: Run) -> None:
     )
 
 
-# --- 8. a Ramsch tie by the highest trump -----------------------------------------------------------
+# --- 8. a Ramsch tie by the highest trump --------------------------------------------------------
 
 RAMSCH = ("--rules", "bavarian", "--set", "ramsch_tie=highest-trump", "--players", FOUR,
           "--ramsch", "--ramsch-points", "Ann=50,Bob=50,Cy=20,Dee=0")  # fmt: skip
@@ -246,7 +247,7 @@ def test_a_ramsch_tie_by_trump_asks_for_it(run: Run) -> None:
     assert result.stderr == "Error: --loser Bob: --highest-trump names Ann as the loser\n"
 
 
-# --- the new inputs in a session: the file's format, verify, amend, undo --------------------------
+# --- the new inputs in a session: the file's format, verify, amend, undo -------------------------
 
 
 def test_a_night_with_smith_and_ties_verifies_amends_and_undoes(night: Night) -> None:
@@ -277,7 +278,8 @@ def test_a_night_with_smith_and_ties_verifies_amends_and_undoes(night: Night) ->
 
 
 def totals(night: Night) -> dict[str, int]:
-    return json.loads(night("standings", "--format", "json").stdout)["totals"]
+    found: dict[str, int] = json.loads(night("standings", "--format", "json").stdout)["totals"]
+    return found
 
 
 @pytest.mark.parametrize("name", ["pot-night", "standard-friday"])
