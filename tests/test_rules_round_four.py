@@ -6,11 +6,17 @@ import csv
 import json
 import re
 import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _types import CheckJson, Night, Run
 from conftest import FIVE, FOUR
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_session_properties import PLAYERS, invoke
+from test_session_properties import _play_and_check as play_and_check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -304,3 +310,81 @@ def test_files_of_earlier_formats_keep_loading_and_take_a_smith_hand(
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     moved = {p: after[p] - before[p] for p in before}
     assert moved[players[0]] == 0 and moved[players[1]] > 0  # (the pot-night: with the pot)
+
+
+# --- a night mixing the new kinds (hypothesis) ---------------------------------------------------
+
+_PAIR = st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=2, unique=True)
+_POINTS = st.integers(23, 119)  # (no tricks needed to tell the level)
+_SMITH_HANDS = st.tuples(_PAIR, _POINTS, st.booleans())
+ROUND_FOUR_OPERATIONS = st.one_of(
+    _SMITH_HANDS.map(
+        lambda t: (
+            ("args", "hand", "--picker", t[0][0], "--partner", t[0][1], "--points", t[1])
+            + (("--smith",) if t[2] else ())
+        )
+    ),
+    _SMITH_HANDS.map(
+        lambda t: (
+            ("args", "hand", "--picker", t[0][0], "--partner", t[0][1], "--points", t[1])
+            + (("--smith",) if t[2] else ())
+        )
+    ),
+    st.tuples(st.sampled_from(PLAYERS), _POINTS).map(
+        lambda t: ("args", "hand", "--picker", t[0], "--alone", "--points", t[1])
+    ),
+    st.sampled_from(PLAYERS).map(
+        lambda p: ("args", "hand", "--picker", p, "--alone", "--points", 0, "--tricks", 0)
+    ),
+    _PAIR.map(
+        lambda two: (
+            "args",
+            "hand",
+            "--schwanzer",
+            "--schwanzer-points",
+            f"{two[0]}=8,{two[1]}=8," + ",".join(f"{p}=1" for p in PLAYERS if p not in two),
+            "--highest-trump",
+            two[1],
+        )
+    ),
+    st.tuples(st.integers(1, 3), st.booleans()).map(
+        lambda t: ("args", "amend", t[0], "--smith" if t[1] else "--no-smith")
+    ),
+    st.tuples(st.integers(1, 3), st.sampled_from(PLAYERS)).map(
+        lambda t: ("args", "amend", t[0], "--highest-trump", t[1])
+    ),
+    st.sampled_from(
+        [
+            "alone_multiplier=2",
+            "alone_multiplier=1",
+            "alone_no_trick=schneider",
+            "alone_no_trick=no-trick",
+            "smith_rule=false",
+            "smith_rule=true",
+        ]
+    ).map(lambda setting: ("args", "set", setting)),
+    st.just(("args", "undo")),
+    st.just(("args", "redo")),
+    st.integers(1, 4).map(lambda n: ("args", "void", n)),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["standard", "pagat"]), st.lists(ROUND_FOUR_OPERATIONS, min_size=6, max_size=14)
+)
+def test_any_night_of_round_four_rules_verifies(
+    preset: str, operations: list[tuple[Any, ...]]
+) -> None:
+    # Smith hands, loners priced, schwanzer ties by the highest trump, amended, undone, redone
+    # and the settings changed between them: after every operation the file verifies (a refused
+    # one writes nothing); at the end the hands sum to zero and the passes agree.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        settings_ = ("smith_rule=true", "alone_multiplier=2", "all_pass=schwanzer",
+                     "schwanzer_tie=highest-trump")  # fmt: skip
+        args = ["new", "--players", ",".join(PLAYERS), "--rules", preset]
+        for setting in settings_:
+            args += ["--set", setting]
+        assert invoke(path, *args).exit_code == 0
+        play_and_check(path, operations)
