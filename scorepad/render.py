@@ -84,6 +84,7 @@ HEADERS = (
     N_("Leasters won"),
     N_("Nights"),
     N_("Average"),
+    N_("Ranking"),
     N_("Rating"),
     N_("Mu"),
     N_("Sigma"),

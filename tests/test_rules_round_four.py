@@ -388,3 +388,77 @@ def test_any_night_of_round_four_rules_verifies(
             args += ["--set", setting]
         assert invoke(path, *args).exit_code == 0
         play_and_check(path, operations)
+
+
+# --- 6. league placings -------------------------------------------------------------------------
+
+
+def test_placings_by_head_count_and_ties_share_their_places() -> None:
+    from fractions import Fraction
+
+    from scorepad.reports.placings import placings
+
+    four = placings("n", {"A": 5, "B": 5, "C": 0, "D": -10}, None)
+    assert four == {"A": Fraction(3, 2), "B": Fraction(3, 2), "C": -1, "D": -2}
+    five = placings("n", {"A": 9, "B": 1, "C": 1, "D": 1, "E": -12}, None)
+    assert five == {"A": 2, "B": 0, "C": 0, "D": 0, "E": -2}  # (1 + 0 - 1) / 3 each
+    six = placings("n", {"A": 6, "B": 5, "C": 4, "D": -3, "E": -5, "F": -7}, None)
+    assert list(six.values()) == [3, 2, 1, -1, -2, -3]
+    own = placings("n", {"A": 3, "B": 3, "C": 3, "D": -4, "E": -5}, (3, 1, 0, -1, -4))
+    assert own["A"] == Fraction(4, 3) and own["E"] == -4
+
+
+def test_season_placings_rank_each_night(run: Run) -> None:
+    league = ROOT / "sample_sessions" / "league"
+    nights = sorted(league.glob("2026-10-0*.csv"))
+    out = run("season", *nights, "--placings", "3,1,0,-1,-4", "--format", "json")
+    assert out.exit_code == 0, out.stderr
+    players = json.loads(out.stdout)["players"]
+    # Night 1: Ann 15, Bob 10, Dee -5, Cy -7, Ed -13; night 2: Cy 14, Flo 9, Bob -3, Ed -4,
+    # Ann -16. Ordered by ranking points, then game points (Flo 9 before Bob 7 at 1 each).
+    assert [(p["player"], p["ranking"], p["total"]) for p in players] == [
+        ("Cy", 2, 7), ("Flo", 1, 9), ("Bob", 1, 7), ("Dee", 0, -5), ("Ann", -1, -1),
+        ("Ed", -5, -17),
+    ]  # fmt: skip
+    assert players[0]["placings"] == {"2026-10-02": -1, "2026-10-09": 3}
+    refused = run("season", league, "--placings", "3,1,0,-1,-4")
+    assert refused.exit_code == 1 and refused.stderr == (
+        "Error: 2026-10-16: 6 players, but the ranking points give 5 places; give --placings "
+        "with one value for each place\n"
+    )
+    bad = run("season", league, "--placings", "3,x")
+    assert bad.exit_code == 1 and "whole numbers separated by commas" in bad.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    totals=st.lists(st.integers(-40, 40), min_size=3, max_size=8),
+    own=st.booleans(),
+    data=st.data(),
+)
+def test_placings_keep_the_nights_points_and_its_order(
+    totals: list[int], own: bool, data: st.DataObject
+) -> None:
+    from fractions import Fraction
+
+    from scorepad.reports.placings import DEFAULT_PLACINGS, placings
+
+    night = {f"P{i}": t for i, t in enumerate(totals)}
+    points = (
+        tuple(sorted(data.draw(st.lists(st.integers(-9, 9), min_size=len(totals),
+                                        max_size=len(totals))), reverse=True))
+        if own
+        else None
+    )  # fmt: skip
+    table = points if points is not None else DEFAULT_PLACINGS[len(totals)]
+    found = placings("n", night, points)
+    # Every place's points are given out, shared or not; the default points are zero-sum.
+    assert sum(found.values(), Fraction(0)) == sum(table)
+    if points is None:
+        assert sum(found.values()) == 0
+    for a in night:
+        for b in night:
+            if night[a] == night[b]:
+                assert found[a] == found[b]  # (a tie shares)
+            elif night[a] > night[b]:
+                assert found[a] >= found[b]  # (a better total never ranks lower)

@@ -350,9 +350,26 @@ def stats(path: Path, fmt: str) -> None:
     show_default=True,
     help="With --rating: a player with fewer hands is shown no rating.",
 )
+@click.option(
+    "--placings",
+    "placings_spec",
+    is_flag=False,
+    flag_value="default",
+    default=None,
+    metavar="[N,N,...]",
+    help="Rank each night's players and give ranking points by place (ties share the points "
+    "of the places they cover); the table is ordered by them, game points beside. Default "
+    "points by head count: 4 players 2,1,-1,-2; 5 players 2,1,0,-1,-2; 6 players "
+    "3,2,1,-1,-2,-3; or the table's own, best place first (3,1,0,-1,-4).",
+)
 @table_format_option()
 def season(
-    sources: tuple[Path, ...], skip_bad: bool, with_rating: bool, min_hands: int, fmt: str
+    sources: tuple[Path, ...],
+    skip_bad: bool,
+    with_rating: bool,
+    min_hands: int,
+    placings_spec: str | None,
+    fmt: str,
 ) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
@@ -370,6 +387,7 @@ def season(
         scorepad season sample_sessions/
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
         scorepad season sample_sessions/league/ --rating
+        scorepad season sample_sessions/league/ --placings 3,1,0,-1,-4
     """
     from ..ledger import Memo
     from ..render import Points, render, to_json
@@ -424,7 +442,12 @@ def season(
         raise ScorepadError(_("every night failed verification: no table to show"))
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
-    columns, records = league(nights)
+    placing_points: tuple[int, ...] | bool = False
+    if placings_spec is not None:
+        from ..reports.placings import parse_placings
+
+        placing_points = True if placings_spec == "default" else parse_placings(placings_spec)
+    columns, records = league(nights, placing_points)
     ratings = _ratings(matches) if with_rating else {}
     if fmt == "json":
         if with_rating:
@@ -437,13 +460,24 @@ def season(
                     if found is None
                     else {**rating_record(found), "ranked": found.hands >= min_hands}
                 )
+        for r in records:
+            if "placings" in r:
+                r["placings"] = {k: _number(v) for k, v in r["placings"].items()}
+                r["ranking"] = _number(r["ranking"])
         click.echo(to_json({"nights": columns, "players": records}))
         return
-    headers = ["Player", *columns, "Total", "Nights", "Average"] + ["Rating"] * with_rating
+    placed = placings_spec is not None
+    headers = ["Player", *columns, *["Ranking"] * placed, "Total", "Nights", "Average"]
+    headers += ["Rating"] * with_rating
     rows = [
         [
             r["player"],
-            *[None if v is None else Points(v) for v in r["nights"].values()],
+            *(
+                [None if v is None else _ranking_cell(v) for v in r["placings"].values()]
+                if placed
+                else [None if v is None else Points(v) for v in r["nights"].values()]
+            ),
+            *([_ranking_cell(r["ranking"])] if placed else []),
             Points(r["total"]),
             r["played"],
             decimal_text(f"{r['average']:+.2f}" if r["average"] else "0.00"),
@@ -467,6 +501,20 @@ def season(
                 ).format(count=min_hands, players=listed)
             )
         click.echo(_("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma."))
+
+
+def _number(value: Any) -> Any:
+    """Ranking points for JSON: a whole number, or a number to two places."""
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _ranking_cell(value: Any) -> Any:
+    """Ranking points in a table: signed, whole or to two places."""
+    if value == value.to_integral_value():
+        return decimal_text(f"{int(value):+d}" if value else "0")
+    return decimal_text(f"{value:+.2f}")
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:
