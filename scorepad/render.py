@@ -98,6 +98,7 @@ HEADERS = (
     N_("Cards played"),
     N_("Won by"),
     N_("With"),
+    N_("Winner"),
     N_("Line"),
     N_("Time"),
     N_("Change"),
@@ -257,10 +258,15 @@ def render_stream(
         yield render(headers, rows(), fmt, colalign, color)
         return
     headers = [header_text(h) for h in headers]
+    align = list(colalign or ["left"] * len(headers))
+    if not color:
+        yield from text_lines(
+            headers, lambda: ([text_cell(c) for c in row] for row in rows()), align
+        )
+        return
     widths = [len(h) + 2 for h in headers]  # tabulate's minimum padding for headers
     for row in rows():
         widths = [max(w, len(text_cell(c))) for w, c in zip(widths, row)]
-    align = list(colalign or ["left"] * len(headers))
 
     def line(cells: Sequence[str]) -> str:
         out = []
@@ -275,6 +281,24 @@ def render_stream(
     yield "  ".join("-" * w for w in widths)
     for row in rows():
         yield line([text_cell(c, color) for c in row])
+
+
+def text_lines(
+    headers: Sequence[str], rows: Callable[[], Iterable[Sequence[str]]], align: Sequence[str]
+) -> Iterator[str]:
+    """`render_stream`'s plain text (no colours) of rows whose cells are already text, as
+    `text_cell` makes them: the header (as shown), the rule under it, then a line a row.
+    `rows()` is called twice: once to measure the columns, once to write the lines."""
+    widths = [len(h) + 2 for h in headers]  # tabulate's minimum padding for headers
+    for cells in rows():
+        widths = list(map(max, widths, map(len, cells)))
+    # A line as one %-format of its cells, padded to their column's width (no cell is wider):
+    # at 100,000 hands the sheet's lines took a third of the time when padded cell by cell.
+    shape = "  ".join(f"%{w}s" if how == "right" else f"%-{w}s" for w, how in zip(widths, align))
+    yield (shape % tuple(headers)).rstrip()
+    yield "  ".join("-" * w for w in widths)
+    for cells in rows():
+        yield (shape % tuple(cells)).rstrip()
 
 
 def to_json(data: Any) -> str:

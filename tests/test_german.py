@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _types import Run
 from click.testing import CliRunner, Result
 
 from scorepad import i18n
@@ -556,7 +557,7 @@ def test_lang_after_a_groups_command(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "Runde" in result.stdout or "angemeldet" in result.stdout, result.stdout
     help_text = en("tournament", "players", "remove", "--lang", "de", "-h").stdout
-    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] DIR NAME")
+    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] ORDNER NAME")
 
 
 def test_scorepad_lang_still_chooses_and_lang_after_the_command_wins() -> None:
@@ -970,3 +971,13 @@ def test_english_after_german_gives_gettext_back_as_the_process_found_it() -> No
     assert en("standings", "extra1").stderr.startswith("Error: Got unexpected extra argument")
     assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == _language._FOUND[0]
     assert _language._FOUND[0][0] == "messages"  # (gettext's default)
+
+
+def test_the_helps_placeholders_are_german(run: Run) -> None:
+    """Issue 40: `--file DATEI`, `--wait SEKUNDEN`, `--dealer NAME` in German help; English
+    keeps FILE and SECONDS."""
+    german = run("--lang", "de", "--help").stdout
+    assert "  -f, --file DATEI  " in german and "  --wait SEKUNDEN  " in german
+    assert "  --dealer NAME  " in run("--lang", "de", "hand", "--help").stdout
+    english = run("--help").stdout
+    assert "  -f, --file FILE  " in english and "  --wait SECONDS  " in english

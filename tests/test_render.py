@@ -1,9 +1,12 @@
 """One look for every table: the streamed renderer draws exactly what `render` draws."""
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from _types import Run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorepad.render import render, render_stream, signed
 
@@ -81,3 +84,78 @@ def test_markdown_is_a_format(run: Run, tmp_path: Path) -> None:
     run("-f", path, "new", "--players", "Ann,Bob,Cy")
     out = run("-f", path, "standings", "--format", "markdown").stdout
     assert out.startswith("|   # | Player   |")
+
+
+def _old_stream(headers: list[str], rows: list[list[object]], align: Sequence[str]) -> str:
+    """The text table as `render_stream` padded it cell by cell before `text_lines`."""
+    from scorepad.render import text_cell
+
+    widths = [len(h) + 2 for h in headers]
+    for row in rows:
+        widths = [max(w, len(text_cell(c))) for w, c in zip(widths, row)]
+
+    def line(cells: Sequence[str]) -> str:
+        out = []
+        for cell, width, how in zip(cells, widths, align):
+            pad = " " * (width - len(cell))
+            out.append(pad + cell if how == "right" else cell + pad)
+        return "  ".join(out).rstrip()
+
+    lines = [line(headers), "  ".join("-" * w for w in widths)]
+    return "\n".join(lines + [line([text_cell(c) for c in row]) for row in rows])
+
+
+_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
+_POINTS = st.one_of(st.none(), st.integers(-(10**6), 10**6))
+
+
+@st.composite
+def _sheets(
+    draw: st.DrawFn, text: st.SearchStrategy[str] = _TEXT
+) -> tuple[list[str], list[list[object]]]:
+    """A sheet as its spool holds it: rows of CSV cells (number, dealer, played, points, note),
+    changes of the rules among them (no number, no points)."""
+    players = draw(st.lists(text.filter(bool), min_size=1, max_size=4))
+    rows: list[list[object]] = []
+    for k in range(draw(st.integers(0, 12))):
+        if draw(st.booleans()):
+            points = draw(st.lists(_POINTS, min_size=len(players), max_size=len(players)))
+            cells = [
+                str(k + 1),
+                draw(text),
+                draw(text),
+                *["" if p is None else str(p) for p in points],
+            ]
+        else:
+            cells = ["", "", draw(text), *[""] * len(players)]
+        rows.append([*cells, draw(text)])
+    return players, rows
+
+
+# (words as tabulate shows them as they are: printable ASCII, no space at either end)
+_WORDS = st.from_regex(r"([!-~]([ -~]{0,10}[!-~])?)?", fullmatch=True)
+
+
+@given(st.one_of(_sheets(), _sheets(_WORDS)))
+@settings(max_examples=300, deadline=None)
+def test_sheet_text_is_the_table_padded_cell_by_cell(
+    sheet: tuple[list[str], list[list[object]]],
+) -> None:
+    """The sheet's text from its spooled CSV cells (`_sheet_text`, `text_lines`) is the table
+    `render_stream` drew from them as numbers, padded cell by cell, and tabulate's."""
+    from scorepad.cli.night import _sheet_cells, _sheet_text
+    from scorepad.render import text_lines
+
+    players, rows = sheet
+    headers = ["Hand", "Dealer", "Played", *players, "Note"]
+    align = ("right", "left", "left", *["right"] * len(players), "left")
+    as_read = [[str(c) for c in row] for row in rows]
+    fast = "\n".join(
+        text_lines(headers, lambda: (_sheet_text(r, len(players)) for r in as_read), align)
+    )
+    cells = [_sheet_cells(r, len(players)) for r in as_read]
+    assert fast == _old_stream(headers, cells, align)
+    assert fast == "\n".join(render_stream(headers, lambda: iter(cells), "text", align))
+    if rows and all(c.isascii() and c.isprintable() and c == c.strip() for r in as_read for c in r):
+        # (tabulate measures wide and combining characters its own way, and strips cells)
+        assert fast == render(headers, cells, "text", align)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, cast
@@ -285,7 +285,7 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     import json
     import tempfile
 
-    from ..render import Points, render_stream
+    from ..render import Points, header_text, render_stream, text_cell, text_lines
     from ..reports import HandLines, SheetRows, plays_pot, set_record
 
     # The rows are written to a spool as the one checking pass reaches them, and shown only
@@ -361,19 +361,28 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
             for cells in csv.reader(spool):
                 yield _sheet_cells(cells, len(players))
 
+        total_cells = [*total[:3], *(Points(v) for v in total[3:-1]), ""]
+
         def with_total() -> Iterator[list[Any]]:
             yield from rows()
-            yield [*total[:3], *(Points(v) for v in total[3:-1]), ""]
+            yield total_cells
             if pot is not None:
                 yield pot
 
-        lines = render_stream(
-            headers,
-            with_total,
-            fmt,
-            ("right", "left", "left", *["right"] * len(players), "left"),
-            use_color(fmt),
-        )
+        align = ("right", "left", "left", *["right"] * len(players), "left")
+        if fmt == "text" and not use_color(fmt):
+            # (the spool's cells are turned into text as they are, not into numbers and back)
+            ends = [[text_cell(c) for c in row] for row in [total_cells, pot] if row is not None]
+
+            def text_rows() -> Iterator[Sequence[str]]:
+                spool.seek(0)
+                for cells in csv.reader(spool):
+                    yield _sheet_text(cells, len(players))
+                yield from ends
+
+            lines = text_lines([header_text(h) for h in headers], text_rows, align)
+        else:
+            lines = render_stream(headers, with_total, fmt, align, use_color(fmt))
         while batch := list(islice(lines, 4096)):  # (a few thousand lines a write)
             click.echo("\n".join(batch))
 
@@ -395,6 +404,13 @@ def _copy_out(spool: IO[str]) -> None:
         spool.seek(0)
         shutil.copyfileobj(spool, sys.stdout)
         sys.stdout.flush()
+
+
+def _sheet_text(cells: list[str], count: int) -> list[str]:
+    """A spooled sheet row as a text table shows it (as `text_cell` shows `_sheet_cells`'s):
+    the points signed, the rest as written."""
+    points = [c if not c or c[0] in "-0" else "+" + c for c in cells[3 : 3 + count]]
+    return [*cells[:3], *points, cells[3 + count]]
 
 
 def _sheet_cells(cells: list[str], count: int) -> list[Any]:

@@ -132,8 +132,12 @@ def tidy(path: Path, locked_fd: int) -> None:
     journal = journal_in(found)
     if journal is not None:
         finish_rewrite(path, locked_fd, journal)
-    for leftover in found:
-        if leftover.endswith(".tmp"):  # (as `temp_beside` names them)
+    # (`undo N` makes its steps on a copy, `.FILE.XXXX.tmp`, rewritten as a session is: a kill
+    # can leave the copy's own temp files and journal beside it, `..FILE.XXXX.tmp.*`)
+    target = target_of(path)
+    of_copies = beside(target.with_name(f".{target.name}"))
+    for leftover in found + of_copies:
+        if leftover.endswith(".tmp") or leftover in of_copies:  # (as `temp_beside` names them)
             with suppress(OSError):
                 os.unlink(leftover)
 
