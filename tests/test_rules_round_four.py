@@ -129,6 +129,27 @@ def test_runs_min_of_the_farb_games(check_json: CheckJson, game: str, key: str) 
     assert own["deltas"]["Bob"] == -50
 
 
+def test_runs_min_of_a_farb_game_set_mid_night(night: Night) -> None:
+    # Set after a hand, it counts from the next hand on; the hand before keeps its runs, an
+    # amend of a later hand is scored under it, a plain wenz keeps counting from 2; verify agrees.
+    four = "Anni,Bertl,Sepp,Vroni"
+    farbwenz = ("--picker", "Anni", "--game", "farbwenz", "--points", 75, "--runs", 2)
+    assert night("new", "--rules", "bavarian", "--players", four).exit_code == 0
+    assert night("hand", *farbwenz).exit_code == 0  # 50 + 2 x 10 = 70 from each
+    assert night("set", "runs_min.farbwenz=3").exit_code == 0
+    assert night("hand", *farbwenz).exit_code == 0  # the runs count nothing: 50
+    assert totals(night) == {"Anni": 360, "Bertl": -120, "Sepp": -120, "Vroni": -120}
+    assert night("amend", "2", "--runs", 3).exit_code == 0  # 50 + 3 x 10 = 80
+    assert totals(night)["Anni"] == 210 + 240
+    wenz = ("--picker", "Sepp", "--game", "wenz", "--points", 75, "--runs", 2)
+    assert night("hand", *wenz).exit_code == 0  # still from 2: 70 from each
+    assert totals(night)["Sepp"] == -70 - 80 + 210
+    assert night("verify").stdout == ""
+    listed = night("rules").stdout
+    assert re.search(r"^runs_min\.farbwenz +3 +", listed, re.M)
+    assert not re.search(r"^runs_min\.farbgeier", listed, re.M)
+
+
 BEFORE = Path(__file__).parent / "fixtures" / "before-43" / "bavarian-evening.csv"
 
 
