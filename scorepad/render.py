@@ -102,6 +102,8 @@ HEADERS = (
     N_("Line"),
     N_("Time"),
     N_("Change"),
+    N_("Before"),
+    N_("After"),
     N_("File"),
     N_("First dealer"),
     N_("Players"),

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .i18n import gettext as _
 from .i18n import ngettext
-from .ledger import Ledger, rules_of_set_row, set_row_text
+from .ledger import Ledger, rules_of_set_row, set_row_hands, set_row_text
 from .rules import Rules
 from .scoring import Score
 from .store.format import HAND_KINDS, Row, RowKind
@@ -160,7 +160,13 @@ def change_row(
         return said, marked(row, line, back)
     changes, _unused = set_row_text(change.note)
     rules = before[1] if back else rules_of_set_row(change.note)
-    row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, time)
+    hands = set_row_hands(change.note)
+    if hands is None:
+        row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, time)
+    else:  # (`set --from`: the hands from the same one scored again, under the rules it names)
+        row = ledger.set_from_row(
+            rules, [f"{word} of {changes}"], hands[0], end, reason, time, step=True
+        )
     said = Said(lambda: _("the change of the rules ({changes})").format(changes=changes))
     return said, marked(row, line, back)
 

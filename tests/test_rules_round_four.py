@@ -15,7 +15,7 @@ from _types import CheckJson, Night, Run
 from conftest import FIVE, FOUR
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_properties import PLAYERS, invoke
+from test_session_properties import OPERATIONS, PLAYERS, POT_AND_BOCK_OPERATIONS, invoke
 from test_session_properties import _play_and_check as play_and_check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -384,6 +384,18 @@ ROUND_FOUR_OPERATIONS = st.one_of(
             "smith_rule=true",
         ]
     ).map(lambda setting: ("args", "set", setting)),
+    st.tuples(
+        st.sampled_from(
+            [
+                "alone_multiplier=2",
+                "alone_multiplier=1",
+                "smith_rule=false",
+                "smith_rule=true",
+                "alone_no_trick=schneider",
+            ]
+        ),
+        st.integers(1, 5),
+    ).map(lambda t: ("args", "set", t[0], "--from", t[1])),
     st.just(("args", "undo")),
     st.just(("args", "redo")),
     st.integers(1, 4).map(lambda n: ("args", "void", n)),
@@ -398,7 +410,8 @@ def test_any_night_of_round_four_rules_verifies(
     preset: str, operations: list[tuple[Any, ...]]
 ) -> None:
     # Smith hands, loners priced, schwanzer ties by the highest trump, amended, undone, redone
-    # and the settings changed between them: after every operation the file verifies (a refused
+    # and the settings changed between them (from the next hand, or from an earlier one with
+    # `set --from`, undone and redone too): after every operation the file verifies (a refused
     # one writes nothing); at the end the hands sum to zero and the passes agree.
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
@@ -483,3 +496,161 @@ def test_placings_keep_the_nights_points_and_its_order(
                 assert found[a] == found[b]  # (a tie shares)
             elif night[a] > night[b]:
                 assert found[a] >= found[b]  # (a better total never ranks lower)
+
+
+# --- 5. a tariff fixed after play (set --from) ---------------------------------------------------
+
+
+def _night_of_five(night: Night) -> None:
+    assert night("new", "--players", FIVE).exit_code == 0
+    for hand in (("--picker", "Ann", "--partner", "Bob", "--points", 70),
+                 ("--picker", "Cy", "--alone", "--points", 40),
+                 ("--picker", "Dee", "--partner", "Ann", "--points", 95)):  # fmt: skip
+        assert night("hand", *hand).exit_code == 0
+
+
+def test_set_from_scores_the_hands_again_and_shows_the_totals(night: Night) -> None:
+    _night_of_five(night)
+    result = night("set", "double_on_the_bump=true", "base=2", "--from", 2)
+    assert result.exit_code == 0, result.stderr
+    # Hand 2 (Cy alone, 40: lost) is now 4 x 2 (base) x 2 (bump) = 16 from Cy, 4 to each other;
+    # hand 3 (Dee + Ann, 95: won schneider) is 2 x 2 a defender: Dee +8, Ann +4.
+    assert result.stdout == (
+        "From hand 2 on: double_on_the_bump=true, base=2; hands 2 to 3 scored again.\n"
+        "Player      Before    After    Change\n"
+        "--------  --------  -------  --------\n"
+        "Ann             +5      +10        +5\n"
+        "Bob              0       +1        +1\n"
+        "Cy              -7      -21       -14\n"
+        "Dee             +4      +11        +7\n"
+        "Ed              -2       -1        +1\n"
+        "Rules: standard, with double_on_the_bump=true, base=2.\n"
+        "Next: hand 4, Cy deals, Dee leads.\n"
+    )
+    assert night("verify").stdout == ""
+    sheet = json.loads(night("sheet", "--format", "json").stdout)
+    assert [h["deltas"]["Cy"] for h in sheet["hands"]] == [-1, -16, -4]
+    assert sheet["changes"][0]["from_hand"] == 2
+    assert sheet["changes"][0]["played"] == "rules from hand 2 on: double_on_the_bump=true, base=2"
+    # one change: undo takes it back whole (the rules as before, from hand 2), redo makes it again
+    assert night("undo").exit_code == 0
+    assert totals(night) == {"Ann": 5, "Bob": 0, "Cy": -7, "Dee": 4, "Ed": -2}
+    assert re.search(r"^double_on_the_bump +false", night("rules").stdout, re.M)
+    assert night("redo").exit_code == 0
+    assert totals(night) == {"Ann": 10, "Bob": 1, "Cy": -21, "Dee": 11, "Ed": -1}
+    # the next hand is played under them; an amendment of a hand it scored again too
+    assert night("hand", "--picker", "Ed", "--partner", "Bob", "--points", 70).exit_code == 0
+    assert totals(night)["Ed"] == -1 + 2 * 2
+    assert night("amend", 2, "--points", 30).exit_code == 0  # (lost schneider: 2 x 4 x 2 x 2)
+    assert totals(night)["Cy"] == -21 + 16 - 32 - 2
+    assert night("verify").stdout == ""
+    assert night("verify", "--fast").stdout == ""
+
+
+def test_set_from_is_the_night_as_if_set_before_the_hand(run: Run, tmp_path: Path) -> None:
+    # The hands from N scored again under a setting are the hands played under it from N on.
+    hands = [("--picker", "Ann", "--alone", "--points", 70),
+             ("--picker", "Bob", "--partner", "Cy", "--points", 50),
+             ("--picker", "Cy", "--alone", "--points", 0, "--tricks", 0),
+             ("--picker", "Dee", "--partner", "Ed", "--points", 100)]  # fmt: skip
+    later, before = tmp_path / "later.csv", tmp_path / "before.csv"
+    for path in (later, before):
+        assert run("-f", path, "new", "--players", FIVE, "--rules", "pagat").exit_code == 0
+    for number, hand in enumerate(hands, 1):
+        if number == 2:
+            assert (
+                run("-f", before, "set", "alone_multiplier=2", "schneider_loss=29").exit_code == 0
+            )
+        assert run("-f", later, "hand", *hand).exit_code == 0
+        assert run("-f", before, "hand", *hand).exit_code == 0
+    assert (
+        run("-f", later, "set", "alone_multiplier=2", "schneider_loss=29", "--from", 2).exit_code
+        == 0
+    )
+    sheets = [json.loads(run("-f", p, "sheet", "--format", "json").stdout) for p in (later, before)]
+    assert [h["deltas"] for h in sheets[0]["hands"]] == [h["deltas"] for h in sheets[1]["hands"]]
+    assert sheets[0]["totals"] == sheets[1]["totals"]
+    assert run("-f", later, "verify").stdout == ""
+
+
+def test_set_from_refused_when_a_hand_no_longer_fits(night: Night) -> None:
+    assert night("new", "--players", FIVE).exit_code == 0
+    assert night("hand", "--picker", "Ann", "--partner", "Bob", "--points", 70).exit_code == 0
+    cracked = ("--picker", "Cy", "--alone", "--points", 40, "--crack", "Dee")
+    assert night("hand", *cracked).exit_code == 0
+    before = night.path.read_bytes()
+    refused = night("set", "cracks=false", "--from", 1)
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr == (
+        "Error: hand 2: this hand cannot be scored: --crack: standard rules have no crack "
+        "(cracks = false)\n"
+    )
+    assert night.path.read_bytes() == before  # (nothing written)
+    for args, message in (
+        ((3,), "Error: --from 3: hands run from 1 to 2\n"),
+        ((0,), "Error: Invalid value for '--from': 0 is not in the range x>=1; see "
+               "'scorepad set --help'\n"),
+    ):  # fmt: skip
+        out = night("set", "base=2", "--from", *args)
+        assert out.exit_code != 0 and out.stderr == message
+        assert night.path.read_bytes() == before
+
+
+def test_set_from_refused_when_it_would_change_the_night_around_a_hand(night: Night) -> None:
+    made = night("new", "--players", FIVE, "--set", "sixty_sixty=doubler")
+    assert made.exit_code == 0
+    assert night("hand", "--picker", "Ann", "--partner", "Bob", "--points", 60).exit_code == 0
+    assert night("hand", "--picker", "Cy", "--partner", "Dee", "--points", 80).exit_code == 0
+    for args, message in (
+        (("sixty_sixty=loss", "--from", 1),
+         "hand 1 doubled the next hand (a 60-60 under sixty_sixty); under these rules it "
+         "would not"),
+        (("base=3", "--from", 2),
+         "--from 2: the rules in force apply from hand 3 on (hands before it were played under "
+         "others): give --from 3 or later, or take back that change first"),
+    ):  # fmt: skip
+        if args[0] == "base=3":
+            assert night("set", "base=2").exit_code == 0
+        before = night.path.read_bytes()
+        out = night("set", *args)
+        assert out.exit_code == 1 and out.stderr == f"Error: {message}\n"
+        assert night.path.read_bytes() == before
+    # from the hand the rules in force apply from, it is made (hand 3 is still to come: none)
+    assert night("set", "base=3", "--from", 3).stderr == "Error: --from 3: hands run from 1 to 2\n"
+    assert night("set", "base=3", "--from", 1, "--note", "x").exit_code == 1
+
+
+def test_set_from_on_an_earlier_format_rewrites_it_first(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "friday.csv"
+    shutil.copy(Path(__file__).parent / "fixtures" / "v1" / "standard-friday.csv", path)
+    before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
+    done = run("-f", path, "set", "double_on_the_bump=true", "--from", 20)
+    assert done.exit_code == 0, done.stderr
+    assert "hands 20 to 40 scored again" in done.stdout
+    assert run("-f", path, "verify").stdout == ""
+    assert run("-f", path, "undo").exit_code == 0
+    assert json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"] == before
+
+
+_SET_FROM = st.tuples(
+    st.sampled_from(["base=2", "base=1", "double_on_the_bump=true", "double_on_the_bump=false",
+                     "pot_ante=2", "pot_max=12", "sixty_sixty=loss", "leaster_payout=2"]),
+    st.integers(1, 4),
+).map(lambda t: ("args", "set", t[0], "--from", t[1]))  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["pot", "doubler"]),
+    st.lists(st.one_of(POT_AND_BOCK_OPERATIONS, OPERATIONS, _SET_FROM), min_size=6, max_size=16),
+)
+def test_any_night_with_set_from_verifies(all_pass: str, operations: list[tuple[Any, ...]]) -> None:
+    # `set --from` among the pot, Bock rounds, doublers, 60-60s, amendments, voids and undos:
+    # after every operation the file verifies (a refused one writes nothing); at the end the
+    # passes agree and the file's columns add up to the standings.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "night.csv"
+        args = ["new", "--players", ",".join(PLAYERS), "--set", f"all_pass={all_pass}"]
+        args += ["--set", "bock_after=sixty-sixty,schwarz", "--set", "sixty_sixty=doubler"]
+        assert invoke(path, *args).exit_code == 0
+        play_and_check(path, operations)

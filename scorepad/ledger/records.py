@@ -90,20 +90,22 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
     return hand._replace(**changed)
 
 
-def set_row_note(rules: Rules, changes: Sequence[str], note: str) -> str:
+def set_row_note(
+    rules: Rules, changes: Sequence[str], note: str, hands: tuple[int, int] | None = None
+) -> str:
     """What a `set` row's note holds: the whole table in force from then on (so the file alone
-    re-scores every hand), the changes as typed, and the user's note."""
-    return json.dumps(
-        {
-            "changes": list(changes),
-            "note": note,
-            "rules": rules.to_dict(stored=True),
-            "source": rules.source,
-            "overrides": list(rules.overrides),
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    re-scores every hand), the changes as typed, and the user's note; with `hands` (`set
+    --from N`), the first and last hand it scores again (`from`, `through`)."""
+    data: dict[str, Any] = {
+        "changes": list(changes),
+        "note": note,
+        "rules": rules.to_dict(stored=True),
+        "source": rules.source,
+        "overrides": list(rules.overrides),
+    }
+    if hands is not None:
+        data["from"], data["through"] = hands
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def rules_of_set_row(note: str) -> Rules:

@@ -8,7 +8,7 @@ from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
 from ..i18n import game_word, joined, ngettext
 from ..i18n import gettext as _
-from ..ledger import HandView, Ledger, set_row_text
+from ..ledger import HandView, Ledger, set_row_hands, set_row_text
 from ..rules import stored_summary_words
 from ..scoring import Bock, Outcome, Score
 from ..store.format import Row, RowKind
@@ -99,7 +99,11 @@ def change_text(row: Row) -> str:
     if kind is RowKind.SEAT:
         return _("seats: {players}").format(players=", ".join(row.seated))
     if kind is RowKind.SET:
-        return _("rules: {changes}").format(changes=set_row_text(row.note)[0])
+        changes = set_row_text(row.note)[0]
+        hands = set_row_hands(row.note)
+        if hands is not None:
+            return _("rules from hand {hand} on: {changes}").format(hand=hands[0], changes=changes)
+        return _("rules: {changes}").format(changes=changes)
     if kind is RowKind.BOCK:
         rounds = row.bock_rounds or 1
         what = ngettext("1 Bock round", "{count} Bock rounds", rounds).format(count=rounds)
