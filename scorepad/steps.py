@@ -124,6 +124,13 @@ def redo_stack(snapshot: Snapshot, head: Head) -> list[int]:
     return stack
 
 
+def rescored(change: Row, last_hand: int) -> range:
+    """The hands the undo or redo of a `set --from` row scores again, which the pass is to keep
+    (none for another change)."""
+    hands = set_row_hands(change.note) if change.kind is RowKind.SET else None
+    return range(hands[0], last_hand + 1) if hands else range(0)
+
+
 def marked(row: Row, line: int, back: bool) -> Row:
     """A step's row, naming the change on `line` it takes back or makes again."""
     return row._replace(undoes=line) if back else row._replace(redoes=line)

@@ -155,7 +155,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
     outcome, out = result.outcome, row.out
     if outcome in (Outcome.PENALTY, Outcome.POT):
         return  # a penalty, a hand passed into the pot: not played (its points are in the totals)
-    if outcome in (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH):
+    if outcome in (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH, Outcome.MANUAL):
+        # (everyone alone, or a hand the table scored itself: played, no pick)
         winners = result.winners if outcome is Outcome.LEASTER else ()
         for player, points in entry.deltas.items():
             if player not in out:

@@ -120,7 +120,9 @@ def change_text(row: Row) -> str:
         return _("hand {hand}: passed into the pot").format(hand=row.hand)
     if kind is RowKind.PENALTY:
         return _("hand {hand}: {what}").format(hand=row.hand, what=_penalty_text(row))
-    if row.game == "ramsch":
+    if row.scores is not None:
+        what = _manual_text(row)
+    elif row.game == "ramsch":
         what = (
             _("Ramsch, durchmarsch by {player}").format(player=row.durchmarsch)
             if row.durchmarsch
@@ -156,6 +158,13 @@ def _penalty_text(row: Row) -> str:
     return text.format(offender=row.offender, penalty=row.penalty, to=row.paid_to)
 
 
+def _manual_text(row: Row) -> str:
+    """A hand the table scored itself, in a few words."""
+    return _("scored by the table: {scores}").format(
+        scores=", ".join(f"{p} {v:+d}" if v else f"{p} 0" for p, v in (row.scores or {}).items())
+    )
+
+
 def played_text(view: HandView) -> str:
     """A few words for the sheet's Played column: who picked with whom, the points, and what a
     paper sheet would note beside them (`marks`)."""
@@ -167,7 +176,9 @@ def played_text(view: HandView) -> str:
     result = view.entry.result
     if row.kind is RowKind.POT and result is not None:
         return _("everyone passed: {pot} into the pot").format(pot=result.pot)
-    if result is not None and result.outcome is Outcome.RAMSCH:
+    if row.scores is not None:
+        text = _("scored by the table")
+    elif result is not None and result.outcome is Outcome.RAMSCH:
         text = (
             _("Ramsch: durchmarsch by {player}").format(player=result.winners[0])
             if result.winners
@@ -235,6 +246,8 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         else:
             text = _("{label}: a penalty: {offender} pays {penalty} to each other seated player.")
         return text.format(label=label, offender=row.offender, penalty=row.penalty, to=row.paid_to)
+    if result.outcome is Outcome.MANUAL:
+        return _("{label}: {what}{marks}.").format(label=label, what=_manual_text(row), marks=noted)
     if result.outcome is Outcome.POT:
         return _(
             "{label}: everyone passed; each player pays {stake} into the pot "

@@ -83,11 +83,25 @@ class RamschHand(NamedTuple):
     bock: str = ""
 
 
-Hand = PickerHand | LeasterHand | SchwanzerHand | RamschHand
+class ManualHand(NamedTuple):
+    """A hand the table scores itself, for a hand the rules table cannot express: each seated
+    player's game points as given."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    scores: Mapping[str, int] | None = None
+    last: bool = False
+    out: tuple[str, ...] = ()
+    doubled: int = 0
+    bock: str = ""
+
+
+Hand = PickerHand | LeasterHand | SchwanzerHand | RamschHand | ManualHand
 RECORDS: Mapping[str, type[Hand]] = {
     "picker": PickerHand,
     "leaster": LeasterHand,
     "schwanzer": SchwanzerHand,
     "ramsch": RamschHand,
+    "manual": ManualHand,
 }
 """The record of each kind of hand, by the kind's name (`hands.KINDS`)."""
