@@ -102,6 +102,8 @@ def _who(
             raise ScorepadError(
                 _("write: {word} N (the hand's number), e.g. {word} 3").format(word=typed)
             )
+        if extra == "pot" and typed == "stock" and _speaks_german():  # (the pot, in Bavarian)
+            return "pot"
         return pick(text)
 
     return check
@@ -379,11 +381,12 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     }.get(rules.all_pass)
     seats = state.seated
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
-    choices = ", ".join(numbered + ([extra] if extra else []))
+    shown = "Stock" if extra == "pot" and _speaks_german() else extra
+    choices = ", ".join(numbered + ([shown] if shown else []))
     who = ask(
         _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
-        complete=[*players, *([extra] if extra else []), *change_words()],
+        complete=[*players, *([shown] if shown else []), *change_words()],
     )
     if who is None:
         raise Stop
@@ -546,9 +549,10 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
                 ),
             )
     elif seating.deal.partners:
+        alone_word = _("alone")  # (allein, in German: either word is taken)
 
         def pick_partners(text: str) -> str | tuple[str, ...]:
-            if text.lower() == "alone":
+            if text.lower() in ("alone", alone_word.lower()):
                 return "alone"
             names = tuple(find_name(n, others, state.seated) for n in text.split(",") if n.strip())
             if not names:
@@ -562,7 +566,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         answer = ask(
             _("Partner? ({others}, alone)").format(others=", ".join(others)),
             pick_partners,
-            complete=[*others, "alone"],
+            complete=[*others, alone_word],
         )
         alone = answer == "alone"
         partners = () if isinstance(answer, str) else answer
@@ -597,13 +601,19 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
-        tricks = ask(
+        question = (
             _(
                 "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
-                "could be {value} trick or not)?"
-            ).format(
-                tricks_in_hand=tricks_in_hand, points=points, value="every" if points else "no"
-            ),
+                "could be every trick or not)?"
+            )
+            if points
+            else _(
+                "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
+                "could be no trick or not)?"
+            )
+        )
+        tricks = ask(
+            question.format(tricks_in_hand=tricks_in_hand, points=points),
             whole(0, tricks_in_hand),
         )
     else:
