@@ -290,7 +290,7 @@ def test_a_night_with_smith_and_ties_verifies_amends_and_undoes(night: Night) ->
     assert night("hand", *SCHWANZER[6:], "--highest-trump", "Bob").exit_code == 0
     header, rules_row = list(csv.reader(night.path.open(newline="")))[:2]
     assert "smith" in header and "highest_trump" in header
-    assert rules_row[header.index("format")] == "9"
+    assert rules_row[header.index("format")] == "10"
     assert totals(night) == {"Ann": 1, "Bob": -1, "Cy": 0, "Dee": 0, "Ed": 0}
     assert night("amend", "1", "--no-smith").exit_code == 0
     assert totals(night) == {"Ann": 3, "Bob": -3, "Cy": 0, "Dee": 0, "Ed": 0}
@@ -314,7 +314,7 @@ def test_files_of_earlier_formats_keep_loading_and_take_a_smith_hand(
     run: Run, tmp_path: Path, name: str
 ) -> None:
     # A format 8 (and a format 5) file reads and verifies as it is; a Smith hand, which needs
-    # format 9's column, rewrites it in format 9 first, its earlier rows and totals unchanged.
+    # format 10's column, rewrites it in format 10 first, its earlier rows and totals unchanged.
     path = tmp_path / f"{name}.csv"
     shutil.copy(ROOT / "sample_sessions" / f"{name}.csv", path)
     before = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
@@ -326,7 +326,7 @@ def test_files_of_earlier_formats_keep_loading_and_take_a_smith_hand(
                "--points", 70, "--smith")  # fmt: skip
     assert hand.exit_code == 0, hand.stderr
     header, rules_row = list(csv.reader(path.open(newline="", encoding="utf-8")))[:2]
-    assert rules_row[header.index("format")] == "9" and "smith" in header
+    assert rules_row[header.index("format")] == "10" and "smith" in header
     assert run("-f", path, "verify").stdout == ""
     after = json.loads(run("-f", path, "standings", "--format", "json").stdout)["totals"]
     moved = {p: after[p] - before[p] for p in before}

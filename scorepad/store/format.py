@@ -147,6 +147,7 @@ class Column(NamedTuple):
 _CELLS = {
     Type.NAME: Cell.NAME, Type.NAMES: Cell.NAMES, Type.FLAG: Cell.FLAG, Type.INT: Cell.INT,
     Type.COUNT: Cell.INT, Type.COUNTS: Cell.COUNTS, Type.GAME: Cell.TEXT, Type.BOCK: Cell.TEXT,
+    Type.CALL: Cell.TEXT,
 }  # fmt: skip
 _NOT_INPUTS = {
     c.name: c
@@ -204,9 +205,11 @@ COLUMNS = tuple(
         "redoes",
         "digest",
         "pot",
-        *(i.name for i in INPUT_TABLE if i.since > 5),
+        *(i.name for i in INPUT_TABLE if 5 < i.since <= 8),
         "bock_rounds",
         "bock_queue",
+        # (the columns of a later format stand after every earlier one's)
+        *(i.name for i in INPUT_TABLE if i.since > 8),
     )
 )
 """Every column of a session file: the inputs of `hands.INPUTS` that have a column, and the
@@ -335,6 +338,7 @@ class Row(NamedTuple):
     dealer: str | None = None
     picker: str | None = None
     partners: tuple[str, ...] = ()
+    called: str | None = None
     alone: bool = False
     smith: bool = False
     points: int | None = None
