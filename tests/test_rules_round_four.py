@@ -396,6 +396,14 @@ ROUND_FOUR_OPERATIONS = st.one_of(
         ),
         st.integers(1, 5),
     ).map(lambda t: ("args", "set", t[0], "--from", t[1])),
+    st.lists(st.integers(-6, 6), min_size=4, max_size=4).map(  # (a hand the table scores)
+        lambda v: (
+            "args",
+            "hand",
+            "--scores",
+            ",".join(f"{p}={n}" for p, n in zip(PLAYERS, [*v, -sum(v)], strict=True)),
+        )
+    ),
     st.just(("args", "undo")),
     st.just(("args", "redo")),
     st.integers(1, 4).map(lambda n: ("args", "void", n)),
@@ -409,10 +417,11 @@ ROUND_FOUR_OPERATIONS = st.one_of(
 def test_any_night_of_round_four_rules_verifies(
     preset: str, operations: list[tuple[Any, ...]]
 ) -> None:
-    # Smith hands, loners priced, schwanzer ties by the highest trump, amended, undone, redone
-    # and the settings changed between them (from the next hand, or from an earlier one with
-    # `set --from`, undone and redone too): after every operation the file verifies (a refused
-    # one writes nothing); at the end the hands sum to zero and the passes agree.
+    # Smith hands, loners priced, schwanzer ties by the highest trump, hands the table scores
+    # itself, amended, undone, redone and the settings changed between them (from the next
+    # hand, or from an earlier one with `set --from`, undone and redone too): after every
+    # operation the file verifies (a refused one writes nothing); at the end the hands sum to
+    # zero and the passes agree (the fast and the full pass, the checkpoint's and a cold one).
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         settings_ = ("smith_rule=true", "alone_multiplier=2", "all_pass=schwanzer",
