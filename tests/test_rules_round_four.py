@@ -421,7 +421,7 @@ def test_any_night_of_round_four_rules_verifies(
     # itself, amended, undone, redone and the settings changed between them (from the next
     # hand, or from an earlier one with `set --from`, undone and redone too): after every
     # operation the file verifies (a refused one writes nothing); at the end the hands sum to
-    # zero and the passes agree (the fast and the full pass, the checkpoint's and a cold one).
+    # zero and the passes agree (the fast and the full pass; the checkpoint: test_checkpoint).
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "night.csv"
         settings_ = ("smith_rule=true", "alone_multiplier=2", "all_pass=schwanzer",
