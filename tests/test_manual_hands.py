@@ -150,3 +150,17 @@ def test_any_night_with_manual_hands_verifies(operations: list[tuple[Any, ...]])
         path = Path(folder) / "night.csv"
         assert invoke(path, "new", "--players", ",".join(PLAYERS)).exit_code == 0
         play_and_check(path, operations)
+
+
+def test_play_takes_the_tables_own_scores(night: Night) -> None:
+    # At "Who picked?": `scores NAME=N,...` records a hand the table scores itself at once; a
+    # wrong one is explained and nothing is recorded.
+    assert night("new", "--players", FIVE).exit_code == 0
+    answers = "scores Ann=4,Bob=-1,Cy=-1,Dee=-1,Ed=-1\nscores Ann=1\nscores x\n\n"
+    played = night("play", input=answers)
+    assert played.exit_code == 0, played.output
+    assert "Hand 1: scored by the table: Ann +4, Bob -1, Cy -1, Dee -1, Ed -1." in played.stdout
+    assert "--scores: name every player dealt in once; missing: Bob, Cy, Dee, Ed" in (played.stderr)
+    assert "write: scores NAME=N,NAME=N,... (e.g. scores Ann=2,Bob=-2)" in played.stderr
+    assert totals(night) == {"Ann": 4, "Bob": -1, "Cy": -1, "Dee": -1, "Ed": -1}
+    assert night("verify").stdout == ""
