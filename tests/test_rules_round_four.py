@@ -439,7 +439,7 @@ def test_any_night_of_round_four_rules_verifies(
 def test_placings_by_head_count_and_ties_share_their_places() -> None:
     from fractions import Fraction
 
-    from scorepad.reports.placings import placings
+    from scorepad.placings import placings
 
     four = placings("n", {"A": 5, "B": 5, "C": 0, "D": -10}, None)
     assert four == {"A": Fraction(3, 2), "B": Fraction(3, 2), "C": -1, "D": -2}
@@ -484,7 +484,7 @@ def test_placings_keep_the_nights_points_and_its_order(
 ) -> None:
     from fractions import Fraction
 
-    from scorepad.reports.placings import DEFAULT_PLACINGS, placings
+    from scorepad.placings import DEFAULT_PLACINGS, placings
 
     night = {f"P{i}": t for i, t in enumerate(totals)}
     points = (
@@ -663,3 +663,45 @@ def test_any_night_with_set_from_verifies(all_pass: str, operations: list[tuple[
         args += ["--set", "bock_after=sixty-sixty,schwarz", "--set", "sixty_sixty=doubler"]
         assert invoke(path, *args).exit_code == 0
         play_and_check(path, operations)
+
+
+def test_a_tournament_that_counts_placings(run: Run, tmp_path: Path) -> None:
+    # Each round, each table's players are ranked by their points there and given ranking
+    # points by place (five at a table: 2, 1, 0, -1, -2; ties share); the standings go by the
+    # ranking points, then the game points; JSON has them; tournament.toml keeps the setting.
+    cup = tmp_path / "cup"
+    made = run("tournament", "new", cup, "--name", "Cup", "--rules", "standard", "--players",
+               "A1,A2,A3,A4,A5,B1,B2,B3,B4,B5", "--rounds", 2, "--hands", 2, "--seed", 7,
+               "--placings")  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    assert 'placings = "default"' in (cup / "tournament.toml").read_text("utf-8")
+    assert run("tournament", "draw", cup).exit_code == 0
+    one, two = cup / "round-1" / "table-1.csv", cup / "round-1" / "table-2.csv"
+    for table, hand in (
+        (one, ("--picker", "B3", "--partner", "A4", "--points", 70)),
+        (one, ("--picker", "B2", "--alone", "--points", 40)),
+        (two, ("--picker", "A3", "--partner", "A5", "--points", 95)),
+        (two, ("--picker", "B1", "--partner", "A2", "--points", 61)),
+    ):
+        assert run("-f", table, "hand", *hand).exit_code == 0
+    found = json.loads(run("tournament", "standings", cup, "--format", "json").stdout)
+    lines = [(s["place"], s["player"], s["ranking"], s["total"]) for s in found["standings"]]
+    # table 1: B3 +3, A4 +2, A1 0, B5 0, B2 -5 (A1 and B5 share 0 and -1); table 2: A3 +3,
+    # A5 +1, B1 0, A2 -1, B4 -3
+    assert lines == [
+        (1, "A3", 2, 3), (1, "B3", 2, 3), (3, "A4", 1, 2), (4, "A5", 1, 1), (5, "B1", 0, 0),
+        (6, "A1", -0.5, 0), (6, "B5", -0.5, 0), (8, "A2", -1, -1), (9, "B4", -2, -3),
+        (10, "B2", -2, -5),
+    ]  # fmt: skip
+    assert found["placings"] == "default"
+    text = run("tournament", "standings", cup).stdout
+    assert text.splitlines()[0].split() == ["#", "Player", "Ranking", "Total", "R1", "Solos"]
+    assert " 6=  A1            -0.50        0     0        0" in text
+    assert text.rstrip().endswith(
+        "Ranked by placings: ranking points by place at each table (by head count)."
+    )
+    own = run("tournament", "new", tmp_path / "own", "--name", "Own", "--rules", "standard",
+              "--players", "A,B,C,D,E", "--rounds", 1, "--hands", 1,
+              "--placings", "3,x")  # fmt: skip
+    assert own.exit_code == 1 and "whole numbers separated by commas" in own.stderr
+    assert not (tmp_path / "own").exists()

@@ -558,7 +558,7 @@ def _placing_points(spec: str | None) -> tuple[int, ...] | bool:
     head count) or the table's own."""
     if spec is None:
         return False
-    from ..reports.placings import parse_placings
+    from ..placings import parse_placings
 
     return True if spec == "default" else parse_placings(spec)
 

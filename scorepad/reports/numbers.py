@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..i18n import gettext as _
 from ..ledger import Counts, HandView, Ledger, Scored, kind_of
 from ..ledger.bock import owed as bock_count
+from ..placings import placings, ranking_text
 from ..scoring import Bock, Outcome, Score, same_name, seat
 from ..scoring.called import ORDER
 from ..store.format import Row, RowKind
-from .placings import placings, ranking_text
 from .words import WON_ON_TRICKS, marks, played_text
 
 if TYPE_CHECKING:

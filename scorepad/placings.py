@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from ..errors import ScorepadError
-from ..i18n import gettext as _
+from .errors import ScorepadError
+from .i18n import gettext as _
 
 DEFAULT_PLACINGS: Mapping[int, tuple[int, ...]] = {
     3: (1, 0, -1),
