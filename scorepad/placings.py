@@ -27,7 +27,7 @@ def parse_placings(text: str) -> tuple[int, ...]:
     if len(parts) < 2 or not all(re.fullmatch(r"[+-]?[0-9]{1,6}", p) for p in parts):
         raise ScorepadError(
             _(
-                "--placings {text}: give the ranking points of each place, best first, as "
+                "⟨placings⟩ {text}: give the ranking points of each place, best first, as "
                 "whole numbers separated by commas (e.g. 3,1,0,-1,-4)"
             ).format(text=text)
         )
@@ -46,7 +46,7 @@ def placings(
         raise ScorepadError(
             _(
                 "{night}: {count} players, but the ranking points give {places} places; "
-                "give --placings with one value for each place"
+                "give ⟨placings⟩ with one value for each place"
             ).format(night=night, count=count, places=len(table) if table else 0)
         )
     order = sorted(totals, key=lambda p: -totals[p])
