@@ -97,6 +97,7 @@ LAYERS = {
             "text",
             "presets",
             "tournament",
+            "placings",
             "records",
         ),
         0,
