@@ -238,7 +238,7 @@ def test_the_entry_offers_only_the_inputs_the_deal_allows(
     assert "crack" not in schafkopf["inputs"] and "alone" not in schafkopf["inputs"]
     games = {g["name"]: g for g in schafkopf["games"]}
     assert games["partner"]["partner"] and not games["solo"]["partner"]
-    assert schafkopf["kinds"] == ["hand", "ramsch"]
+    assert schafkopf["kinds"] == ["hand", "ramsch", "manual"]
 
 
 def test_the_entry_check_needs_the_token(tmp_path: Path, run: Run) -> None:

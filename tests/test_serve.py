@@ -516,6 +516,47 @@ def test_a_schafkopf_board_shows_no_doubler_line_in_a_browser(tmp_path: Path) ->
     assert "No doublers pending" in shown["standard-friday.csv"][1]
 
 
+def test_a_hand_the_table_scores_itself_is_entered_on_the_page(board_file: Path) -> None:
+    """Issue 43, item 4: the entry form offers a hand the table scores itself, a number for
+    each player; it lands in the file as `hand --scores` writes it."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    scores = {"Ann": 4, "Bob": -1, "Cy": -1, "Dee": -1, "Ed": -1}
+    with (
+        served(board_file, allow_entry=True, token=TOKEN) as url,
+        playwright.sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{url}/?token={TOKEN}")
+            page.wait_for_selector("#live.on")
+            assert not page.locator("#scores-fields").is_visible()
+            page.select_option("#kind", "manual")
+            assert page.locator("#scores-fields").is_visible()
+            assert not page.locator("#picker-fields").is_visible()
+            for name, points in scores.items():
+                page.fill(f"#scores input[name={name}]", str(points))
+            page.click("button[type=submit]")
+            page.wait_for_function(
+                "document.querySelector('#entry-message').textContent.startsWith('Recorded')"
+            )
+        finally:
+            browser.close()
+    hands = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "scorepad", "-f", board_file, "sheet", "--format", "json"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    )["hands"]  # fmt: skip
+    assert [h["kind"] for h in hands] == ["manual"]
+    assert dict(Session(board_file).night().totals) == scores
+
+
 def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
     client: TestClient, board_file: Path
 ) -> None:

@@ -205,6 +205,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     kinds = ["hand"]
     if rules.all_pass in ("leaster", "doubler", "schwanzer", "ramsch", "pot"):
         kinds.append(rules.all_pass)
+    kinds.append("manual")  # (a hand the table scores itself: hand --scores)
     known = {i.name for i in OPTIONS}
     return {
         "kinds": kinds,
