@@ -1,18 +1,25 @@
 """The live board against hostile clients (issue 44): text that is no text in a name field,
 listeners by the hundred, guessed tokens."""
 
+import asyncio
 import json
+import socket
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from _types import Run
+from _types import Fails, Run
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
+import httpx
+import uvicorn
 from starlette.testclient import TestClient
 
-from scorepad.web.app import Board, create_app
+from scorepad.web.app import Board, create_app, server_config
 
 FIVE = "Ann,Bob,Cy,Dee,Ed"
 TOKEN = "table-token-1234567"
@@ -77,3 +84,123 @@ def test_a_lone_surrogate_is_refused_in_the_readers_language(client: TestClient)
         "winner: '\\ud800' is koa ganzes Zeichen, nur a halbes (U+D800); schick den Namen als "
         "UTF-8-Text"
     )
+
+
+# --- listeners by the hundred (item 1) -----------------------------------------------------------
+
+
+@contextmanager
+def served(path: Path, **options: Any) -> Iterator[tuple[str, Board]]:
+    """The board on a free loopback port, in a thread (its own limits, as `serve` sets them);
+    yields its base URL and the board."""
+    board = Board(path, poll=0.05, **options)
+    config = server_config(board, host="127.0.0.1", port=0)
+    server = uvicorn.Server(config)
+    started = threading.Event()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+
+    def run() -> None:
+        server.run(sockets=[sock])
+
+    original = server.startup
+
+    async def startup(sockets: Any = None) -> None:
+        await original(sockets)
+        started.set()
+
+    server.startup = startup  # type: ignore[method-assign]
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(30), "the board did not start"
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", board
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+def _listener(url: str) -> socket.socket:
+    """A client that asks for the event stream and then only listens."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    sock.sendall(f"GET /events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    return sock
+
+
+def _answered(sock: socket.socket) -> bytes:
+    """The first bytes the board sends a listener (b"": it closed the connection)."""
+    try:
+        return sock.recv(64)
+    except (ConnectionResetError, TimeoutError):
+        return b""
+
+
+def _read_until(sock: socket.socket, wanted: bytes) -> bool:
+    """Read the stream until `wanted` comes (True) or it ends (False)."""
+    got = b""
+    while wanted not in got:
+        try:
+            chunk = sock.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            return False
+        if not chunk:
+            return False
+        got = got[-len(wanted) :] + chunk
+    return True
+
+
+def test_600_idle_listeners_leave_the_state_the_page_and_entry_working(
+    board_file: Path,
+) -> None:
+    with served(board_file, allow_entry=True, token=TOKEN) as (url, board):
+        listeners = [_listener(url) for _ in range(600)]
+        try:
+            answers = [_answered(s) for s in listeners]  # (each one taken in, or refused)
+            assert answers[-1].startswith(b"HTTP/1.1 200"), answers[-1]
+            assert len(board._clients) <= board.max_listeners < 600
+            with httpx.Client(base_url=url, timeout=30) as client:
+                reply = client.post(
+                    "/api/hands", json={"picker": "Ann", "partners": ["Bob"], "points": 70},
+                    headers={"authorization": f"Bearer {TOKEN}"},
+                )  # fmt: skip
+                assert reply.status_code == 201, reply.text
+                assert client.get("/api/state").json()["hands"] == 1
+                assert client.get("/").status_code == 200
+            assert _read_until(listeners[-1], b'"hands": 1')  # the newest still listens
+        finally:
+            for s in listeners:
+                s.close()
+
+
+def test_the_listeners_cap_is_an_option_and_its_default_the_boards(fails: Fails) -> None:
+    from scorepad.cli.serve import serve
+    from scorepad.web.follow import MAX_LISTENERS
+
+    (option,) = [p for p in serve.params if p.name == "max_listeners"]
+    assert option.default == MAX_LISTENERS == 256
+    assert "--max-listeners" in fails("serve", "--max-listeners", "0", code=2)
+    assert "--max-listeners" in fails("tournament", "serve", ".", "--max-listeners", "x", code=2)
+
+
+def test_the_cap_is_at_most_half_the_connections(board_file: Path) -> None:
+    board = Board(board_file)
+    board.max_listeners = 100_000
+    config = server_config(board)
+    limit = config.http.max_connections  # type: ignore[union-attr]
+    assert board.max_listeners == limit // 2
+
+
+async def _let_go_in_order(board_file: Path) -> None:
+    board = Board(board_file)
+    board.max_listeners = 3
+    queues = [board.subscribe() for _ in range(5)]
+    assert list(board._clients) == queues[2:]  # the two listening longest are let go
+    assert [q.get_nowait() for q in queues[:2]] == [None, None]  # (their streams end)
+    assert all(q.empty() for q in queues[2:])
+
+
+def test_past_the_cap_the_listener_listening_longest_is_let_go(board_file: Path) -> None:
+    asyncio.run(_let_go_in_order(board_file))

@@ -16,6 +16,7 @@ from ._common import (
     allow_host_option,
     currency_symbol,
     host_option,
+    max_listeners_option,
     open_session,
     page_language_option,
     port_option,
@@ -43,6 +44,7 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     help="The token entry needs (default: a new random one, printed at start).",
 )
 @allow_host_option
+@max_listeners_option
 @click.option(
     "--rate",
     metavar="AMOUNT",
@@ -67,6 +69,7 @@ def serve(
     allow_entry: bool,
     token: str | None,
     allow_hosts: tuple[str, ...],
+    max_listeners: int,
     rate: str | None,
     currency: str,
     language: str | None,
@@ -83,7 +86,8 @@ def serve(
     It listens on this machine only unless --host says otherwise. It answers only to this
     machine's own names and addresses (a web page elsewhere cannot read it through a name of
     its own); --allow-host adds a name. Slow or idle clients are cut off (10 s to send a
-    request, 5 s idle between requests, at most 512 connections). Needs the extra:
+    request, 5 s idle between requests, at most 512 connections, of them at most
+    --max-listeners listening to the live events). Needs the extra:
     pip install 'scorepad[serve]'. Stop it with Ctrl-C.
 
     Examples:
@@ -112,6 +116,7 @@ def serve(
     where = listen(host, port, allow_hosts)
     board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
     board.language = language
+    board.max_listeners = max_listeners
     click.echo(_("Serving {path} at {url} (Ctrl-C stops).").format(path=path, url=where.url))
     if allow_entry:
         click.echo(_("Entry is on. Token: {token}").format(token=board.token))

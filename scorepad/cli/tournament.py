@@ -17,6 +17,7 @@ from ._common import (
     allow_host_option,
     complete_rules,
     host_option,
+    max_listeners_option,
     page_language_option,
     port_option,
     split_names,
@@ -514,9 +515,15 @@ def percent_figure(percent: Any) -> str:
 @host_option
 @port_option
 @allow_host_option
+@max_listeners_option
 @page_language_option
 def serve(
-    folder: Path, host: str, port: int, allow_hosts: tuple[str, ...], language: str | None
+    folder: Path,
+    host: str,
+    port: int,
+    allow_hosts: tuple[str, ...],
+    max_listeners: int,
+    language: str | None,
 ) -> None:
     """The hall's board: the standings across every table, live, and each table's progress.
 
@@ -551,6 +558,7 @@ def serve(
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
     board.language = language
+    board.max_listeners = max_listeners
     click.echo(
         _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
             name=t.name, folder=folder, url=where.url

@@ -329,8 +329,7 @@ def live_app(
             try:
                 first = board.event_in(language)
                 yield {"event": "state", "data": board.text_of(first)}
-                while True:
-                    event = await queue.get()
+                while (event := await queue.get()) is not None:
                     yield {"event": "state", "data": board.text_of(event)}
             finally:
                 board.unsubscribe(queue)
@@ -524,7 +523,10 @@ def server_config(board: LiveBoard, **options: Any) -> uvicorn.Config:
     HEAD_TIMEOUT, at most `connection_limit()` open connections). A body is read up to
     MAX_BODY by the entry (`records.json_body`)."""
     bound_logs()
-    guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": connection_limit()})
+    limit = connection_limit()
+    # (listeners never take more than half the connections: the rest answer requests)
+    board.max_listeners = max(1, min(board.max_listeners, limit // 2))
+    guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": limit})
     return uvicorn.Config(
         board.app(),
         http=guarded,
