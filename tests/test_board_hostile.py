@@ -204,3 +204,96 @@ async def _let_go_in_order(board_file: Path) -> None:
 
 def test_past_the_cap_the_listener_listening_longest_is_let_go(board_file: Path) -> None:
     asyncio.run(_let_go_in_order(board_file))
+
+
+# --- guessed tokens (item 2) ---------------------------------------------------------------------
+
+HAND = {"picker": "Ann", "partners": ["Bob"], "points": 70}
+WRONG = {"authorization": "Bearer not-the-token-at-all"}
+
+
+class Clock:
+    """A clock the test moves (the throttle's waits, without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_50_wrong_tokens_in_a_row_are_throttled_and_the_right_one_after_the_wait_is_accepted(
+    board_file: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logging
+
+    monkeypatch.setattr(logging.getLogger("scorepad.serve"), "filters", [])  # (all of them)
+    board = Board(board_file, allow_entry=True, token=TOKEN, poll=0.05)
+    clock = board.throttle.clock = Clock()
+    before = board_file.read_bytes()
+    with TestClient(create_app(board), base_url=LOCAL) as client:
+        answers = [client.post("/api/hands", json=HAND, headers=WRONG) for _ in range(50)]
+        assert [a.status_code for a in answers[:5]] == [403] * 5  # (a few free tries)
+        assert {a.status_code for a in answers[5:]} == {429}
+        assert answers[5].headers["retry-after"] == "1"
+        assert answers[5].json()["error"] == (
+            "too many wrong tokens from this address: wait 1 s before the next"
+        )
+        assert board_file.read_bytes() == before
+        # the right token is not looked at while the address waits
+        right = client.post("/api/hands", json=HAND, headers=AUTH)
+        assert right.status_code == 429 and right.headers["retry-after"] == "1"
+        # each wrong token after a wait doubles the next wait
+        waits = []
+        for _ in range(4):
+            clock.now += 60
+            waits.append(client.post("/api/hands", json=HAND, headers=WRONG).headers["retry-after"])
+        assert waits == ["2", "4", "8", "16"]
+        assert client.get("/api/entry", headers=AUTH).status_code == 429
+        assert board_file.read_bytes() == before
+        clock.now += 16
+        accepted = client.post("/api/hands", json=HAND, headers=AUTH)
+        assert accepted.status_code == 201, accepted.text
+        # the right token forgets the wrong ones: a wrong one is a free try again
+        assert client.post("/api/hands", json=HAND, headers=WRONG).status_code == 403
+    logged = [r.getMessage() for r in caplog.records if r.name == "scorepad.serve"]
+    assert logged[0] == "a wrong entry token from testclient (1 in a row)"
+    assert "a wrong entry token from testclient (6 in a row): it waits 1 s" in logged
+
+
+def test_the_wait_is_per_address(board_file: Path) -> None:
+    board = Board(board_file, allow_entry=True, token=TOKEN, poll=0.05)
+    with TestClient(create_app(board), base_url=LOCAL, client=("192.0.2.7", 4000)) as guesser:
+        for _ in range(10):
+            guesser.post("/api/hands", json=HAND, headers=WRONG)
+        assert guesser.post("/api/hands", json=HAND, headers=AUTH).status_code == 429
+    with TestClient(create_app(board), base_url=LOCAL, client=("192.0.2.8", 4000)) as table:
+        assert table.post("/api/hands", json=HAND, headers=AUTH).status_code == 201
+
+
+def test_the_wait_is_in_the_readers_language(board_file: Path) -> None:
+    board = Board(board_file, allow_entry=True, token=TOKEN, poll=0.05)
+    with TestClient(create_app(board), base_url=LOCAL) as client:
+        for _ in range(6):
+            reply = client.post("/api/hands?lang=de", json=HAND, headers=WRONG)
+        assert reply.status_code == 429
+        assert reply.json()["error"] == (
+            "zu vui falsche Token von dera Adress: wart 1 s bis zum nächsten"
+        )
+
+
+@pytest.mark.parametrize("token", ["short", "fifteen-chars15", "a" * 201, "with space-1234567"])
+def test_serve_refuses_a_token_weaker_than_16_characters(
+    fails: Fails, board_file: Path, token: str
+) -> None:
+    line = fails("-f", board_file, "serve", "--token", token, code=2)
+    assert "--token" in line and "16 to 200 printable characters, no spaces" in line, line
+
+
+def test_serve_says_why_a_short_token_is_refused(fails: Fails, board_file: Path) -> None:
+    line = fails("-f", board_file, "serve", "--token", "1234567", code=2)
+    assert line == (
+        "Error: Invalid value for --token: 16 to 200 printable characters, no spaces (a "
+        "shorter token is guessed too soon; the default is 24 random ones); see 'scorepad "
+        "serve --help'"
+    )

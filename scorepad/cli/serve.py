@@ -41,7 +41,8 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
 @click.option(
     "--token",
     metavar="TOKEN",
-    help="The token entry needs (default: a new random one, printed at start).",
+    help="The token entry needs, 16 to 200 characters (default: a new random one of 24, "
+    "printed at start). Wrong tokens from one address are throttled.",
 )
 @allow_host_option
 @max_listeners_option
@@ -104,12 +105,18 @@ def serve(
     from ..web.follow import MoneyRate
 
     money = MoneyRate(parse_rate(rate), currency) if rate is not None else None
+    # (16 at least: the default is 24 random ones, and a short one is guessed however slowly
+    # the board lets wrong ones in)
     if token is not None and (
-        len(token) < 8 or len(token) > 200 or not token.isascii() or not token.isprintable()
+        len(token) < 16 or len(token) > 200 or not token.isascii() or not token.isprintable()
         or " " in token
     ):  # fmt: skip
         raise click.BadParameter(
-            _("8 to 200 printable characters, no spaces"), param_hint="--token"
+            _(
+                "16 to 200 printable characters, no spaces (a shorter token is guessed too "
+                "soon; the default is 24 random ones)"
+            ),
+            param_hint="--token",
         )
     check_host_names(allow_hosts)
     open_session(path).head()  # a missing or broken file is an error here, not on the page

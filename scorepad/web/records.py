@@ -43,11 +43,11 @@ FIELDS: dict[str, type] = {
 
 
 class BadRequest(Exception):
-    """A request the board answers with a JSON error and this status."""
+    """A request the board answers with a JSON error and this status (and these headers)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.headers = status, message, headers
 
 
 def idempotency_key(request: "Request") -> str | None:
