@@ -97,6 +97,7 @@ _GERMAN_RANKS = {
     "koenig": "K",
     "k": "K",
     "zehn": "10",
+    "z": "10",
     "10": "10",
     "neun": "9",
     "9": "9",
@@ -152,7 +153,7 @@ class Card:
         words = [w for w in re.split(r"[\s\-_]+", raw.strip().lower()) if w]
         if len(words) == 2 and words[0] in _GERMAN_SUITS and words[1] in _GERMAN_RANKS:
             return cls(Rank(_GERMAN_RANKS[words[1]]), Suit(_GERMAN_SUITS[words[0]]))
-        short = re.fullmatch(r"([EGHS])(10|[OUAK987])", raw.strip().upper())
+        short = re.fullmatch(r"([EGHS])(10|[OUAKZ987])", raw.strip().upper())
         if short:
             return cls(
                 Rank(_GERMAN_RANKS[short.group(2).lower()]),
@@ -362,6 +363,17 @@ def parse_suit(text: str) -> Suit:
             )
         )
     return Suit(value)
+
+
+def card_name(card: Card, lang: str | None = None) -> str:
+    """A card as people read it in `lang` (by default the language in force): its code in
+    English (`QC`), its Bavarian name in German (`Eichel-Ober`, `Gras-Sau`, `Herz-Zehn`).
+    What programs read (JSON, CSV, hand files) keeps the code: `str(card)`."""
+    if lang is None:
+        from .i18n import language
+
+        lang = language()
+    return card.german if lang == "de" else str(card)
 
 
 def card_points(cards: Iterable[Card]) -> int:

@@ -71,7 +71,15 @@ def check_pass(
             if line == torn_at:  # (torn inside a quoted cell: the reader found no end to it)
                 problems.append(Problem(line, TORN))
                 return problems
-            problems.append(Problem(line, _("cannot read this line as CSV: {exc}").format(exc=exc)))
+            problems.append(
+                Problem(
+                    line,
+                    _(
+                        "cannot read this line as CSV: {exc}; `scorepad repair` moves it into a "
+                        ".rejected file beside it"
+                    ).format(exc=exc),
+                )
+            )
             if above + reader.line_num < line or stop_at_first:
                 return problems
             done = above + reader.line_num

@@ -97,6 +97,7 @@ HEADERS = (
     N_("Cards played"),
     N_("Won by"),
     N_("With"),
+    N_("Winner"),
     N_("Line"),
     N_("Time"),
     N_("Change"),

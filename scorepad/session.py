@@ -111,10 +111,26 @@ def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
 class Session:
     """One session file: read it, check it, and change it (every change under its lock)."""
 
-    def __init__(self, path: Path | str, waiting: Waiting = WAIT):
+    def __init__(self, path: Path | str, waiting: Waiting = WAIT, most_hands: int | None = None):
         self.path = Path(path)
         self.waiting = waiting  # how long to wait for another scorepad's lock
         self._fd: int | None = None  # open and locked while this process changes the file
+        # the hands the file may count (a tournament table: its round's hands), or None
+        self.most_hands = most_hands
+
+    def _room(self) -> None:
+        """Under the lock: refuses a hand past `most_hands` (a tournament table whose round is
+        played out). The hands that count need the pass (a tail does not hold them): a
+        tournament table is a round's few hands."""
+        if self.most_hands is None:
+            return
+        counted = self.check(resume=True)[0].hands
+        if counted >= self.most_hands:
+            raise HandError(
+                _(
+                    "not recorded: this table's round has {most} hands and all {most} are recorded"
+                ).format(most=self.most_hands)
+            )
 
     def _snapshot(self) -> Snapshot:
         if self._fd is not None:  # (a writer reads through the descriptor it holds locked)
@@ -255,7 +271,12 @@ class Session:
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
-        return self._appended(lambda night: night.ledger.record(hand, note, now()))
+
+        def make(night: _Resumed) -> tuple[Row, Score]:
+            self._room()
+            return night.ledger.record(hand, note, now())
+
+        return self._appended(make)
 
     def record_replayed(self, hand: Hand, digest: str, note: str = "") -> tuple[Row, Score, Ledger]:
         """Record a hand replayed from its hand file, keeping the file's `digest` with its row
@@ -266,6 +287,7 @@ class Session:
 
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
+            self._room()
             recorded = self._digests(night.head)
             if digest in recorded:
                 raise HandError(
@@ -538,11 +560,12 @@ class Session:
             append(self.path, night.fd, night.head.codec, [row])
         return player, ledger
 
-    def repair(self) -> list[str]:
+    def repair(self, tell: Callable[[str], None] | None = None) -> list[str]:
         """Mend what a crash or an editor leaves, keeping every complete hand: a torn last line
-        (moved into FILE.rejected), blank lines anywhere (renumbering the lines that rows
-        name), and whole numbers written as `2.0`
-        (as a spreadsheet or pandas saves them). Returns what it did, a line each (nothing when
+        and lines that cannot be read as CSV (moved into FILE.rejected; `tell` is told of
+        each of those before anything is changed), blank lines anywhere (renumbering the
+        lines that rows name), and whole numbers written as `2.0` (as a spreadsheet or pandas
+        saves them). Returns what it did, a line each (nothing when
         there was nothing to mend; running it again does nothing). The file is read a block at
         a time and rewritten atomically, the original kept as FILE.bak: about twice its size,
         which is looked for first (without it, an error that says what it needs, and nothing
@@ -556,7 +579,7 @@ class Session:
                     codec: Codec | None = snapshot.read_head()[0].codec
                 except SessionError:
                     codec = None  # a head that cannot be read: mend what needs no columns
-                return repair_file(snapshot, codec)
+                return repair_file(snapshot, codec, tell)
         # A `new` that never finished: there is nothing in it. (Removed once it is closed:
         # Windows removes no open file.)
         try:

@@ -55,6 +55,25 @@ def sheet_path(folder: Path, round_number: int, table: int) -> Path:
     return folder / f"round-{round_number}" / f"table-{table}.txt"
 
 
+def round_hands(path: Path) -> int | None:
+    """The hands a session file may count: a table of a tournament's round
+    (FOLDER/round-N/table-K.csv beside FOLDER/tournament.toml) holds the tournament's hands a
+    round; any other file, or a tournament that cannot be read, None."""
+    import re
+
+    if re.fullmatch(r"table-\d+\.csv", path.name) is None:
+        return None
+    if re.fullmatch(r"round-\d+", path.parent.name) is None:
+        return None
+    folder = path.parent.parent
+    if not (folder / FILE).is_file():
+        return None
+    try:
+        return load(folder).hands
+    except ScorepadError:
+        return None
+
+
 # --- tournament.toml ----------------------------------------------------------------------------
 
 

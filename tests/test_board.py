@@ -379,3 +379,22 @@ def test_the_board_shows_the_pot_and_records_a_hand_passed_into_it(
     assert "the pot's 5 paid out, +1 each" in rate
     assert after == "The pot holds 10: the next hand with a picker plays for it."
     assert json.loads(run("-f", path, "status", "--format", "json").stdout)["pot"] == 10
+
+
+def test_a_wide_landscape_screen_puts_the_last_hands_beside_the_standings() -> None:
+    """Issue 40, item 11: the TV's rule (a landscape screen 100em wide) sets the last hands in a
+    column of their own beside the standings; the phone's one column is left as it was."""
+    import re
+
+    html = (Path(__file__).parent.parent / "scorepad/web/board.html").read_text(encoding="utf-8")
+    wide = re.search(
+        r"@media \(min-width: 100em\) and \(orientation: landscape\) \{(.*?)\n  \}", html, re.S
+    )
+    assert wide is not None
+    rules = wide.group(1)
+    assert re.search(r"#recent-card \{ grid-column: 2; grid-row: 1 / span 4;", rules)
+    assert re.search(
+        r"#standings-card, #money-card, #next-card, #chart-card \{ grid-column: 1; \}", rules
+    )
+    outside = html.replace(wide.group(0), "")
+    assert "grid-template-columns: repeat(auto-fit, minmax(min(100%, 24em), 1fr))" in outside

@@ -81,7 +81,7 @@ def test_a_lone_surrogate_is_refused_in_the_readers_language(client: TestClient)
     reply = client.post("/api/hands?lang=de", content=body, headers=AUTH)
     assert reply.status_code == 422
     assert reply.json()["error"] == (
-        "winner: '\\ud800' is koa ganzes Zeichen, nur a halbes (U+D800); schick den Namen als "
+        "winner: '\\ud800' ist kein Zeichen, nur ein halbes (U+D800); schick den Namen als "
         "UTF-8-Text"
     )
 
@@ -278,7 +278,7 @@ def test_the_wait_is_in_the_readers_language(board_file: Path) -> None:
             reply = client.post("/api/hands?lang=de", json=HAND, headers=WRONG)
         assert reply.status_code == 429
         assert reply.json()["error"] == (
-            "zu vui falsche Token von dera Adress: wart 1 s bis zum nächsten"
+            "zu viele falsche Token von dieser Adresse: warte 1 s bis zum nächsten"
         )
 
 

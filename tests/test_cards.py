@@ -230,3 +230,58 @@ def test_trick_refusals(fails: Fails) -> None:
     assert "a solo needs its trump suit" in fails(
         "trick", "--rules", "schafkopf", "--game", "solo", "QC"
     )
+
+
+# --- cards in German (issue 40, item 12) ---------------------------------------------------------
+
+
+def test_card_name_in_german_is_the_bavarian_name_and_in_english_the_code() -> None:
+    from scorepad.cards import card_name
+
+    codes = ["EO", "GA", "HZ", "SU", "E7"]
+    cards = [Card.parse(code) for code in codes]
+    assert [str(c) for c in cards] == ["QC", "AS", "10H", "JD", "7C"]  # (German codes read)
+    assert [card_name(c, "de") for c in cards] == [
+        "Eichel-Ober", "Gras-Sau", "Herz-Zehn", "Schellen-Unter", "Eichel-Sieben"
+    ]  # fmt: skip
+    assert [card_name(c, "en") for c in cards] == ["QC", "AS", "10H", "JD", "7C"]
+
+
+def _gras_sau_call(tmp_path: Any) -> Any:
+    """The sample Sauspiel with Schellen and Gras swapped: the call is the Gras-Sau (AS)."""
+    from pathlib import Path
+
+    text = (
+        Path(__file__).parent.parent / "sample_sessions/hands/schafkopf-sauspiel.txt"
+    ).read_text()
+    swapped = "".join(
+        {"D": "S", "S": "D"}.get(ch, ch) if i and text[i - 1] in "0123456789JQKA" else ch
+        for i, ch in enumerate(text)
+    )
+    path = tmp_path / "gras.txt"
+    path.write_text(swapped, encoding="utf-8")
+    return path
+
+
+def test_replay_trick_and_count_name_the_cards_in_german(run: Run, tmp_path: Any) -> None:
+    path = _gras_sau_call(tmp_path)
+    out = run("--lang", "de", "replay", path).stdout
+    assert "Sepp sagt an und ruft die Gras-Sau: Vroni ist der Partner." in out
+    assert "Anni Schellen-Ober Bertl Gras-Unter Sepp Herz-Sieben Vroni Eichel-Unter" in out
+    assert out.endswith("Keine Regelverstöße: jede Karte ist nach den Regeln gespielt worden.\n")
+    english = run("replay", path).stdout
+    assert "calls AS" in english and "Anni QD Bertl JS Sepp 7H Vroni JC" in english
+    trick = run("--lang", "de", "trick", "--rules", "schafkopf", "--players",
+                "Anni,Bertl,Sepp,Vroni", "EO", "GA", "HZ", "SU").stdout  # fmt: skip
+    assert "Spieler    Karte           Trumpf      Augen  Gewinner\n" in trick
+    assert "Anni       Eichel-Ober     Trumpf          3  sticht" in trick
+    assert trick.endswith(
+        "Anni sticht mit Eichel-Ober: der höchste Trumpf. Der Stich zählt 26 Augen.\n"
+    )
+    count = run("--lang", "de", "count", "EO", "GA", "HZ", "SU", "E7").stdout
+    assert [line.split()[0] for line in count.splitlines()[2:7]] == [
+        "Eichel-Ober", "Gras-Sau", "Herz-Zehn", "Schellen-Unter", "Eichel-Sieben"
+    ]  # fmt: skip
+    # what programs read keeps the codes
+    data = json.loads(run("--lang", "de", "count", "EO", "GA", "--format", "json").stdout)
+    assert [c["card"] for c in data["cards"]] == ["QC", "AS"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _types import Run
 from click.testing import CliRunner, Result
 
 from scorepad import i18n
@@ -234,12 +235,12 @@ def test_german_game_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "german"),
     [
-        (["status", "--bogus"], 2, "Fehler: Keine solche Option '--bogus'"),
+        (["status", "--bogus"], 2, "Fehler: Eine Option '--bogus' gibt es nicht"),
         (["new"], 2, "Fehler: Fehlende Option '--players'"),
         (["hand", "--picker"], 2, "braucht ein Argument"),
         (["settle", "--rate", "x"], 1, "Fehler: --rate x: kein Betrag; schreib z. B. 0,25"),
         (["settle", "--rate", "-1"], 1, "der Tarif muss ein Betrag über null sein"),
-        (["status"], 1, "keine solche Sitzungsdatei"),
+        (["status"], 1, "die Sitzungsdatei gibt es nicht"),
         (
             [
                 "check",
@@ -556,7 +557,7 @@ def test_lang_after_a_groups_command(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "Runde" in result.stdout or "angemeldet" in result.stdout, result.stdout
     help_text = en("tournament", "players", "remove", "--lang", "de", "-h").stdout
-    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] DIR NAME")
+    assert help_text.startswith("Aufruf: scorepad tournament players remove [OPTIONEN] ORDNER NAME")
 
 
 def test_scorepad_lang_still_chooses_and_lang_after_the_command_wins() -> None:
@@ -803,7 +804,7 @@ def test_a_refused_entry_says_why_in_the_readers_language(night: Path) -> None:
     assert german.status_code == 422
     none_de = "es gibt nichts zurückzunehmen: noch keine Änderung aufgeschrieben, oder jede"
     assert german.json() == board_de.json() == {"error": f"{none_de} schon zurückgenommen"}
-    assert asked.json()["error"].startswith("es gibt nichts wieder zu machen")
+    assert asked.json()["error"].startswith("es gibt nichts zu wiederholen")
     assert hand_de.status_code == hand_en.status_code == 422
     # (an input by its JSON key, in either language)
     assert hand_de.json() == {
@@ -935,7 +936,10 @@ def test_one_hand_is_singular_in_both_languages(tmp_path: Path) -> None:
     [
         (["standings", "extra1"], "Unerwartetes zusätzliches Argument (extra1);"),
         (["standings", "extra1", "extra2"], "Unerwartete zusätzliche Argumente (extra1 extra2);"),
-        (["sheet", "--frmat", "csv"], "Keine solche Option '--frmat'. Meinten Sie '--format'?;"),
+        (
+            ["sheet", "--frmat", "csv"],
+            "Eine Option '--frmat' gibt es nicht. Meinst du '--format'?;",
+        ),
         (["standings", "--format"], "Option '--format' braucht ein Argument"),
         (["check", "--players", "A,B,C,D,E", "--game", "x"], "'x' ist keins von 'partner', "),
         (["check", "--players", "A,B,C,D,E", "--points", "x"], "'x' ist keine gültige ganze Zahl"),
@@ -970,3 +974,74 @@ def test_english_after_german_gives_gettext_back_as_the_process_found_it() -> No
     assert en("standings", "extra1").stderr.startswith("Error: Got unexpected extra argument")
     assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == _language._FOUND[0]
     assert _language._FOUND[0][0] == "messages"  # (gettext's default)
+
+
+def test_the_helps_placeholders_are_german(run: Run) -> None:
+    """Issue 40: `--file DATEI`, `--wait SEKUNDEN`, `--dealer NAME` in German help; English
+    keeps FILE and SECONDS."""
+    german = run("--lang", "de", "--help").stdout
+    assert "  -f, --file DATEI  " in german and "  --wait SEKUNDEN  " in german
+    assert "  --dealer NAME  " in run("--lang", "de", "hand", "--help").stdout
+    english = run("--help").stdout
+    assert "  -f, --file FILE  " in english and "  --wait SECONDS  " in english
+
+
+def test_a_schafkopf_table_hears_of_no_doubler() -> None:
+    """Issue 40, item 13: no Doubler at a Schafkopf table (status, in either language); a
+    Sheepshead table keeps its line, and the JSON key stays for programs."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    friday = ROOT / "sample_sessions/standard-friday.csv"
+    for said in (de("-f", bavarian, "status"), en("-f", bavarian, "status")):
+        assert said.exit_code == 0 and "Bertl +650" in said.stdout  # (the lines around it)
+        assert "Doubler" not in said.stdout
+    assert "Doublers:  none pending" in en("-f", friday, "status").stdout
+    status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)
+    assert status["doublers_pending"] == 0
+
+
+def test_the_base_value_of_each_game_is_named_in_its_own_case() -> None:
+    """Issue 40, item 13: "Grundwert des Rufspiels" (a message for each game, not the game's
+    key in a sentence); English as it was."""
+    bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
+    german, english = de("-f", bavarian, "rules").stdout, en("-f", bavarian, "rules").stdout
+    assert re.search(r"game_values\.partner +10 +Schafkopf: Grundwert des Rufspiels\n", german)
+    assert re.search(r"game_values\.hochzeit +\d+ +Schafkopf: Grundwert der Hochzeit\n", german)
+    assert "Grundwert eines Spiels" not in german
+    assert "Schafkopf: base value of a partner game" in english
+
+
+def test_play_in_german_takes_allein_for_a_hand_alone(night: Path) -> None:
+    """Issue 40, item 13: the question offers 'allein', and the answer counts (so the catalog
+    need not ask for the English word); 'alone' still works."""
+    result = de("-f", night, "play", input="Ann\nallein\n70\n4\n\n\nBob\nalone\n40\n2\n\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Partner? (Bob, Cy, Dee, Ed, allein)" in result.stdout
+    sheet = json.loads(en("-f", night, "sheet", "--format", "json").stdout)["hands"]
+    assert [(h["picker"], h["alone"]) for h in sheet] == [("Ann", True), ("Bob", True)], sheet
+
+
+def test_play_in_german_offers_the_stock_and_takes_it(tmp_path: Path) -> None:
+    """Issue 40, item 13: Stock (never pot): at a table whose all pass into the Stock, play
+    offers 'Stock' and records a hand into it; 'pot' still works."""
+    path = tmp_path / "stock.csv"
+    players = "Anni,Bertl,Sepp,Vroni"
+    assert en("-f", path, "new", "--players", players, "--rules", "bavarian",
+              "--set", "all_pass=pot").exit_code == 0  # fmt: skip
+    result = de("-f", path, "play", input="Stock\n\npot\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "4 Vroni, Stock; ? für mehr" in result.stdout and ", pot;" not in result.stdout
+    sheet = json.loads(en("-f", path, "sheet", "--format", "json").stdout)["hands"]
+    assert [h["kind"] for h in sheet] == ["pot", "pot"]
+
+
+def test_large_numbers_in_german_messages_are_grouped_with_points(tmp_path: Path) -> None:
+    """A limit in a message reads 1.000.000 in German (1,000,000 in English)."""
+    path = tmp_path / "night.csv"
+    assert en("-f", path, "new", "--players", "Anni,Bertl,Sepp,Vroni").exit_code == 0
+    for say, grouped in ((de, "1.000.000"), (en, "1,000,000")):
+        penalty = say("-f", path, "penalty", "Anni", "--points", "99999999999")
+        setting = say("-f", path, "set", "run_value=999999999999")
+        assert penalty.exit_code != 0 and f"1 {'bis' if say is de else 'to'} {grouped} " in (
+            penalty.stderr
+        )
+        assert setting.exit_code != 0 and setting.stderr.rstrip().endswith(grouped)

@@ -338,3 +338,37 @@ def test_replay_record_refuses_a_hand_file_of_other_seats(run: Run, tmp_path: Pa
             f"order; the session's hand deals {seats.replace(',', ', ')}\n"
         )
         assert path.read_bytes() == before
+
+
+def test_repair_moves_a_line_verify_cannot_read_as_csv_into_rejected_saying_so_first(
+    run: Run, tmp_path: Path
+) -> None:
+    path = _friday(tmp_path)
+    lines = _lines(path)
+    last = len(lines) - 2  # the index of the last row (the night's last hand)
+    cut = lines[last].index(b",", 20) + 1
+    broken = lines[last][:cut] + b'"x"y' + lines[last][cut:]  # a quoted cell, then more
+    _write_lines(path, [*lines[:last], broken, b""])
+    number = last + 1
+    verify = run("-f", path, "verify")
+    assert verify.exit_code == 1
+    assert verify.stdout == (
+        f"{path}:{number}: cannot read this line as CSV: ',' expected after '\"'; "
+        "`scorepad repair` moves it into a .rejected file beside it\n"
+    )
+    rejected = path.with_name(path.name + ".rejected")
+    rejected.write_bytes(b"kept from before\n")  # (appended to, never overwritten)
+    out = run("-f", path, "repair").stdout.splitlines()
+    assert out[0] == (
+        f"{path}:{number}: cannot be read as CSV (',' expected after '\"'); moving it into "
+        f"{path.name}.rejected (kept there as it was, not lost)"
+    )
+    assert out[1] == f"{path}: moved line {number}, which cannot be read as CSV, to " + (
+        f"{path.name}.rejected."
+    )
+    assert out[-1].startswith(f"{path}: the lines moved into {path.name}.rejected no longer count")
+    assert rejected.read_bytes() == b"kept from before\n" + broken + b"\r\n"
+    assert path.read_bytes() == b"".join(line + b"\r\n" for line in lines[:last])
+    assert run("-f", path, "verify").stdout == ""
+    assert "nothing to repair" in run("-f", path, "repair").stdout
+    assert rejected.read_bytes() == b"kept from before\n" + broken + b"\r\n"

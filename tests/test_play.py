@@ -69,7 +69,7 @@ def test_wrong_answers_are_asked_again(table: Night) -> None:
     result = table("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0
     errors = result.stderr.splitlines()
-    assert errors[0] == "  Zed: unknown player; players: Ann, Bob, Cy, Dee, Ed"
+    assert errors[0] == "  Zed: unknown player (did you mean Ed?); players: Ann, Bob, Cy, Dee, Ed"
     assert "Ann: unknown player" in errors[1]  # the picker is no partner of hers
     assert errors[2:5] == ["  give a whole number from 0 to 120"] * 2 + [
         "  give a whole number from 0 to 6"
@@ -199,3 +199,25 @@ def test_ctrl_c_says_the_hand_being_entered_was_not_recorded(
     assert result.exit_code == 130
     assert "Stopped: the hand being entered was not recorded." in result.stderr
     assert table.path.read_bytes() == before
+
+
+def test_a_name_mistyped_in_lower_case_gets_a_did_you_mean(run: Run, tmp_path: Path) -> None:
+    from scorepad.cli._asking import find_name
+    from scorepad.errors import ScorepadError
+
+    with pytest.raises(ScorepadError) as caught:
+        find_name("anm", ["Ann", "Bob", "Cy"])
+    assert str(caught.value) == "anm: unknown player (did you mean Ann?); players: Ann, Bob, Cy"
+    with pytest.raises(ScorepadError) as caught:
+        find_name("qqq", ["Ann", "Bob", "Cy"])
+    assert "did you mean" not in str(caught.value)
+
+
+def test_play_asks_for_picker_and_partner_in_seat_order(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "n.csv"
+    run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+    # hand 2: Ann deals, Bob leads; the questions still run Ann, Bob, Cy, Dee, Ed
+    out = run("-f", path, "play", input="Cy\nDee\n\n").stdout
+    assert "Who picked? (1 Ann, 2 Bob, 3 Cy, 4 Dee, 5 Ed, leaster;" in out
+    assert "Partner? (Ann, Bob, Dee, Ed, alone)" in out

@@ -285,3 +285,23 @@ def test_the_chart_of_a_long_night_kept_in_runs_is_the_chart_of_every_hand(
     kept = run("-f", path, "chart", "--width", width, "--height", "15")
     assert every.exit_code == kept.exit_code == 0
     assert kept.stdout == every.stdout
+
+
+@pytest.mark.parametrize("width", [40, 120, 200])
+def test_chart_draws_the_width_asked_for_past_the_terminal(
+    run: Run, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # a terminal narrower than the chart asked for
+    out = run("-f", SAMPLES / "standard-friday.csv", "chart", "--width", width).stdout
+    lines = out.splitlines()[:-1]  # (the legend below is as long as the names)
+    assert max(len(line) for line in lines) == width
+    whole = "Running totals: standard-friday.csv (standard rules)"
+    title = lines[0].strip()
+    assert title == whole if width > 60 else (title.endswith("…") and whole.startswith(title[:-1]))
+
+
+def test_a_long_chart_title_is_shortened_to_fit_not_left_out(run: Run) -> None:
+    out = run("-f", SAMPLES / "standard-friday.csv", "chart", "--width", "30").stdout
+    title = out.splitlines()[0].strip()
+    assert title.startswith("Running totals: st") and title.endswith("…")
+    assert len(out.splitlines()[0]) <= 30

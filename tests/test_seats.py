@@ -92,6 +92,28 @@ def test_sitting_out_follows_the_seats(run: Run, tmp_path: Path) -> None:
     assert data["sits_out"] == ["Ed"]  # six at a five-seat table: the dealer sits out
 
 
+def test_out_naming_another_while_the_dealer_would_sit_out_says_who_deals_and_sits_out(
+    run: Run, tmp_path: Path
+) -> None:
+    path = tmp_path / "six.csv"
+    run("-f", path, "new", "--players", "Ann,Bob,Cy,Dee,Ed,Flo", "--set", "sit_out=dealer")
+    plain = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70")
+    assert plain.stdout.startswith("Hand 1: Ann picked, partner Bob, 70 points: a win, level 1, "
+                                   "stake 1.\n")  # fmt: skip
+    out = run("-f", path, "hand", "--picker", "Ann", "--partner", "Bob", "--points", "70",
+              "--out", "Cy")  # fmt: skip
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout.splitlines()[0] == (
+        "Hand 2: Ann picked, partner Bob, 70 points: a win, level 1, stake 1; "
+        "Ann deals and plays, Cy sits out."
+    )
+    # the dealer (Bob deals hand 3) named with --out sits out as the rules say: nothing to add
+    both = run("-f", path, "hand", "--picker", "Cy", "--partner", "Dee", "--points", "70",
+               "--out", "Bob")  # fmt: skip
+    assert both.exit_code == 0, both.stderr
+    assert both.stdout.splitlines()[0].endswith("stake 1.")
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

@@ -423,6 +423,77 @@ def test_the_page_updates_itself_in_headless_chromium(board_file: Path) -> None:
     assert totals["Cy"] == 8 - 1 and totals["Ann"] == -2 + 2
 
 
+def test_a_tv_shows_the_last_hands_beside_the_standings_above_the_fold(tmp_path: Path) -> None:
+    """Issue 40, item 11, in a real browser: at 1920x1080 the last hands stand beside the
+    standings, their top rows above the fold; on a phone (390x844) they come below, one column."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    night = tmp_path / "friday.csv"  # (40 hands: the last hands fill their card)
+    shutil.copy(Path(__file__).parent.parent / "sample_sessions/standard-friday.csv", night)
+    with served(night) as url, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            boxes = {}
+            for screen in ({"width": 1920, "height": 1080}, {"width": 390, "height": 844}):
+                page = browser.new_page(viewport=screen)
+                page.goto(url)
+                page.wait_for_selector("#recent tbody tr td.played")
+                boxes[screen["width"]] = {
+                    card: page.locator(card).first.bounding_box()
+                    for card in ("#standings-card", "#recent-card", "#recent tbody tr")
+                }
+                page.screenshot(path=str(tmp_path / f"board-{screen['width']}.png"))
+                page.close()
+        finally:
+            browser.close()
+    tv, phone = boxes[1920], boxes[390]
+    assert all(box is not None for box in [*tv.values(), *phone.values()])
+    standings, recent, first_hand = (
+        tv["#standings-card"],
+        tv["#recent-card"],
+        tv["#recent tbody tr"],
+    )
+    assert standings and recent and first_hand
+    assert recent["x"] >= standings["x"] + standings["width"]  # beside, to the right
+    assert recent["y"] < standings["y"] + standings["height"]  # side by side, not below
+    assert first_hand["y"] + first_hand["height"] <= 1080  # above the fold
+    standings, recent = phone["#standings-card"], phone["#recent-card"]
+    assert standings and recent
+    assert recent["y"] >= standings["y"] + standings["height"]  # one column: below
+    assert abs(recent["x"] - standings["x"]) < 1
+
+
+def test_a_schafkopf_board_shows_no_doubler_line_in_a_browser(tmp_path: Path) -> None:
+    """Issue 40, item 13: the board of a Schafkopf night says nothing of doublers."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    shown = {}
+    for sample in ("bavarian-evening.csv", "standard-friday.csv"):
+        night = tmp_path / sample
+        shutil.copy(Path(__file__).parent.parent / "sample_sessions" / sample, night)
+        with served(night) as url, playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_selector("#next b")
+                shown[sample] = page.locator("#pending").is_visible(), page.inner_text("#next-card")
+            finally:
+                browser.close()
+    assert shown["bavarian-evening.csv"][0] is False
+    assert "doubler" not in shown["bavarian-evening.csv"][1].lower()
+    assert shown["standard-friday.csv"][0] is True
+    assert "No doublers pending" in shown["standard-friday.csv"][1]
+
+
 def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
     client: TestClient, board_file: Path
 ) -> None:

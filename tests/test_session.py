@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 import pytest
-from _types import CheckJson, Run
+from _types import CheckJson, Night, Run
 from click.testing import Result
 from conftest import FIVE
 
@@ -797,3 +797,20 @@ def test_undo_n_with_fewer_changes_changes_nothing(session: Sp) -> None:
     assert session.path.read_bytes() == after
     _ok(session("undo", "1"))
     assert _json(session("standings", "--format", "json"))["hands"] == 0
+
+
+def test_redo_prints_the_hand_it_restored(night: Night) -> None:
+    """`undo` names what it took back; `redo` of a hand names it and prints its line."""
+    night("new", "--players", "Ann,Bob,Cy,Dee,Ed")
+    night("hand", "--picker", "Ann", "--partner", "Bob", "--points", "64")
+    assert night("undo").stdout.startswith(
+        "Undid hand 1.\nHand 1 is void (undo): its points are reversed.\n"
+    )
+    out = night("redo").stdout
+    assert out.startswith(
+        "Redid hand 1.\nHand 1: Ann picked, partner Bob, 64 points: a win, level 1, stake 1.\n"
+        "Player      Total\n"
+    )
+    assert out.endswith("Next: hand 2, Ann deals, Bob leads.\n")
+    german = night("--lang", "de", "undo").stdout, night("--lang", "de", "redo").stdout
+    assert "Spiel 1: Ann hat aufgenommen, Partner Bob, 64 Augen" in german[1]

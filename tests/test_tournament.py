@@ -177,7 +177,7 @@ def test_the_23_player_preisschafkopf_standings_by_hand(run: Run, kirchweih: Pat
     text = run("tournament", "standings", kirchweih).stdout
     assert " 4=  Gustl          +5     0    -1    +6        0" in text
     assert text.rstrip().endswith(
-        "Kirchweih: all 3 rounds are done. Tie-breaks: solos, best-round, name."
+        "Kirchweih: all 3 rounds are done.\nTie-breaks: solos, best-round, name."
     )
 
 
@@ -243,6 +243,35 @@ def test_a_hand_edited_table_makes_standings_refuse_naming_it(
     bad = [t for t in status["tables"] if t["problem"]]
     assert [(t["round"], t["table"]) for t in bad] == [(2, 4)]
     assert {p: p.read_bytes() for p in kirchweih.rglob("*") if p.is_file()} == before
+
+
+def test_a_table_refuses_a_hand_past_its_rounds_count(
+    run: Run, kirchweih: Path, fails: Fails
+) -> None:
+    path = kirchweih / "round-3" / "table-4.csv"  # four players: Toni and Resi's table
+    before = path.read_bytes()
+    line = fails("-f", path, "hand", *HANDS[3][3][0])
+    assert line == "Error: not recorded: this table's round has 2 hands and all 2 are recorded"
+    assert path.read_bytes() == before
+    # a file of the same name outside a tournament takes the hand
+    other = kirchweih.parent / "round-3" / "table-4.csv"
+    other.parent.mkdir()
+    other.write_bytes(before)
+    assert run("-f", other, "hand", *HANDS[3][3][0]).exit_code == 0
+
+
+def test_the_standings_footer_is_two_sentences_on_two_lines(run: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "cup"
+    run("tournament", "new", folder, "--name", "Cup", "--rules", "preis", "--players", NAMES,
+        "--rounds", "3", "--hands", "2", "--seed", "2026")  # fmt: skip
+    drawn(run, folder)
+    for number, hands in ((1, HANDS[1]),):
+        record(run, folder, number, hands)
+    text = run("tournament", "standings", folder).stdout
+    assert text.endswith(
+        f"Cup: round 1 of 3 is done; next: scorepad tournament draw {folder}\n"
+        "Tie-breaks: solos, best-round, name.\n"
+    )
 
 
 def test_status_counts_each_tables_hands(run: Run, tmp_path: Path) -> None:

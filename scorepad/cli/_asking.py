@@ -85,7 +85,22 @@ def find_name(text: str, among: Sequence[str], seats: Sequence[str] = ()) -> str
                 text=text, starting=", ".join(starting[:-1]), starting2=starting[-1]
             )
         )
-    return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
+    try:
+        return find_player(text, among, "")  # (as written, or its error: unknown, did you mean)
+    except ScorepadError:
+        import difflib  # only on the way to an error
+
+        # (typed at the table, a name is often in lower case: "anm" is Ann mistyped)
+        close = difflib.get_close_matches(wanted, [folded(p) for p in among], n=1, cutoff=0.5)
+        if not close:
+            raise
+        raise ScorepadError(
+            _("{text}: unknown player (did you mean {close}?); players: {among}").format(
+                text=text,
+                close=next(p for p in among if folded(p) == close[0]),
+                among=", ".join(among),
+            )
+        ) from None
 
 
 _completions: list[str] = []  # what Tab offers for the question being asked

@@ -325,8 +325,9 @@ def open_session(path: Path) -> Session:
     """The session at `path`, waiting for another scorepad's lock as `--wait` says (and saying
     so on stderr when the wait is longer than a moment)."""
     from ..session import Session
+    from ..tournament_store import round_hands
 
-    return Session(path, waiting())
+    return Session(path, waiting(), round_hands(path))
 
 
 def waiting() -> Waiting:

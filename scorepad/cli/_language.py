@@ -123,7 +123,7 @@ def translate_help(command: click.Command) -> None:
         for name in names:
             text = english.get(name)
             if isinstance(text, str):
-                setattr(thing, name, help_text(text))
+                setattr(thing, name, metavar_text(text) if name == "metavar" else help_text(text))
     if getattr(command, "_help_option", None) is not None:
         # click makes -h/--help once, in the language then spoken: made again when shown
         command._help_option = None
@@ -136,7 +136,35 @@ def _helped(command: click.Command) -> Iterator[tuple[Any, tuple[str, ...]]]:
     group = ("subcommand_metavar",) if isinstance(command, click.Group) else ()
     yield command, ("help", "short_help", "epilog", "options_metavar", *group)
     for param in command.params:
-        yield param, ("help",)
+        yield param, ("help", "metavar")
+
+
+METAVARS = (
+    N_("FILE"),
+    N_("SECONDS"),
+    N_("NAME"),
+    N_("TEXT"),
+    N_("DIR"),
+    N_("COLUMNS"),
+    N_("LINES"),
+    N_("AMOUNT"),
+    N_("MONEY"),
+    N_("SYMBOL"),
+    N_("SUIT"),
+    N_("LIST"),
+    N_("FORMAT"),
+    N_("PATH"),
+    N_("PRESET"),
+)
+"""The placeholders of the help (`--file FILE`) said in the language in force (DATEI)."""
+
+
+def metavar_text(metavar: str) -> str:
+    """An option's placeholder in the language in force, each of its words (NAME|PATH) that
+    is one of METAVARS translated; others (N, de|en) as they are."""
+    if i18n.language() == "en":
+        return metavar
+    return "|".join(i18n.gettext(w) if w in METAVARS else w for w in metavar.split("|"))
 
 
 def help_text(text: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .. import i18n
 from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..i18n import ngettext
@@ -216,7 +217,7 @@ def count(cards: tuple[str, ...], fmt: str) -> None:
     \b
         scorepad count 10C AC 7D KC 9H
     """
-    from ..cards import card_points, parse_cards
+    from ..cards import card_name, card_points, parse_cards
     from ..render import render, to_json
 
     hand = parse_cards(cards)
@@ -228,11 +229,11 @@ def count(cards: tuple[str, ...], fmt: str) -> None:
             )
         )
         return
-    rows = [(str(c), c.points) for c in hand]
+    rows = [(card_name(c), c.points) for c in hand]
     if fmt == "csv":
         click.echo(render(("Card", "Points"), rows, fmt))
         return
-    click.echo(render(("Card", "Points"), [*rows, (_("Total"), total)], fmt, ("left", "right")))
+    click.echo(render(("Card", _augen(fmt)), [*rows, (_sum_word(), total)], fmt, ("left", "right")))
 
 
 def _game_for(rules: Rules, game: str | None, trump: str | None) -> Game:
@@ -290,7 +291,7 @@ def trick(
         scorepad trick --players Ann,Bob,Cy,Dee,Ed 10C AC 7D KC 9H
         scorepad trick --rules schafkopf --game wenz EO HU HA H10
     """
-    from ..cards import card_points, parse_cards
+    from ..cards import card_name, card_points, parse_cards
     from ..render import render, to_json
     from ..rules import load_rules
 
@@ -321,23 +322,30 @@ def trick(
     rows = [
         (
             (players[i] if players else i + 1),
-            str(c),
+            card_name(c),
             _("trump") if order.is_trump(c) else "",
             c.points,
             _("wins") if i == win else "",
         )
         for i, c in enumerate(played)
     ]
-    headers = ("Player" if players else "#", "Card", "Trump", "Points", "")
+    headers = ("Player" if players else "#", "Card", "Trump", _augen(fmt), "Winner")
     click.echo(render(headers, rows, fmt, ("left", "left", "left", "right", "left")))
     if fmt == "csv":
         return
-    who = f"{winner}'s " if winner else ""
-    german = f" ({played[win].german})" if rules.is_schafkopf else ""
+    # (in English a Schafkopf card is named in German too; in German, by its name alone)
+    english = i18n.language() != "de"
+    german = f" ({played[win].german})" if rules.is_schafkopf and english else ""
     click.echo()
+    if winner:
+        text = _(
+            "{player}'s {played}{german} wins: {why}. The trick is worth {points} card points."
+        )
+    else:
+        text = _("{played}{german} wins: {why}. The trick is worth {points} card points.")
     click.echo(
-        _("{who}{played}{german} wins: {why}. The trick is worth {points} card points.").format(
-            who=who, played=played[win], german=german, why=why, points=points
+        text.format(
+            player=winner, played=card_name(played[win]), german=german, why=why, points=points
         )
     )
 
@@ -475,9 +483,24 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
     return bool(outcome.problems)
 
 
+def _augen(fmt: str) -> str:
+    """The header of a column of card points: in a German text table "Augen", as a Bavarian
+    table counts them; "Points" otherwise (and in what programs read)."""
+    if fmt in ("csv", "json", "tsv", "toml") or not i18n.german():
+        return "Points"
+    return _("Card points")
+
+
+def _sum_word() -> str:
+    """The last line of a count: "Total" (in German "Summe": its "Stand" is a standing)."""
+    return _("Sum") if i18n.german() else _("Total")
+
+
 def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> None:
+    from ..cards import card_name
+
     words = _("declarer") if outcome.rules.is_schafkopf else _("picker")
-    bury = " ".join(map(str, outcome.bury))
+    bury = " ".join(map(card_name, outcome.bury))
     head = _("{name} rules, {len_players} players; {dealer} deals.").format(
         name=outcome.rules.name, len_players=len(outcome.players), dealer=outcome.dealer
     )
@@ -501,16 +524,16 @@ def _echo_replay(outcome: HandReplay, fmt: str, render: Callable[..., str]) -> N
         (
             t.number,
             t.leader,
-            " ".join(f"{p} {c}" for p, c in t.plays),
+            " ".join(f"{p} {card_name(c)}" for p, c in t.plays),
             t.winner,
-            f"{t.card} ({t.why})",
+            f"{card_name(t.card)} ({t.why})",
             t.points,
         )
         for t in outcome.tricks
     ]
     click.echo(
         render(
-            ("Trick", "Led by", "Cards played", "Won by", "With", "Points"),
+            ("Trick", "Led by", "Cards played", "Won by", "With", _augen(fmt)),
             rows,
             fmt,
             ("right", "left", "left", "left", "left", "right"),

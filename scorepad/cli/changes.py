@@ -106,6 +106,8 @@ def _step(path: Path, reason: str, fmt: str, steps: int, back: bool) -> None:
         return
     if row.kind is RowKind.VOID:
         _echo_void(path, row, state, fmt)
+    elif row.kind is RowKind.RESTORE and fmt == "text" and not back:
+        _echo_restored(path, row.ref or 0, state)
     elif row.kind is RowKind.AMEND:
         echo_recorded(path, row, result, state, fmt)
     else:
@@ -280,6 +282,21 @@ def _warn_departed(row: Row, state: Ledger) -> None:
             )
 
 
+def _echo_restored(path: Path, ref: int, state: Ledger) -> None:
+    """After a redo that made a voided hand count again: that hand, as `hand` said it (its
+    final version, found by a pass), and the totals."""
+    from ..reports import summary_text
+
+    found: list[Any] = []  # (the hand's view, once the pass meets it)
+    open_session(path).check(on_hand=lambda view: found.extend([view] * (view.number == ref)))
+    if found:
+        view = found[-1]
+        click.echo(summary_text(view.row._replace(hand=ref), view.entry.result))
+    click.echo(totals_table(state, "text"))
+    click.echo()
+    click.echo(next_line(state))
+
+
 def _echo_void(path: Path, row: Row, state: Ledger, fmt: str) -> None:
     if fmt == "json":
         from ..render import to_json
@@ -377,7 +394,8 @@ def _amend_changes(params: dict[str, Any], out: tuple[str, ...]) -> dict[str, An
 def repair(path: Path) -> None:
     """Mend what a crash or an editor left: a torn last line, blank lines, 2.0.
 
-    A torn last line (the machine stopped mid-write) moves into FILE.rejected; blank lines go,
+    A torn last line (the machine stopped mid-write) moves into FILE.rejected, and so does a
+    line that cannot be read as CSV (saying so before it is moved); blank lines go,
     wherever they are (the lines that rows name are renumbered as the rows below move up);
     whole numbers saved as decimals (2.0, as a spreadsheet or pandas writes them)
     are written as whole numbers. Every complete hand stays; the file as it was is kept as
@@ -389,12 +407,26 @@ def repair(path: Path) -> None:
         scorepad repair
     """
 
-    done = open_session(path).repair()
+    told: list[str] = []  # (said before the file is changed)
+
+    def tell(plan: str) -> None:
+        told.append(plan)
+        click.echo(plan)
+
+    done = open_session(path).repair(tell)
     if not done:
         click.echo(_("{file}: nothing to repair.").format(file=path))
         return
     for what in done:
         click.echo(f"{path}: {what}.")
+    if told:
+        click.echo(
+            _(
+                "{file}: the lines moved into {name}.rejected no longer count: mend them there "
+                "and record those hands again; `scorepad verify` says what is missing."
+            ).format(file=path, name=path.name)
+        )
+        return
     click.echo(_("{file}: every complete hand is kept.").format(file=path))
 
 

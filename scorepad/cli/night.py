@@ -170,6 +170,8 @@ def status(path: Path, fmt: str) -> None:
             else _("nobody yet (everyone at 0)"),
         ),
     ]
+    if not pending and state.rules.is_schafkopf:  # (a Schafkopf table has no doublers)
+        lines = [line for line in lines if line[0] != _("Doublers")]
     if bocks:
         from ..scoring import Bock
 

@@ -102,6 +102,8 @@ def _who(
             raise ScorepadError(
                 _("write: {word} N (the hand's number), e.g. {word} 3").format(word=typed)
             )
+        if extra == "pot" and typed == "stock" and _speaks_german():  # (the pot, in Bavarian)
+            return "pot"
         return pick(text)
 
     return check
@@ -364,7 +366,8 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     state = session.state()
     rules = state.rules
     seating = seat(rules, state.seated, state.next_dealer)
-    players = list(seating.order)
+    # (every question lists the players in seat order, as the seat numbers run)
+    players = [p for p in state.seated if p in seating.order]
     click.echo()
     from ..reports import next_hand
 
@@ -378,11 +381,12 @@ def _play_one(session: Session) -> tuple[Row, Score | None, Ledger] | None:
     }.get(rules.all_pass)
     seats = state.seated
     numbered = [f"{seats.index(p) + 1} {p}" for p in seats if p in players]
-    choices = ", ".join(numbered + ([extra] if extra else []))
+    shown = "Stock" if extra == "pot" and _speaks_german() else extra
+    choices = ", ".join(numbered + ([shown] if shown else []))
     who = ask(
         _("Who picked? ({choices}; ? for more; Enter to stop)").format(choices=choices),
         _who(players, extra, seats),
-        complete=[*players, *([extra] if extra else []), *change_words()],
+        complete=[*players, *([shown] if shown else []), *change_words()],
     )
     if who is None:
         raise Stop
@@ -500,7 +504,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
     from ..scoring import PickerHand, tricks_needed
 
     rules = state.rules
-    others = [p for p in seating.order if p != picker]
+    others = [p for p in seating.players if p in seating.order and p != picker]  # seat order
     game: str | None = None
     partners: tuple[str, ...] = ()
     alone = False
@@ -512,27 +516,43 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             playable.append("sie")
         games = sorted(playable, key=lambda g: (g != "partner", g))
 
-        def pick_game(text: str) -> str:
-            if text not in games:
-                raise ScorepadError(_("choose one of {games}").format(games=", ".join(games)))
-            return text
+        from ..games import ALIASES
+        from ..i18n import game_word
 
-        game = ask(_("Game? ({games})").format(games=", ".join(games)), pick_game, "partner")
+        # (offered by the names the table says, German ones in German; the keys work too)
+        shown = [game_word(g) for g in games]
+        named = {
+            **{w.lower(): g for w, g in ALIASES.items() if g in games},
+            **{w.lower(): g for w, g in zip(shown, games, strict=True)},
+            **{g: g for g in games},
+        }
+
+        def pick_game(text: str) -> str:
+            if text.strip().lower() not in named:
+                raise ScorepadError(_("choose one of {games}").format(games=", ".join(shown)))
+            return named[text.strip().lower()]
+
+        game = ask(
+            _("Game? ({games})").format(games=", ".join(shown)), pick_game, game_word("partner")
+        )
         if GAME_BY_NAME[game].partner:
-            who = "held the called ace" if game == "partner" else "took the offered trump"
+            question = (
+                _("Who held the called ace, the partner? ({others})")
+                if game == "partner"
+                else _("Who took the offered trump, the partner? ({others})")
+            )
             partners = (
                 ask(
-                    _("Who {who}, the partner? ({others})").format(
-                        who=who, others=", ".join(others)
-                    ),
+                    question.format(others=", ".join(others)),
                     one_of(others, seats=state.seated),
                     complete=others,
                 ),
             )
     elif seating.deal.partners:
+        alone_word = _("alone")  # (allein, in German: either word is taken)
 
         def pick_partners(text: str) -> str | tuple[str, ...]:
-            if text.lower() == "alone":
+            if text.lower() in ("alone", alone_word.lower()):
                 return "alone"
             names = tuple(find_name(n, others, state.seated) for n in text.split(",") if n.strip())
             if not names:
@@ -546,7 +566,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         answer = ask(
             _("Partner? ({others}, alone)").format(others=", ".join(others)),
             pick_partners,
-            complete=[*others, "alone"],
+            complete=[*others, alone_word],
         )
         alone = answer == "alone"
         partners = () if isinstance(answer, str) else answer
@@ -562,7 +582,12 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         )
         knocks = ask(_("Knocks? (0 for none)"), whole(0, len(seating.order)), "0")
         return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
-    points = ask(_("Card points of the picker's side, bury included (0-120)?"), whole(0, 120))
+    points = ask(
+        _("Card points of the declarer's side (0-120)?")  # (nothing is laid away)
+        if rules.is_schafkopf and not seating.deal.blind
+        else _("Card points of the picker's side, bury included (0-120)?"),
+        whole(0, 120),
+    )
     need = tricks_needed(
         rules,
         PickerHand(
@@ -576,13 +601,19 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         ),
     )
     if need:  # the points leave the level open: the tricks are needed, not optional
-        tricks = ask(
+        question = (
             _(
                 "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
-                "could be {value} trick or not)?"
-            ).format(
-                tricks_in_hand=tricks_in_hand, points=points, value="every" if points else "no"
-            ),
+                "could be every trick or not)?"
+            )
+            if points
+            else _(
+                "Tricks the picker's side took (0-{tricks_in_hand}; {points} points "
+                "could be no trick or not)?"
+            )
+        )
+        tricks = ask(
+            question.format(tricks_in_hand=tricks_in_hand, points=points),
             whole(0, tricks_in_hand),
         )
     else:

@@ -561,9 +561,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
         if output or expected <= RunningSeries.EVERY:
             bounds = [expected * k // _IMAGE_RUNS for k in range(1, _IMAGE_RUNS)]
         else:
-            # (plotext draws no wider than the terminal)
-            widths = {columns, min(columns, shutil.get_terminal_size().columns)}
-            bounds = plot_columns(widths, expected, 2 if color else 1)
+            bounds = plot_columns({columns}, expected, 2 if color else 1)
         running = RunningSeries(head.players, expected, bounds)
         state = reading.night(running.add)
     players = list(state.totals)
@@ -584,6 +582,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     import plotext as plt
 
     plt.clf()
+    plt.limitsize(False, False)  # (else plotext draws no wider than the terminal)
     plt.plotsize(columns, height or 20)
     plt.theme("clear")
     marks = "ox+*#@%&=~"  # without colour, each player gets a mark of their own
@@ -601,7 +600,7 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     # (plotext's own ticks read 26.0, 15.5; the plot has the height but the title, the frame
     # and the hand axis: 5 lines)
     plt.yticks(whole_ticks(low, high, (height or 20) - 5))
-    plt.title(title)
+    plt.title(fitted(title, columns - 4))  # (plotext leaves out a title wider than the chart)
     plt.xlabel(_("hand"))
     text = plt.build()
     if not color:
@@ -609,6 +608,11 @@ def chart(path: Path, output: Path | None, width: int | None, height: int | None
     click.echo(text.rstrip("\n"))
     # The legend below the chart, where it covers no hand and shows at any height.
     click.echo("   " + "   ".join(legend))
+
+
+def fitted(text: str, width: int) -> str:
+    """`text` in at most `width` characters: shortened with "…" where it is longer."""
+    return text if len(text) <= width else text[: max(0, width - 1)].rstrip() + "…"
 
 
 # The runs of hands an image of a long night keeps (see RunningSeries): more than the columns

@@ -395,13 +395,9 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
     if fmt == "csv":
         return
     click.echo()
-    click.echo(
-        _("{name}: {progress} Tie-breaks: {value}.").format(
-            name=t.name,
-            progress=progress(t, [read.status for read in reads], folder),
-            value=", ".join(t.tie_breaks) or _("none"),
-        )
-    )
+    # (two lines: a progress that ends with a command has no full stop to end it)
+    click.echo(f"{t.name}: {progress(t, [read.status for read in reads], folder)}")
+    click.echo(_("Tie-breaks: {value}.").format(value=", ".join(t.tie_breaks) or _("none")))
 
 
 @tournament.command("payout", context_settings=CONTEXT_SETTINGS)

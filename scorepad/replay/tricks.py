@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..cards import DECK, SHORT_DECK, Card, Game, Rank, Suit, card_points, parse_suit, suit_word
+from ..cards import (
+    DECK,
+    SHORT_DECK,
+    Card,
+    Game,
+    Rank,
+    Suit,
+    card_name,
+    card_points,
+    parse_suit,
+    suit_word,
+)
 from ..errors import CardError, ScorepadError, worded
 from ..i18n import game_word
 from ..i18n import gettext as _
@@ -137,18 +148,18 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
                 raise HandFileError(
                     line,
                     _("{card} is dealt twice ({seen} and {player})").format(
-                        card=card, seen=seen[card], player=player
+                        card=card_name(card), seen=seen[card], player=player
                     ),
                 )
             if card not in deck:
                 raise HandFileError(
                     hand.lines.get(f"hand {player}", 1),
                     _("{card} is not in the {len_deck}-card pack").format(
-                        card=card, len_deck=len(deck)
+                        card=card_name(card), len_deck=len(deck)
                     ),
                 )
             seen[card] = player
-    missing = [str(c) for c in deck if c not in seen]
+    missing = [card_name(c) for c in deck if c not in seen]
     if missing or len(dealt) != len(deck):
         raise HandFileError(
             hand.lines.get("players", 1),
@@ -249,8 +260,8 @@ def _call(
     elif len(words) != 1:
         raise HandFileError(line, _("call: write a card (AC), 'AS unknown 7C', or 'alone'"))
     problems += _call_problems(rules, picker, called, unknown, holding[picker])
-    said = _("calls {card}").format(card=called) + (
-        _(" (unknown card {unknown})").format(unknown=unknown) if unknown else ""
+    said = _("calls {card}").format(card=card_name(called)) + (
+        _(" (unknown card {unknown})").format(unknown=card_name(unknown)) if unknown else ""
     )
     return _Call((holder,) if holder != picker else (), said, called, unknown)
 
@@ -287,7 +298,7 @@ def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int)
         partners = tuple(dict.fromkeys((*partners, right)))
     return _Call(
         tuple(p for p in partners if p != picker),
-        _("the {called} names the partner").format(called=called),
+        _("the {called} names the partner").format(called=card_name(called)),
     )
 
 
@@ -303,12 +314,14 @@ def _call_problems(
     if game.is_trump(called) or called.suit not in callable_suits:
         found.append(
             _("{called} cannot be called: call the ace of a suit that is not trump").format(
-                called=called
+                called=card_name(called)
             )
         )
     if called in own:
         found.append(
-            _("{picker} called {called}, which {picker} holds").format(picker=picker, called=called)
+            _("{picker} called {called}, which {picker} holds").format(
+                picker=picker, called=card_name(called)
+            )
         )
     if called.rank == Rank.TEN:
         if not all(Card(Rank.ACE, s) in own for s in FAIL_SUITS):
@@ -320,19 +333,19 @@ def _call_problems(
             _(
                 "{called} cannot be called: call an ace (a 10 only when holding all "
                 "three fail aces)"
-            ).format(called=called)
+            ).format(called=card_name(called))
         )
     if unknown is not None:
         if unknown not in own:
             found.append(
                 _("the unknown card {unknown} is not in {picker}'s hand after the bury").format(
-                    unknown=unknown, picker=picker
+                    unknown=card_name(unknown), picker=picker
                 )
             )
     elif not any(game.suit_of(c) == called.suit for c in own):
         found.append(
             _("{picker} called {called} without keeping a {suit_word} (after the bury)").format(
-                picker=picker, called=called, suit_word=suit_word(called.suit)
+                picker=picker, called=card_name(called), suit_word=suit_word(called.suit)
             )
         )
     return [Misplay(None, picker, message) for message in found]
@@ -365,7 +378,7 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
     call = _call(hand, rules, holding, problems)
     if game.name == "sie":
         tops = [c for c in game.trumps if c.rank in (Rank.QUEEN, Rank.JACK)]
-        lacking = [str(c) for c in tops if c not in hand.hands[picker]]
+        lacking = [card_name(c) for c in tops if c not in hand.hands[picker]]
         if lacking:
             problems.append(
                 Misplay(
@@ -489,7 +502,7 @@ def _after_the_bury(hand: HandFile) -> dict[str, list[Card]]:
             raise HandFileError(
                 hand.lines.get("bury", 1),
                 _("{picker} buried {card}, which was not in {picker}'s hand or the blind").format(
-                    picker=picker, card=card
+                    picker=picker, card=card_name(card)
                 ),
             )
         holding[picker].remove(card)
@@ -587,7 +600,7 @@ def _check_held(
                 _(
                     "trick {number}: {player} plays {card}, which {player} does not "
                     "hold{where}; the cards go in the order played, the leader's first"
-                ).format(number=number, player=player, card=card, where=where),
+                ).format(number=number, player=player, card=card_name(card), where=where),
             )
 
 
@@ -609,9 +622,9 @@ def _follow_problems(
                         "{player} reneged: played {card} on a {suit_word} lead while holding {map}"
                     ).format(
                         player=play.player,
-                        card=play.card,
+                        card=card_name(play.card),
                         suit_word=suit_word(led),
-                        map=", ".join(map(str, following)),
+                        map=", ".join(map(card_name, following)),
                     )
                 ),
             )
@@ -641,7 +654,7 @@ def _called_rules(
                     _(
                         "{player} held the called {called} and played {card}: the called card "
                         "must be played when its suit is first led"
-                    ).format(player=player, called=called, card=card)
+                    ).format(player=player, called=card_name(called), card=card_name(card))
                 )
         elif (
             not play.first_of_called
@@ -651,7 +664,7 @@ def _called_rules(
         ):
             found.append(
                 _("{player} played the called {called} before its suit was led").format(
-                    player=player, called=called
+                    player=player, called=card_name(called)
                 )
             )
     if player == picker:
@@ -673,14 +686,14 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game, keep: bool) -> li
                 found.append(
                     _(
                         "{player} played the unknown card {unknown} before {suit_word}s were led"
-                    ).format(player=player, unknown=unknown, suit_word=suit_word(suit))
+                    ).format(player=player, unknown=card_name(unknown), suit_word=suit_word(suit))
                 )
         elif keep and game.suit_of(card) == suit and not keeps:
             found.append(
                 _(
                     "{player} played {card}, the last {suit_word}, before the called suit "
                     "was led: the picker must keep one"
-                ).format(player=player, card=card, suit_word=suit_word(suit))
+                ).format(player=player, card=card_name(card), suit_word=suit_word(suit))
             )
     ace = Card(Rank.ACE, suit)
     if play.first_of_called and called.rank == Rank.TEN and ace in held and card != ace:
@@ -688,14 +701,24 @@ def _picker_called_rules(play: _Play, call: _Call, game: Game, keep: bool) -> li
             _(
                 "{player} called the {called} and must play the ace of {suit_word}s when "
                 "{suit_word}s are first led, not {card}"
-            ).format(player=player, called=called, suit_word=suit_word(suit), card=card)
+            ).format(
+                player=player,
+                called=card_name(called),
+                suit_word=suit_word(suit),
+                card=card_name(card),
+            )
         )
     if play.first_of_called and unknown is not None and card != unknown:
         found.append(
             _(
                 "{player} must play the unknown card {unknown} when {suit_word}s are "
                 "first led, not {card}"
-            ).format(player=player, unknown=unknown, suit_word=suit_word(suit), card=card)
+            ).format(
+                player=player,
+                unknown=card_name(unknown),
+                suit_word=suit_word(suit),
+                card=card_name(card),
+            )
         )
     return found
 

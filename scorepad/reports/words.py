@@ -72,6 +72,16 @@ def marks(row: Row, result: Score | None) -> list[str]:
     return found
 
 
+def _dealt_in(row: Row, result: Score) -> str:
+    """Where `--out` named someone else while the dealer plays: who deals and who sits out
+    (a table whose dealer sits out would otherwise not see the dealer dealt in)."""
+    if not row.out or not row.dealer or row.dealer in result.sitting_out:
+        return ""
+    return "; " + _("{dealer} deals and plays, {out} sits out").format(
+        dealer=row.dealer, out=", ".join(result.sitting_out or row.out)
+    )
+
+
 def _pot_words(result: Score) -> str:
     """What a hand played for the pot did with it, in a few words."""
     if result.pot < 0:
@@ -209,7 +219,7 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         f"; {m}"
         for m in marks(row, result)
         if result.level is None or m not in (_("schneider"), _("no-trick"))
-    )
+    ) + _dealt_in(row, result)
     stake = result.stake
     if result.outcome is Outcome.PENALTY:
         if row.paid_to:

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from ..errors import RulesError
 from ..games import BASE_GAMES, RUNS_MIN_GAMES, VALUED
+from ..i18n import N_, decimal_text
 from ..i18n import gettext as _
 from ..names import FAMILIES
 
@@ -75,7 +76,9 @@ class Setting(NamedTuple):
                 "the one before, e.g. 2,1"
             ).format(most=MAX_PLACES)
         if self.kind == "int":
-            return _("a whole number {low} to {high:,}").format(low=self.low, high=self.highest)
+            return _("a whole number {low} to {high}").format(
+                low=self.low, high=decimal_text(f"{self.highest:,}")
+            )
         return _("any text")
 
     def parse(self, text: str) -> Any:
@@ -506,6 +509,26 @@ SCALAR_BY_KEY = {s.key: s for s in SCALARS}
 # Settings a table stores only when they differ from their default (which a table without
 # them takes): a session that does not use them stays readable by a scorepad that does not
 # know them (one that reads its format).
+# (a message of its own for each game: German names the game in its own case, "Grundwert des
+# Rufspiels", "der Hochzeit")
+BASE_VALUE_HELP = {
+    "partner": N_("Schafkopf: base value of a partner game"),
+    "solo": N_("Schafkopf: base value of a solo game"),
+    "wenz": N_("Schafkopf: base value of a wenz game"),
+    "geier": N_("Schafkopf: base value of a geier game"),
+    "solo-tout": N_("Schafkopf: base value of a solo-tout game"),
+    "wenz-tout": N_("Schafkopf: base value of a wenz-tout game"),
+    "geier-tout": N_("Schafkopf: base value of a geier-tout game"),
+    "hochzeit": N_("Schafkopf: base value of a hochzeit game"),
+    "bettel": N_("Schafkopf: base value of a bettel game"),
+    "farbwenz": N_("Schafkopf: base value of a farbwenz game"),
+    "farbgeier": N_("Schafkopf: base value of a farbgeier game"),
+    "farbwenz-tout": N_("Schafkopf: base value of a farbwenz-tout game"),
+    "farbgeier-tout": N_("Schafkopf: base value of a farbgeier-tout game"),
+    "sie": N_("Schafkopf: base value of a sie game"),
+    "ramsch": N_("Schafkopf: base value of a ramsch game"),
+}
+
 STORED_WHEN_SET = frozenset(
     ("pot_ante", "pot_split", "pot_max", "bock_after", "bock_hands", "bock_factor", "bock_stacking")
 )
@@ -531,7 +554,7 @@ def setting_for(key: str, known_keys: Iterable[str] = ()) -> Setting:
         return Setting(
             key,
             "int",
-            _("Schafkopf: base value of a {game} game").format(game=parts[1]),
+            _(BASE_VALUE_HELP[parts[1]]),
             low=1,
             family="schafkopf",
         )

@@ -4,6 +4,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..errors import HandError
+from ..i18n import decimal_text
 from ..i18n import gettext as _
 from ..names import Role
 from ..rules import MAX_AMOUNT, Rules
@@ -30,8 +31,8 @@ def score_penalty(rules: Rules, penalty: Penalty) -> Score:
         raise HandError(_("⟨paid_to⟩ {to}: {to} is the one who pays").format(to=to))
     if not 1 <= penalty.points <= MAX_AMOUNT:
         raise HandError(
-            _("⟨points⟩ {points}: a penalty is 1 to {max_amount:,} points").format(
-                points=penalty.points, max_amount=MAX_AMOUNT
+            _("⟨points⟩ {points}: a penalty is 1 to {max_amount} points").format(
+                points=penalty.points, max_amount=decimal_text(f"{MAX_AMOUNT:,}")
             )
         )
     n = penalty.points

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 from bisect import bisect_left
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,11 @@ def _room_problem(snapshot: Snapshot) -> str | None:
     return None
 
 
-def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
+def repair_file(
+    snapshot: Snapshot, codec: Codec | None, tell: Callable[[str], None] | None = None
+) -> list[str]:
+    """Mend the file (see `Session.repair`); `tell` is told, before anything is changed, of
+    each line that cannot be read as CSV and is to be moved into FILE.rejected."""
     path = snapshot.path
     room = _room_problem(snapshot)
     if room is not None:
@@ -103,15 +108,18 @@ def repair_file(snapshot: Snapshot, codec: Codec | None) -> list[str]:
     fd, temp = temp_beside(path, "cannot repair")
     try:
         with os.fdopen(fd, "wb") as out:
-            done, torn = _mend(snapshot, codec, out)
+            done, rejected = _mend(snapshot, codec, out)
             out.flush()
             os.fsync(out.fileno())
         if not done:
             os.unlink(temp)
             return []
+        if tell is not None:
+            for plan in (p for _raw, _line, p in rejected if p):
+                tell(plan)
         _keep_copy(snapshot, path.with_name(path.name + ".bak"))
-        if torn is not None:  # (kept only once the new file and the copy are written)
-            _reject(path, *torn)
+        if rejected:  # (kept only once the new file and the copy are written)
+            _reject(path, [raw for raw, _line, _plan in rejected])
         commit(path, snapshot.fd, temp)
     except (OSError, SessionError) as exc:
         with suppress(OSError):
@@ -152,7 +160,8 @@ class _Mending:
             else {}
         )
         self.width = codec.width if codec else 0
-        self.removed: list[int] = []  # the blank lines removed so far (in file order)
+        self.removed: list[int] = []  # the lines removed so far (in file order)
+        self.unreadable: list[int] = []  # those of them that cannot be read as CSV
         self.decimals: list[int] = []  # the lines whose decimals were written as whole numbers
         self.renumbered: list[int] = []  # the lines whose line cells were renumbered
         self.last_set = (0, 0)  # the last set row's line, as the file is and as it will be
@@ -296,7 +305,7 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
     pending: list[bytes] = []  # the lines of a record whose quoted cell is not closed yet
     pending_line = 0
     quotes = 0
-    torn = None
+    rejected: list[tuple[bytes, int, str]] = []  # (the line, its number, what is said first)
     line = 0
     rest = b""
     for block in [*snapshot.blocks(), b""]:
@@ -313,7 +322,7 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
                 if pending:
                     out.write(b"".join(pending))
                     pending = []
-                torn = (raw, line)
+                rejected.append((raw, line, ""))
                 done.append(
                     f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
                 )
@@ -333,12 +342,32 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
             quotes += raw.count(b'"')
             if quotes % 2:  # (inside a quoted cell: the record goes on on the next line)
                 continue
-            out.write(mending.record(b"".join(pending), pending_line))
+            record = b"".join(pending)
             pending, quotes = [], 0
-    if pending:  # (a quoted cell never closed: as it is)
-        out.write(b"".join(pending))
-    if mending.removed:
-        removed = mending.removed
+            why = _unreadable(record) if columns_known and pending_line > 3 else None
+            if why is not None:  # (out of the file, into FILE.rejected: never lost)
+                mending.removed.append(pending_line)  # (the rows below move up, as for a blank)
+                mending.unreadable.append(pending_line)
+                rejected.append((record, pending_line, _moving(path, pending_line, why)))
+                done.append(
+                    f"moved line {pending_line}, which cannot be read as CSV, to "
+                    f"{path.name}.rejected"
+                )
+                continue
+            out.write(mending.record(record, pending_line))
+    if pending:  # (a quoted cell never closed)
+        record = b"".join(pending)
+        why = _unreadable(record) if columns_known and pending_line > 3 else None
+        if why is None:
+            out.write(record)
+        else:  # (it runs to the end of the file: moved out, as a line that cannot be read)
+            mending.unreadable.append(pending_line)
+            rejected.append((record, pending_line, _moving(path, pending_line, why)))
+            done.append(
+                f"moved line {pending_line}, which cannot be read as CSV, to {path.name}.rejected"
+            )
+    removed = [at for at in mending.removed if at not in mending.unreadable]
+    if removed:
         done.append(
             f"removed {_count(len(removed), 'blank line')} between rows ({_named(removed)})"
         )
@@ -359,7 +388,29 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
             f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
             f"({_lines_text(mended)})"
         )
-    return done, torn
+    return done, rejected
+
+
+def _unreadable(record: bytes) -> str | None:
+    """Why a record (a line, or the lines of a quoted cell) cannot be read as CSV, as verify
+    reads it; None when it can."""
+    try:
+        text = record.decode(ENCODING)
+    except UnicodeDecodeError:
+        return None  # (not UTF-8: verify says so, and a person mends it)
+    try:
+        list(csv.reader([text[:-2] if text.endswith("\r\n") else text[:-1]], strict=True))
+    except csv.Error as exc:
+        return str(exc)
+    return None
+
+
+def _moving(path: Path, line: int, why: str) -> str:
+    """What a repair says before it moves an unreadable line out of the file."""
+    return _(
+        "{path}:{line}: cannot be read as CSV ({why}); moving it into {name}.rejected (kept "
+        "there as it was, not lost)"
+    ).format(path=path, line=line, why=why, name=path.name)
 
 
 def _count(number: int, word: str) -> str:
@@ -375,20 +426,22 @@ def _lines_text(lines: list[int]) -> str:
     return f"lines {shown}" + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
 
 
-def _reject(path: Path, raw: bytes, line: int) -> None:
-    """Keep a torn line in FILE.rejected, once (a repair that failed after keeping it and is
-    run again does not keep it twice)."""
+def _reject(path: Path, lines: list[bytes]) -> None:
+    """Keep the lines moved out of the file (a torn last line, lines that cannot be read as
+    CSV) at the end of FILE.rejected, appended and fsynced, once (a repair that failed after
+    keeping them and is run again does not keep them twice)."""
     rejected = path.with_name(path.name + ".rejected")
+    chunk = b"".join(raw if raw.endswith(b"\n") else raw + b"\n" for raw in lines)
     with suppress(OSError):
         size = rejected.stat().st_size
-        if size > len(raw):
+        if size >= len(chunk):
             with open(rejected, "rb") as kept:
-                kept.seek(size - len(raw) - 1)
-                if kept.read() == raw + b"\n":
+                kept.seek(size - len(chunk))
+                if kept.read() == chunk:
                     return
     try:
         with open(rejected, "ab") as out:
-            out.write(raw + b"\n")
+            out.write(chunk)
             out.flush()
             os.fsync(out.fileno())
     except OSError as exc:

@@ -209,7 +209,12 @@ class Snapshot:
                         path, _("the line is incomplete; run `scorepad repair`"), number
                     ) from None
                 raise SessionError(
-                    path, _("cannot read this line as CSV: {exc}").format(exc=exc), number
+                    path,
+                    _(
+                        "cannot read this line as CSV: {exc}; `scorepad repair` moves it into a "
+                        ".rejected file beside it"
+                    ).format(exc=exc),
+                    number,
                 ) from None
             except UnicodeDecodeError:
                 raise SessionError(path, _("not UTF-8 text"), number) from None

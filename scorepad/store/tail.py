@@ -114,7 +114,12 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
     try:
         cells = next(csv.reader([text], strict=True), [])
     except csv.Error as exc:
-        raise fail(_("cannot read this line as CSV: {exc}").format(exc=exc)) from None
+        raise fail(
+            _(
+                "cannot read this line as CSV: {exc}; `scorepad repair` moves it into a "
+                ".rejected file beside it"
+            ).format(exc=exc)
+        ) from None
     try:
         return head.codec.decode(cells, 0)
     except LedgerError as exc:

@@ -66,6 +66,7 @@ from .. import i18n
 from ..errors import ScorepadError
 from ..i18n import N_
 from ..session import Session, Waiting
+from ..tournament_store import round_hands
 from .follow import POLL, BoardNight, LiveBoard, MoneyRate, changes_text, rows_since
 from .records import (
     MAX_BODY,
@@ -104,6 +105,7 @@ class Board(LiveBoard):
     ):
         super().__init__(poll, hosts)
         self.path = Path(path)
+        self.most_hands = round_hands(self.path)  # a tournament table: its round's hands
         self.money = money
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
@@ -116,7 +118,7 @@ class Board(LiveBoard):
     def session(self) -> Session:
         """A handle on the session for one request (see the module's docstring: never shared
         across threads)."""
-        return Session(self.path, Waiting(ENTRY_WAIT))
+        return Session(self.path, Waiting(ENTRY_WAIT), self.most_hands)
 
     def look(self) -> tuple[int, int, int] | None:
         try:
