@@ -296,10 +296,11 @@ def status(folder: Path, fmt: str) -> None:
         scorepad tournament status kirchweih
     """
     from ..render import render, to_json
-    from ..tournament_store import load, progress, table_record
+    from ..tournament_store import load, progress, table_record, tidy
     from ..tournament_store import status as table_status
 
     t = load(folder)
+    tidy(folder)  # (what a killed draw left, if no draw is under way)
     tables = table_status(folder, t)
     if fmt == "json":
         click.echo(
