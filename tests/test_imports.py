@@ -45,7 +45,8 @@ def test_help_does_not_import_tabulate_or_the_domain(args: list[str]) -> None:
 
 
 def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
-    # `serve` (and its web stack) is imported only by `scorepad serve`
+    # `serve` (and its web stack) is imported only by `scorepad serve`; the tournament's files
+    # only for a table of one
     path = tmp_path / "night.csv"
     code = (
         "import sys\n"
@@ -56,7 +57,8 @@ def test_recording_a_hand_does_not_load_the_live_board(tmp_path: Path) -> None:
         "):\n"
         "    try:\n        cli.main(args, prog_name='scorepad')\n"
         "    except SystemExit:\n        pass\n"
-        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.web')\n"
+        "web = ('starlette', 'uvicorn', 'sse_starlette', 'scorepad.web',"
+        " 'scorepad.tournament_store')\n"
         "print(','.join(m for m in web if m in sys.modules), file=sys.stderr)\n"
     )
     result = subprocess.run(

@@ -325,9 +325,13 @@ def open_session(path: Path) -> Session:
     """The session at `path`, waiting for another scorepad's lock as `--wait` says (and saying
     so on stderr when the wait is longer than a moment)."""
     from ..session import Session
-    from ..tournament_store import round_hands
 
-    return Session(path, waiting(), round_hands(path))
+    most_hands = None
+    if path.name.startswith("table-") and path.parent.name.startswith("round-"):
+        from ..tournament_store import round_hands  # (a tournament's table, maybe: only then)
+
+        most_hands = round_hands(path)
+    return Session(path, waiting(), most_hands)
 
 
 def waiting() -> Waiting:
