@@ -58,7 +58,7 @@ class Terminal:
         self.master = master
         self.seen = ""
 
-    def expect(self, text: str, timeout: float = 15) -> None:
+    def expect(self, text: str, timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.seen:
             left = deadline - time.monotonic()
@@ -71,6 +71,17 @@ class Terminal:
                     chunk = b""
                 assert chunk, f"{text!r} not seen before the end: {self.seen[-2000:]!r}"
                 self.seen += chunk.decode("utf-8", "replace")
+
+    def reading_keys(self, timeout: float = 120) -> None:
+        """Wait until the terminal is read a key at a time (readline has taken it over from
+        the line discipline, which would take a tab as text): the event a prompt of readline's
+        needs before a tab is typed, whatever time it takes on a busy machine."""
+        import termios
+
+        deadline = time.monotonic() + timeout
+        while termios.tcgetattr(self.master)[3] & termios.ICANON:
+            assert time.monotonic() < deadline, "the terminal was never read a key at a time"
+            time.sleep(0.01)
 
     def send(self, text: str) -> None:
         os.write(self.master, text.encode())
@@ -97,11 +108,10 @@ def test_ctrl_c_says_the_hand_was_not_recorded_and_exits_130(run: Run, tmp_path:
     try:
         term.expect("Enter to stop): ")
         term.send("Ann\r")
-        term.expect("alone): ")
-        time.sleep(0.3)  # (at the prompt, as a person is)
+        term.expect("alone): ")  # (at the prompt, as a person is)
         term.send("\x03")  # Ctrl-C
         term.expect("not recorded")
-        code = term.process.wait(timeout=15)
+        code = term.process.wait(timeout=120)
     finally:
         term.close()
     assert code == 130
@@ -118,7 +128,7 @@ def test_tab_completes_a_name_ignoring_accents(run: Run, tmp_path: Path) -> None
     term = Terminal("-f", str(path), "play")
     try:
         term.expect("Enter to stop): ")
-        time.sleep(0.3)
+        term.reading_keys()
         term.send("ju\t")
         term.expect("Jürgen")
         term.send("\r")
@@ -126,7 +136,7 @@ def test_tab_completes_a_name_ignoring_accents(run: Run, tmp_path: Path) -> None
         term.send("Cy\r70\r4\r\r\r")  # Cy, 70 points, 4 tricks, no crack, record
         term.expect("Hand 1: Jürgen picked")
         term.send("\r")  # an empty answer ends
-        code = term.process.wait(timeout=15)
+        code = term.process.wait(timeout=120)
     finally:
         term.close()
     assert code == 0
