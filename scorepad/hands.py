@@ -37,6 +37,7 @@ class Type:
     COUNT = "count"  # a whole number that is 0 unless given (knocks, Stoss, blitzes)
     COUNTS = "counts"  # a whole number for each of some players
     GAME = "game"  # a Schafkopf game (games.GAMES)
+    CALL = "call"  # what the picker called: a suit, as `scoring.called` reads it
     KIND = "kind"  # says which kind of hand it is (the inputs of `--leaster` and its like)
     BOCK = "bock"  # a Bock hand's place and factor, `2/5x2` (`scoring.Bock`)
 
@@ -118,6 +119,17 @@ INPUTS = (
         "The picker's partner (repeatable).",
         word="partner",
         metavar="NAME",
+    ),
+    Input(
+        "called",
+        Type.CALL,
+        _k(PICKER),
+        "What the picker called: the ace's suit (clubs, spades, hearts), ten-SUIT for a called "
+        "ten, unknown for an unknown-card call; Schafkopf: the called Sau (eichel, gras, "
+        "schellen; or acorns, leaves, bells).",
+        since=9,
+        metavar="SUIT",
+        amend_help="What the picker called (as for hand); none: nothing noted.",
     ),
     Input("alone", Type.FLAG, _k(PICKER), "The picker went alone."),
     Input(
@@ -395,6 +407,7 @@ def amend_changes(values: Mapping[str, Any], out: Sequence[str] = ()) -> dict[st
         changes["alone"] = False
     if values.get("alone"):
         changes["partners"] = ()
+        changes.setdefault("called", None)  # (a picker alone called nothing)
     if values.get("no_crack"):
         changes.update(crack=None, recrack=False)
     if out:

@@ -188,14 +188,20 @@ def money(amount: Decimal, currency: str = "$") -> str:
     sign = "-" if amount < 0 else ""
     if german():
         return f"{sign}{decimal_text(f'{abs(amount):,.2f}')} {currency}"
-    return f"{sign}{currency}{abs(amount):,.2f}"
+    return f"{sign}{_before(currency)}{abs(amount):,.2f}"
+
+
+def _before(currency: str) -> str:
+    """A currency as it stands before an amount in English: a symbol as it is ($1.50), a code
+    of letters with a space (EUR 1.50)."""
+    return f"{currency} " if currency[-1:].isalpha() else currency
 
 
 def rate_money(shown: str, currency: str = "$") -> str:
     """A rate as given (`0.25`, `0.001`: never rounded) with its currency, as `money` places it."""
     if german():
         return f"{decimal_text(shown)} {currency}"
-    return f"{currency}{shown}"
+    return f"{_before(currency)}{shown}"
 
 
 def amount_typed(text: str) -> str:

@@ -113,6 +113,9 @@ HEADERS = (
     N_("Prize"),
     N_("Each"),
     N_("Solos"),
+    N_("Called"),
+    N_("Calls"),
+    N_("Side won"),
 )
 """Every table's headers, translated in a text table (CSV and JSON keep them as written)."""
 

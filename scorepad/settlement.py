@@ -5,7 +5,7 @@ Pure functions over Decimals and whole cents; no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 
@@ -124,6 +124,20 @@ def _balances(points: Mapping[str, int], rate: Decimal) -> dict[str, Decimal]:
         for player in order[: abs(off)]:
             rounded[player] += sign * CENT
     return {p: v + 0 for p, v in rounded.items()}  # + 0 turns -0.00 into 0.00
+
+
+def season_balances(
+    nights: Iterable[tuple[Mapping[str, int], Decimal]], name: Callable[[str], str]
+) -> dict[str, Decimal]:
+    """Each player's balance over many nights: each night's game points at its rate, to the
+    cent (`money_balances`, as that night settles), added up under the name `name` gives the
+    player (a season matches names case-blind). The balances sum to zero as each night's do."""
+    total: dict[str, Decimal] = {}
+    for points, rate in nights:
+        for player, amount in money_balances(points, rate).items():
+            key = name(player)
+            total[key] = total.get(key, Decimal(0)) + amount
+    return total
 
 
 def fewest_payments(balances: Mapping[str, Decimal]) -> list[Payment]:

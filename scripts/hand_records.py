@@ -43,6 +43,7 @@ TYPES = {
     Type.COUNT: ("int", None),
     Type.COUNTS: ("Mapping[str, int] | None", None),
     Type.GAME: ("str | None", None),
+    Type.CALL: ("str | None", None),
     Type.BOCK: ("str", None),
 }
 

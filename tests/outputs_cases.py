@@ -1033,7 +1033,7 @@ def _night_scripts() -> list[Case]:
         "no-rules.csv": b"\r\n".join(lines[:1] + lines[2:]),
         "bom.csv": b"\xef\xbb\xbf" + friday,
         "lf.csv": friday.replace(b"\r\n", b"\n"),
-        "newer.csv": _edit_cell(friday, 1, "format", "9"),
+        "newer.csv": _edit_cell(friday, 1, "format", "10"),
         "bad-kind.csv": _edit_cell(friday, 8, "kind", "pickr"),
         "bad-name.csv": _edit_cell(friday, 9, "picker", "Zed"),
         "void-of-nothing.csv": _edit_cell(friday, 20, "ref", "99"),
@@ -1057,10 +1057,10 @@ def _night_scripts() -> list[Case]:
     )
     # play: the guided mode
     plays = {
-        "a picker hand and a leaster": "ann\nBob\n64\n4\n\n\nleaster\nCy\ny\n\n",
-        "wrong answers asked again": "Zed\nAnn\nAnn\nBob\n121\nsixty\n70\n9\n\nAnn\nEd\nmaybe\ny\ny\n",
-        "notes, undo, seats and help": "?\nAnn\nBob\n70\n4\n\nAnn's big one\nundo\njoin Flo\nleave Flo\n\n",
-        "every trick, asked the tricks": "Ann\nBob\n120\n\n6\n\n\n\n",
+        "a picker hand and a leaster": "ann\nBob\nclubs\n64\n4\n\n\nleaster\nCy\ny\n\n",
+        "wrong answers asked again": "Zed\nAnn\nAnn\nBob\ndiamonds\n\n121\nsixty\n70\n9\n\nAnn\nEd\nmaybe\ny\ny\n",
+        "notes, undo, seats and help": "?\nAnn\nBob\n\n70\n4\n\nAnn's big one\nundo\njoin Flo\nleave Flo\n\n",
+        "every trick, asked the tricks": "Ann\nBob\n\n120\n\n6\n\n\n\n",
         "the input ends half way": "Ann\nBob\n",
         "nothing": "",
     }
@@ -1087,7 +1087,7 @@ def _night_scripts() -> list[Case]:
         _script(
             "play",
             "offers to start a session",
-            (_night("play"), "\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n"),
+            (_night("play"), "\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n\n70\n4\n\n\n\n"),
             (("-f", "other.csv", "play"), "n\n"),
         ),
         _script(

@@ -4,6 +4,7 @@ only the inputs the deal allows, and undo."""
 
 import json
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -176,9 +177,17 @@ def test_money_and_the_settlement_are_settles_own(bavarian: Path, run: Run) -> N
     assert all(p["shown"].startswith("€") for p in money["payments"])
 
 
-def test_without_a_rate_the_board_shows_points_only(bavarian: Path) -> None:
+def test_without_a_rate_the_board_shows_points_only(bavarian: Path, run: Run) -> None:
+    assert run("-f", bavarian, "set", "rate=none").exit_code == 0
     with TestClient(create_app(Board(bavarian)), base_url=LOCAL) as client:
         assert client.get("/api/state").json()["money"] is None
+
+
+def test_without_serve_rate_the_board_settles_at_the_tables_rate(bavarian: Path) -> None:
+    with TestClient(create_app(Board(bavarian)), base_url=LOCAL) as client:
+        money = client.get("/api/state").json()["money"]
+    assert (money["rate"], money["currency"], money["rate_text"]) == ("0.01", "EUR", "EUR 0.01")
+    assert sum(Decimal(v) for v in money["balances"].values()) == 0
 
 
 def test_serve_refuses_a_bad_rate_or_currency_in_one_line(fails: Any, bavarian: Path) -> None:

@@ -92,4 +92,7 @@ def test_the_bavarian_evening_is_played_in_german(page: str) -> None:
     evening = _first(page)
     assert evening[0].startswith("--lang de new ") and "--rules bavarian" in evening[0]
     assert all(args.startswith("--lang de ") for args in evening)
-    assert evening[-1].startswith("--lang de settle ") and "Abrechnung" in _shown(page)
+    # (a Bavarian night settles in euro at its table's rate, issue 40: no --rate needed)
+    assert evening[-1] == "--lang de settle"
+    assert "Abrechnung zu 0,01 EUR je Punkt" in _shown(page)
+    assert "Satz und Währung aus dem Regelwerk bavarian." in _shown(page)

@@ -867,14 +867,14 @@ def test_a_german_night_reads_german_throughout(tmp_path: Path) -> None:
 def test_play_in_german_takes_the_changes_in_german_words_and_english_ones(night: Path) -> None:
     answers = [
         "?",  # the help, naming the German words
-        "Ann", "Bob", "70", "4", "", "",  # hand 1: Ann + Bob 70, recorded
+        "Ann", "Bob", "", "70", "4", "", "",  # hand 1: Ann + Bob 70, recorded
         "zurück",  # undoes it
         "kommt Flo",  # a sixth sits down
         "geht Flo",  # and leaves
         "streichen",  # (no hand's number: asked again)
         "strafe Ed 2 an Ann",  # hand 2, a penalty
         "Rueckgaengig",  # undoes it (any case, ae for ä)
-        "Ann", "Cy", "64", "", "", "",  # hand 3
+        "Ann", "Cy", "", "64", "", "", "",  # hand 3
         "ändern 3 --points 80",
         "undo",  # the English word keeps working
         "",
@@ -1045,3 +1045,11 @@ def test_large_numbers_in_german_messages_are_grouped_with_points(tmp_path: Path
             penalty.stderr
         )
         assert setting.exit_code != 0 and setting.stderr.rstrip().endswith(grouped)
+
+
+def test_a_sie_is_explained_with_the_games_german_names() -> None:
+    """Issue 40, item 13: no game key in a German sentence ("doppelt ein Solo Tout")."""
+    args = ("check", "--rules", "bavarian", "--players", "A,B,C,D", "--picker", "A", "--game",
+            "sie", "--points", "120", "--tricks", "8", "--explain")  # fmt: skip
+    assert "Spielwert: eine Sie ist doppelt ein Solo Tout: 2 x" in de(*args).stdout
+    assert "Game value: a sie is twice a solo-tout: 2 x" in en(*args).stdout

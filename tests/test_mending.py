@@ -263,7 +263,9 @@ def test_replay_record_refuses_a_hand_file_recorded_already(run: Run, tmp_path: 
     assert first.exit_code == 0, first.output
     assert "Recorded into" in first.stdout
     row = _rows(path)[2]
-    assert len(row["digest"]) == 64 and _rows(path)[0]["format"] == "7"
+    # (its digest is format 7's; its call, AC, is format 9's `called`, which the file now has)
+    assert len(row["digest"]) == 64 and _rows(path)[0]["format"] == "9"
+    assert row["called"] == "clubs"
     assert run("-f", path, "verify").stdout == ""
     # the same hand again (the session's next dealer is West now: the hand file's is
     # South, but the first thing said is that it is recorded), spelt otherwise too

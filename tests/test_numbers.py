@@ -141,7 +141,7 @@ def test_a_number_with_spaces_around_it_or_a_sign_is_still_a_number(
 
 
 def test_play_asks_again_for_points_not_in_ascii_digits(run: Run, session: Path) -> None:
-    answers = ["Ann", "Bob", "7_0", "٧٠", "70", "", "", "y", ""]
+    answers = ["Ann", "Bob", "", "7_0", "٧٠", "70", "", "", "y", ""]
     result = run("-f", session, "play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
     assert (result.stdout + result.stderr).count("give a whole number from 0 to 120") == 2

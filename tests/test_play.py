@@ -30,6 +30,7 @@ def test_a_hand_a_leaster_and_a_clean_end(table: Night) -> None:
     answers = [
         "ann",
         "Bob",
+        "",  # the called suit, not noted
         "64",
         "4",
         "",
@@ -55,6 +56,7 @@ def test_wrong_answers_are_asked_again(table: Night) -> None:
         "Ann",
         "Ann",
         "Bob",
+        "",
         "121",
         "sixty",
         "70",
@@ -82,7 +84,7 @@ def test_wrong_answers_are_asked_again(table: Night) -> None:
 def test_saying_no_records_nothing(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     before = table.path.read_bytes()
-    result = table("play", input="Ann\nBob\n70\n\n\nn\n\n")
+    result = table("play", input="Ann\nBob\n\n70\n\n\nn\n\n")
     assert "Not recorded." in result.stdout
     assert table.path.read_bytes() == before
 
@@ -100,11 +102,13 @@ def test_an_impossible_hand_is_taken_again(table: Night) -> None:
     answers = [
         "Ann",
         "Bob",
+        "",
         "100",
         "6",
         "",  # every trick but not 120: impossible
         "Ann",
         "Bob",
+        "",
         "120",
         "6",
         "",
@@ -136,7 +140,7 @@ def test_play_on_a_missing_file_is_one_clear_error(table: Night) -> None:
 def test_play_asks_for_the_tricks_when_the_points_leave_the_level_open(table: Night) -> None:
     table("new", "--players", "Ann,Bob,Cy,Dee,Ed")
     # 120 points: Enter is not an answer to the tricks; 6 is (every trick: no-trick, level 3)
-    answers = ["Ann", "Bob", "120", "", "6", "", "", ""]
+    answers = ["Ann", "Bob", "", "120", "", "6", "", "", ""]
     result = table("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
     assert "120 points could be every trick or not" in result.stdout
@@ -150,6 +154,7 @@ def test_play_takes_notes_undo_seat_changes_and_help(table: Night) -> None:
         "?",  # the help
         "Ann",
         "Bob",
+        "",
         "70",
         "4",
         "",
@@ -173,7 +178,7 @@ def test_play_takes_notes_undo_seat_changes_and_help(table: Night) -> None:
 
 
 def test_play_offers_to_start_a_session(table: Night) -> None:
-    result = table("play", input="\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n70\n4\n\n\n\n")
+    result = table("play", input="\n\nAnn,Bob,Cy,Dee,Ed\nAnn\nBob\n\n70\n4\n\n\n\n")
     assert result.exit_code == 0, result.stderr
     assert f"There is no session at {table.path}" in result.stdout
     assert "Started " in result.stdout and totals(table)["Ann"] == 2

@@ -136,7 +136,7 @@ def test_tab_completes_a_name_ignoring_accents(run: Run, tmp_path: Path) -> None
         term.expect("Jürgen")
         term.send("\r")
         term.expect("Partner?")
-        term.send("Cy\r70\r4\r\r\r")  # Cy, 70 points, 4 tricks, no crack, record
+        term.send("Cy\r\r70\r4\r\r\r")  # Cy, no call noted, 70 points, 4 tricks, no crack, record
         term.expect("Hand 1: Jürgen picked")
         term.send("\r")  # an empty answer ends
         code = term.process.wait(timeout=120)
@@ -156,7 +156,7 @@ def test_no_or_cancel_at_the_confirmation_records_nothing(
     path = tmp_path / "night.csv"
     _new(run, path)
     before = path.read_bytes()
-    result = run("-f", path, "play", input=f"Ann\nBob\n70\n4\n\n{answer}\n\n")
+    result = run("-f", path, "play", input=f"Ann\nBob\n\n70\n4\n\n{answer}\n\n")
     assert result.exit_code == 0, result.stderr
     assert "Not recorded." in result.stdout
     assert path.read_bytes() == before
@@ -166,8 +166,8 @@ def test_names_match_without_case_or_accents_by_prefix_or_seat(run: Run, tmp_pat
     path = tmp_path / "night.csv"
     _new(run, path, "Jürgen,Ann,Bob,Cy,Dee")
     answers = [
-        "jurgen", "A", "70", "4", "", "",  # Jürgen + Ann (a unique prefix), recorded
-        "3", "5", "64", "4", "", "",  # seat 3 (Bob) + seat 5 (Dee)
+        "jurgen", "A", "", "70", "4", "", "",  # Jürgen + Ann (a unique prefix), recorded
+        "3", "5", "", "64", "4", "", "",  # seat 3 (Bob) + seat 5 (Dee)
         "",
     ]  # fmt: skip
     result = run("-f", path, "play", input="\n".join(answers) + "\n")
@@ -183,7 +183,7 @@ def test_a_name_that_starts_two_or_a_seat_not_asked_for_is_asked_again(
 ) -> None:
     path = tmp_path / "night.csv"
     _new(run, path, "Jürgen,Jan,Bob,Cy,Dee")
-    answers = ["J", "9", "Jan", "2", "Bob", "70", "4", "", "", ""]
+    answers = ["J", "9", "Jan", "2", "Bob", "", "70", "4", "", "", ""]
     result = run("-f", path, "play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
     errors = result.stderr.splitlines()

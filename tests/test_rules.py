@@ -10,7 +10,7 @@ from _types import Fails, Run
 
 from scorepad.errors import RulesError
 from scorepad.names import PRESETS
-from scorepad.rules import load_rules, rules_from_dict
+from scorepad.rules import changed, load_rules, rules_from_dict
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -37,7 +37,6 @@ def test_presets_differ_as_rules_md_section_4_says() -> None:
     "text, key, value",
     [
         ("double_on_the_bump=true", "double_on_the_bump", True),
-        ("double_on_the_bump=off", "double_on_the_bump", False),
         ("all_pass=doubler", "all_pass", "doubler"),
         ("base=2", "base", 2),
         ("level_multipliers=1,2,4", "level_multipliers", (1, 2, 4)),
@@ -50,6 +49,24 @@ def test_set_values_are_typed(text: str, key: str, value: object) -> None:
     assert rules.overrides == (
         f"{key}={text.split('=')[1].strip('[]').replace(' ', '')}".replace("=off", "=false"),
     )
+
+
+def test_a_setting_at_the_presets_value_is_no_house_rule() -> None:
+    """Issue 40, item 4: only what differs from the preset is named in the summary."""
+    rules = load_rules("standard", ["double_on_the_bump=off", "all_pass=leaster", "base=2"])
+    assert not rules.double_on_the_bump and rules.all_pass == "leaster"
+    assert rules.overrides == ("base=2",)
+    assert rules.summary() == "standard, with base=2"
+    assert load_rules("standard", ["all_pass=leaster"]).summary() == "standard"
+
+
+def test_a_setting_set_back_to_the_presets_value_leaves_the_summary() -> None:
+    """`scorepad set` back to the preset's value takes the override out of the summary."""
+    rules = changed(load_rules("standard", ["all_pass=doubler"]), ["base=3"])
+    assert rules.summary() == "standard, with all_pass=doubler, base=3"
+    back = changed(rules, ["all_pass=leaster"])
+    assert back.all_pass == "leaster" and back.summary() == "standard, with base=3"
+    assert changed(back, ["base=1"]).summary() == "standard"
 
 
 def test_set_a_deal_field() -> None:

@@ -181,6 +181,7 @@ def test_season_says_so_when_it_adds_schafkopf_points_to_sheepshead_points(
         "Warning: this season adds Sheepshead game points (standard-friday) to Schafkopf "
         "points (bavarian-evening): not the same unit (a Bavarian tariff counts cents); give "
         "each game a season of its own to compare like with like\n"
+        "Warning: no settlement: standard-friday set no rate; give --rate\n"
     )
     alike = run("season", samples / "standard-friday.csv", samples / "house-rules.csv")
     assert alike.exit_code == 0 and alike.stderr == ""

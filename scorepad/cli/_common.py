@@ -576,7 +576,20 @@ def _input_option(item: Input, amend: bool) -> Callable[..., Any]:
         extra["callback"] = _split_pairs
     elif item.type == Type.GAME:
         extra = {"type": GameChoice()}
+    elif item.type == Type.CALL:
+        extra["shell_complete"] = _complete_call
     return click.option(word, item.name, help=text, **extra)
+
+
+def _complete_call(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The words `--called` takes (the table's rules check which of them it writes)."""
+    from click.shell_completion import CompletionItem
+
+    from ..scoring.called import WORDS
+
+    return [CompletionItem(w) for w in WORDS if w.startswith(incomplete.lower())]
 
 
 def _bock_cell(ctx: click.Context, param: click.Parameter, value: int | None) -> str | None:

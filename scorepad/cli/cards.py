@@ -98,10 +98,13 @@ def check(
     """
     from ..errors import HandError
     from ..rules import load_rules
-    from ..scoring import score, tricks_needed
+    from ..scoring import PickerHand, score, tricks_needed
+    from ..scoring.called import spelled
 
     rules = load_rules(rules_spec, overrides)
     hand = build_hand(players, params)
+    if isinstance(hand, PickerHand):
+        hand = spelled(rules, hand)  # (the called suit as the table writes it)
     why = tricks_needed(rules, hand)
     if why:
         raise HandError(why)

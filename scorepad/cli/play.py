@@ -42,6 +42,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
+    from ..rules import Rules
     from ..scoring import Hand, PickerHand, Score, Seating
     from ..session import Session
     from ..store.format import Row
@@ -572,6 +573,7 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         partners = () if isinstance(answer, str) else answer
     else:
         alone = True
+    called = _ask_called(rules, seating, game, partners)
     tricks_in_hand = seating.deal.cards
     if game is not None and GAME_BY_NAME[game].won_by == WonBy.NO_TRICK:
         tricks = ask(
@@ -581,7 +583,9 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
             whole(0, tricks_in_hand),
         )
         knocks = ask(_("Knocks? (0 for none)"), whole(0, len(seating.order)), "0")
-        return PickerHand(state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks)
+        return PickerHand(
+            state.seated, picker, 0, tricks=tricks, game=game, knocks=knocks, called=called
+        )
     points = ask(
         _("Card points of the declarer's side (0-120)?")  # (nothing is laid away)
         if rules.is_schafkopf and not seating.deal.blind
@@ -674,4 +678,35 @@ def _ask_picker_hand(state: Ledger, seating: Seating, picker: str) -> PickerHand
         blitz=blitz,
         knocks=knocks,
         stoss=stoss,
+        called=called,
     )
+
+
+def _ask_called(
+    rules: Rules, seating: Seating, game: str | None, partners: tuple[str, ...]
+) -> str | None:
+    """What the picker called (optional: Enter if the table did not note it), where the
+    partner was found by a called ace: a Sauspiel, or a Sheepshead deal that calls one."""
+    from ..scoring import PickerHand
+    from ..scoring.called import calls_of, spelled
+
+    if rules.is_schafkopf:
+        if game != "partner":
+            return None
+        question = _("Called Sau? (eichel, gras, schellen; Enter if not noted)")
+    else:
+        if seating.deal.call != "ace" or not partners:
+            return None
+        question = _("Called suit? (clubs, spades, hearts, ten-SUIT, unknown; Enter if not noted)")
+    calls = calls_of(rules)
+
+    def pick(text: str) -> str | None:
+        if not text:
+            return None
+        called = spelled(rules, PickerHand((), "", 0, called=text)).called
+        if called not in calls:
+            raise ScorepadError(_("choose one of {calls}").format(calls=", ".join(calls)))
+        return called
+
+    answer: str | None = ask(question, pick, complete=list(calls))
+    return answer

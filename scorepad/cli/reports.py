@@ -24,6 +24,7 @@ from ._common import (
     table_format_option,
     use_color,
 )
+from ._money import TableMoney, season_money, table_money
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -35,27 +36,27 @@ if TYPE_CHECKING:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--rate",
-    default="1",
-    show_default=True,
     metavar="AMOUNT",
-    help="Money per game point, e.g. 0.25.",
+    help="Money per game point, e.g. 0.25. Default: the table's rate, else 1.",
 )
 @click.option(
     "--currency",
-    default="$",
-    show_default=True,
     metavar="SYMBOL",
-    callback=lambda ctx, param, value: currency_symbol(value),
-    help="Currency symbol to show amounts with (up to 5 characters).",
+    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+    help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
+    "currency, else $.",
 )
 @table_format_option()
 @session_file_option
 @click.pass_obj
-def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
+def settle(path: Path, rate: str | None, currency: str | None, fmt: str) -> None:
     """Settle the night: each player's points and money, then who pays whom.
 
     The payments clear every balance with the fewest payments possible (exactly, for up to 12
-    players with a balance), to the cent. A race night has no money: it shows the result.
+    players with a balance), to the cent. The rate and the currency are the table's (its
+    `rate` and `currency` settings: the bavarian preset settles at 0.01 EUR a point) unless
+    --rate and --currency are given; settle says which it used. A race night has no money: it
+    shows the result.
 
     Examples:
 
@@ -73,7 +74,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         rate_text,
     )
 
-    per_point = parse_rate(rate)
+    if rate is not None:  # (a rate mistyped is refused before the file is read)
+        parse_rate(rate)
     # (with the players' numbers, though it shows none: the pass that counts them leaves the
     # checkpoint the next report starts from)
     head, state, _stats = night_stats(open_session(path))
@@ -116,6 +118,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
         return
     points, payout = _settled_points(state)
     order = sorted(points, key=lambda p: (payout is not None and p == payout.party, -points[p], p))
+    money = table_money(state.rules, rate, currency)
+    per_point, currency = money.rate, money.currency
     check_rate_pays(points, per_point)
     balances = money_balances(points, per_point)
     payments = fewest_payments(balances)
@@ -126,6 +130,8 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
                     "file": str(path),
                     "rate": str(per_point),
                     "currency": currency,
+                    "rate_from": money.rate_from,
+                    "currency_from": money.currency_from,
                     "points": points,
                     "balances": {p: f"{balances[p]:.2f}" for p in points},
                     "payments": [pay.to_dict() for pay in payments],
@@ -162,6 +168,7 @@ def settle(path: Path, rate: str, currency: str, fmt: str) -> None:
             rate=rate_text(per_point, currency), count=state.hands, rules=rules_words(head, state)
         )
     )
+    click.echo(money.words())
     if payout is not None:
         click.echo(_payout_text(payout))
     click.echo(people)
@@ -321,6 +328,24 @@ def stats(path: Path, fmt: str) -> None:
                 state.hands,
             ).format(count=state.hands, rules=rules_words(head, state))
         )
+        _calls_table(records, fmt)
+
+
+def _calls_table(records: Sequence[dict[str, Any]], fmt: str) -> None:
+    """Under `stats`: each player's calls (the picker's `called`) by what was called, and how
+    often the side won with each; nothing where no call was recorded."""
+    from ..render import render
+    from ..scoring.called import called_name
+
+    rows = [
+        (r["player"], called_name(call), made["made"], made["won"])
+        for r in records
+        for call, made in r["calls"].items()
+    ]
+    if rows:
+        click.echo()
+        headers = ("Player", "Called", "Calls", "Side won")
+        click.echo(render(headers, rows, fmt, ("left", "left", "right", "right"), use_color(fmt)))
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -350,9 +375,28 @@ def stats(path: Path, fmt: str) -> None:
     show_default=True,
     help="With --rating: a player with fewer hands is shown no rating.",
 )
+@click.option(
+    "--rate",
+    metavar="AMOUNT",
+    help="Add who pays whom over all the nights, at this much a game point. Default: each "
+    "night's table's rate (with none, no settlement).",
+)
+@click.option(
+    "--currency",
+    metavar="SYMBOL",
+    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+    help="Currency symbol to show amounts with (up to 5 characters). Default: the tables' "
+    "currency, else $.",
+)
 @table_format_option()
 def season(
-    sources: tuple[Path, ...], skip_bad: bool, with_rating: bool, min_hands: int, fmt: str
+    sources: tuple[Path, ...],
+    skip_bad: bool,
+    with_rating: bool,
+    min_hands: int,
+    rate: str | None,
+    currency: str | None,
+    fmt: str,
 ) -> None:
     """A league table over many nights: each night a column, then totals and averages.
 
@@ -364,10 +408,14 @@ def season(
     night is checked as it is read; one that fails stops the table unless --skip-bad, which
     names it and leaves it out.
 
+    With --rate, or when every night's table sets a `rate`, it adds who pays whom over all the
+    nights, with the fewest payments (as settle does for one night): each night's balances at
+    its rate, to the cent, added up by player.
+
     Examples:
 
     \b
-        scorepad season sample_sessions/
+        scorepad season sample_sessions/ --rate 0.05
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
         scorepad season sample_sessions/league/ --rating
     """
@@ -376,6 +424,10 @@ def season(
     from ..reports import season as league
     from ..session import SessionError
 
+    if rate is not None:  # (a rate mistyped is refused before the files are read)
+        from ..settlement import parse_rate
+
+        parse_rate(rate)
     files = session_files(sources)
     memo = Memo()  # (a league's nights repeat one another's hands: each scored once)
     if with_rating:  # (each night's matches, from the pass that checks it: each read once)
@@ -385,6 +437,7 @@ def season(
         matches: list[NightMatches] = []
     names = night_names(files)
     nights = []
+    monies: list[tuple[str, dict[str, int], TableMoney]] = []  # each night's, to settle
     settlements: dict[str, str] = {}
     families: dict[str, list[str]] = {}  # family -> the nights played in it
     for file in files:
@@ -416,6 +469,10 @@ def season(
                 ).format(file=race)
             )
         nights.append((names[file], dict(state.totals)))
+        if state.rules.zero_sum:
+            monies.append(
+                (names[file], _settled_points(state)[0], table_money(state.rules, rate, currency))
+            )
         families.setdefault(state.rules.family, []).append(names[file])
         if with_rating:
             matches.append(matched)
@@ -426,6 +483,7 @@ def season(
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
     columns, records = league(nights)
     ratings = _ratings(matches) if with_rating else {}
+    money = season_money(monies, records)
     if fmt == "json":
         if with_rating:
             from ..rating import rating_record
@@ -437,7 +495,8 @@ def season(
                     if found is None
                     else {**rating_record(found), "ranked": found.hands >= min_hands}
                 )
-        click.echo(to_json({"nights": columns, "players": records}))
+        settled = {} if money is None else {"settlement": money.record()}
+        click.echo(to_json({"nights": columns, "players": records, **settled}))
         return
     headers = ["Player", *columns, "Total", "Nights", "Average"] + ["Rating"] * with_rating
     rows = [
@@ -467,6 +526,9 @@ def season(
                 ).format(count=min_hands, players=listed)
             )
         click.echo(_("Rating: OpenSkill Plackett-Luce over every hand, mu - 3 sigma."))
+    if money is not None:
+        click.echo()
+        money.show(fmt)
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:

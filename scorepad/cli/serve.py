@@ -50,15 +50,14 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     "--rate",
     metavar="AMOUNT",
     help="Show the money and the settlement too, at this much a game point (as settle --rate; "
-    "a Bavarian tariff is in cents: 0.01).",
+    "a Bavarian tariff is in cents: 0.01). Default: the table's rate; with none, no money.",
 )
 @click.option(
     "--currency",
-    default="$",
-    show_default=True,
     metavar="SYMBOL",
-    callback=lambda ctx, param, value: currency_symbol(value),
-    help="Currency symbol to show amounts with, with --rate (up to 5 characters).",
+    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+    help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
+    "currency, else $.",
 )
 @page_language_option
 @session_file_option
@@ -72,15 +71,16 @@ def serve(
     allow_hosts: tuple[str, ...],
     max_listeners: int,
     rate: str | None,
-    currency: str,
+    currency: str | None,
     language: str | None,
 ) -> None:
     """A live scoreboard of the session for every phone at the table (or the TV).
 
     Serves one page with the standings, the last hands, who deals next, the doublers pending,
     the rules in force and a running-totals chart; it updates by itself within a second of any
-    change to the session file, whoever makes it. With --rate it shows each player's money
-    and who pays whom, as `settle --rate` does. With --allow-entry the page can record hands
+    change to the session file, whoever makes it. With --rate, or a table whose `rate` setting
+    is set (the bavarian preset's: 0.01 EUR), it shows each player's money and who pays whom,
+    as `settle` does. With --allow-entry the page can record hands
     and undo the last change too, given the token (as `Authorization: Bearer TOKEN` or the
     link printed at start); without the token it shows no entry form.
 

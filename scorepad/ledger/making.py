@@ -23,6 +23,7 @@ from ..scoring import (
     seat,
     tricks_needed,
 )
+from ..scoring.called import spelled
 from ..store.format import LedgerError, Row, RowKind, check_note
 from . import bock as bocks
 from .bock import MAX_OWED, MAX_ROUNDS
@@ -60,6 +61,8 @@ class NewRows(Night):
         """The hand as this session scores it: its names as the session spells them, the
         dealer whoever is next unless given, and the doublings pending."""
         hand = canonical(hand._replace(players=self.seated), self.seated)
+        if isinstance(hand, PickerHand):
+            hand = spelled(self.rules, hand)  # (the called suit as the table writes it)
         if hand.dealer is None:
             hand = hand._replace(dealer=self.next_dealer)
         if hand.doubled:
@@ -213,6 +216,8 @@ class NewRows(Night):
             inputs["game"] = None  # (a Ramsch amended into a game: a partner game unless given)
         seated = self._seats_of(version)
         hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
+        if isinstance(hand, PickerHand):
+            hand = spelled(self.rules, hand)
         why = tricks_needed(self.rules, hand._replace(dealer=hand.dealer or version.row.dealer))
         if why:
             raise HandError(why)

@@ -80,6 +80,7 @@ class HandReplay:
     player_points: Mapping[str, int] | None = None  # a Ramsch: each player's card points
     knocks: int = 0
     stoss: int = 0
+    called: str | None = None  # what was called, as a hand's `called` input holds it
 
     @property
     def ok(self) -> bool:
@@ -266,6 +267,27 @@ def _call(
     return _Call((holder,) if holder != picker else (), said, called, unknown)
 
 
+_SAU_OF = {Suit.CLUBS: "eichel", Suit.SPADES: "gras", Suit.DIAMONDS: "schellen"}
+
+
+def _called(rules: Rules, call: _Call) -> str | None:
+    """The `call:` line as a hand's `called` input holds it (`clubs`, `ten-hearts`, `unknown`;
+    in Schafkopf the Sau's suit, `gras`); None where nothing was called (alone, a jack, a game
+    without a call), or what was called is no ace or ten of a suit that may be called (a
+    problem the replay lists)."""
+    card = call.card
+    if card is None:
+        return None
+    if rules.is_schafkopf:
+        return _SAU_OF.get(card.suit) if card.rank == Rank.ACE else None
+    if card.suit not in FAIL_SUITS or card.rank not in (Rank.ACE, Rank.TEN):
+        return None
+    if call.unknown is not None:
+        return "unknown"
+    suit = {Suit.CLUBS: "clubs", Suit.SPADES: "spades", Suit.HEARTS: "hearts"}[card.suit]
+    return suit if card.rank == Rank.ACE else f"ten-{suit}"
+
+
 def game_text(game: str | None) -> str:
     """A hand file's game (`farbwenz C`) as the language says it: as written in English, the
     game's name and its suit's in another (`Farbwenz Eichel`)."""
@@ -413,6 +435,7 @@ def replay(hand: HandFile, rules: Rules) -> HandReplay:
         None,
         knocks=hand.knocks,
         stoss=hand.stoss,
+        called=_called(rules, call) if call.partners else None,
     )
     try:
         result = score(rules, outcome.hand(), explain=True)
@@ -755,4 +778,5 @@ def _picker_hand(outcome: HandReplay) -> PickerHand:
         runs=outcome.runs,
         knocks=outcome.knocks,
         stoss=outcome.stoss,
+        called=outcome.called,
     )

@@ -9,6 +9,7 @@ from ..i18n import gettext as _
 from ..ledger import Counts, HandView, Ledger, Scored, kind_of
 from ..ledger.bock import owed as bock_count
 from ..scoring import Bock, Outcome, Score, same_name, seat
+from ..scoring.called import ORDER
 from ..store.format import Row, RowKind
 from .words import WON_ON_TRICKS, marks, played_text
 
@@ -21,6 +22,7 @@ class PlayerStats:
     dataclass, for the start-up cost of every command (see `ledger.Scored`)."""
 
     __slots__ = (
+        "calls",
         "counted_picks",
         "leasters_won",
         "no_trick_against",
@@ -52,6 +54,8 @@ class PlayerStats:
         # tournament's first tie-break
         self.solos_won = 0
         self.results: Counter[int] = Counter()  # points of a hand -> how many hands
+        # what the player called as picker (`called`) -> [calls made, won by the side]
+        self.calls: dict[str, list[int]] = {}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlayerStats):
@@ -81,11 +85,13 @@ class PlayerCounts(Counts):
     def fold(self) -> None:
         """Add the hands counted so far into every player's numbers. Hands that share one score
         (alike but for their card points, as the pass gives them) are added in together."""
-        alike: dict[int, list[Any]] = {}  # by their score: a hand of them, how many, card points
+        # by their score (and call): a hand of them, how many, card points
+        alike: dict[tuple[int, str | None], list[Any]] = {}
         for entry, times in self.items():
-            found = alike.get(id(entry.result))
+            key = (id(entry.result), entry.row.called)
+            found = alike.get(key)
             if found is None:
-                alike[id(entry.result)] = [entry, times, times * entry.card]
+                alike[key] = [entry, times, times * entry.card]
             else:
                 found[1] += times
                 found[2] += times * entry.card
@@ -105,6 +111,8 @@ class PlayerCounts(Counts):
                 name: (
                     [[v, n] for v, n in sorted(st.results.items()) if n]
                     if name == "results"
+                    else {c: list(made) for c, made in st.calls.items()}
+                    if name == "calls"
                     else getattr(st, name)
                 )
                 for name in PlayerStats.__slots__
@@ -131,6 +139,10 @@ class PlayerCounts(Counts):
                     ):
                         return False
                     stats.results = Counter(dict(value))
+                elif name == "calls":
+                    if not _calls(value):
+                        return False
+                    stats.calls = {c: list(made) for c, made in value.items()}
                 elif _whole(value) and value >= 0:
                     setattr(stats, name, value)
                 else:
@@ -142,6 +154,18 @@ class PlayerCounts(Counts):
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _calls(value: Any) -> bool:
+    """Whether a checkpoint's `calls` are as `saved` writes them: a call to [made, won]."""
+    return isinstance(value, dict) and all(
+        isinstance(call, str)
+        and isinstance(made, list)
+        and len(made) == 2
+        and all(_whole(n) and n >= 0 for n in made)
+        and made[1] <= made[0]
+        for call, made in value.items()
+    )
 
 
 def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_points: int) -> None:
@@ -177,6 +201,10 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
         if player == picker:
             stats.picks += times
             stats.picker_wins += wins
+            if row.called:
+                made = stats.calls.setdefault(row.called, [0, 0])
+                made[0] += times
+                made[1] += wins
             if not partners:
                 stats.solos_won += wins
             if counted:
@@ -227,9 +255,17 @@ def stats_records(
                 "leasters_won": st.leasters_won,
                 "best": st.best,
                 "worst": st.worst,
+                "calls": {
+                    call: {"made": st.calls[call][0], "won": st.calls[call][1]}
+                    for call in sorted(st.calls, key=_call_order)
+                },
             }
         )
     return records
+
+
+def _call_order(call: str) -> tuple[int, str]:
+    return (ORDER.index(call) if call in ORDER else len(ORDER), call)
 
 
 def bock_record(cell: str) -> dict[str, int] | None:
@@ -255,6 +291,7 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
         "partners": list(row.partners),
         "alone": row.alone,
         "game": row.game,
+        "called": row.called,
         "points": view.card_points,
         "tricks": row.tricks,
         "winner": winners[0] if len(winners) == 1 and row.kind is RowKind.LEASTER else None,

@@ -11,6 +11,7 @@ from ..i18n import gettext as _
 from ..ledger import HandView, Ledger, set_row_text
 from ..rules import stored_summary_words
 from ..scoring import Bock, Outcome, Score
+from ..scoring.called import called_words
 from ..store.format import Row, RowKind
 
 if TYPE_CHECKING:
@@ -20,14 +21,14 @@ WON_ON_TRICKS = frozenset(g.name for g in GAME_BY_NAME.values() if g.won_by == W
 
 
 def marks(row: Row, result: Score | None) -> list[str]:
-    """What a paper sheet notes beside a hand: runs (Laufende), a forced pick, cracks,
+    """What a paper sheet notes beside a hand: the call, runs (Laufende), a forced pick, cracks,
     doublings, blitzes, and a schneider or no-trick (schwarz in Schafkopf)."""
     schafkopf = (
         result is not None
         and result.level is None
         and result.outcome in (Outcome.WIN, Outcome.LOSS)
     )
-    found = []
+    found = [called_words(row.called)] if row.called else []
     runs = result.runs if result is not None else 0  # (Laufende that count in the value)
     if runs:
         found.append(ngettext("1 run", "{count} runs", runs).format(count=runs))

@@ -8,7 +8,9 @@ from .loading import (
     leaster_places_divide,
     load_rules,
     parse_override,
+    preset_value,
     rules_from_dict,
+    setting_default,
 )
 from .settings import (
     BOCK_EVENTS,
@@ -53,7 +55,9 @@ __all__ = [
     "leaster_places_divide",
     "load_rules",
     "parse_override",
+    "preset_value",
     "rules_from_dict",
+    "setting_default",
     "stored_summary_words",
     "summary_words",
     "values_of",

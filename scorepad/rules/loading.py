@@ -198,6 +198,19 @@ def _preset_flat(name: str) -> dict[str, Any]:
     return _checked_flat(tomllib.loads(text), f"preset {name}")
 
 
+def preset_value(preset: str, key: str) -> Any:
+    """A setting's value as a bundled preset writes it (None where it leaves it out, or for a
+    preset there is no longer)."""
+    if preset not in PRESETS:
+        return None
+    return _checked_value(key, _preset_flat(preset).get(key))
+
+
+def setting_default(key: str) -> Any:
+    """A setting's default: the value a table that leaves it out holds."""
+    return setting_for(key).default
+
+
 def _unknown_preset(spec: str) -> RulesError:
     import difflib
 
@@ -293,7 +306,7 @@ def load_rules(spec: str | None = None, overrides: Sequence[str] = ()) -> Rules:
         if not path.is_file() and not spec.endswith(".toml") and "/" not in spec:
             raise _unknown_preset(spec)
         flat, preset = _file_flat(path)
-    return _overridden(flat, preset, spec, overrides, ())
+    return _overridden(flat, preset, spec, overrides, (), dict(flat))
 
 
 def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
@@ -302,7 +315,10 @@ def changed(rules: Rules, overrides: Sequence[str]) -> Rules:
     if not overrides:
         raise RulesError(_("give at least one KEY=VALUE, e.g. base=2"))
     flat = {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.flat().items()}
-    new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides)
+    # (what a setting set back is compared with: the preset the table was read from; a
+    # table read from a file names every override, for the file may be gone)
+    base = _preset_flat(rules.source) if rules.source == rules.preset else None
+    new = _overridden(flat, rules.preset, rules.source, overrides, rules.overrides, base)
     if new.settlement != rules.settlement:
         raise RulesError(
             _(
@@ -319,7 +335,11 @@ def _overridden(
     source: str,
     overrides: Sequence[str],
     already: tuple[str, ...],
+    base: Mapping[str, Any] | None,
 ) -> Rules:
+    """The table with `overrides` laid over `flat`; its summary's overrides are those `already`
+    made and these, each named once, and none that leaves a setting at its value in `base`
+    (the table as read, before any override: None, name every one)."""
     applied = list(already)
     for text in overrides:
         key, value = parse_override(text)
@@ -338,8 +358,19 @@ def _overridden(
             )
         flat[key] = value
         applied = [a for a in applied if a.partition("=")[0] != key]
-        applied.append(f"{key}={format_value(value)}")
+        if base is None or _checked_value(key, base.get(key, setting_for(key).default)) != value:
+            applied.append(f"{key}={format_value(value)}")
     return _build(flat, preset, source, tuple(applied))
+
+
+def _checked_value(key: str, value: Any) -> Any:
+    """A value as its setting keeps it (a list read from TOML as its tuple), or None."""
+    if value is None:
+        return None
+    try:
+        return setting_for(key).check(value)
+    except RulesError:  # pragma: no cover - (a preset's value is valid)
+        return None
 
 
 def rules_from_dict(data: Mapping[str, Any], source: str) -> Rules:
@@ -371,4 +402,4 @@ def describe(rules: Rules) -> Iterator[tuple[str, str, str]]:
                 meaning = _("{meaning} (choices: {choices})").format(
                     meaning=meaning, choices=", ".join(setting.choices)
                 )
-            yield key, format_value(value), meaning
+            yield key, format_value(value) or "none", meaning

@@ -4,6 +4,7 @@ setting. The table itself is `table.Rules`; reading one is `loading`."""
 
 import re
 from collections.abc import Iterable
+from decimal import Decimal
 from itertools import pairwise
 from typing import Any, NamedTuple
 
@@ -42,7 +43,8 @@ class Setting(NamedTuple):
     """One setting of the rules table: its key, the kind of value it takes, and what it means."""
 
     key: str
-    kind: str  # "bool", "int", "choice", "choices", "text", "levels" or "places"
+    kind: str  # "bool", "int", "choice", "choices", "text", "levels", "places", "amount"
+    # or "symbol"
     help: str
     choices: tuple[str, ...] = ()
     low: int = 0
@@ -79,6 +81,12 @@ class Setting(NamedTuple):
             return _("a whole number {low} to {high}").format(
                 low=self.low, high=decimal_text(f"{self.highest:,}")
             )
+        if self.kind == "amount":
+            return _("none, or an amount above zero of at most {high}, e.g. 0.25").format(
+                high=decimal_text(f"{MAX_AMOUNT:,}")
+            )
+        if self.kind == "symbol":
+            return _("a symbol of up to 5 printable characters, e.g. $, €, EUR")
         return _("any text")
 
     def parse(self, text: str) -> Any:
@@ -149,11 +157,32 @@ class Setting(NamedTuple):
             ):
                 raise self._bad(value)
             value = tuple(value)
+        elif self.kind == "amount":
+            value = self._amount(value)
         elif not isinstance(value, str):
             raise self._bad(value)
+        elif self.kind == "symbol":
+            if not 1 <= len(value) <= 5 or value.startswith(("=", "+", "-", "@")):
+                raise self._bad(value)
+            value = checked_text(self.key, value)
         else:
             value = checked_text(self.key, value)
         return value
+
+    def _amount(self, value: Any) -> str:
+        """An amount (`rate`) in canonical form: its decimal text (`0.01`), or "" for none. It
+        is kept as text, never as a float: the money is worked out in Decimals from it."""
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self._bad(value)
+        text = (repr(value) if isinstance(value, float) else str(value)).strip()
+        if text.lower() in ("", "none"):
+            return ""
+        if not re.fullmatch(r"[0-9]{0,7}(\.[0-9]{1,6})?", text) or text in ("", "."):
+            raise self._bad(value)
+        amount = Decimal(text)
+        if not 0 < amount <= MAX_AMOUNT:
+            raise self._bad(value)
+        return str(amount)
 
     @property
     def highest(self) -> int:
@@ -496,6 +525,16 @@ SCALARS = (
         default=2,
         elsewhere=2,
     ),
+    Setting(
+        "rate",
+        "amount",
+        "money per game point for settle, season and the board (none: 1 for settle, none on "
+        "the board)",
+        default="",
+    ),
+    Setting(
+        "currency", "symbol", "the currency amounts are shown in (a symbol or code)", default="$"
+    ),
 )
 DEAL_FIELDS = (
     Setting("cards", "int", "cards dealt to each player (the tricks in a hand)", low=1, high=16),
@@ -530,7 +569,17 @@ BASE_VALUE_HELP = {
 }
 
 STORED_WHEN_SET = frozenset(
-    ("pot_ante", "pot_split", "pot_max", "bock_after", "bock_hands", "bock_factor", "bock_stacking")
+    (
+        "pot_ante",
+        "pot_split",
+        "pot_max",
+        "bock_after",
+        "bock_hands",
+        "bock_factor",
+        "bock_stacking",
+        "rate",
+        "currency",
+    )
 )
 DEAL_BY_FIELD = {s.key: s for s in DEAL_FIELDS}
 _SCHAFKOPF_REQUIRED = ("schneider_bonus", "schwarz_bonus")

@@ -94,6 +94,9 @@ class Rules(NamedTuple):
     bock_hands: int
     bock_factor: int
     bock_stacking: str
+    # Every family: the money
+    rate: str  # money per game point, as decimal text ("": not set)
+    currency: str
     game_values: Mapping[str, int] = _NO_VALUES
     runs_min: Mapping[str, int] = _NO_VALUES
     runs_max: Mapping[str, int] = _NO_VALUES

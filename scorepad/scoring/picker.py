@@ -10,6 +10,7 @@ from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..names import MAKE, TOTAL_POINTS, Role
 from ..rules import Rules
+from .called import called_name, check_called
 from .card_points import check_cards_hold, check_points_and_tricks
 from .doubling import (
     bock_factors,
@@ -62,6 +63,7 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     if rules.is_schafkopf:
         hand = declared(rules, hand)
     picker, partners = _side(rules, seating, hand)
+    check_called(rules, hand, seating)
     if rules.is_schafkopf and GAME_BY_NAME[hand.game or "partner"].runs_as is None:
         check_bettel(hand, seating.deal)
     else:
@@ -124,6 +126,8 @@ def _picker_lines(
     won = result.outcome is Outcome.WIN
     stake = result.stake
     lines = _who_lines(rules, seating, picker, partners, words)
+    if hand.called is not None:
+        lines.append(_("Called: {card}.").format(card=called_name(hand.called)))
     if rules.is_schafkopf:
         marks = (result.schneider, result.no_trick)
         lines += schafkopf_lines(rules, hand, seating, won, value, marks)
@@ -454,6 +458,8 @@ def _sixty_sixty_thrown_in(
     if explain:
         # who played and the points taken, without the level's line (the hand has no level)
         lines = _who_lines(rules, seating, picker, partners, words)
+        if hand.called is not None:
+            lines.append(_("Called: {card}.").format(card=called_name(hand.called)))
         lines += _sheepshead_lines(rules, hand.points, hand.tricks, seating.deal.cards, 1)[:-1]
         lines = [line.replace("a 60-60 tie is a loss", "a 60-60 tie") for line in lines]
         lines.append(

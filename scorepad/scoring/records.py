@@ -18,6 +18,7 @@ class PickerHand(NamedTuple):
     points: int
     dealer: str | None = None
     partners: tuple[str, ...] = ()
+    called: str | None = None
     alone: bool = False
     tricks: int | None = None
     crack: str | None = None

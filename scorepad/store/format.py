@@ -34,7 +34,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 """The newest format this scorepad reads and writes."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
@@ -135,6 +135,7 @@ class Column(NamedTuple):
 _CELLS = {
     Type.NAME: Cell.NAME, Type.NAMES: Cell.NAMES, Type.FLAG: Cell.FLAG, Type.INT: Cell.INT,
     Type.COUNT: Cell.INT, Type.COUNTS: Cell.COUNTS, Type.GAME: Cell.TEXT, Type.BOCK: Cell.TEXT,
+    Type.CALL: Cell.TEXT,
 }  # fmt: skip
 _NOT_INPUTS = {
     c.name: c
@@ -192,9 +193,11 @@ COLUMNS = tuple(
         "redoes",
         "digest",
         "pot",
-        *(i.name for i in INPUT_TABLE if i.since > 5),
+        *(i.name for i in INPUT_TABLE if 5 < i.since <= 8),
         "bock_rounds",
         "bock_queue",
+        # (the columns of a later format stand after every earlier one's)
+        *(i.name for i in INPUT_TABLE if i.since > 8),
     )
 )
 """Every column of a session file: the inputs of `hands.INPUTS` that have a column, and the
@@ -323,6 +326,7 @@ class Row(NamedTuple):
     dealer: str | None = None
     picker: str | None = None
     partners: tuple[str, ...] = ()
+    called: str | None = None
     alone: bool = False
     points: int | None = None
     tricks: int | None = None

@@ -41,6 +41,7 @@ from ..reports import (
 )
 from ..rules import Rules
 from ..scoring import seat
+from ..scoring.called import calls_of
 from ..session import Checkpoint, Session, refusal
 from ..settlement import fewest_payments, money_balances, rate_text
 from ..store.format import Row
@@ -123,20 +124,34 @@ def _add_up(running: dict[str, int], hands: Sequence[Mapping[str, int]]) -> None
 
 
 class MoneyRate(NamedTuple):
-    """What the board settles in: money per game point (a Decimal) and its currency symbol."""
+    """What the board settles in: money per game point (a Decimal) and its currency symbol
+    (None: the table's `currency`)."""
 
     rate: Decimal
-    currency: str = "$"
+    currency: str | None = "$"
+
+
+def table_money(rules: Rules, money: MoneyRate | None) -> MoneyRate | None:
+    """The money the board shows: `serve --rate` (in `--currency`, else the table's), else the
+    table's `rate` and `currency`; None when neither sets a rate."""
+    if money is not None:
+        return money if money.currency is not None else money._replace(currency=rules.currency)
+    return MoneyRate(Decimal(rules.rate), rules.currency) if rules.rate else None
+
+
+def _money_record(ledger: Ledger, money: MoneyRate | None) -> dict[str, Any] | None:
+    return money_record(ledger, money) if money is not None else None
 
 
 def money_record(ledger: Ledger, money: MoneyRate) -> dict[str, Any]:
     """The night in money, as `settle --rate` works it out (`settlement`): each balance and the
     fewest payments, amounts as text to the cent (as `settle --format json`), and as shown. A
     race night settles no money (`race`)."""
+    currency = money.currency or "$"
     record: dict[str, Any] = {
         "rate": str(money.rate),
-        "currency": money.currency,
-        "rate_text": rate_text(money.rate, money.currency),
+        "currency": currency,
+        "rate_text": rate_text(money.rate, currency),
     }
     if not ledger.rules.zero_sum:
         return {**record, "race": True}
@@ -147,9 +162,9 @@ def money_record(ledger: Ledger, money: MoneyRate) -> dict[str, Any]:
         "race": False,
         **({"pot": payout._asdict()} if ledger.pot else {}),
         "balances": {p: f"{v:.2f}" for p, v in balances.items()},
-        "shown": {p: str(Money(v, money.currency)) for p, v in balances.items()},
+        "shown": {p: str(Money(v, currency)) for p, v in balances.items()},
         "payments": [
-            {**pay.to_dict(), "shown": str(Money(pay.amount, money.currency))}
+            {**pay.to_dict(), "shown": str(Money(pay.amount, currency))}
             for pay in fewest_payments(balances)
         ],
     }
@@ -166,7 +181,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     inputs = ["picker", "points", "tricks"]
     games: list[dict[str, Any]] = []
     if rules.is_schafkopf:
-        inputs += ["game", "partners", "runs", "knocks"]
+        inputs += ["game", "partners", "called", "runs", "knocks"]
         names = [g for g in rules.game_values if g in GAMES and GAMES[g].declared]
         for name in sorted(names, key=lambda g: (g != "partner", g)):
             game = GAMES[name]
@@ -178,6 +193,8 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     else:
         if deal.partners:
             inputs += ["partners", "alone"]
+        if deal.partners and deal.call == "ace":
+            inputs.append("called")
         if rules.cracks:
             inputs += ["crack", "recrack"]
         if rules.all_pass == "forced":
@@ -199,6 +216,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
         "tricks": deal.cards,
         "max_stoss": rules.max_stoss if rules.is_schafkopf else 0,
         "games": games,
+        "calls": list(calls_of(rules)) if "called" in inputs else [],
     }
 
 
@@ -337,7 +355,7 @@ def _state_of(
         last_hand=ledger.last_hand,
         recent=[hand_record(view) for view in reversed(recent)],
         series=series.finish(ledger.last_hand),
-        money=money_record(ledger, money) if money is not None else None,
+        money=_money_record(ledger, table_money(ledger.rules, money)),
     )
     try:
         state["entry"] = entry_record(ledger)

@@ -31,7 +31,7 @@ MAX_BODY = 16 * 1024  # the largest request body accepted, in bytes
 # JSON type of each; a doubler (a thrown-in hand, which has no inputs but the dealer) and a note.
 _JSON_TYPES: dict[str, type] = {
     Type.NAME: str, Type.NAMES: list, Type.FLAG: bool, Type.INT: int, Type.COUNT: int,
-    Type.COUNTS: dict, Type.GAME: str, Type.KIND: bool,
+    Type.COUNTS: dict, Type.GAME: str, Type.KIND: bool, Type.CALL: str,
 }  # fmt: skip
 FIELDS: dict[str, type] = {
     **{i.name: _JSON_TYPES[i.type] for i in OPTIONS},
