@@ -74,14 +74,20 @@ class Terminal:
                 self.seen += chunk.decode("utf-8", "replace")
 
     def reading_keys(self, timeout: float = 120) -> None:
-        """Wait until the terminal is read a key at a time (readline has taken it over from
-        the line discipline, which would take a tab as text): the event a prompt of readline's
-        needs before a tab is typed, whatever time it takes on a busy machine."""
+        """Wait until scorepad waits for a key at its prompt: the terminal read a key at a time
+        (readline has taken it over from the line discipline, which would take a tab as text)
+        and, where /proc tells, the process asleep in its poll for input (a Ctrl-C that came
+        while readline was still getting there would be lost until a later signal). Events,
+        however long a busy machine takes to reach them."""
         import termios
 
+        wchan = Path(f"/proc/{self.process.pid}/wchan")
         deadline = time.monotonic() + timeout
-        while termios.tcgetattr(self.master)[3] & termios.ICANON:
-            assert time.monotonic() < deadline, "the terminal was never read a key at a time"
+        while termios.tcgetattr(self.master)[3] & termios.ICANON or (
+            wchan.exists() and not any(w in wchan.read_text() for w in ("poll", "select"))
+        ):
+            assert time.monotonic() < deadline, "scorepad never waited for a key"
+            assert self.process.poll() is None, "scorepad ended"
             time.sleep(0.01)
 
     def send(self, text: str) -> None:
