@@ -32,6 +32,7 @@ from .tournament import (
     TournamentError,
     add_player,
     check,
+    check_placings,
     next_draw,
     parse_money,
     parse_percent,
@@ -92,6 +93,8 @@ def _to_data(t: Tournament) -> dict[str, Any]:
     }
     if t.entry is not None:
         data["entry"] = f"{t.entry:.2f}"
+    if t.placings:
+        data["placings"] = t.placings
     data["rules"] = t.rules.to_dict(stored=True)
     players = []
     for p in t.players:
@@ -116,6 +119,7 @@ _KEYS = {
     "house_share": str,
     "currency": str,
     "entry": str,
+    "placings": str,
     "rules": dict,
     "players": list,
     "round": list,
@@ -166,6 +170,7 @@ def _from_data(data: Mapping[str, Any], where: str) -> Tournament:
             payout=payout,
             round_prize=parse_percent(data.get("round_prize", "0"), "round_prize"),
             house_share=parse_percent(data.get("house_share", "0"), "house_share"),
+            placings=check_placings(data.get("placings", "")),
         )
         check(t)
         _check_drawn(t)

@@ -992,7 +992,7 @@ def test_a_schafkopf_table_hears_of_no_doubler() -> None:
     bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
     friday = ROOT / "sample_sessions/standard-friday.csv"
     for said in (de("-f", bavarian, "status"), en("-f", bavarian, "status")):
-        assert said.exit_code == 0 and "Bertl +650" in said.stdout  # (the lines around it)
+        assert said.exit_code == 0 and "Bertl +670" in said.stdout  # (the lines around it)
         assert "Doubler" not in said.stdout
     assert "Doublers:  none pending" in en("-f", friday, "status").stdout
     status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)

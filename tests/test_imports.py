@@ -90,6 +90,7 @@ LAYERS = {
             "text",
             "presets",
             "tournament",
+            "placings",
             "records",
         ),
         0,

@@ -92,6 +92,28 @@ def test_the_page_needs_nothing_from_elsewhere(client: TestClient) -> None:
     assert '"entry": true' in page.text
 
 
+def test_entry_records_a_hand_the_table_scores_itself(
+    client: TestClient, board_file: Path, run: Run
+) -> None:
+    # Issue 43 item 4: the board's API takes `scores` as `hand --scores` does; the board shows
+    # the hand as scored by the table, and a wrong one is refused, nothing written.
+    scores = {"Ann": 4, "Bob": -1, "Cy": -1, "Dee": -1, "Ed": -1}
+    reply = client.post("/api/hands", json={"scores": scores}, headers=AUTH)
+    assert reply.status_code == 201, reply.text
+    data = reply.json()
+    assert data["hand"] == 1 and data["played"] == "scored by the table"
+    assert data["totals"] == scores
+    before = board_file.read_bytes()
+    wrong = client.post("/api/hands", json={"scores": {"Ann": 1}}, headers=AUTH)
+    assert wrong.status_code == 422
+    assert "scores: name every player dealt in once" in wrong.text
+    assert board_file.read_bytes() == before
+    sheet = json.loads(run("-f", board_file, "sheet", "--format", "json").stdout)["hands"]
+    assert sheet[0]["kind"] == "manual"
+    state = client.get("/api/state").json()
+    assert "scored by the table" in json.dumps(state)
+
+
 def test_entry_records_a_hand_with_the_token(
     client: TestClient, board_file: Path, run: Run
 ) -> None:
