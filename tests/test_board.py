@@ -71,7 +71,7 @@ def _page(p: Any, url: str, size: tuple[int, int]) -> Any:
     browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.goto(url)
-    page.wait_for_selector("#live.on", timeout=10_000)
+    page.wait_for_selector("#live.on", timeout=60_000)
     page.wait_for_function("document.querySelectorAll('#recent tbody tr').length > 0")
     return browser, page
 
