@@ -434,7 +434,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
         try:
             page = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
             page.goto(f"{url}/?token={TOKEN}")
-            page.wait_for_selector("#live.on", timeout=10_000)
+            page.wait_for_selector("#live.on", timeout=60_000)
             assert page.locator("#live").inner_text() == "live"
             assert page.locator("#standings-card h2").text_content() == "Stand"
             assert page.locator("#next").inner_text() == "Spiel 2: Ann gibt, Bob spielt aus."
@@ -450,7 +450,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             page.click("#hand-form button[type=submit]")
             page.wait_for_function(
                 "document.getElementById('entry-message').textContent.startsWith('Aufgeschrieben')",
-                timeout=10_000,
+                timeout=60_000,
             )
             assert (
                 page.locator("#entry-message").inner_text()
@@ -459,7 +459,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             # the last hands, described in German (the API asked in the page's language)
             page.wait_for_function(
                 "document.getElementById('recent').textContent.includes('Cy allein 95')",
-                timeout=10_000,
+                timeout=60_000,
             )
             recent = page.locator("#recent").inner_text()
             assert "Cy allein 95, Schneider" in recent and "alone" not in recent

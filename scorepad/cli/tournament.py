@@ -17,6 +17,7 @@ from ._common import (
     allow_host_option,
     complete_rules,
     host_option,
+    max_listeners_option,
     page_language_option,
     port_option,
     split_names,
@@ -309,10 +310,11 @@ def status(folder: Path, fmt: str) -> None:
         scorepad tournament status kirchweih
     """
     from ..render import render, to_json
-    from ..tournament_store import load, progress, table_record
+    from ..tournament_store import load, progress, table_record, tidy
     from ..tournament_store import status as table_status
 
     t = load(folder)
+    tidy(folder)  # (what a killed draw left, if no draw is under way)
     tables = table_status(folder, t)
     if fmt == "json":
         click.echo(
@@ -542,9 +544,15 @@ def percent_figure(percent: Any) -> str:
 @host_option
 @port_option
 @allow_host_option
+@max_listeners_option
 @page_language_option
 def serve(
-    folder: Path, host: str, port: int, allow_hosts: tuple[str, ...], language: str | None
+    folder: Path,
+    host: str,
+    port: int,
+    allow_hosts: tuple[str, ...],
+    max_listeners: int,
+    language: str | None,
 ) -> None:
     """The hall's board: the standings across every table, live, and each table's progress.
 
@@ -579,6 +587,7 @@ def serve(
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
     board.language = language
+    board.max_listeners = max_listeners
     click.echo(
         _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
             name=t.name, folder=folder, url=where.url
