@@ -335,3 +335,41 @@ def _round_tables(folder: Path, number: int) -> list[tuple[Path, list[str]]]:
     data = tomllib.loads((folder / "tournament.toml").read_text(encoding="utf-8"))
     tables = data["round"][number - 1]["tables"]
     return [(folder / f"round-{number}" / f"table-{k}.csv", p) for k, p in enumerate(tables, 1)]
+
+
+def test_a_hall_that_counts_placings_shows_the_ranking_points(
+    run: Run,
+    tmp_path: Path,
+    chromium: Any,  # noqa: F811  (the fixture)
+) -> None:
+    """Issue 43, item 6: where a tournament counts league placings, the hall's page shows each
+    player's ranking points beside the game points, in the order of the standings."""
+    folder = tmp_path / "league"
+    sp(run, "tournament", "new", folder, "--name", "Liga", "--rules", "bavarian",
+       "--players", "Anni,Bertl,Sepp,Vroni,Resi,Toni,Lenz,Dori", "--rounds", "1",
+       "--hands", "1", "--seed", "3", "--placings")  # fmt: skip
+    for table in _json(run, "tournament", "draw", folder)["tables"]:
+        sp(run, "-f", table["file"], "hand", "--picker", table["players"][0], "--game", "solo",
+           "--points", "70")  # fmt: skip
+    standings = _json(run, "tournament", "standings", folder)["standings"]
+    with serving(HallBoard(folder, poll=0.05)) as url:
+        browser = chromium.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector("#standings tbody tr")
+            header = page.inner_text("#standings thead")
+            shown = page.eval_on_selector_all(
+                "#standings tbody tr",
+                "rows => rows.map((r) => [r.querySelector('.name').textContent,"
+                " r.querySelector('td.ranking').textContent])",
+            )
+        finally:
+            browser.close()
+    assert "Ranking" in header and header.index("Ranking") < header.index("Total")
+    assert shown == [[s["player"], _signed(s["ranking"])] for s in standings]
+
+
+def _signed(number: float) -> str:
+    """As the page writes a number: +3, -1, 0."""
+    return f"+{number}" if number > 0 else str(number)
