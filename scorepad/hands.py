@@ -43,7 +43,8 @@ class Type:
 
 
 PICKER, LEASTER, SCHWANZER, RAMSCH, PENALTY = "picker", "leaster", "schwanzer", "ramsch", "penalty"
-KINDS = (PICKER, LEASTER, SCHWANZER, RAMSCH)
+MANUAL = "manual"  # a hand the table scores itself (`--scores`)
+KINDS = (PICKER, LEASTER, SCHWANZER, RAMSCH, MANUAL)
 """The kinds of hand that are dealt and scored (their text is the row's `kind` cell)."""
 EVERY = frozenset(KINDS)
 
@@ -132,6 +133,9 @@ INPUTS = (
         amend_help="What the picker called (as for hand); none: nothing noted.",
     ),
     Input("alone", Type.FLAG, _k(PICKER), "The picker went alone."),
+    Input(
+        "smith", Type.FLAG, _k(PICKER), "The picker took no trick himself (smith_rule).", since=10
+    ),
     Input(
         "points",
         Type.INT,
@@ -223,6 +227,15 @@ INPUTS = (
         metavar="NAME",
     ),
     Input(
+        "highest_trump",
+        Type.NAME,
+        _k(SCHWANZER, RAMSCH),
+        "Schwanzer or Ramsch: of the players tied, who holds the highest trump (schwanzer_tie, "
+        "ramsch_tie = highest-trump).",
+        since=10,
+        metavar="NAME",
+    ),
+    Input(
         "ramsch",
         Type.KIND,
         _k(RAMSCH),
@@ -270,6 +283,15 @@ INPUTS = (
         metavar="N",
     ),
     Input(
+        "scores",
+        Type.COUNTS,
+        _k(MANUAL),
+        "A hand the table scores itself: each seated player's game points, as whole numbers "
+        "(adding up to 0 under a zero-sum settlement).",
+        since=10,
+        metavar="A=N,B=N,...",
+    ),
+    Input(
         "last",
         Type.FLAG,
         EVERY,
@@ -307,6 +329,14 @@ def kind_given(values: Mapping[str, Any]) -> str | None:
     """The kind of hand the selectors in `values` name (None: none of them); two name a
     HandError."""
     kinds = [s.name for s in SELECTORS if values.get(s.name)]
+    if values.get("scores") is not None:  # (`--scores` alone says the table scored it)
+        kinds.append(MANUAL)
+    if len(kinds) > 1 and MANUAL in kinds:
+        raise HandError(
+            _("{kinds} and {scores}: a hand the table scores itself is of no other kind").format(
+                kinds=field(kinds[0]), scores=field("scores")
+            )
+        )
     if len(kinds) > 1:
         raise HandError(
             _("{kinds} and {kinds2}: everyone passed once, and the table plays one").format(
@@ -319,8 +349,9 @@ def kind_given(values: Mapping[str, Any]) -> str | None:
 # The kinds in the order a hand's inputs are checked against them: an input that belongs only to
 # kinds earlier in this order than the hand's is named with the kind to add, any other that does
 # not belong is named as not belonging. (So `--jungfrau` with a leaster says to add --ramsch.)
-_CHAIN = ((RAMSCH, "belongs to a Ramsch"), (SCHWANZER, "belongs to a schwanzer or a Ramsch"),
-          (LEASTER, "belongs to a leaster"), (PICKER, ""))  # fmt: skip
+_CHAIN = ((MANUAL, ""), (RAMSCH, "belongs to a Ramsch"),
+          (SCHWANZER, "belongs to a schwanzer or a Ramsch"), (LEASTER, "belongs to a leaster"),
+          (PICKER, ""))  # fmt: skip
 
 
 def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
@@ -341,8 +372,9 @@ def _check_belongs(values: Mapping[str, Any], kind: str) -> None:
     foreign = [i.name for i in OPTIONS if kind not in i.kinds and i.type != Type.KIND]
     stray = given(values, foreign)
     if stray:
+        named = field("scores" if kind == MANUAL else kind)  # (`--scores` says it: no selector)
         raise HandError(
-            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=field(kind))
+            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=named)
         )
 
 
@@ -419,8 +451,9 @@ def amend_changes(values: Mapping[str, Any], out: Sequence[str] = ()) -> dict[st
         return changes
     stray = given(values, [n for k in KINDS if k != kind for n in only(k)])
     if stray:
+        named = field("scores" if kind == MANUAL else kind)
         raise HandError(
-            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=field(kind))
+            _("{stray} does not belong with {kind}").format(stray=field(stray[0]), kind=named)
         )
     for i in OPTIONS:  # the inputs of the hand's other kinds go
         if i.kinds != EVERY and kind not in i.kinds and i.type != Type.KIND:

@@ -23,6 +23,7 @@ from .i18n import gettext as _
 from .records import Record, RecordError, decode, detect, read, unrecognised
 from .records.tally import Tallied, rules_of, runs_settings, tally
 from .rules import Rules
+from .scoring import Hand, ManualHand
 
 DEFAULT_RULES = "bavarian"
 """The rules a record is scored by unless given (a Schafkopf table with Ramsch and knocks)."""
@@ -50,6 +51,7 @@ class Imported:
     session: Path | None = None
     recorded: int = 0
     skipped: tuple[tuple[Source, Tallied], ...] = field(default_factory=tuple)
+    left_out: int = 0  # the games skipped that the night leaves out too (no points to give)
 
 
 def failure(path: Path, exc: RecordError) -> ScorepadError:
@@ -256,20 +258,26 @@ def _night(imported: Imported, night: Path) -> Imported:
     players = first.record.players
     dealer = first.record.games[0].dealer
     made = Session.create(night, players, first.rules, dealer)
-    recorded = 0
+    recorded = left_out = 0
     for source in imported.sources:
         for tallied in source.games:
-            hand = tallied.hand
-            if hand is None:
-                continue
+            hand: Hand | None = tallied.hand
             note = _("imported: {name}, game {number}").format(
                 name=source.path.name, number=tallied.game.number
             )
-            if tallied.outcome is not None and tallied.game.dealer == dealer:
+            if hand is None:  # (a game not replayed: a hand the table scored, its record's points)
+                if not tallied.game.deltas:
+                    left_out += 1
+                    continue
+                scores = dict(tallied.game.deltas)
+                hand = ManualHand(tuple(players), dealer=tallied.game.dealer, scores=scores)
+                note += ": " + re.split(r"[,;(:]", tallied.game.skipped)[0].strip()
+                _row, result, _state = made.record(hand, note)
+            elif tallied.outcome is not None and tallied.game.dealer == dealer:
                 _row, result, _state = made.record_replayed(hand, tallied.digest, note)
             else:  # (after a game not recorded, the record's dealer is not the night's next)
                 _row, result, _state = made.record(hand, note)
-            if dict(result.deltas) != dict(tallied.deltas or {}):
+            if dict(result.deltas) != dict(tallied.deltas or tallied.game.deltas or {}):
                 raise ScorepadError(
                     _(
                         "{path}: game {number}: the night scores it {night}, the replay "
@@ -278,12 +286,12 @@ def _night(imported: Imported, night: Path) -> Imported:
                         path=source.path,
                         number=tallied.game.number,
                         night=_points(result.deltas),
-                        replay=_points(tallied.deltas or {}),
+                        replay=_points(tallied.deltas or tallied.game.deltas or {}),
                     )
                 )
             recorded += 1
             dealer = players[(players.index(tallied.game.dealer) + 1) % len(players)]
-    return replace(imported, recorded=recorded)
+    return replace(imported, recorded=recorded, left_out=left_out)
 
 
 def _points(deltas: Mapping[str, int]) -> str:

@@ -34,6 +34,7 @@ class Role(StrEnum):
     PAID = "is paid the penalty"
     SITS_OUT = "sits out"
     PASSED = "passed"  # everyone passed, into the pot (all_pass = pot)
+    SCORED = "scored by the table"  # a hand the table scores itself (`--scores`)
 
 
 PRESETS = (

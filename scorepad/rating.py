@@ -26,6 +26,8 @@ MIN_HANDS = 10
 """Players with fewer hands are listed apart (their ratings say little yet)."""
 MODEL = "OpenSkill Plackett-Luce"
 _ALONE = (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH)
+# (a hand the table scored itself has no sides to rate)
+_NO_MATCH = (Outcome.PENALTY, Outcome.TIE, Outcome.POT, Outcome.MANUAL)
 
 
 class Match(NamedTuple):
@@ -51,7 +53,7 @@ class PlayerRating(NamedTuple):
 def teams_of(view: HandView) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]] | None:
     """A hand's teams and ranks, or None for a hand that is no match."""
     result = view.entry.result
-    if view.void or result is None or result.outcome in (Outcome.PENALTY, Outcome.TIE, Outcome.POT):
+    if view.void or result is None or result.outcome in _NO_MATCH:
         return None
     deltas = result.deltas  # the players dealt in, in seat order
     if result.outcome in _ALONE:

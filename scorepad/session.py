@@ -467,8 +467,9 @@ class Session:
                 seats = tuple(above.seated or head.start.seated or head.players)
                 before = (seats, rules_in_force(snapshot, head, above.rules_line))
         if change.kind in (RowKind.BOCK, RowKind.SEAT, RowKind.SET):
-            if change.kind is RowKind.BOCK:  # (the whole night: the Bock hands played since)
-                ledger = self.night()
+            kept = steps.rescored(change, last_hand)  # (`set --from`: the hands scored again)
+            if change.kind is RowKind.BOCK or kept:  # (the whole night: the Bock hands since)
+                ledger = self.night(keep=kept)
             what, row = steps.change_row(change, ledger, back, reason, now(), end, before)
             self._append(fd, head.codec, [row])
             return what, row, None, ledger
@@ -538,6 +539,24 @@ class Session:
             self.night()  # only a file that verifies is rewritten
             upgrade(self.path, fd, head)
         return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
+
+    def set_rules_from(
+        self, overrides: Sequence[str], start: int, note: str = ""
+    ) -> tuple[Row, Ledger]:
+        """Change rules from hand `start` on, the hands since scored again (`set_from_row`)."""
+        try:
+            with self._locked() as fd:
+                with self._snapshot() as snapshot:
+                    head = snapshot.read_head()[0]
+                    last_hand, line = tail(snapshot, head)[1], line_count(snapshot) + 1
+                ledger = self.night(keep=range(max(start, 1), last_hand + 1))
+                rules = changed(ledger.rules, overrides)
+                row = ledger.set_from_row(rules, list(overrides), start, line, note, now())
+                self._append(fd, head.codec, [row])  # (format 10 on: see `Codec.needs`)
+                return row, ledger
+        except _Upgrade as needed:  # (rewritten in the format it needs, once known possible)
+            self._upgraded(needed)
+            return self.set_rules_from(overrides, start, note)
 
     def seat_remove(self, name: str, note: str = "") -> tuple[str, Ledger]:
         """A player leaves: they keep their total and are no longer dealt in. `note` is kept

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .i18n import gettext as _
 from .i18n import ngettext
-from .ledger import Ledger, rules_of_set_row, set_row_text
+from .ledger import Ledger, rules_of_set_row, set_row_hands, set_row_text
 from .rules import Rules
 from .scoring import Score
 from .store.format import HAND_KINDS, Row, RowKind
@@ -124,6 +124,13 @@ def redo_stack(snapshot: Snapshot, head: Head) -> list[int]:
     return stack
 
 
+def rescored(change: Row, last_hand: int) -> range:
+    """The hands the undo or redo of a `set --from` row scores again, which the pass is to keep
+    (none for another change)."""
+    hands = set_row_hands(change.note) if change.kind is RowKind.SET else None
+    return range(hands[0], last_hand + 1) if hands else range(0)
+
+
 def marked(row: Row, line: int, back: bool) -> Row:
     """A step's row, naming the change on `line` it takes back or makes again."""
     return row._replace(undoes=line) if back else row._replace(redoes=line)
@@ -160,7 +167,13 @@ def change_row(
         return said, marked(row, line, back)
     changes, _unused = set_row_text(change.note)
     rules = before[1] if back else rules_of_set_row(change.note)
-    row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, time)
+    hands = set_row_hands(change.note)
+    if hands is None:
+        row = ledger.set_row(rules, [f"{word} of {changes}"], end, reason, time)
+    else:  # (`set --from`: the hands from the same one scored again, under the rules it names)
+        row = ledger.set_from_row(
+            rules, [f"{word} of {changes}"], hands[0], end, reason, time, step=True
+        )
     said = Said(lambda: _("the change of the rules ({changes})").format(changes=changes))
     return said, marked(row, line, back)
 

@@ -20,12 +20,14 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 from itertools import combinations
 from typing import NamedTuple
 
 from .errors import ScorepadError
 from .i18n import gettext as _
 from .i18n import ngettext
+from .placings import parse_placings, placings, ranking_text
 from .rules import Rules
 from .scoring import same_name
 
@@ -78,6 +80,9 @@ class Tournament(NamedTuple):
     payout: tuple[Decimal, ...] = DEFAULT_PAYOUT  # each place's percent of the pool
     round_prize: Decimal = Decimal(0)  # percent of the pool to each round's high score
     house_share: Decimal = Decimal(0)  # percent of the entries kept by the house
+    # league placings (`placings.py`): "" none; "default" the points by head count; or a
+    # table's own, "3,1,0,-1,-4": each table's players ranked each round, ranked by them
+    placings: str = ""
 
     @property
     def next_round(self) -> int:
@@ -94,6 +99,14 @@ class Tournament(NamedTuple):
 
 
 # --- settings -----------------------------------------------------------------------------------
+
+
+def check_placings(text: str) -> str:
+    """League placings as a tournament keeps them: "" (none), "default" (the ranking points
+    by head count) or a table's own, `3,1,0,-1,-4` (a ScorepadError says what is wrong)."""
+    if text in ("", "default"):
+        return text
+    return ",".join(map(str, parse_placings(text)))
 
 
 def parse_percents(text: str, what: str = "⟨payout⟩") -> tuple[Decimal, ...]:
@@ -452,6 +465,7 @@ class Standing(NamedTuple):
     best_round: int | None
     last_round: int
     tied: bool  # level with another player after every tie-break: they share the place
+    ranking: Fraction | None = None  # the ranking points by place at each table (placings)
 
 
 def standings(
@@ -464,9 +478,15 @@ def standings(
         p.name: dict.fromkeys(numbers, None) for p in t.players
     }
     solos: Counter[str] = Counter()
+    ranking: dict[str, Fraction] = {}
+    own = None if t.placings in ("", "default") else parse_placings(t.placings)
     for result in results:
         if result.round not in numbers:
             continue
+        if t.placings:  # (each table's players ranked by their points at it)
+            where = _("round {round}, table {table}").format(round=result.round, table=result.table)
+            for player, placed in placings(where, result.totals, own).items():
+                ranking[player] = ranking.get(player, Fraction(0)) + placed
         for player, value in result.totals.items():
             if player not in points:
                 raise TournamentError(
@@ -493,8 +513,8 @@ def standings(
         )
 
     def key(line: tuple[str, int, dict[int, int | None], int, int | None, int]) -> list[object]:
-        _unused, total, _unused2, solo_count, best, last_points = line
-        parts: list[object] = [-total]
+        name, total, _unused2, solo_count, best, last_points = line
+        parts: list[object] = [-ranking.get(name, Fraction(0)), -total] if t.placings else [-total]
         for tie_break in t.tie_breaks:
             if tie_break == "solos":
                 parts.append(-solo_count)
@@ -511,7 +531,10 @@ def standings(
         place = i + 1 if i == 0 or keys[i] != keys[i - 1] else out[-1].place
         tied = (i > 0 and keys[i] == keys[i - 1]) or (i + 1 < len(lines) and keys[i] == keys[i + 1])
         name, total, rounds, solo_count, best, last_points = line
-        out.append(Standing(place, name, total, rounds, solo_count, best, last_points, tied))
+        ranked = ranking.get(name, Fraction(0)) if t.placings else None
+        out.append(
+            Standing(place, name, total, rounds, solo_count, best, last_points, tied, ranked)
+        )
     return out
 
 
@@ -649,10 +672,18 @@ def standings_record(
                 "best_round": s.best_round,
                 "last_round": s.last_round,
                 "tied": s.tied,
+                **({} if s.ranking is None else {"ranking": ranking_number(s.ranking)}),
             }
             for s in ranked
         ],
+        **({"placings": t.placings} if t.placings else {}),
     }
+
+
+def ranking_number(value: Fraction) -> int | float:
+    """Ranking points as JSON has them: whole, or to two places."""
+    shown = ranking_text(value)
+    return int(shown) if shown == shown.to_integral_value() else float(shown)
 
 
 def payout_record(t: Tournament, paid: Payout, final: bool) -> dict[str, object]:

@@ -32,6 +32,7 @@ from .tournament import (
     TournamentError,
     add_player,
     check,
+    check_placings,
     next_draw,
     parse_money,
     parse_percent,
@@ -92,6 +93,8 @@ def _to_data(t: Tournament) -> dict[str, Any]:
     }
     if t.entry is not None:
         data["entry"] = f"{t.entry:.2f}"
+    if t.placings:
+        data["placings"] = t.placings
     data["rules"] = t.rules.to_dict(stored=True)
     players = []
     for p in t.players:
@@ -116,6 +119,7 @@ _KEYS = {
     "house_share": str,
     "currency": str,
     "entry": str,
+    "placings": str,
     "rules": dict,
     "players": list,
     "round": list,
@@ -166,6 +170,7 @@ def _from_data(data: Mapping[str, Any], where: str) -> Tournament:
             payout=payout,
             round_prize=parse_percent(data.get("round_prize", "0"), "round_prize"),
             house_share=parse_percent(data.get("house_share", "0"), "house_share"),
+            placings=check_placings(data.get("placings", "")),
         )
         check(t)
         _check_drawn(t)
@@ -573,7 +578,53 @@ def _changing(folder: Path, waiting: Waiting) -> Iterator[None]:
             )
         ) from None
     with locked(lock, waiting):
+        _tidy(folder)
         yield
+
+
+STAGED = ".round-"  # a draw's staging folder, `.round-N.XXXX`, renamed to round-N when whole
+MADE_TABLE = 64 << 10  # the most bytes of a table's file as a draw makes it
+
+
+def _litter(folder: Path) -> list[str]:
+    """What a killed draw or write of tournament.toml left in the folder: a draw's staging
+    folder, a temp file of tournament.toml."""
+    try:
+        with os.scandir(folder) as entries:
+            return [
+                e.name
+                for e in entries
+                if (e.name.startswith(STAGED) and e.is_dir(follow_symlinks=False))
+                or (e.name.startswith(f".{FILE}.") and e.name.endswith(".tmp"))
+            ]
+    except OSError:
+        return []
+
+
+def _tidy(folder: Path) -> None:
+    """Remove what a killed draw or write left (`_litter`); only under the tournament's lock,
+    where no draw is under way."""
+    for name in _litter(folder):
+        path = folder / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with suppress(OSError):
+                path.unlink()
+
+
+def tidy(folder: Path) -> None:
+    """What a killed draw left, removed by a command that only reads (`tournament status`),
+    when it can take the tournament's lock at once: it never waits, and never fails for it."""
+    from .store.lock import locked
+
+    if not _litter(folder):
+        return
+    with suppress(ScorepadError, OSError):
+        with open(folder / LOCK, "ab"):
+            pass
+        with locked(folder / LOCK, Waiting(0)):
+            _tidy(folder)
 
 
 def draw(
@@ -602,9 +653,11 @@ def _draw(folder: Path, sheets: bool) -> tuple[Tournament, int, tuple[tuple[str,
     tables, repeated = next_draw(t)
     where = folder / f"round-{number}"
     if where.exists():
-        raise TournamentError(
-            _("{where}: already exists; tournament.toml has no draw for it").format(where=where)
-        )
+        if not _unsaid(where, t, number, tables):
+            raise TournamentError(
+                _("{where}: already exists; tournament.toml has no draw for it").format(where=where)
+            )
+        shutil.rmtree(where)  # (this very draw, untouched, killed before tournament.toml said it)
     temp = Path(tempfile.mkdtemp(prefix=f".round-{number}.", dir=folder))
     try:
         for k, table in enumerate(tables, 1):
@@ -623,6 +676,26 @@ def _draw(folder: Path, sheets: bool) -> tuple[Tournament, int, tuple[tuple[str,
         shutil.rmtree(where, ignore_errors=True)
         raise
     return new, number, tables, repeated
+
+
+def _unsaid(where: Path, t: Tournament, number: int, tables: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether the round's folder is what a draw killed between making it and writing
+    tournament.toml left: the files of this very draw (the draw is the seed's), each table's
+    session as it was made (its head, no row), and nothing else."""
+    names = {f"table-{k}.{kind}" for k in range(1, len(tables) + 1) for kind in ("csv", "txt")}
+    try:
+        if not {p.name for p in where.iterdir()} <= names:
+            return False
+        for k, table in enumerate(tables, 1):
+            path = table_path(where.parent, number, k)
+            if not path.is_file() or path.stat().st_size > MADE_TABLE:
+                return False
+            if len(path.read_bytes().splitlines()) != 3:  # (its columns, rules and start)
+                return False
+            _read(path, t, number, k, table, None)  # (its players and rules the draw's)
+    except (OSError, ScorepadError):
+        return False
+    return True
 
 
 def enter(folder: Path, name: str, waiting: Waiting = WAIT) -> tuple[Tournament, str]:

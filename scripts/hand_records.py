@@ -28,7 +28,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorepad.hands import INPUTS, LEASTER, PICKER, RAMSCH, SCHWANZER, Input, Type  # noqa: E402
+from scorepad.hands import (  # noqa: E402
+    INPUTS,
+    LEASTER,
+    MANUAL,
+    PICKER,
+    RAMSCH,
+    SCHWANZER,
+    Input,
+    Type,
+)
 
 RECORDS_FILE = ROOT / "scorepad" / "scoring" / "records.py"
 ROW_FILE = ROOT / "scorepad" / "store" / "format.py"
@@ -66,6 +75,12 @@ KINDS = (
         "RamschHand",
         "Everyone passed under all_pass = ramsch (Schafkopf): everyone plays alone and the "
         "most card points loses.",
+    ),
+    (
+        MANUAL,
+        "ManualHand",
+        "A hand the table scores itself, for a hand the rules table cannot express: each "
+        "seated player's game points as given.",
     ),
 )
 

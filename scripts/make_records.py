@@ -89,7 +89,16 @@ class Played:
 
 
 def play(rng: random.Random, players: tuple[str, ...], dealer: str, game: str) -> Played:
-    """A game of `game` (partner, solo, wenz, geier, farbwenz, farbgeier, a tout, ramsch)."""
+    """A game of `game` (partner, solo, wenz, geier, farbwenz, farbgeier, a tout, ramsch). A
+    Ramsch in which one player takes every trick (a Durchmarsch, which wins: this script does
+    not write NetSchafkopf's words for one) is dealt and played again."""
+    played = _play(rng, players, dealer, game)
+    while game == "ramsch" and len(set(played.winners)) == 1:
+        played = _play(rng, players, dealer, game)
+    return played
+
+
+def _play(rng: random.Random, players: tuple[str, ...], dealer: str, game: str) -> Played:
     text = random_hand(rng, load_rules("bavarian"), players, dealer, game)
     hand = parse_hand_file(text)
     call = Card.parse(hand.call) if hand.call else None

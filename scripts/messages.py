@@ -101,6 +101,10 @@ def declared() -> Iterator[tuple[Message, str]]:
         yield role.value, "scorepad/names.py: Role"
     for game in TABLE:
         yield Context("game", game.name), "scorepad/games.py: a game's name (i18n.game_word)"
+    from scorepad.analysis.words import A_OUTCOME, THE_OUTCOME
+
+    for words in (*A_OUTCOME.values(), *THE_OUTCOME.values()):
+        yield Context("outcome", words), "scorepad/analysis/words.py: an outcome (analyze)"
     from scorepad.names import PRESETS
     from scorepad.rules import load_rules
 

@@ -167,10 +167,15 @@ def test_knocks_and_stoss_double(check_json: CheckJson, fails: Fails) -> None:
 RAMSCH = (*BAV, "--ramsch")
 
 
-def test_ramsch_the_most_points_loses_and_a_jungfrau_is_paid_twice(check_json: CheckJson) -> None:
-    # Anni took the most (50): she pays 20 to Bertl and Sepp, and 40 to Vroni (a jungfrau).
+def test_ramsch_the_most_points_loses_and_a_jungfrau_doubles_it(check_json: CheckJson) -> None:
+    # Anni took the most (50): a jungfrau (Vroni) doubles the whole Ramsch (jungfrau =
+    # double-all, the preset's default since issue 43): she pays 40 to each.
     got = check_json(*RAMSCH, "--ramsch-points", "Anni=50,Bertl=40,Sepp=30,Vroni=0",
                      "--jungfrau", "Vroni")  # fmt: skip
+    assert got["deltas"] == {"Anni": -120, "Bertl": 40, "Sepp": 40, "Vroni": 40}
+    # under double-own, as bavarian sessions made before keep it: 20, 20 and 40 to Vroni
+    got = check_json(*RAMSCH, "--set", "jungfrau=double-own", "--ramsch-points",
+                     "Anni=50,Bertl=40,Sepp=30,Vroni=0", "--jungfrau", "Vroni")  # fmt: skip
     assert got["deltas"] == {"Anni": -80, "Bertl": 20, "Sepp": 20, "Vroni": 40}
     assert got["losers"] == ["Anni"]
     # without a jungfrau: 20 to each, -60
@@ -250,7 +255,7 @@ def test_the_bavarian_preset_is_the_vereins_tariff(run: Run) -> None:
     assert (rules.schneider_bonus, rules.schwarz_bonus, rules.run_value) == (10, 10, 10)
     assert (rules.runs_min["partner"], rules.runs_min["wenz"]) == (3, 2)
     assert rules.tout_scoring == "double" and rules.all_pass == "ramsch"
-    assert rules.jungfrau == "double-own" and rules.max_stoss == 4 and rules.knock_factor == 2
+    assert rules.jungfrau == "double-all" and rules.max_stoss == 4 and rules.knock_factor == 2
     assert rules.keep_called_suit is False and load_rules("pagat").keep_called_suit is True
     shown = run("rules", "bavarian").stdout
     assert "game_values.partner=20" in shown  # how to switch to 10/20/50
@@ -295,12 +300,12 @@ def test_a_bavarian_night_records_amends_and_verifies(night: Night) -> None:
     ):
         result = night("hand", *args)
         assert result.exit_code == 0, (args, result.stderr)
-    # Ramsch: Anni -80, Bertl +20, Sepp +20, Vroni +40; bettel knocked: 60 each, Bertl +180;
-    # hochzeit: 10 each (Sepp, Vroni +10); wenz-tout: 140 each, Vroni +420.
+    # Ramsch with a jungfrau (double-all): Anni -120, 40 to each; bettel knocked: 60 each,
+    # Bertl +180; hochzeit: 10 each (Sepp, Vroni +10); wenz-tout: 140 each, Vroni +420.
     assert totals(night) == {
-        "Anni": -80 - 60 - 10 - 140,
-        "Bertl": 20 + 180 - 10 - 140,
-        "Sepp": 20 - 60 + 10 - 140,
+        "Anni": -120 - 60 - 10 - 140,
+        "Bertl": 40 + 180 - 10 - 140,
+        "Sepp": 40 - 60 + 10 - 140,
         "Vroni": 40 - 60 + 10 + 420,
     }
     sheet = json.loads(night("sheet", "--format", "json").stdout)["hands"]
@@ -308,7 +313,7 @@ def test_a_bavarian_night_records_amends_and_verifies(night: Night) -> None:
     assert sheet[1]["played"] == "Bertl bettel, 0 tricks, knocked"
     assert night("amend", "1", "--jungfrau", "Vroni", "--ramsch-points",
                  "Anni=30,Bertl=40,Sepp=50,Vroni=0").exit_code == 0  # fmt: skip
-    assert totals(night)["Sepp"] == 20 - 60 + 10 - 140 - 100  # now Sepp lost the Ramsch: -80
+    assert totals(night)["Sepp"] == 40 - 60 + 10 - 140 - 160  # now Sepp lost the Ramsch: -120
     assert night("undo").exit_code == 0
     assert night("verify").stdout == ""
 
@@ -336,8 +341,8 @@ def test_play_records_a_ramsch_and_a_bettel(night: Night) -> None:
     ]  # fmt: skip
     result = night("play", input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
-    # Ramsch knocked: 40 each, 80 to Vroni: Anni -160; bettel 30 each: Bertl +90.
-    assert totals(night) == {"Anni": -190, "Bertl": 130, "Sepp": 10, "Vroni": 50}
+    # Ramsch knocked, a jungfrau doubling it: 80 each: Anni -240; bettel 30 each: Bertl +90.
+    assert totals(night) == {"Anni": -270, "Bertl": 170, "Sepp": 50, "Vroni": 50}
 
 
 def test_play_counts_the_stoss_calls(night: Night) -> None:
@@ -370,7 +375,7 @@ def test_the_bavarian_sample_evening_has_every_kind_of_hand(run: Run) -> None:
         ("bavarian-farbwenz.txt", {"Anni": 150, "Bertl": -50, "Sepp": -50, "Vroni": -50}),
         ("bavarian-farbgeier.txt", {"Anni": -90, "Bertl": -90, "Sepp": -90, "Vroni": 270}),
         ("bavarian-hochzeit.txt", {"Anni": 10, "Bertl": 10, "Sepp": -10, "Vroni": -10}),
-        ("bavarian-ramsch.txt", {"Anni": 20, "Bertl": -80, "Sepp": 20, "Vroni": 40}),
+        ("bavarian-ramsch.txt", {"Anni": 40, "Bertl": -120, "Sepp": 40, "Vroni": 40}),
         ("bavarian-sie.txt", {"Anni": 1560, "Bertl": -520, "Sepp": -520, "Vroni": -520}),
     ],
 )

@@ -71,7 +71,7 @@ def _page(p: Any, url: str, size: tuple[int, int]) -> Any:
     browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.goto(url)
-    page.wait_for_selector("#live.on", timeout=10_000)
+    page.wait_for_selector("#live.on", timeout=60_000)
     page.wait_for_function("document.querySelectorAll('#recent tbody tr').length > 0")
     return browser, page
 
@@ -238,7 +238,7 @@ def test_the_entry_offers_only_the_inputs_the_deal_allows(
     assert "crack" not in schafkopf["inputs"] and "alone" not in schafkopf["inputs"]
     games = {g["name"]: g for g in schafkopf["games"]}
     assert games["partner"]["partner"] and not games["solo"]["partner"]
-    assert schafkopf["kinds"] == ["hand", "ramsch"]
+    assert schafkopf["kinds"] == ["hand", "ramsch", "manual"]
 
 
 def test_the_entry_check_needs_the_token(tmp_path: Path, run: Run) -> None:

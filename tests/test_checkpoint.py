@@ -123,6 +123,17 @@ CHANGES: dict[str, list[tuple[str, ...]]] = {
         ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "64", "--tricks", "4"),
     ],
     "a Bock round taken back": [("bock", "--rounds", "2"), ("undo",)],
+    "a tariff fixed after play": [("set", "double_on_the_bump=true", "--from", "2")],
+    "a hand the table scores itself": [("hand", "--scores", "Ann=2,Bob=-2,Cy=1,Dee=0,Ed=-1")],
+    "a hand the table scores itself, amended": [
+        ("hand", "--scores", "Ann=2,Bob=-2,Cy=1,Dee=0,Ed=-1"),
+        ("amend", "6", "--scores", "Ann=-2,Bob=2,Cy=-1,Dee=0,Ed=1"),
+    ],
+    "a tariff fixed after play, undone": [("set", "base=2", "--from", "1"), ("undo",)],
+    "a tariff fixed after play, then a hand": [
+        ("set", "base=3", "--from", "3"),
+        ("hand", "--picker", "Ann", "--partner", "Bob", "--points", "64", "--tricks", "4"),
+    ],
 }
 
 

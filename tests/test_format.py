@@ -86,6 +86,8 @@ def test_every_report_reads_an_older_file(run: Run, path: Path) -> None:
     # ... and an older night shows what the same night in today's format shows
     old_root = next(root for root in (V1, V3, V5) if path.is_relative_to(root))
     today = ROOT / "sample_sessions" / path.relative_to(old_root)
+    if today.name == "bavarian-evening.csv":  # (the sample before jungfrau = double-all)
+        today = ROOT / "tests" / "fixtures" / "before-43" / today.name
     for args in (("standings", "--format", "json"), ("sheet", "--format", "csv")):
         old, new = run("-f", path, *args).stdout, run("-f", today, *args).stdout
         assert old.replace(str(path), "F") == new.replace(str(today), "F")

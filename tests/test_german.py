@@ -434,7 +434,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
         try:
             page = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
             page.goto(f"{url}/?token={TOKEN}")
-            page.wait_for_selector("#live.on", timeout=10_000)
+            page.wait_for_selector("#live.on", timeout=60_000)
             assert page.locator("#live").inner_text() == "live"
             assert page.locator("#standings-card h2").text_content() == "Stand"
             assert page.locator("#next").inner_text() == "Spiel 2: Ann gibt, Bob spielt aus."
@@ -450,7 +450,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             page.click("#hand-form button[type=submit]")
             page.wait_for_function(
                 "document.getElementById('entry-message').textContent.startsWith('Aufgeschrieben')",
-                timeout=10_000,
+                timeout=60_000,
             )
             assert (
                 page.locator("#entry-message").inner_text()
@@ -459,7 +459,7 @@ def test_the_german_board_in_chromium(night: Path) -> None:
             # the last hands, described in German (the API asked in the page's language)
             page.wait_for_function(
                 "document.getElementById('recent').textContent.includes('Cy allein 95')",
-                timeout=10_000,
+                timeout=60_000,
             )
             recent = page.locator("#recent").inner_text()
             assert "Cy allein 95, Schneider" in recent and "alone" not in recent
@@ -992,7 +992,7 @@ def test_a_schafkopf_table_hears_of_no_doubler() -> None:
     bavarian = ROOT / "sample_sessions/bavarian-evening.csv"
     friday = ROOT / "sample_sessions/standard-friday.csv"
     for said in (de("-f", bavarian, "status"), en("-f", bavarian, "status")):
-        assert said.exit_code == 0 and "Bertl +650" in said.stdout  # (the lines around it)
+        assert said.exit_code == 0 and "Bertl +670" in said.stdout  # (the lines around it)
         assert "Doubler" not in said.stdout
     assert "Doublers:  none pending" in en("-f", friday, "status").stdout
     status = json.loads(en("-f", bavarian, "status", "--format", "json").stdout)
@@ -1045,3 +1045,11 @@ def test_large_numbers_in_german_messages_are_grouped_with_points(tmp_path: Path
             penalty.stderr
         )
         assert setting.exit_code != 0 and setting.stderr.rstrip().endswith(grouped)
+
+
+def test_a_sie_is_explained_with_the_games_german_names() -> None:
+    """Issue 40, item 13: no game key in a German sentence ("doppelt ein Solo Tout")."""
+    args = ("check", "--rules", "bavarian", "--players", "A,B,C,D", "--picker", "A", "--game",
+            "sie", "--points", "120", "--tricks", "8", "--explain")  # fmt: skip
+    assert "Spielwert: eine Sie ist doppelt ein Solo Tout: 2 x" in de(*args).stdout
+    assert "Game value: a sie is twice a solo-tout: 2 x" in en(*args).stdout

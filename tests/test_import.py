@@ -36,21 +36,21 @@ def test_a_protocol_becomes_hand_files_and_a_night_with_the_records_totals(
     assert result.stderr == ""
     assert "Every running total equals the record's, after each of its 24 games." in result.stdout
     assert "Wrote 23 hand files into hands." in result.stdout
-    assert result.stdout.endswith(
-        "Wrote the night abend.csv: 23 hands. Its totals leave out the games not recorded.\n"
-    )
+    assert result.stdout.endswith("Wrote the night abend.csv: 24 hands.\n")
     hand_files = sorted((here / "hands").iterdir())
     assert [p.name for p in hand_files[:2]] == ["2025-03-14-001.txt", "2025-03-14-002.txt"]
     assert "2025-03-14-015.txt" not in [p.name for p in hand_files]  # (the Schieber)
     standings = json.loads(run("-f", "abend.csv", "standings", "--format", "json").stdout)
     totals = standings["totals"]
-    # the record's totals after its last game, less the Schieber's points (game 15)
+    # the record's totals after its last game: the Schieber (game 15), which no hand file can
+    # replay, is recorded as a hand the table scored, with the record's points
     record = PROTOCOL.read_bytes().decode("latin-1").splitlines()
     last = [int(n) for n in record[-2].split()[2:6]]
-    schieber = {"Anni": 50, "Bertl": -50, "Sepp": -50, "Vroni": 50}
-    assert totals == {
-        p: n - schieber[p] for p, n in zip(("Anni", "Bertl", "Sepp", "Vroni"), last, strict=True)
-    }
+    assert totals == dict(zip(("Anni", "Bertl", "Sepp", "Vroni"), last, strict=True))
+    sheet = json.loads(run("-f", "abend.csv", "sheet", "--format", "json").stdout)["hands"]
+    assert sheet[14]["kind"] == "manual"
+    assert sheet[14]["deltas"] == {"Anni": 50, "Bertl": -50, "Sepp": -50, "Vroni": 50}
+    assert sheet[14]["note"] == "imported: netschafkopf-abend.txt, game 15: a Schieber"
     assert run("-f", "abend.csv", "verify").exit_code == 0
 
 
@@ -87,9 +87,9 @@ def test_game_lines_import_with_their_exact_table(run: Run, here: Path) -> None:
         "  3  3         3: wenz           -50   -50   -50  +150\n"
         "  4  3         1: farbgeier S    +90  -270   +90   +90\n"
         "  5  3         0: partner (AD)   -10   +10   +10   -10\n"
-        "  6  3         Ramsch            +20   -80   +20   +40\n"
+        "  6  3         Ramsch            +40  -120   +40   +40\n"
         "  7  3         3: geier-tout    +160  +160  +160  -480\n"
-        "               Total            +150  -290  +510  -370\n"
+        "               Total            +170  -330  +530  -370\n"
         "Scored by bavarian rules.\n"
         "The record keeps no running totals to hold them to.\n"
         "\n"

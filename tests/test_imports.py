@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-CORE = ("scorepad.cards", "scorepad.rules", "scorepad.scoring", "scorepad.errors")
+CORE = (
+    "scorepad.cards",
+    "scorepad.rules",
+    "scorepad.scoring",
+    "scorepad.errors",
+    "scorepad.analysis",
+)
 
 
 @pytest.mark.parametrize("module", CORE)
@@ -86,10 +92,12 @@ LAYERS = {
             "pot",
             "settlement",
             "replay",
+            "analysis",
             "simulate",
             "text",
             "presets",
             "tournament",
+            "placings",
             "records",
         ),
         0,

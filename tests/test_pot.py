@@ -539,7 +539,7 @@ def test_the_board_records_a_hand_passed_into_the_pot(night: Night) -> None:
     board = Board(night.path, allow_entry=True, token="t", poll=0.05, money=MoneyRate(Decimal(1)))
     auth = {"authorization": "Bearer t"}
     with TestClient(create_app(board), base_url="http://localhost") as client:
-        assert client.get("/api/state").json()["entry"]["kinds"] == ["hand", "pot"]
+        assert client.get("/api/state").json()["entry"]["kinds"] == ["hand", "pot", "manual"]
         reply = client.post("/api/hands", json={"pot": True}, headers=auth)
         assert reply.status_code == 201, reply.text
         assert (

@@ -383,7 +383,7 @@ def test_a_fate_counts_corrections_and_keeps_the_last_place_of_each_kind(
         else:
             fate = fate.corrected(voided_at=place)
             voided = place if place >= 0 else voided
-    assert fate == (len(corrections), amended, voided)
+    assert fate == (len(corrections), amended, voided, -1, 0)  # (no `set --from` row here)
 
 
 @pytest.mark.parametrize("deck", [24, 32])

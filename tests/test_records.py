@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorepad.errors import ScorepadError
@@ -341,6 +341,7 @@ _GAMES = ("partner", "partner", "solo", "wenz", "geier", "farbwenz", "farbgeier"
     latin1=st.booleans(),
     crlf=st.booleans(),
 )
+@example(seed=4842, count=9, latin1=False, crlf=False)  # (a Ramsch that was a Durchmarsch)
 def test_a_protocol_of_legal_games_imports_as_dealt_and_played_totals_equal(
     seed: int, count: int, latin1: bool, crlf: bool
 ) -> None:

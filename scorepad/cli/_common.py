@@ -380,6 +380,15 @@ allow_host_option = click.option(
     multiple=True,
     help="One more host name the page may be opened by (repeatable): a name of this machine.",
 )
+max_listeners_option = click.option(
+    "--max-listeners",
+    default=256,  # (web.follow.MAX_LISTENERS: the board's modules load only as it starts)
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    metavar="N",
+    help="The most clients listening to the live events at once (past it the one listening "
+    "longest is let go, and its page reconnects); at most half the connections.",
+)
 page_language_option = click.option(
     "--lang",
     "language",

@@ -33,7 +33,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..cards import Game
-    from ..replay import HandReplay
+    from ..replay import HandFile, HandReplay
     from ..rules import Rules
     from ..scoring import Hand, Score
 
@@ -367,11 +367,22 @@ def trick(
     help="Append the hand to the session (-f) when nothing was found wrong.",
 )
 @click.option("--note", default="", metavar="TEXT", help="With --record: a note for the hand.")
+@click.option(
+    "--analyze",
+    "analyze",
+    is_flag=True,
+    help="Then analyse every card with every card open, as `scorepad analyze` does.",
+)
 @table_format_option()
 @session_file_option
 @click.pass_obj
 def replay_command(
-    path: Path, hand_files: tuple[Path, ...], record: bool, note: str, fmt: str
+    path: Path,
+    hand_files: tuple[Path, ...],
+    record: bool,
+    note: str,
+    analyze: bool,
+    fmt: str,
 ) -> None:
     """Replay a whole hand from its cards: check the deal and every play, and score it.
 
@@ -382,7 +393,9 @@ def replay_command(
     called-ace rules, works out each trick, the picker's side's card points and tricks, and the
     score. It exits 1 when something was found wrong. --record appends the hand to the session,
     only when nothing was, the hand file's dealer deals next in the session, and the session
-    has not recorded the same hand file already (the row keeps its digest).
+    has not recorded the same hand file already (the row keeps its digest). --analyze then
+    finds, with every card open, who gave the outcome away (see `scorepad analyze`; in JSON,
+    the key "analysis").
 
     Examples:
 
@@ -397,17 +410,16 @@ def replay_command(
             click.echo("[" if number == 0 else ",")
         elif several:
             click.echo(f"{'' if number == 0 else chr(10)}==> {hand_file} <==")
-        wrong |= _replay_one(path, hand_file, record, note, fmt)
+        wrong |= _replay_one(path, hand_file, record, note, fmt, analyze)
     if several and fmt == "json":
         click.echo("]")
     if wrong:
         sys.exit(1)
 
 
-def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) -> bool:
-    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
-    from ..render import render, to_json
-    from ..replay import HandFileError, digest, parse_hand_file, replay, rules_for
+def read_hand_file(hand_file: Path) -> tuple[HandFile, Rules]:
+    """A hand file read and its rules loaded; a problem as `FILE:LINE: message`."""
+    from ..replay import HandFileError, parse_hand_file, rules_for
 
     try:
         text = hand_file.read_text(encoding="utf-8-sig")
@@ -425,7 +437,20 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
         ) from None
     try:
         parsed = parse_hand_file(text)
-        rules = rules_for(parsed)
+        return parsed, rules_for(parsed)
+    except HandFileError as exc:
+        raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
+
+
+def _replay_one(
+    path: Path, hand_file: Path, record: bool, note: str, fmt: str, analyze: bool = False
+) -> bool:
+    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
+    from ..render import render, to_json
+    from ..replay import HandFileError, digest, replay
+
+    parsed, rules = read_hand_file(hand_file)
+    try:
         outcome = replay(parsed, rules)
     except HandFileError as exc:
         raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
@@ -440,6 +465,11 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
             )
 
         recorded = open_session(path).record_replayed(outcome.hand(), digest(parsed), note)
+    analysis = None
+    if analyze:
+        from .analyze import after_replay
+
+        analysis = after_replay(hand_file, parsed, rules, fmt)
     if fmt == "json":
         data = {
             "rules": rules.name,
@@ -472,6 +502,8 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
             "score": outcome.score.to_dict() if outcome.score else None,
             "recorded": recorded[0].hand if recorded else None,
         }
+        if analyze:
+            data["analysis"] = analysis
         click.echo(to_json(data))
     else:
         _echo_replay(outcome, fmt, render)
@@ -483,6 +515,10 @@ def _replay_one(path: Path, hand_file: Path, record: bool, note: str, fmt: str) 
 
             click.echo(summary_text(row, result))
             click.echo(next_line(state))
+        if isinstance(analysis, list):
+            click.echo()
+            for line in analysis:
+                click.echo(line)
     return bool(outcome.problems)
 
 

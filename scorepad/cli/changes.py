@@ -183,28 +183,68 @@ def bock(path: Path, rounds: int, note: str, fmt: str) -> None:
     "changes", nargs=-1, required=True, metavar="KEY=VALUE...", shell_complete=complete_setting
 )
 @click.option("--note", default="", metavar="TEXT", help="Why the rules change (kept with it).")
+@click.option(
+    "--from",
+    "start",
+    type=WholeRange(min=1),
+    default=None,
+    metavar="N",
+    help="Change the rules from hand N on, a tariff fixed after play: every hand from N is "
+    "scored again under them, and the totals before and after are shown.",
+)
 @session_file_option
 @click.pass_obj
-def set_rules(path: Path, changes: tuple[str, ...], note: str) -> None:
+def set_rules(path: Path, changes: tuple[str, ...], note: str, start: int | None) -> None:
     """Change the house rules from the next hand on (a row of its own; `undo` takes it back).
 
     Each KEY=VALUE is checked as `--set` checks it (`scorepad rules` lists every setting).
     Hands recorded before keep the rules they were played under; `verify`, every report and
-    `status` follow the change. A session file of an older format is rewritten in the current
-    one first.
+    `status` follow the change. With `--from N` the change reaches back to hand N: every hand
+    from it is scored again, in one change (refused, with nothing written, when a hand cannot
+    be scored under the new rules). A session file of an older format is rewritten in the
+    current one first.
 
     Examples:
 
     \b
         scorepad set double_on_the_bump=true --note "Ed's house, Ed's rules"
         scorepad set sit_out=dealer
+        scorepad set alone_multiplier=2 --from 1
     """
+    if start is not None:
+        _set_from(path, changes, note, start)
+        return
     _row, state = open_session(path).set_rules(changes, note)
     click.echo(
         _("From hand {hand} on: {changes}.").format(
             hand=state.last_hand + 1, changes=", ".join(changes)
         )
     )
+    click.echo(_("Rules: {rules}.").format(rules=state.rules.summary()))
+    click.echo(next_line(state))
+
+
+_FIGURES = ("left", "right", "right", "right")
+
+
+def _set_from(path: Path, changes: tuple[str, ...], note: str, start: int) -> None:
+    """`set --from N`: the change, and the totals before and after it."""
+    from ..render import Points, render
+
+    row, state = open_session(path).set_rules_from(changes, start, note)
+    before = {p: v - row.deltas.get(p, 0) for p, v in state.totals.items()}
+    last = state.last_hand
+    click.echo(
+        (
+            _("From hand {hand} on: {changes}; hand {hand} scored again.")
+            if start == last
+            else _("From hand {hand} on: {changes}; hands {hand} to {last} scored again.")
+        ).format(hand=start, last=last, changes=", ".join(changes))
+    )
+    rows = [
+        [p, Points(before[p]), Points(v), Points(v - before[p])] for p, v in state.totals.items()
+    ]
+    click.echo(render(["Player", "Before", "After", "Change"], rows, colalign=_FIGURES))
     click.echo(_("Rules: {rules}.").format(rules=state.rules.summary()))
     click.echo(next_line(state))
 

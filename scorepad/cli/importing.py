@@ -78,7 +78,8 @@ def import_command(
     game's price, schneider, schwarz, runs, knocks, Stoss, jungfrau), then any --set. Where the
     record keeps running totals, they must equal the night's after every game: else import says
     at which game and by how much, and writes nothing. A game scorepad cannot record as a hand
-    (a deal thrown in, a Schieber with cards passed unseen) is listed, with the record's points.
+    (a deal thrown in, a Schieber with cards passed unseen) is listed, with the record's points,
+    and a night records it as a hand the table scored (`hand --scores`).
 
     --to DIR writes each game as a hand file (`scorepad replay` takes it), named by the
     record's date and the game's number; --session FILE records the games as the hands of a new
@@ -132,7 +133,7 @@ def _played(tallied: Tallied) -> str:
 
     game = tallied.game
     if game.skipped:
-        return _("not recorded: {why}").format(why=re.split(r"[,;(:]", game.skipped)[0].strip())
+        return _("not replayed: {why}").format(why=re.split(r"[,;(:]", game.skipped)[0].strip())
     if game.declarer is None:
         return game_text(game.game).capitalize()
     what = game_text(game.game)
@@ -207,10 +208,12 @@ def _echo_skipped(imported: Imported) -> None:
         return
     click.echo()
     heading = ngettext(
-        "Not recorded ({count}): a game scorepad cannot yet record as a hand; the totals above "
-        "count its points as the record has them, a night leaves them out:",
-        "Not recorded ({count}): games scorepad cannot yet record as hands; the totals above "
-        "count their points as the record has them, a night leaves them out:",
+        "Not replayed ({count}): a game scorepad cannot replay as a hand (no hand file); the "
+        "totals above count its points as the record has them, and a night records it as a "
+        "hand the table scored (--scores):",
+        "Not replayed ({count}): games scorepad cannot replay as hands (no hand files); the "
+        "totals above count their points as the record has them, and a night records them as "
+        "hands the table scored (--scores):",
         len(imported.skipped),
     ).format(count=len(imported.skipped))
     click.echo("\n".join(wrap(heading, 100)))
@@ -241,7 +244,7 @@ def _echo_written(imported: Imported) -> None:
                 "Wrote the night {session}: {count} hands.",
                 imported.recorded,
             ).format(session=imported.session, count=imported.recorded)
-            + (_(" Its totals leave out the games not recorded.") if imported.skipped else "")
+            + (_(" Its totals leave out the games not recorded.") if imported.left_out else "")
         )
     if imported.to is None and imported.session is None:
         click.echo(_("Nothing written: --to DIR writes the hand files, --session FILE a night."))

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ..store.format import Row
 
 
-CHANGES = ("undo", "amend", "void", "join", "leave", "penalty", "bock")
+CHANGES = ("undo", "amend", "void", "join", "leave", "penalty", "bock", "scores")
 """The words that start a change at "Who picked?" (see `_asking.HELP`)."""
 
 GERMAN_CHANGES = {
@@ -200,6 +200,8 @@ def _change(session: Session, what: str, name: str) -> None:
 
             click.echo(summary_text(row, result))
             click.echo(totals_table(state))
+        elif what == "scores":
+            _scores(session, name)
         elif what == "bock":
             if name and not (name.isascii() and name.isdigit() and 1 <= int(name[:3]) <= 20):
                 raise ScorepadError(_("write: bock, or bock N (1 to 20 rounds)"))
@@ -233,6 +235,25 @@ def _change(session: Session, what: str, name: str) -> None:
             )
     except ScorepadError as exc:
         click.echo(f"  {exc}", err=True)
+
+
+def _scores(session: Session, text: str) -> None:
+    """`scores NAME=N,...`: a hand the table scores itself, recorded as given."""
+    from ..hands import build_hand
+    from ..store.format import whole
+
+    scores: dict[str, int] = {}
+    for item in text.split(","):
+        name, sep, number = item.strip().rpartition("=")
+        if not sep or not name.strip() or whole(number.strip()) is None or len(number) > 9:
+            raise ScorepadError(_("write: scores NAME=N,NAME=N,... (e.g. scores Ann=2,Bob=-2)"))
+        scores[name.strip()] = int(number)
+    hand = build_hand(session.state().seated, {"scores": scores})
+    row, result, state = session.record(hand, "scored during play")
+    from ..reports import summary_text
+
+    click.echo(summary_text(row, result))
+    click.echo(totals_table(state))
 
 
 def _offer_new(session: Session) -> None:

@@ -376,6 +376,18 @@ def _calls_table(records: Sequence[dict[str, Any]], fmt: str) -> None:
     help="With --rating: a player with fewer hands is shown no rating.",
 )
 @click.option(
+    "--placings",
+    "placings_spec",
+    is_flag=False,
+    flag_value="default",
+    default=None,
+    metavar="[N,N,...]",
+    help="Rank each night's players and give ranking points by place (ties share the points "
+    "of the places they cover); the table is ordered by them, game points beside. Default "
+    "points by head count: 4 players 2,1,-1,-2; 5 players 2,1,0,-1,-2; 6 players "
+    "3,2,1,-1,-2,-3; or the table's own, best place first (3,1,0,-1,-4).",
+)
+@click.option(
     "--rate",
     metavar="AMOUNT",
     help="Add who pays whom over all the nights, at this much a game point. Default: each "
@@ -394,6 +406,7 @@ def season(
     skip_bad: bool,
     with_rating: bool,
     min_hands: int,
+    placings_spec: str | None,
     rate: str | None,
     currency: str | None,
     fmt: str,
@@ -418,6 +431,7 @@ def season(
         scorepad season sample_sessions/ --rate 0.05
         scorepad season fall-league/*.csv --skip-bad --format csv > league.csv
         scorepad season sample_sessions/league/ --rating
+        scorepad season sample_sessions/league/ --placings 3,1,0,-1,-4
     """
     from ..ledger import Memo
     from ..render import Points, render, to_json
@@ -481,7 +495,7 @@ def season(
         raise ScorepadError(_("every night failed verification: no table to show"))
     if len(families) > 1:  # (said on stderr: the table itself stays what a program reads)
         click.echo(_("Warning: {problem}").format(problem=_mixed_families(families)), err=True)
-    columns, records = league(nights)
+    columns, records = league(nights, _placing_points(placings_spec))
     ratings = _ratings(matches) if with_rating else {}
     money = season_money(monies, records)
     if fmt == "json":
@@ -495,14 +509,22 @@ def season(
                     if found is None
                     else {**rating_record(found), "ranked": found.hands >= min_hands}
                 )
+        _placings_as_numbers(records)
         settled = {} if money is None else {"settlement": money.record()}
         click.echo(to_json({"nights": columns, "players": records, **settled}))
         return
-    headers = ["Player", *columns, "Total", "Nights", "Average"] + ["Rating"] * with_rating
+    placed = placings_spec is not None
+    headers = ["Player", *columns, *["Ranking"] * placed, "Total", "Nights", "Average"]
+    headers += ["Rating"] * with_rating
     rows = [
         [
             r["player"],
-            *[None if v is None else Points(v) for v in r["nights"].values()],
+            *(
+                [None if v is None else _ranking_cell(v) for v in r["placings"].values()]
+                if placed
+                else [None if v is None else Points(v) for v in r["nights"].values()]
+            ),
+            *([_ranking_cell(r["ranking"])] if placed else []),
             Points(r["total"]),
             r["played"],
             decimal_text(f"{r['average']:+.2f}" if r["average"] else "0.00"),
@@ -529,6 +551,38 @@ def season(
     if money is not None:
         click.echo()
         money.show(fmt)
+
+
+def _placing_points(spec: str | None) -> tuple[int, ...] | bool:
+    """`--placings` as `reports.season` takes it: False (none), True (the default points by
+    head count) or the table's own."""
+    if spec is None:
+        return False
+    from ..placings import parse_placings
+
+    return True if spec == "default" else parse_placings(spec)
+
+
+def _placings_as_numbers(records: list[dict[str, Any]]) -> None:
+    """Each record's ranking points as JSON numbers (whole, or to two places)."""
+    for r in records:
+        if "placings" in r:
+            r["placings"] = {k: _number(v) for k, v in r["placings"].items()}
+            r["ranking"] = _number(r["ranking"])
+
+
+def _number(value: Any) -> Any:
+    """Ranking points for JSON: a whole number, or a number to two places."""
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _ranking_cell(value: Any) -> Any:
+    """Ranking points in a table: signed, whole or to two places."""
+    if value == value.to_integral_value():
+        return decimal_text(f"{int(value):+d}" if value else "0")
+    return decimal_text(f"{value:+.2f}")
 
 
 def _mixed_families(families: dict[str, list[str]]) -> str:

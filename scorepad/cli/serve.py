@@ -16,6 +16,7 @@ from ._common import (
     allow_host_option,
     currency_symbol,
     host_option,
+    max_listeners_option,
     open_session,
     page_language_option,
     port_option,
@@ -40,9 +41,11 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
 @click.option(
     "--token",
     metavar="TOKEN",
-    help="The token entry needs (default: a new random one, printed at start).",
+    help="The token entry needs, 16 to 200 characters (default: a new random one of 24, "
+    "printed at start). Wrong tokens from one address are throttled.",
 )
 @allow_host_option
+@max_listeners_option
 @click.option(
     "--rate",
     metavar="AMOUNT",
@@ -66,6 +69,7 @@ def serve(
     allow_entry: bool,
     token: str | None,
     allow_hosts: tuple[str, ...],
+    max_listeners: int,
     rate: str | None,
     currency: str | None,
     language: str | None,
@@ -83,7 +87,8 @@ def serve(
     It listens on this machine only unless --host says otherwise. It answers only to this
     machine's own names and addresses (a web page elsewhere cannot read it through a name of
     its own); --allow-host adds a name. Slow or idle clients are cut off (10 s to send a
-    request, 5 s idle between requests, at most 512 connections). Needs the extra:
+    request, 5 s idle between requests, at most 512 connections, of them at most
+    --max-listeners listening to the live events). Needs the extra:
     pip install 'scorepad[serve]'. Stop it with Ctrl-C.
 
     Examples:
@@ -100,18 +105,25 @@ def serve(
     from ..web.follow import MoneyRate
 
     money = MoneyRate(parse_rate(rate), currency) if rate is not None else None
+    # (16 at least: the default is 24 random ones, and a short one is guessed however slowly
+    # the board lets wrong ones in)
     if token is not None and (
-        len(token) < 8 or len(token) > 200 or not token.isascii() or not token.isprintable()
+        len(token) < 16 or len(token) > 200 or not token.isascii() or not token.isprintable()
         or " " in token
     ):  # fmt: skip
         raise click.BadParameter(
-            _("8 to 200 printable characters, no spaces"), param_hint="--token"
+            _(
+                "16 to 200 printable characters, no spaces (a shorter token is guessed too "
+                "soon; the default is 24 random ones)"
+            ),
+            param_hint="--token",
         )
     check_host_names(allow_hosts)
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     where = listen(host, port, allow_hosts)
     board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
     board.language = language
+    board.max_listeners = max_listeners
     click.echo(_("Serving {path} at {url} (Ctrl-C stops).").format(path=path, url=where.url))
     if allow_entry:
         click.echo(_("Entry is on. Token: {token}").format(token=board.token))

@@ -17,6 +17,7 @@ from ._common import (
     allow_host_option,
     complete_rules,
     host_option,
+    max_listeners_option,
     page_language_option,
     port_option,
     split_names,
@@ -121,6 +122,17 @@ def _players_file(ctx: click.Context, param: click.Parameter, value: Path | None
     help="What breaks a tie on points, in order: solos (solos, wenz, geier and picker-alone "
     "hands won), best-round, last-round, name (orders, but tied players share the place).",
 )
+@click.option(
+    "--placings",
+    "placings_spec",
+    is_flag=False,
+    flag_value="default",
+    default=None,
+    metavar="[N,N,...]",
+    help="Count league placings: each round, each table's players ranked by their points there "
+    "and given ranking points by place (as season --placings gives them); the standings go "
+    "by the ranking points, the game points beside them, then the tie-breaks.",
+)
 def new(
     folder: Path,
     name: str,
@@ -136,6 +148,7 @@ def new(
     payout: str,
     round_prize: str,
     tie_breaks: str,
+    placings_spec: str | None,
 ) -> None:
     """Start a tournament in DIR (a new or empty folder): DIR/tournament.toml.
 
@@ -155,6 +168,7 @@ def new(
     from ..rules import load_rules
     from ..tournament import (
         DEFAULT_PAYOUT,
+        check_placings,
         parse_money,
         parse_percent,
         parse_percents,
@@ -180,6 +194,7 @@ def new(
         payout=parse_percents(payout) if payout else DEFAULT_PAYOUT,
         round_prize=parse_percent(round_prize, "⟨round_prize⟩"),
         tie_breaks=parse_tie_breaks(tie_breaks),
+        placings=check_placings(placings_spec or ""),
     )
     click.echo(
         ngettext(
@@ -295,10 +310,11 @@ def status(folder: Path, fmt: str) -> None:
         scorepad tournament status kirchweih
     """
     from ..render import render, to_json
-    from ..tournament_store import load, progress, table_record
+    from ..tournament_store import load, progress, table_record, tidy
     from ..tournament_store import status as table_status
 
     t = load(folder)
+    tidy(folder)  # (what a killed draw left, if no draw is under way)
     tables = table_status(folder, t)
     if fmt == "json":
         click.echo(
@@ -375,11 +391,13 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
         click.echo(to_json(standings_record(t, lines, only)))
         return
     numbers = [only] if only is not None else list(range(1, len(t.drawn) + 1))
-    headers = ["#", "Player", "Total", *(f"R{n}" for n in numbers), "Solos"]
+    placed = bool(t.placings)
+    headers = ["#", "Player", *["Ranking"] * placed, "Total", *(f"R{n}" for n in numbers), "Solos"]
     rows = [
         [
             f"{s.place}=" if s.tied and fmt != "csv" else s.place,
             s.player,
+            *([_ranking_cell(s.ranking)] if s.ranking is not None else []),
             Points(s.total),
             *(None if s.rounds[n] is None else Points(s.rounds[n] or 0) for n in numbers),
             s.solos,
@@ -397,6 +415,22 @@ def standings(folder: Path, only: int | None, fmt: str) -> None:
     # (two lines: a progress that ends with a command has no full stop to end it)
     click.echo(f"{t.name}: {progress(t, [read.status for read in reads], folder)}")
     click.echo(_("Tie-breaks: {value}.").format(value=", ".join(t.tie_breaks) or _("none")))
+    if t.placings:
+        click.echo(
+            _("Ranked by placings: ranking points by place at each table ({points}).").format(
+                points=_("by head count") if t.placings == "default" else t.placings
+            )
+        )
+
+
+def _ranking_cell(value: Any) -> Any:
+    """Ranking points in the standings: signed, whole or to two places."""
+    from ..placings import ranking_text
+
+    shown = ranking_text(value)
+    if shown == shown.to_integral_value():
+        return decimal_text(f"{int(shown):+d}" if shown else "0")
+    return decimal_text(f"{shown:+.2f}")
 
 
 @tournament.command("payout", context_settings=CONTEXT_SETTINGS)
@@ -510,9 +544,15 @@ def percent_figure(percent: Any) -> str:
 @host_option
 @port_option
 @allow_host_option
+@max_listeners_option
 @page_language_option
 def serve(
-    folder: Path, host: str, port: int, allow_hosts: tuple[str, ...], language: str | None
+    folder: Path,
+    host: str,
+    port: int,
+    allow_hosts: tuple[str, ...],
+    max_listeners: int,
+    language: str | None,
 ) -> None:
     """The hall's board: the standings across every table, live, and each table's progress.
 
@@ -547,6 +587,7 @@ def serve(
     where = listen(host, port, allow_hosts)
     board = HallBoard(folder, hosts=where.hosts)
     board.language = language
+    board.max_listeners = max_listeners
     click.echo(
         _("Serving {name} ({folder}) at {url} (Ctrl-C stops).").format(
             name=t.name, folder=folder, url=where.url

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
+from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..names import TOTAL_POINTS
 from ..rules import Rules
@@ -40,7 +41,8 @@ from ..store.scan import Fate
 from .bock import parse as bock_parse
 from .bock import text as bock_text
 from .entries import Counts, HandView, Scored, shown
-from .rows import MEMO_KINDS, Expected
+from .records import rules_of_set_row
+from .rows import MEMO_KINDS, NOT_RESCORED, Expected
 
 _MEMO_KIND_TEXTS = frozenset(kind.value for kind in MEMO_KINDS)
 
@@ -319,11 +321,18 @@ class Checker(Expected):
             amended_at, voided_at = fate.amended_at, fate.voided_at
             version = self.kept.get(number)
             pot = version.pot if version is not None else 0  # (what the hand played for)
-            final = self._amended(cells_at(amended_at), entry, pot) if amended_at >= 0 else None
+            # (a `set --from` row below scores it again: its final version is under those rules)
+            rules = self._rules_at(cells_at(fate.rescored_at)) if fate.rescored_at >= 0 else None
+            under = rules or self.rules
+            final = (
+                self._amended(cells_at(amended_at), entry, pot, under) if amended_at >= 0 else None
+            )
             if final is not None:
                 amended = True
                 entry, amendment_note = final
                 note = amendment_note or note
+            elif rules is not None and entry.result is not None:
+                entry = self._scored_under(rules, entry, pot)
             cells = cells_at(voided_at) if voided_at >= 0 else None
             if cells and len(cells) == self.codec.width and cells[at["kind"]] == RowKind.VOID:
                 void = True
@@ -338,8 +347,31 @@ class Checker(Expected):
             self.counts.add(entry)
         self.on_hand(HandView(number, entry, void, amended, note, time))
 
+    def _rules_at(self, cells: Sequence[str] | None) -> Rules | None:
+        """The rules of the `set --from` row in `cells` (None: not one this can read; the pass
+        reports that row when it reaches it)."""
+        codec = self.codec
+        if cells is None or len(cells) != codec.width or cells[codec.index["kind"]] != "set":
+            return None
+        try:
+            return rules_of_set_row(cells[codec.index["note"]])
+        except ScorepadError:
+            return None
+
+    def _scored_under(self, rules: Rules, entry: Scored, pot: int) -> Scored:
+        """Hand `entry` scored again under `rules` (itself when it cannot be: the pass reports
+        the row that says it is, when it reaches it)."""
+        if entry.row.kind in NOT_RESCORED:
+            return entry
+        before, self.rules = self.rules, rules
+        try:
+            found = self._score_row(entry.row, entry.seated)
+            return entry if isinstance(found, str) else self._for_pot(found, pot)
+        finally:
+            self.rules = before
+
     def _amended(
-        self, cells: Sequence[str] | None, entry: Scored, pot: int = 0
+        self, cells: Sequence[str] | None, entry: Scored, pot: int = 0, rules: Rules | None = None
     ) -> tuple[Scored, str] | None:
         """Hand `entry` as the amendment in `cells` leaves it (played for a pot holding `pot`,
         if it plays for it), and the amendment's note; None if the cells are not an amendment
@@ -354,8 +386,11 @@ class Checker(Expected):
             row = codec.decode(cells, 0, state=False)
         except LedgerError:
             return None
+        amended = row.inputs_only(RowKind.AMEND)
+        if rules is not None:  # (under the rules of a `set --from` row below it)
+            return self._scored_under(rules, Scored(amended, entry.deltas, None, seated), pot), note
         with suppress(LedgerError):
-            entry = self._for_pot(self._rescore(row.inputs_only(RowKind.AMEND), seated), pot)
+            entry = self._for_pot(self._rescore(amended, seated), pot)
         return entry, note
 
     def _state_cells_hold(self, cells: Sequence[str]) -> bool:

@@ -279,6 +279,15 @@ class NewRows(Night):
     ) -> Row:
         """The row that puts `rules` in force from the next hand on (`scorepad set`, and its
         undo); `line` is the line the row will stand on in the file."""
+        self.check_set(rules)
+        row = Row(
+            RowKind.SET, line=line, note=set_row_note(rules, changes, check_note(note)), time=time
+        )
+        self._apply(row)
+        return self._state(row)
+
+    def check_set(self, rules: Rules) -> None:
+        """A HandError when `rules` cannot be put in force now."""
         if rules.family != self.rules.family:
             raise HandError(_("a change of the rules keeps the family of the game"))
         try:
@@ -288,11 +297,6 @@ class NewRows(Night):
                 _("with these rules the table cannot be dealt: {exc}").format(exc=exc)
             ) from None
         self._check_race_open()
-        row = Row(
-            RowKind.SET, line=line, note=set_row_note(rules, changes, check_note(note)), time=time
-        )
-        self._apply(row)
-        return self._state(row)
 
     def bock_row(
         self,

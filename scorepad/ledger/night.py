@@ -16,7 +16,7 @@ from ..pot import plays_for_pot, put_in
 from ..rules import Rules
 from ..scoring import Outcome, Score, seat
 from ..store.format import HAND_KINDS, Codec, LedgerError, Row, RowKind
-from ..store.scan import Fate
+from ..store.scan import Fate, set_row_hands
 from . import bock as bocks
 from .entries import Counts, HandView, Scored, Version, shown, throws_in
 from .owed import BockOwed, events
@@ -158,7 +158,7 @@ class Night(BockOwed):
         def count(n: int, one: str, many: str) -> str:
             return ngettext(one, many, n).format(count=n)
 
-        corrections = self.corrected + sum(fate.rows for fate in self.corrections.values())
+        corrections = self.corrected + sum(f.corrections for f in self.corrections.values())
         numbered = count(self.last_hand, N_("{count} hand"), N_("{count} hands"))
         if self.hands != self.last_hand:
             void = len(self.voided)
@@ -330,14 +330,26 @@ class Night(BockOwed):
         self._forget(row.ref)
 
     def _apply_set(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """A change of the rules, from the next hand on."""
+        """A change of the rules, from the next hand on; or (`set --from`) from an earlier
+        hand, every hand since scored again (`take_rescored`: their new versions)."""
         self.rules = self._rules_of(row)
         self.rules_line = row.line
-        self.rules_from = self.last_hand + 1
+        hands = set_row_hands(row.note)
+        self.rules_from = self.last_hand + 1 if hands is None else hands[0]
+        if hands is not None:
+            self._add(deltas)
+            rescored = dict(self.take_rescored())
+            for number in range(hands[0], hands[1] + 1):
+                new = rescored.get(number)
+                if new is not None:
+                    assert new.before is not None
+                    self.kept[number] = new
+                    self._pot_corrected(number, new.before, new)
+                self._forget(number)
         self.rules_changes += 1
         self._changed(rules=True)
         if self.on_set is not None:
-            self.on_set(row, self.last_hand + 1)
+            self.on_set(row, self.rules_from)
 
     def _apply_seat(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
         """Someone joins or leaves the table."""
@@ -449,6 +461,11 @@ class Night(BockOwed):
                     self.counts.add(Scored(version.row, version.deltas, version.result, seated))
 
     # -- what the night allows ------------------------------------------------------------
+
+    def take_rescored(self) -> tuple[tuple[int, Version], ...]:
+        """The new versions of the hands a `set --from` row scores again (made as the row is
+        checked or made: `rows.Expected.rescored`)."""
+        return ()
 
     def _rules_of(self, row: Row) -> Rules:
         """The rules a `set` row puts in force (a LedgerError when they cannot be)."""

@@ -13,7 +13,16 @@ from ..hands import BY_NAME as BY_INPUT
 from ..hands import Type
 from ..i18n import gettext as _
 from ..rules import Rules, rules_from_dict
-from ..scoring import Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand, Score, find_player
+from ..scoring import (
+    Hand,
+    LeasterHand,
+    ManualHand,
+    PickerHand,
+    RamschHand,
+    SchwanzerHand,
+    Score,
+    find_player,
+)
 from ..store.format import Row, RowKind
 from ..text import unprintable, unprintable_problem
 
@@ -22,6 +31,8 @@ def kind_of(row: Row) -> RowKind:
     """The kind of hand a row's inputs describe (a hand row's kind, or an amendment's hand)."""
     if row.offender is not None:
         return RowKind.PENALTY
+    if row.scores is not None:
+        return RowKind.MANUAL
     if row.picker is not None:
         return RowKind.PICKER
     if row.game == "ramsch":
@@ -36,6 +47,7 @@ _RECORDS: dict[RowKind, type[Hand]] = {
     RowKind.LEASTER: LeasterHand,
     RowKind.SCHWANZER: SchwanzerHand,
     RowKind.RAMSCH: RamschHand,
+    RowKind.MANUAL: ManualHand,
 }
 
 
@@ -86,24 +98,34 @@ def canonical(hand: Hand, seated: Sequence[str]) -> Hand:
         elif kind == Type.NAMES:
             changed[name] = tuple(find_player(n, seated, ref) for n in value)
         elif kind == Type.COUNTS:
-            changed[name] = {find_player(k, seated, ref): v for k, v in value.items()}
+            counts: dict[str, int] = {}
+            for key, count in value.items():
+                player = find_player(key, seated, ref)
+                if player in counts:  # (`Ann=4,ann=-1`: one player, given twice)
+                    raise HandError(
+                        _("{ref}: {player} is named twice").format(ref=ref, player=player)
+                    )
+                counts[player] = count
+            changed[name] = counts
     return hand._replace(**changed)
 
 
-def set_row_note(rules: Rules, changes: Sequence[str], note: str) -> str:
+def set_row_note(
+    rules: Rules, changes: Sequence[str], note: str, hands: tuple[int, int] | None = None
+) -> str:
     """What a `set` row's note holds: the whole table in force from then on (so the file alone
-    re-scores every hand), the changes as typed, and the user's note."""
-    return json.dumps(
-        {
-            "changes": list(changes),
-            "note": note,
-            "rules": rules.to_dict(stored=True),
-            "source": rules.source,
-            "overrides": list(rules.overrides),
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    re-scores every hand), the changes as typed, and the user's note; with `hands` (`set
+    --from N`), the first and last hand it scores again (`from`, `through`)."""
+    data: dict[str, Any] = {
+        "changes": list(changes),
+        "note": note,
+        "rules": rules.to_dict(stored=True),
+        "source": rules.source,
+        "overrides": list(rules.overrides),
+    }
+    if hands is not None:
+        data["from"], data["through"] = hands
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def rules_of_set_row(note: str) -> Rules:

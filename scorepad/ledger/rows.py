@@ -9,17 +9,23 @@ from ..hands import INPUTS as HAND_INPUTS
 from ..hands import PENALTY, Type, given
 from ..i18n import gettext as _
 from ..pot import ante_score, played_for_pot, plays_for_pot, put_in
+from ..rules import Rules
 from ..scoring import Penalty, Score, score, score_penalty
 from ..store.format import HAND_KINDS, INPUTS, LedgerError, Row, RowKind
+from ..store.scan import set_row_hands
 from ..text import is_digest  # (`replay.digest`)
 from .bock import MAX_ROUNDS
-from .entries import Scored, check_throw_in, lean, shown
+from .entries import Scored, Version, check_throw_in, lean, shown, throws_in
 from .night import Night
+from .owed import events
 from .records import hand_of, kind_of
 
 # The kinds of hand row the memo holds (a hand dealt and scored: not a doubler, a penalty or a
 # hand passed into the pot, which are checked as they are); a digest is on one of them only
 MEMO_KINDS = frozenset((RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH))
+
+# the hands a `set --from` row leaves as they are: their points follow from no rules it changes
+NOT_RESCORED = frozenset((RowKind.DOUBLER, RowKind.POT, RowKind.PENALTY))
 
 # the inputs a penalty row may not hold: those of the hands dealt
 _NOT_A_PENALTYS = tuple(
@@ -38,6 +44,7 @@ class Expected(Night):
 
     _last_scored: Scored | None  # the hand row `_expected_hand` scored last (a pass's)
     _bock_rows: dict[int, int]  # the `bock` rows read: line to rounds
+    _rescored: tuple[tuple[int, Version], ...] = ()  # (`set --from`: made, then applied)
 
     def _expected(
         self, row: Row, known: Scored | None = None
@@ -66,10 +73,14 @@ class Expected(Night):
             self._check_seats(row.seated, line)
             return {}, None
         if kind is RowKind.SET:
-            if row.hand is not None or row.ref is not None or row.deltas:
+            hands = set_row_hands(row.note)
+            if row.hand is not None or row.ref is not None or (row.deltas and hands is None):
                 raise LedgerError(line, _("a set row has no hand number, ref or points"))
-            self._rules_of(row)
-            return {}, None
+            rules = self._rules_of(row)
+            if hands is None:
+                return {}, None
+            deltas, self._rescored = self.rescored(rules, hands, line)
+            return deltas, None
         if kind is RowKind.PENALTY:
             return self._expected_penalty(row)
         if kind is RowKind.BOCK:
@@ -189,6 +200,84 @@ class Expected(Night):
         deltas = {p: result.deltas.get(p, 0) for p in seated}
         self._last_scored = Scored(row.inputs_only(RowKind.POT), deltas, lean(result), seated)
         return dict(deltas), result
+
+    def rescored(
+        self, rules: Rules, hands: tuple[int, int], line: int
+    ) -> tuple[dict[str, int], tuple[tuple[int, Version], ...]]:
+        """What a `set --from` row does: hands `hands` (first and last: the last must be the
+        last hand dealt) scored again under `rules`, from the inputs of each one's version in
+        force; the change in points, and each hand's new version. A LedgerError naming the
+        hand that cannot be scored so, or whose new score would change the night around it (a
+        doubling or Bock round it brings, the pot a later hand played for)."""
+        start, through = hands
+        if through != self.last_hand:
+            raise LedgerError(
+                line,
+                _("through: hand {through} is not the last hand dealt ({last})").format(
+                    through=through, last=self.last_hand
+                ),
+            )
+        change = dict.fromkeys(self.totals, 0)
+        versions: list[tuple[int, Version]] = []
+        before, self.rules = self.rules, rules  # (scored, and played for the pot, under them)
+        try:
+            for number in range(start, through + 1):
+                version = self.kept.get(number)
+                if version is None:
+                    raise LedgerError(
+                        line,
+                        _(
+                            "from: hand {hand} cannot be checked (it was not read as a hand "
+                            "this change refers to)"
+                        ).format(hand=number),
+                    )
+                if number in self.voided or version.row.kind in NOT_RESCORED:
+                    continue
+                found = self._score_row(version.row, self._seats_of(version))
+                if isinstance(found, str):
+                    raise LedgerError(line, _("hand {hand}: {problem}").format(
+                        hand=number, problem=found))  # fmt: skip
+                entry = self._for_pot(found, version.pot)
+                doubles = throws_in(version)
+                if doubles != (entry.result is not None and entry.result.doubles_next):
+                    raise LedgerError(
+                        line,
+                        (
+                            _(
+                                "hand {hand} doubled the next hand (a 60-60 under "
+                                "sixty_sixty); under these rules it would not"
+                            )
+                            if doubles
+                            else _(
+                                "hand {hand} did not double the next hand; under these rules "
+                                "it would (a 60-60 under sixty_sixty)"
+                            )
+                        ).format(hand=number),
+                    )
+                if events(version.result) != events(entry.result):
+                    raise LedgerError(
+                        line,
+                        _(
+                            "hand {hand}: under these rules it would change the Bock rounds "
+                            "owed after it"
+                        ).format(hand=number),
+                    )
+                self._check_pot_change(number, put_in(entry.result) - put_in(version.result), line)
+                for player, value in entry.deltas.items():
+                    change[player] += value - version.deltas.get(player, 0)
+                new = Version(
+                    version.row, dict(entry.deltas), version.consumed, entry.result, version,
+                    version.pot,
+                )  # fmt: skip
+                versions.append((number, new))
+        finally:
+            self.rules = before
+        return {p: v for p, v in change.items() if v or p in self.seated}, tuple(versions)
+
+    def take_rescored(self) -> tuple[tuple[int, Version], ...]:
+        """The new versions of the hands the `set --from` row being applied scores again."""
+        found, self._rescored = self._rescored, ()
+        return found
 
     def _for_pot(self, entry: Scored, pot: int) -> Scored:
         """Hand `entry` as played for a pot holding `pot`, if it plays for it (a hand with a

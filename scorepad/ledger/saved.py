@@ -120,7 +120,7 @@ STATE: dict[str, _Field] = {
     "rules_changes": _Field(lambda n: n.rules_changes, lambda v, p, last: _whole(v)),
     "race_winners": _Field(lambda n: list(n.race_winners), lambda v, p, last: tuple(_names(v, p))),
     "corrected": _Field(
-        lambda n: n.corrected + sum(f.rows for f in n.corrections.values()),
+        lambda n: n.corrected + sum(f.corrections for f in n.corrections.values()),
         lambda v, p, last: _whole(v),
     ),
     "bock": _Field(lambda n: bocks.text(n.bock), _queue),

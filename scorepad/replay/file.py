@@ -160,6 +160,11 @@ def _read_line(hand: HandFile, pending: list[tuple[int, str, str]], number: int,
             _("write 'key: value', e.g. 'trick: QC 7D KD 9D 8D' (not {line!r})").format(line=line),
         )
     lowered = key.lower()
+    if not value and lowered in KEYS and lowered != "hand":
+        raise HandFileError(
+            number,
+            _("{key}: empty; give a value or leave the line out").format(key=lowered),
+        )
     if lowered == "trick":
         hand.tricks.append((number, _cards(value, number)))
     elif lowered == "set":

@@ -178,7 +178,7 @@ def _check_deal(hand: HandFile, rules: Rules) -> None:
 
 
 @dataclass(frozen=True)
-class _Call:
+class Call:
     """How the picker found a partner: the called card (None: alone, a game without a call,
     or a jack that names the partner) and the unknown card played in its place, if any."""
 
@@ -194,7 +194,7 @@ class _Call:
 
 
 @dataclass(frozen=True)
-class _Play:
+class Play:
     """One card played, and where in the hand it falls."""
 
     trick: int
@@ -209,7 +209,7 @@ class _Play:
 
 def _call(
     hand: HandFile, rules: Rules, holding: Mapping[str, list[Card]], problems: list[Misplay]
-) -> _Call:
+) -> Call:
     """The partners and the call, from the `call:` line; what breaks the calling rules is
     added to `problems`."""
     picker, players = hand.picker, hand.players
@@ -231,17 +231,17 @@ def _call(
                 raise HandFileError(
                     line, _("call: {picker} offered the hochzeit").format(picker=picker)
                 )
-            return _Call((taker,), _("plays a hochzeit, taken by {taker}").format(taker=taker))
+            return Call((taker,), _("plays a hochzeit, taken by {taker}").format(taker=taker))
         if game != "partner":
             if words:
                 raise HandFileError(
                     line, _("a {game} has no call: it is one against three").format(game=game)
                 )
-            return _Call((), _("plays a {game}").format(game=game_text(hand.game)))
+            return Call((), _("plays a {game}").format(game=game_text(hand.game)))
     if not words or words[0].lower() == "alone":
         if deal.partners and not words:
             raise HandFileError(line, _("no 'call:' line: give the called card, or 'alone'"))
-        return _Call((), _("goes alone"))
+        return Call((), _("goes alone"))
     called = _card_of(words[0], line)
     if deal.partners == 0:
         raise HandFileError(
@@ -264,13 +264,13 @@ def _call(
     said = _("calls {card}").format(card=card_name(called)) + (
         _(" (unknown card {unknown})").format(unknown=card_name(unknown)) if unknown else ""
     )
-    return _Call((holder,) if holder != picker else (), said, called, unknown)
+    return Call((holder,) if holder != picker else (), said, called, unknown)
 
 
 _SAU_OF = {Suit.CLUBS: "eichel", Suit.SPADES: "gras", Suit.DIAMONDS: "schellen"}
 
 
-def _called(rules: Rules, call: _Call) -> str | None:
+def _called(rules: Rules, call: Call) -> str | None:
     """The `call:` line as a hand's `called` input holds it (`clubs`, `ten-hearts`, `unknown`;
     in Schafkopf the Sau's suit, `gras`); None where nothing was called (alone, a jack, a game
     without a call), or what was called is no ace or ten of a suit that may be called (a
@@ -310,7 +310,7 @@ def _card_of(text: str, line: int) -> Card:
         raise HandFileError(line, f"call: {exc}") from None
 
 
-def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int) -> _Call:
+def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int) -> Call:
     """The jack of diamonds (or a jack called up) names the partner."""
     picker, players = hand.picker, hand.players
     assert picker is not None
@@ -318,7 +318,7 @@ def _jack_call(hand: HandFile, called: Card, holder: str, partners_allowed: int)
     if partners_allowed == 2:  # Pagat's six-handed game: the picker's right is a partner too
         right = players[(players.index(picker) - 1) % len(players)]
         partners = tuple(dict.fromkeys((*partners, right)))
-    return _Call(
+    return Call(
         tuple(p for p in partners if p != picker),
         _("the {called} names the partner").format(called=card_name(called)),
     )
@@ -455,7 +455,7 @@ def _replay_ramsch(hand: HandFile, rules: Rules, game: Game) -> HandReplay:
         raise HandFileError(hand.lines["stoss"], _("stoss: nobody gives a Stoss in a Ramsch"))
     problems: list[Misplay] = []
     holding = {p: list(hand.hands[p]) for p in hand.players}
-    tricks = _play(hand, rules, game, _Call((), "Ramsch"), holding, problems)
+    tricks = _play(hand, rules, game, Call((), "Ramsch"), holding, problems)
     points = dict.fromkeys(hand.players, 0)
     taken = dict.fromkeys(hand.players, 0)
     for trick in tricks:
@@ -536,7 +536,7 @@ def _play(
     hand: HandFile,
     rules: Rules,
     game: Game,
-    call: _Call,
+    call: Call,
     holding: dict[str, list[Card]],
     problems: list[Misplay],
 ) -> list[Trick]:
@@ -570,7 +570,7 @@ def _play(
             call.suit is not None and not called_led and game.suit_of(cards[0]) == call.suit
         )
         for index, (player, card) in enumerate(plays):
-            play = _Play(
+            play = Play(
                 number,
                 player,
                 card,
@@ -580,14 +580,10 @@ def _play(
                 called_led,
                 number == len(hand.tricks),
             )
-            problems += _follow_problems(play, game.suit_of(cards[0]), game, call, hand.picker)
-            problems += _called_rules(play, call, hand.picker, game, rules)
+            problems += play_problems(play, game.suit_of(cards[0]), game, call, hand.picker, rules)
             holding[player].remove(card)
         called_led = called_led or first_of_called
-        contenders = list(range(len(cards)))
-        if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
-            contenders.remove(cards.index(call.unknown))
-        win = contenders[game.winner([cards[i] for i in contenders])]
+        win = trick_winner(game, call, cards, first_of_called)
         tricks.append(
             Trick(
                 number,
@@ -601,6 +597,14 @@ def _play(
         )
         leader = order[win]
     return tricks
+
+
+def trick_winner(game: Game, call: Call, cards: Sequence[Card], first_of_called: bool) -> int:
+    """The index of the card that wins a trick (the unknown card cannot win); the analysis's too."""
+    contenders = list(range(len(cards)))
+    if first_of_called and call.unknown in cards:  # it follows the called suit, cannot win
+        contenders.remove(cards.index(call.unknown))
+    return contenders[game.winner([cards[i] for i in contenders])]
 
 
 def _check_held(
@@ -627,8 +631,22 @@ def _check_held(
             )
 
 
+def before_the_first_card(hand: HandFile, rules: Rules) -> tuple[Game, Call, dict[str, list[Card]]]:
+    """The game, the call and the hands after the bury, as replay reads them (for the analysis)."""
+    holding = _after_the_bury(hand)
+    return _game(hand, rules), _call(hand, rules, holding, []), holding
+
+
+def play_problems(
+    play: Play, led: Suit | str | None, game: Game, call: Call, picker: str | None, rules: Rules
+) -> list[Misplay]:
+    """What replay finds wrong with one card (a renege, the called-ace rules): the analysis's."""
+    found = [] if led is None else _follow_problems(play, led, game, call, picker)
+    return found + _called_rules(play, call, picker, game, rules)
+
+
 def _follow_problems(
-    play: _Play, led: Suit | str, game: Game, call: _Call, picker: str | None
+    play: Play, led: Suit | str, game: Game, call: Call, picker: str | None
 ) -> list[Misplay]:
     """A renege: not following the suit led while holding it."""
     if play.leads:
@@ -656,7 +674,7 @@ def _follow_problems(
 
 
 def _called_rules(
-    play: _Play, call: _Call, picker: str | None, game: Game, rules: Rules
+    play: Play, call: Call, picker: str | None, game: Game, rules: Rules
 ) -> list[Misplay]:
     """The called-ace rules for one play: the partner keeps the called card until its suit is
     first led and plays it then; the picker keeps a card of the called suit until then."""
@@ -695,7 +713,7 @@ def _called_rules(
     return [Misplay(play.trick, player, message) for message in found]
 
 
-def _picker_called_rules(play: _Play, call: _Call, game: Game, keep: bool) -> list[str]:
+def _picker_called_rules(play: Play, call: Call, game: Game, keep: bool) -> list[str]:
     """The picker keeps a card of the called suit (or the unknown card) until it is first led
     (`keep_called_suit`), then plays it (or, having called a 10, the ace)."""
     called, unknown, suit = call.card, call.unknown, call.suit

@@ -3,11 +3,13 @@ hand: `PlayerCounts`), the records of a hand, the standings, the next hand, a le
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..i18n import gettext as _
 from ..ledger import Counts, HandView, Ledger, Scored, kind_of
 from ..ledger.bock import owed as bock_count
+from ..placings import placings, ranking_text
 from ..scoring import Bock, Outcome, Score, same_name, seat
 from ..scoring.called import ORDER
 from ..store.format import Row, RowKind
@@ -177,7 +179,8 @@ def _count(players: Mapping[str, PlayerStats], entry: Scored, times: int, card_p
     outcome, out = result.outcome, row.out
     if outcome in (Outcome.PENALTY, Outcome.POT):
         return  # a penalty, a hand passed into the pot: not played (its points are in the totals)
-    if outcome in (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH):
+    if outcome in (Outcome.LEASTER, Outcome.SCHWANZER, Outcome.RAMSCH, Outcome.MANUAL):
+        # (everyone alone, or a hand the table scored itself: played, no pick)
         winners = result.winners if outcome is Outcome.LEASTER else ()
         for player, points in entry.deltas.items():
             if player not in out:
@@ -319,9 +322,12 @@ def hand_record(view: HandView, totals: Mapping[str, int] | None = None) -> dict
 
 def season(
     nights: Iterable[tuple[str, Mapping[str, int]]],
+    placing_points: Sequence[int] | bool = False,
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """A league table: the nights' names and one record per player (names match case-blind,
-    spelled as first seen), best total first."""
+    spelled as first seen), best total first. With `placing_points` (True: the default
+    ranking points by head count; a sequence: the table's own), each night's placings too
+    (`placings`), and the table ordered by ranking points, then game points."""
     named: dict[str, str] = {}
     merged: list[tuple[str, dict[str, int]]] = []
     for name, totals in nights:
@@ -329,20 +335,35 @@ def season(
         for player, total in totals.items():
             night[named.setdefault(same_name(player), player)] = total
         merged.append((name, night))
-    players = sorted(named.values(), key=lambda p: (-sum(n.get(p, 0) for _, n in merged), p))
+    ranked: list[dict[str, Fraction]] = []
+    if placing_points is not False:
+        own = None if isinstance(placing_points, bool) else placing_points
+        ranked = [placings(name, night, own) for name, night in merged]
+
+    def ranking(p: str) -> Fraction:
+        return sum((r.get(p, Fraction(0)) for r in ranked), Fraction(0))
+
+    players = sorted(
+        named.values(), key=lambda p: (-ranking(p), -sum(n.get(p, 0) for _, n in merged), p)
+    )
     records = []
     for player in players:
         played = [n[player] for _, n in merged if player in n]
         total = sum(played)
-        records.append(
-            {
-                "player": player,
-                "nights": {name: n.get(player) for name, n in merged},
-                "total": total,
-                "played": len(played),
-                "average": round(total / len(played), 2) if played else None,
+        record: dict[str, Any] = {
+            "player": player,
+            "nights": {name: n.get(player) for name, n in merged},
+            "total": total,
+            "played": len(played),
+            "average": round(total / len(played), 2) if played else None,
+        }
+        if ranked:
+            record["placings"] = {
+                name: None if player not in r else ranking_text(r[player])
+                for (name, _n), r in zip(merged, ranked, strict=True)
             }
-        )
+            record["ranking"] = ranking_text(ranking(player))
+        records.append(record)
     return [name for name, _ in merged], records
 
 

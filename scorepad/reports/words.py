@@ -8,7 +8,7 @@ from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
 from ..i18n import game_word, joined, ngettext
 from ..i18n import gettext as _
-from ..ledger import HandView, Ledger, set_row_text
+from ..ledger import HandView, Ledger, set_row_hands, set_row_text
 from ..rules import stored_summary_words
 from ..scoring import Bock, Outcome, Score
 from ..scoring.called import called_words
@@ -55,6 +55,10 @@ def marks(row: Row, result: Score | None) -> list[str]:
         found.append(_("Stoss") if row.stoss == 1 else _("Stoss x{count}").format(count=row.stoss))
     if row.jungfrau:
         found.append(_("jungfrau {players}").format(players=", ".join(row.jungfrau)))
+    if row.smith:
+        found.append(_("Smith rule"))
+    if row.highest_trump:
+        found.append(_("tie: highest trump {player}").format(player=row.highest_trump))
     if result is not None and result.schneider:
         found.append(_("schneider"))
     if result is not None and result.no_trick:
@@ -96,7 +100,11 @@ def change_text(row: Row) -> str:
     if kind is RowKind.SEAT:
         return _("seats: {players}").format(players=", ".join(row.seated))
     if kind is RowKind.SET:
-        return _("rules: {changes}").format(changes=set_row_text(row.note)[0])
+        changes = set_row_text(row.note)[0]
+        hands = set_row_hands(row.note)
+        if hands is not None:
+            return _("rules from hand {hand} on: {changes}").format(hand=hands[0], changes=changes)
+        return _("rules: {changes}").format(changes=changes)
     if kind is RowKind.BOCK:
         rounds = row.bock_rounds or 1
         what = ngettext("1 Bock round", "{count} Bock rounds", rounds).format(count=rounds)
@@ -113,7 +121,9 @@ def change_text(row: Row) -> str:
         return _("hand {hand}: passed into the pot").format(hand=row.hand)
     if kind is RowKind.PENALTY:
         return _("hand {hand}: {what}").format(hand=row.hand, what=_penalty_text(row))
-    if row.game == "ramsch":
+    if row.scores is not None:
+        what = _manual_text(row)
+    elif row.game == "ramsch":
         what = (
             _("Ramsch, durchmarsch by {player}").format(player=row.durchmarsch)
             if row.durchmarsch
@@ -149,6 +159,13 @@ def _penalty_text(row: Row) -> str:
     return text.format(offender=row.offender, penalty=row.penalty, to=row.paid_to)
 
 
+def _manual_text(row: Row) -> str:
+    """A hand the table scored itself, in a few words."""
+    return _("scored by the table: {scores}").format(
+        scores=", ".join(f"{p} {v:+d}" if v else f"{p} 0" for p, v in (row.scores or {}).items())
+    )
+
+
 def played_text(view: HandView) -> str:
     """A few words for the sheet's Played column: who picked with whom, the points, and what a
     paper sheet would note beside them (`marks`)."""
@@ -160,7 +177,9 @@ def played_text(view: HandView) -> str:
     result = view.entry.result
     if row.kind is RowKind.POT and result is not None:
         return _("everyone passed: {pot} into the pot").format(pot=result.pot)
-    if result is not None and result.outcome is Outcome.RAMSCH:
+    if row.scores is not None:
+        text = _("scored by the table")
+    elif result is not None and result.outcome is Outcome.RAMSCH:
         text = (
             _("Ramsch: durchmarsch by {player}").format(player=result.winners[0])
             if result.winners
@@ -228,6 +247,8 @@ def summary_text(row: Row, result: Score | None = None) -> str:  # noqa: C901  (
         else:
             text = _("{label}: a penalty: {offender} pays {penalty} to each other seated player.")
         return text.format(label=label, offender=row.offender, penalty=row.penalty, to=row.paid_to)
+    if result.outcome is Outcome.MANUAL:
+        return _("{label}: {what}{marks}.").format(label=label, what=_manual_text(row), marks=noted)
     if result.outcome is Outcome.POT:
         return _(
             "{label}: everyone passed; each player pays {stake} into the pot "

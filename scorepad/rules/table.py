@@ -72,6 +72,13 @@ class Rules(NamedTuple):
     blitz: bool
     sixty_sixty: str
     leaster_blind: str
+    alone_multiplier: int
+    alone_no_trick: str
+    smith_rule: bool
+    # Every family:
+    schwanzer_tie: str
+    # Schafkopf only:
+    ramsch_tie: str
     # Every family:
     partner_split: str
     leaster_scoring: str

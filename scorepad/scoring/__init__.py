@@ -20,16 +20,26 @@ The package, by concern:
     schwanzer    a schwanzer
     ramsch       a Ramsch
     penalty      a penalty, and its record
+    manual       a hand the table scores itself
 """
 
 from ..rules import Rules
 from .card_points import points_class, possible_in, possible_points, tricks_needed
 from .doubling import MAX_BOCK_PLACES, Bock, bock_events, with_bock
 from .leaster import score_leaster
+from .manual import score_manual
 from .penalty import Penalty, score_penalty
 from .picker import score_picker
 from .ramsch import score_ramsch
-from .records import RECORDS, Hand, LeasterHand, PickerHand, RamschHand, SchwanzerHand
+from .records import (
+    RECORDS,
+    Hand,
+    LeasterHand,
+    ManualHand,
+    PickerHand,
+    RamschHand,
+    SchwanzerHand,
+)
 from .result import Outcome, Score
 from .schwanzer import SCHWANZER_POINTS, score_schwanzer
 from .seating import Seating, find_player, same_name, seat
@@ -41,6 +51,7 @@ __all__ = [
     "Bock",
     "Hand",
     "LeasterHand",
+    "ManualHand",
     "Outcome",
     "Penalty",
     "PickerHand",
@@ -71,6 +82,8 @@ def score(rules: Rules, hand: Hand, *, explain: bool = False) -> Score:
         return score_leaster(rules, hand, explain)
     if isinstance(hand, SchwanzerHand):
         return score_schwanzer(rules, hand, explain)
+    if isinstance(hand, ManualHand):
+        return score_manual(rules, hand, explain)
     if isinstance(hand, RamschHand):
         return with_bock(rules, hand, score_ramsch(rules, hand, explain), explain)
     return with_bock(rules, hand, score_picker(rules, hand, explain), explain)

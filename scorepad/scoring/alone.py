@@ -3,6 +3,7 @@ part, one value for each player, losers paying each other player, and the score.
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from ..errors import HandError
 from ..i18n import gettext as _
@@ -123,3 +124,44 @@ def per_player(
             )
         )
     return values
+
+
+def highest_trump_loses(
+    rule: str, key: str, seating: Seating, hand: Any, tied: Sequence[str]
+) -> tuple[str, ...]:
+    """The losers of a schwanzer or a Ramsch once a tie for the most is settled by the highest
+    trump (`rule`, the setting `key`, is "highest-trump"): the tied player hand ⟨highest_trump⟩
+    names, alone. Under any other rule, or without a tie, `tied` as it is (and ⟨highest_trump⟩
+    is refused)."""
+    named = hand.highest_trump
+    if rule != "highest-trump":
+        if named is not None:
+            raise HandError(
+                _("⟨highest_trump⟩: these rules settle no tie by it ({key} = {rule})").format(
+                    key=key, rule=rule
+                )
+            )
+        return tuple(tied)
+    if named is None:
+        if len(tied) > 1:
+            raise HandError(
+                _(
+                    "{tied} tie for the most: name the one holding the highest trump with "
+                    "⟨highest_trump⟩ NAME ({key} = highest-trump)"
+                ).format(tied=", ".join(tied), key=key)
+            )
+        return tuple(tied)
+    player = active(seating, named, "⟨highest_trump⟩")
+    if len(tied) < 2:
+        raise HandError(
+            _("⟨highest_trump⟩ {player}: there is no tie for the most to settle").format(
+                player=player
+            )
+        )
+    if player not in tied:
+        raise HandError(
+            _("⟨highest_trump⟩ {player}: {player} is not among the tied, {tied}").format(
+                player=player, tied=", ".join(tied)
+            )
+        )
+    return (player,)

@@ -75,6 +75,8 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
         won, value, schneider, no_trick_scored = schafkopf_value(rules, hand, seating)
     else:
         won, level = _sheepshead_level(rules, hand.points, hand.tricks, seating.deal.cards)
+        if level == 3 and not won and _alone_priced(rules, seating, partners, "schneider"):
+            level = 2  # (alone_no_trick = schneider)
         value = rules.base * rules.level_multipliers[level - 1]
         schneider, no_trick_scored = level == 2, level == 3
     no_trick = not won and no_trick_scored
@@ -85,8 +87,12 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
     if tie and rules.sixty_sixty == "doubler":
         return _sixty_sixty_thrown_in(rules, seating, hand, picker, partners, words, explain)
     factors = _common_factors(rules, seating, hand, picker, partners, won, no_trick, words)
+    if _alone_priced(rules, seating, partners) and rules.alone_multiplier > 1:
+        factors.insert(0, (N_("alone (alone_multiplier)"), rules.alone_multiplier))
     stake = value * multiplied(rules, factors)
     deltas = _settle(rules, seating, picker, partners, won, stake, partner_free)
+    if hand.smith:
+        _smith(rules, picker, partners, won, deltas)
     result = Score(
         Outcome.WIN if won else Outcome.LOSS,
         stake,
@@ -108,6 +114,41 @@ def score_picker(rules: Rules, hand: PickerHand, explain: bool) -> Score:
         rules, hand, seating, picker, partners, words, result, factors, value, partner_free
     )
     return result._replace(explanation=explanation(lines))
+
+
+def _smith(
+    rules: Rules, picker: str, partners: tuple[str, ...], won: bool, deltas: dict[str, int]
+) -> None:
+    """The Smith rule (hand ⟨smith⟩: the picker took no trick himself): on a win the partner
+    takes the picker's share as well, on a loss the picker pays the partner's as well."""
+    if not rules.smith_rule:
+        raise HandError(
+            _("⟨smith⟩: {name} rules do not play the Smith rule (smith_rule = false)").format(
+                name=rules.name
+            )
+        )
+    if len(partners) != 1:
+        raise HandError(
+            _("⟨smith⟩: the Smith rule moves the picker's share to a partner; name one partner")
+        )
+    (partner,) = partners
+    if won:
+        deltas[partner] += deltas[picker]
+        deltas[picker] = 0
+    else:
+        deltas[picker] += deltas[partner]
+        deltas[partner] = 0
+
+
+def _alone_priced(
+    rules: Rules, seating: Seating, partners: tuple[str, ...], no_trick: str = ""
+) -> bool:
+    """Whether the picker plays alone where the deal has partners (a loner, whom
+    alone_multiplier and alone_no_trick price); with `no_trick`, also whether alone_no_trick
+    is it."""
+    if partners or not seating.deal.partners or rules.is_schafkopf:
+        return False
+    return not no_trick or rules.alone_no_trick == no_trick
 
 
 def _picker_lines(
@@ -134,9 +175,16 @@ def _picker_lines(
         formula = str(value)
     else:
         assert result.level is not None
-        lines += _sheepshead_lines(
-            rules, hand.points, hand.tricks, seating.deal.cards, result.level
-        )
+        cards = seating.deal.cards
+        level = _sheepshead_level(rules, hand.points, hand.tricks, cards)[1]
+        lines += _sheepshead_lines(rules, hand.points, hand.tricks, cards, level)
+        if level != result.level:  # (alone_no_trick = schneider)
+            lines.append(
+                _(
+                    "The picker went alone: a loss without a trick is scored at the schneider "
+                    "level, level 2 (alone_no_trick = schneider)."
+                )
+            )
         formula = _("base {base} x level multiplier {value}").format(
             base=rules.base, value=value // rules.base
         )
@@ -150,6 +198,28 @@ def _picker_lines(
     if result.doubles_next:
         lines.append(_("60-60: the next hand is doubled, as after a doubler (sixty_sixty)."))
     lines += _settle_lines(rules, seating, picker, partners, result, partner_free, words)
+    if hand.smith:
+        partner, deltas = partners[0], result.deltas
+        smith = (
+            _(
+                "Smith rule (the picker took no trick himself): partner {partner} takes the "
+                "picker's share as well: {picker} {first}, {partner} {second}."
+            )
+            if won
+            else _(
+                "Smith rule (the picker took no trick himself): the picker pays partner "
+                "{partner}'s share as well: {picker} {first}, {partner} {second}."
+            )
+        )
+        lines.insert(
+            len(lines) - 1,
+            smith.format(
+                partner=partner,
+                picker=picker,
+                first=f"{deltas[picker]:+d}" if deltas[picker] else "0",
+                second=f"{deltas[partner]:+d}" if deltas[partner] else "0",
+            ),
+        )
     return lines
 
 

@@ -7,7 +7,7 @@ from ..i18n import N_, joined
 from ..i18n import gettext as _
 from ..names import TOTAL_POINTS, Role
 from ..rules import Rules
-from .alone import alone_roles, alone_score, per_player
+from .alone import alone_roles, alone_score, highest_trump_loses, per_player
 from .doubling import (
     bock_factors,
     doubler_factors,
@@ -57,7 +57,7 @@ def score_ramsch(rules: Rules, hand: RamschHand, explain: bool) -> Score:
         if player in jungfrau:
             raise HandError(_("⟨jungfrau⟩ {player} is given twice").format(player=player))
         jungfrau.append(player)
-    loser = _ramsch_loser(seating, hand, jungfrau, lines)
+    loser = _ramsch_loser(rules, seating, hand, jungfrau, lines)
     if loser in jungfrau:
         raise HandError(
             _("⟨jungfrau⟩ {loser}: the loser took tricks (the most card points)").format(
@@ -232,15 +232,21 @@ def _durchmarsch_words(rules: Rules, value: int) -> str:
 
 
 def _ramsch_loser(
-    seating: Seating, hand: RamschHand, jungfrau: list[str], lines: list[str] | None
+    rules: Rules,
+    seating: Seating,
+    hand: RamschHand,
+    jungfrau: list[str],
+    lines: list[str] | None,
 ) -> str:
-    """The Ramsch's loser: the most card points, a tie settled by --loser."""
+    """The Ramsch's loser: the most card points, a tie settled by --loser (or, under ramsch_tie
+    = highest-trump, by --highest-trump)."""
     if len(hand.losers) > 1:
         raise HandError(_("⟨losers⟩: a Ramsch has one loser (a tie is settled by naming one)"))
     named = active(seating, hand.losers[0], "⟨losers⟩") if hand.losers else None
     if hand.ramsch_points is None:
         if named is None:
             raise HandError(_("a Ramsch needs ⟨ramsch_points⟩ A=N,B=N,... or ⟨losers⟩ NAME"))
+        highest_trump_loses(rules.ramsch_tie, "ramsch_tie", seating, hand, (named,))
         if lines is not None:
             lines.append(
                 _("{named} took the most card points and loses (named with ⟨losers⟩).").format(
@@ -266,6 +272,15 @@ def _ramsch_loser(
                 named=named, points=points[named], names=listed(tied), high=high
             )
         )
+    by_trump = highest_trump_loses(rules.ramsch_tie, "ramsch_tie", seating, hand, tied)
+    if len(by_trump) == 1 and len(tied) > 1:
+        if named is not None and named != by_trump[0]:
+            raise HandError(
+                _("⟨losers⟩ {named}: ⟨highest_trump⟩ names {player} as the loser").format(
+                    named=named, player=by_trump[0]
+                )
+            )
+        named = by_trump[0]
     if len(tied) > 1 and named is None:
         raise HandError(
             _("{tied} tie for the most with {high}: name the loser with ⟨losers⟩ NAME").format(
@@ -279,8 +294,16 @@ def _ramsch_loser(
                 value=", ".join(f"{p} {points[p]}" for p in seating.order)
             )
         )
-        lines.append(
-            _("{loser} took the most, {high}, and loses").format(loser=loser, high=high)
-            + (" (named with ⟨losers⟩, settling the tie)." if len(tied) > 1 else ".")
-        )
+        if len(tied) > 1 and hand.highest_trump is not None:
+            lines.append(
+                _(
+                    "{tied} tie for the most, {high}: {loser} holds the highest trump of them "
+                    "and loses (ramsch_tie = highest-trump)."
+                ).format(tied=joined(tied), high=high, loser=loser)
+            )
+        else:
+            lines.append(
+                _("{loser} took the most, {high}, and loses").format(loser=loser, high=high)
+                + (" (named with ⟨losers⟩, settling the tie)." if len(tied) > 1 else ".")
+            )
     return loser

@@ -20,6 +20,7 @@ class PickerHand(NamedTuple):
     partners: tuple[str, ...] = ()
     called: str | None = None
     alone: bool = False
+    smith: bool = False
     tricks: int | None = None
     crack: str | None = None
     recrack: bool = False
@@ -58,6 +59,7 @@ class SchwanzerHand(NamedTuple):
     dealer: str | None = None
     schwanzer_points: Mapping[str, int] | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     last: bool = False
     out: tuple[str, ...] = ()
     doubled: int = 0
@@ -71,6 +73,7 @@ class RamschHand(NamedTuple):
     players: tuple[str, ...]
     dealer: str | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     ramsch_points: Mapping[str, int] | None = None
     jungfrau: tuple[str, ...] = ()
     durchmarsch: str | None = None
@@ -81,11 +84,25 @@ class RamschHand(NamedTuple):
     bock: str = ""
 
 
-Hand = PickerHand | LeasterHand | SchwanzerHand | RamschHand
+class ManualHand(NamedTuple):
+    """A hand the table scores itself, for a hand the rules table cannot express: each seated
+    player's game points as given."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    scores: Mapping[str, int] | None = None
+    last: bool = False
+    out: tuple[str, ...] = ()
+    doubled: int = 0
+    bock: str = ""
+
+
+Hand = PickerHand | LeasterHand | SchwanzerHand | RamschHand | ManualHand
 RECORDS: Mapping[str, type[Hand]] = {
     "picker": PickerHand,
     "leaster": LeasterHand,
     "schwanzer": SchwanzerHand,
     "ramsch": RamschHand,
+    "manual": ManualHand,
 }
 """The record of each kind of hand, by the kind's name (`hands.KINDS`)."""

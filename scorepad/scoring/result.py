@@ -16,6 +16,7 @@ class Outcome(StrEnum):
     RAMSCH = "ramsch"
     PENALTY = "penalty"
     POT = "pot"  # everyone passed, and each player paid into the pot (all_pass = pot)
+    MANUAL = "manual"  # a hand the table scores itself (`--scores`)
 
 
 class Score(NamedTuple):

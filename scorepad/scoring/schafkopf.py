@@ -257,7 +257,7 @@ def schafkopf_lines(
                 "Game value: a {game} is twice a {value}: {value_times} x ({tout_text}) = {value2}."
             ).format(
                 game=game_word(game),
-                value=spec.value,
+                value=game_word(spec.value),
                 value_times=spec.value_times,
                 tout_text=_tout_text(rules, spec.value, runs_text),
                 value2=value,

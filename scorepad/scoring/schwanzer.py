@@ -7,7 +7,7 @@ from ..i18n import gettext as _
 from ..i18n import joined
 from ..names import Role
 from ..rules import Rules
-from .alone import alone_roles, alone_score, losers_pay, per_player
+from .alone import alone_roles, alone_score, highest_trump_loses, losers_pay, per_player
 from .doubling import (
     bock_factors,
     doubler_factors,
@@ -66,7 +66,14 @@ def score_schwanzer(rules: Rules, hand: SchwanzerHand, explain: bool) -> Score:
             )
     else:
         losers = tuple(p for p in seating.players if p in named)
-    lines = _schwanzer_lines(seating, points, losers) if explain else None
+    tied = losers
+    losers = highest_trump_loses(rules.schwanzer_tie, "schwanzer_tie", seating, hand, losers)
+    lines = _schwanzer_lines(seating, points, tied) if explain else None
+    if lines is not None and losers != tied:
+        lines[-1] = _(
+            "{tied} tie for the most: {loser} holds the highest trump of them and loses alone "
+            "(schwanzer_tie = highest-trump)."
+        ).format(tied=joined(tied), loser=losers[0])
     if len(losers) == len(seating.order):  # (everyone ties: nobody pays)
         losers = ()
     factors = doubler_factors(hand) + last_hand_factors(rules, hand) + bock_factors(hand)

@@ -34,8 +34,10 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..text import unprintable, unprintable_problem
 
-FORMAT_VERSION = 9
+FORMAT_VERSION = 10
 """The newest format this scorepad reads and writes."""
+SET_FROM_SINCE = 10
+"""The format that brought `set --from` rows (a set row that scores earlier hands again)."""
 CREATED_VERSION = 5
 """The format a new session is written in: a later one's columns come (the file rewritten in
 it) when a row needs them (`Codec.needs`), so a scorepad that reads only formats up to this one
@@ -72,6 +74,7 @@ class RowKind(StrEnum):
     RAMSCH = "ramsch"  # everyone passed under all_pass = ramsch (Schafkopf)
     BOCK = "bock"  # the table starts Bock rounds (`scorepad bock`)
     POT = "pot"  # everyone passed under all_pass = pot: each player paid into the pot
+    MANUAL = "manual"  # a hand the table scores itself (`hand --scores`)
 
 
 KIND_SINCE = {
@@ -82,6 +85,7 @@ KIND_SINCE = {
     RowKind.RAMSCH: 5,
     RowKind.BOCK: 8,
     RowKind.POT: 8,
+    RowKind.MANUAL: 10,
 }
 """The format version that brought a kind of row (the others are in every version)."""
 HAND_KINDS = frozenset(
@@ -93,11 +97,19 @@ HAND_KINDS = frozenset(
         RowKind.DOUBLER,
         RowKind.PENALTY,
         RowKind.POT,
+        RowKind.MANUAL,
     )
 )
 """The rows that take the next hand number."""
 SCORED_KINDS = frozenset(
-    (RowKind.PICKER, RowKind.LEASTER, RowKind.SCHWANZER, RowKind.RAMSCH, RowKind.AMEND)
+    (
+        RowKind.PICKER,
+        RowKind.LEASTER,
+        RowKind.SCHWANZER,
+        RowKind.RAMSCH,
+        RowKind.MANUAL,
+        RowKind.AMEND,
+    )
 )
 CORRECTIONS = (RowKind.VOID, RowKind.AMEND, RowKind.RESTORE)
 
@@ -328,6 +340,7 @@ class Row(NamedTuple):
     partners: tuple[str, ...] = ()
     called: str | None = None
     alone: bool = False
+    smith: bool = False
     points: int | None = None
     tricks: int | None = None
     crack: str | None = None
@@ -342,11 +355,13 @@ class Row(NamedTuple):
     blind_points: int | None = None
     schwanzer_points: Mapping[str, int] | None = None
     losers: tuple[str, ...] = ()
+    highest_trump: str | None = None
     ramsch_points: Mapping[str, int] | None = None
     jungfrau: tuple[str, ...] = ()
     durchmarsch: str | None = None
     knocks: int = 0
     stoss: int = 0
+    scores: Mapping[str, int] | None = None
     last: bool = False
     out: tuple[str, ...] = ()
     doubled: int = 0
@@ -554,6 +569,8 @@ class Codec:
     def needs(row: Row) -> int:
         """The oldest format that holds a row (its kind and every cell it fills)."""
         need = KIND_SINCE.get(row.kind, 1)
+        if row.kind is RowKind.SET and row.deltas:  # (`set --from`: points a set row moves)
+            need = SET_FROM_SINCE
         for c in _WRITTEN_SINCE_2:
             if c.since > need and getattr(row, c.name) != _DEFAULTS[c.name]:
                 need = c.since

@@ -3,6 +3,7 @@ found before the checking pass), a row read at a byte, the lines counted."""
 
 import csv
 import functools
+import json
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -26,14 +27,30 @@ class Fate(NamedTuple):
     rows: int = 0  # how many rows correct the hand
     amended_at: int = -1  # where the last amendment's row begins (-1: none)
     voided_at: int = -1  # where the last void or restore row begins (-1: none)
+    rescored_at: int = -1  # where the last `set --from` row that scores it again begins
+    rescores: int = 0  # how many of `rows` are `set --from` rows (changes of the rules)
 
-    def corrected(self, amended_at: int = -1, voided_at: int = -1) -> "Fate":
-        """The fate after one more correction (at a place, if given)."""
+    def corrected(
+        self,
+        amended_at: int = -1,
+        voided_at: int = -1,
+        rescored_at: int = -1,
+        rescore: bool = False,
+    ) -> "Fate":
+        """The fate after one more correction (at a place, if given; `rescore`: a `set --from`
+        row)."""
         return Fate(
             self.rows + 1,
             self.amended_at if amended_at < 0 else amended_at,
             self.voided_at if voided_at < 0 else voided_at,
+            self.rescored_at if rescored_at < 0 else rescored_at,
+            self.rescores + rescore,
         )
+
+    @property
+    def corrections(self) -> int:
+        """The rows that correct the hand alone (a `set --from` row is a change of the rules)."""
+        return self.rows - self.rescores
 
 
 def find_corrections(
@@ -55,7 +72,7 @@ def find_corrections(
     codec = head.codec
     at_kind = codec.index["kind"]
     fates: dict[int, Fate] = {}
-    needles = [kind.value.encode() for kind in CORRECTIONS]
+    needles = [kind.value.encode() for kind in (*CORRECTIONS, RowKind.SET)]
     hand_first = codec.index["hand"] == 0
     ends = 0
     rest = b""
@@ -87,13 +104,16 @@ def find_corrections(
                 continue  # (the line goes on into the next block: it is read with it)
             correction = _correction(codec, data[start:end], at_kind)
             if correction is not None:
-                kind, ref = correction
+                kind, first, last = correction
                 place = offset + start if details else -1
-                fate = fates.get(ref, _NO_FATE)
-                if kind == RowKind.AMEND:
-                    fates[ref] = fate.corrected(amended_at=place)
-                else:
-                    fates[ref] = fate.corrected(voided_at=place)
+                for ref in range(first, last + 1):
+                    fate = fates.get(ref, _NO_FATE)
+                    if kind == RowKind.AMEND:
+                        fates[ref] = fate.corrected(amended_at=place)
+                    elif kind == RowKind.SET:
+                        fates[ref] = fate.corrected(rescored_at=place, rescore=True)
+                    else:
+                        fates[ref] = fate.corrected(voided_at=place)
         ends += data.count(b"\n", 0, cut)
         rest = data[cut:]
         offset += cut
@@ -105,6 +125,7 @@ def find_corrections(
 
 
 _NO_FATE = Fate()
+MAX_RESCORED = 1_000_000  # the most hands a `set --from` row scores again
 
 
 @functools.cache  # (compiled when first needed)
@@ -135,19 +156,46 @@ def _finds(data: bytes, needle: bytes, cut: int) -> Iterator[int]:
         at = data.find(needle, at + 1, cut)
 
 
-def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int] | None:
-    """The kind of a correction row and the hand it corrects (None: the line is not one)."""
+def _correction(codec: Codec, raw: bytes, at_kind: int) -> tuple[str, int, int] | None:
+    """The kind of a correction row and the hands it corrects, first and last (None: the line
+    is not one). A `set --from` row corrects every hand it scores again."""
     try:
         cells = next(csv.reader([raw.decode(ENCODING).rstrip("\r")], strict=True))
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return None
-    if len(cells) != codec.width or cells[at_kind] not in CORRECTIONS:
+    if len(cells) != codec.width:
+        return None
+    kind = cells[at_kind]
+    if kind == RowKind.SET:
+        hands = set_row_hands(cells[codec.index["note"]])
+        # (more hands than a night holds: the pass says what is wrong when it reaches the row)
+        if hands is None or hands[1] - hands[0] > MAX_RESCORED:
+            return None
+        return kind, *hands
+    if kind not in CORRECTIONS:
         return None
     ref = cells[codec.index["ref"]]
     # (a number of more than 18 digits names no hand: the pass says so when it reaches the row)
     if not (ref.isascii() and ref.isdigit() and len(ref) <= 18):
         return None
-    return cells[at_kind], int(ref)
+    return kind, int(ref), int(ref)
+
+
+def set_row_hands(note: str) -> tuple[int, int] | None:
+    """The hands a `set --from` row scores again, first and last (None: a plain `set` row, or
+    one whose note does not say them as whole numbers in order)."""
+    if '"from":' not in note:  # (a plain set row: not parsed again)
+        return None
+    try:
+        data = json.loads(note)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    start, through = data.get("from"), data.get("through")
+    if type(start) is not int or type(through) is not int or not 1 <= start <= through:
+        return None
+    return start, through
 
 
 def line_at(snapshot: Snapshot, offset: int) -> bytes:

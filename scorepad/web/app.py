@@ -78,6 +78,7 @@ from .records import (
     undo_change,
     worded_entry,
 )
+from .throttle import Throttle
 
 ENTRY_WAIT = 10.0  # seconds an entry waits for another scorepad's lock
 ENTRY_KEYS = 1024  # the Idempotency-Keys remembered (the newest), with what their entry got
@@ -85,6 +86,9 @@ HEAD_TIMEOUT = 10.0  # seconds a client has to send a request's head (its line a
 IDLE_TIMEOUT = 5  # seconds a connection may sit idle between requests (uvicorn's keep-alive)
 MAX_CONNECTIONS = 512  # open connections at once (the most; less where descriptors are scarce)
 LOG_REPEATS = 5  # the same log message at most this often a minute; the rest are counted
+MIN_TOKEN = 16  # the fewest characters of a token given (`serve --token`)
+
+log = logging.getLogger("scorepad.serve")
 
 
 class Board(LiveBoard):
@@ -105,6 +109,7 @@ class Board(LiveBoard):
         self.money = money
         self.allow_entry = allow_entry
         self.token = token or secrets.token_urlsafe(18)
+        self.throttle = Throttle()  # (wrong tokens, by the client's address)
         self._offset = 0
         self.night = BoardNight()
         # Idempotency-Key -> (the digest of its body, what its entry was answered)
@@ -331,8 +336,7 @@ def live_app(
             try:
                 first = board.event_in(language)
                 yield {"event": "state", "data": board.text_of(first)}
-                while True:
-                    event = await queue.get()
+                while (event := await queue.get()) is not None:
                     yield {"event": "state", "data": board.text_of(event)}
             finally:
                 board.unsubscribe(queue)
@@ -361,12 +365,29 @@ def create_app(board: Board) -> Starlette:
     """The ASGI app serving `board`: the live board's routes, and the entry's."""
 
     def check_entry(request: Request, language: str) -> None:
+        """Entry is on and the request gives the token; an address that sent too many wrong
+        ones waits (429) before a token of its is even looked at (`throttle`)."""
         if not board.allow_entry:
             message = N_("entry is off: start the board with --allow-entry")
             raise BadRequest(403, in_language(language, message))
-        if not board.authorized(request):
-            message = N_("entry needs the token: Authorization: Bearer TOKEN")
-            raise BadRequest(403, in_language(language, message))
+        address = request.client.host if request.client else ""
+        wait = board.throttle.wait(address)
+        if not wait:
+            if board.authorized(request):
+                board.throttle.right(address)
+                return
+            wait = board.throttle.wrong(address)
+            count = board.throttle.count(address)
+            after = f": it waits {wait} s" if wait else ""
+            log.warning("a wrong entry token from %s (%d in a row)%s", address, count, after)
+        if wait:
+            message = N_(
+                "too many wrong tokens from this address: wait {seconds} s before the next"
+            )
+            text = in_language(language, message).format(seconds=wait)
+            raise BadRequest(429, text, {"retry-after": str(wait)})
+        message = N_("entry needs the token: Authorization: Bearer TOKEN")
+        raise BadRequest(403, in_language(language, message))
 
     async def post(request: Request, action: str) -> Response:
         language = board.want(entry_language(board, request))
@@ -375,7 +396,7 @@ def create_app(board: Board) -> Starlette:
             key = idempotency_key(request)
             data = await json_body(request)
         except BadRequest as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+            return JSONResponse({"error": exc.message}, exc.status, exc.headers)
         except ClientDisconnect:  # (gone before its body arrived: nobody to answer, no error)
             return Response(status_code=400)
         status, body = await board.enter(key, data, action, language)
@@ -395,7 +416,7 @@ def create_app(board: Board) -> Starlette:
         try:
             check_entry(request, board.want(entry_language(board, request)))
         except BadRequest as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
+            return JSONResponse({"error": exc.message}, exc.status, exc.headers)
         return JSONResponse({"entry": True})
 
     return live_app(
@@ -494,7 +515,7 @@ class _FewRepeats(logging.Filter):
 
 def bound_logs() -> None:
     """Bound what the server's and asyncio's loggers can write (see `_FewRepeats`)."""
-    for name in ("asyncio", "uvicorn.error", "uvicorn.access", "sse_starlette"):
+    for name in ("asyncio", "uvicorn.error", "uvicorn.access", "sse_starlette", "scorepad.serve"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, _FewRepeats) for f in logger.filters):
             logger.addFilter(_FewRepeats())
@@ -526,7 +547,10 @@ def server_config(board: LiveBoard, **options: Any) -> uvicorn.Config:
     HEAD_TIMEOUT, at most `connection_limit()` open connections). A body is read up to
     MAX_BODY by the entry (`records.json_body`)."""
     bound_logs()
-    guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": connection_limit()})
+    limit = connection_limit()
+    # (listeners never take more than half the connections: the rest answer requests)
+    board.max_listeners = max(1, min(board.max_listeners, limit // 2))
+    guarded = type("GuardedH11", (_GuardedH11,), {"max_connections": limit})
     return uvicorn.Config(
         board.app(),
         http=guarded,

@@ -55,6 +55,7 @@ RECENT = 12  # the last hands the board shows
 SERIES_POINTS = 300  # the most points of each player's line on the chart
 MAX_CHANGES = 1 << 20  # the most bytes of new rows worded for one event
 CLIENT_BACKLOG = 256  # events kept for a slow client before it is dropped (it reconnects)
+MAX_LISTENERS = 256  # clients listening to the events at once; a new one lets the oldest go
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # the names the board always answers to
 
 
@@ -205,6 +206,7 @@ def entry_record(ledger: Ledger) -> dict[str, Any]:
     kinds = ["hand"]
     if rules.all_pass in ("leaster", "doubler", "schwanzer", "ramsch", "pot"):
         kinds.append(rules.all_pass)
+    kinds.append("manual")  # (a hand the table scores itself: hand --scores)
     known = {i.name for i in OPTIONS}
     return {
         "kinds": kinds,
@@ -429,7 +431,9 @@ class LiveBoard:
         self.event: dict[str, Any] = {}
         self.events: dict[str, dict[str, Any]] = {}  # the event in each language asked for
         self.languages = ["en"]  # the languages events are worded in
-        self._clients: dict[asyncio.Queue[dict[str, Any]], str] = {}  # and each one's language
+        self.max_listeners = MAX_LISTENERS  # (`serve --max-listeners`)
+        # each client listening, and its language (None in its queue: its stream ends)
+        self._clients: dict[asyncio.Queue[dict[str, Any] | None], str] = {}
         self._seen: Any = None
         self._stale = False  # a language newly asked for: the event is worked out again
         self._texts: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()  # as sent
@@ -477,7 +481,7 @@ class LiveBoard:
             self.event = self.events["en"]
             for queue, language in list(self._clients.items()):
                 if queue.qsize() >= CLIENT_BACKLOG:
-                    self._clients.pop(queue, None)  # too slow: it reconnects for a fresh state
+                    self._let_go(queue)  # too slow: it reconnects for a fresh state
                     continue
                 queue.put_nowait(self.event_in(language))
 
@@ -500,12 +504,22 @@ class LiveBoard:
             self._texts.popitem(last=False)
         return text
 
-    def subscribe(self, language: str = "en") -> asyncio.Queue[dict[str, Any]]:
-        """A queue that gets every event from now on, worded in `language` (a wanted one)."""
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    def subscribe(self, language: str = "en") -> asyncio.Queue[dict[str, Any] | None]:
+        """A queue that gets every event from now on, worded in `language` (a wanted one), and
+        None when its stream is to end. Listeners are counted apart from requests: past
+        `max_listeners` the one listening longest is let go (a page reconnects by itself), so
+        that idle listeners never hold the connections the state, the page and entry need."""
+        while self._clients and len(self._clients) >= self.max_listeners:
+            self._let_go(next(iter(self._clients)))
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._clients[queue] = language
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
         """No more events to `queue`."""
         self._clients.pop(queue, None)
+
+    def _let_go(self, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+        """End a listener's stream (once it has sent what its queue holds)."""
+        self._clients.pop(queue, None)
+        queue.put_nowait(None)

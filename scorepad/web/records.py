@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
-from ..errors import ScorepadError, wording
+from ..errors import ScorepadError, field, wording
 from ..hands import OPTIONS, Type, build_hand, check_doubler
 from ..reports import recorded_record
 from ..session import Session, said_again
@@ -43,11 +43,11 @@ FIELDS: dict[str, type] = {
 
 
 class BadRequest(Exception):
-    """A request the board answers with a JSON error and this status."""
+    """A request the board answers with a JSON error and this status (and these headers)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.headers = status, message, headers
 
 
 def idempotency_key(request: "Request") -> str | None:
@@ -106,6 +106,24 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
+def _check_text(params: dict[str, Any]) -> None:
+    """Refuse a name that holds a lone surrogate (JSON's `"\\ud800"`: half of a character,
+    which no file or answer can hold), quoting it escaped, by its field."""
+    for key, value in params.items():
+        texts = (
+            [value] if isinstance(value, str) else value if isinstance(value, list | dict) else ()
+        )
+        for text in texts:
+            half = next((c for c in text if "\ud800" <= c <= "\udfff"), None)
+            if half is not None:
+                raise ScorepadError(
+                    i18n.gettext(
+                        "{key}: {text!r} is no character, only half of one (U+{code}); send the "
+                        "name as UTF-8 text"
+                    ).format(key=field(key), text=text[:40], code=f"{ord(half):04X}")
+                )
+
+
 def _kind(want: type) -> str:
     return {
         str: "text",
@@ -137,6 +155,7 @@ def record_hand(
     out = params.pop("out", ())
     with wording(_json_word), _speaking(language):
         try:
+            _check_text({**params, "out": out})
             check_note(note)
             doubler, pot = params.pop("doubler", False), params.pop("pot", False)
             if doubler and pot:

@@ -1,0 +1,176 @@
+"""The open-card analysis, proved against a plain exhaustive minimax (no pruning, no table, no
+equivalent cards) on random endgames of every kind of game, and its invariants."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorepad.analysis import LEVELS, analyse
+from scorepad.analysis.deals import KINDS, random_hand, random_position
+from scorepad.analysis.position import Position, position_for
+from scorepad.analysis.search import Searcher
+from scorepad.names import MAKE
+from scorepad.replay import HandFile, replay, rules_for
+from scorepad.rules import Rules
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def final_level(position: Position) -> int:
+    """The outcome of a finished deal, from scoring's lines (written out here on its own)."""
+    rules = position.rules
+    p = position.points
+    if position.bettel:
+        return 3 if position.side_tricks == 0 else 2
+    if position.tout:
+        return 3 if position.other_tricks == 0 else 2
+    if position.other_tricks == 0:
+        return 5
+    if p >= rules.schneider_win:
+        return 4
+    if p >= MAKE:
+        return 3
+    if position.side_tricks == 0:
+        return 0
+    if p <= rules.schneider_loss:
+        return 1
+    return 2
+
+
+def minimax(position: Position) -> tuple[int, int]:
+    """(outcome, card points) the declaring side can force: every legal card tried."""
+    if position.tricks_left == 0:
+        return final_level(position), position.points
+    ours = position.side[position.to_move()]
+    pick = max if ours else min
+    levels, points = [], []
+    for number in position.legal():
+        position.play(number)
+        level, taken = minimax(position)
+        position.undo()
+        levels.append(level)
+        points.append(taken)
+    return pick(levels), pick(points)
+
+
+def check_against_minimax(kind: str, seed: int, tricks: int, extra: int) -> None:
+    position = random_position(random.Random(seed), kind, tricks, extra % int(KINDS[kind][1]))
+    level, points = minimax(position)
+    history = list(position.history)
+    searcher = Searcher(position)
+    assert searcher.outcome() == level
+    assert searcher.best_points() == points
+    assert position.history == history  # the search leaves the position as it found it
+
+
+# 50 endgames a kind in the default run (500 in all), 500 a kind in the slow run (5,000)
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 4))
+def test_the_search_agrees_with_plain_minimax(
+    kind: str, seed: int, tricks: int, extra: int
+) -> None:
+    check_against_minimax(kind, seed, tricks, extra)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 4))
+def test_thousands_of_endgames_agree_with_plain_minimax(
+    kind: str, seed: int, tricks: int, extra: int
+) -> None:
+    check_against_minimax(kind, seed, tricks, extra)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_a_card_moves_the_outcome_only_against_its_own_side(kind: str, seed: int) -> None:
+    # the outcome before a card is the best of the outcomes after each card its player may
+    # play, for that player's side: never better for the side after its own card, never
+    # worse for the declarers after a defender's
+    position = random_position(random.Random(seed), kind, 3, seed % int(KINDS[kind][1]))
+    before = Searcher(position).outcome()
+    ours = position.side[position.to_move()]
+    after = []
+    for number in position.legal():
+        position.play(number)
+        after.append(Searcher(position).outcome())
+        position.undo()
+    assert all(a <= before for a in after) if ours else all(a >= before for a in after)
+    assert before == (max(after) if ours else min(after))
+
+
+def perfect_hand(kind: str, seed: int) -> tuple[HandFile, Rules, int]:
+    """A random deal played out with every card one that keeps the outcome."""
+    rng = random.Random(seed)
+    hand = random_hand(rng, kind)
+    rules = rules_for(hand)
+    position = position_for(hand, rules)
+    played = []
+    searcher = Searcher(position)  # (its tables hold for every position of the deal)
+    while position.tricks_left:
+        level = searcher.outcome()
+        keeping = []
+        for number in position.legal():
+            position.play(number)
+            if searcher.outcome() == level:
+                keeping.append(number)
+            position.undo()
+        number = rng.choice(keeping)
+        played.append(position.cards[number])
+        position.play(number)
+    size = len(position.players)
+    hand.tricks = [(0, played[i : i + size]) for i in range(0, len(played), size)]
+    return hand, rules, level
+
+
+def check_perfect_deal(kind: str, seed: int) -> None:
+    hand, rules, level = perfect_hand(kind, seed)
+    assert replay(hand, rules).ok or all(p.player is None for p in replay(hand, rules).problems)
+    found = analyse(hand, rules)
+    assert found.mistakes == ()
+    assert found.start.outcome == LEVELS[level] == found.cards[-1].after.outcome
+    # the outcome is the hand's: the start's value is what the last card leaves
+    assert all(v.before.outcome == found.start.outcome for v in found.cards)
+
+
+# A whole deal played perfectly takes from a tenth of a second to half a minute (the perfect
+# play tries every legal card); the default run takes a few deals that are quick, the slow run
+# takes random ones.
+@pytest.mark.parametrize(
+    ("kind", "seed"),
+    [("sauspiel", 0), ("sheepshead-5", 0), ("sheepshead-5", 1), ("bettel", 1), ("solo", 0)],
+)
+def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
+    check_perfect_deal(kind, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sauspiel", "sheepshead-5", "bettel", "solo", "wenz", "geier"])
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_random_deals_played_perfectly_have_no_mistake(kind: str, seed: int) -> None:
+    check_perfect_deal(kind, seed)
+
+
+@pytest.mark.parametrize("kind", ["sauspiel", "wenz", "sheepshead-5", "sheepshead-3"])
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_points_asked_from_the_card_before_are_the_points_asked_afresh(
+    kind: str, seed: int
+) -> None:
+    # analyse asks after a card whether the points before it still hold (the side's card can
+    # only lower them, the others' only raise them); the answer is the plain search's
+    position = random_position(random.Random(seed), kind, 3, seed % int(KINDS[kind][1]))
+    searcher = Searcher(position)
+    before = searcher.best_points()
+    ours = position.side[position.to_move()]
+    for number in position.legal():
+        position.play(number)
+        hinted = searcher.best_points(most=before) if ours else searcher.best_points(least=before)
+        assert hinted == Searcher(position).best_points() == minimax(position)[1]
+        position.undo()
