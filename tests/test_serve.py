@@ -586,6 +586,48 @@ def test_a_hand_the_table_scores_itself_is_entered_on_the_page(board_file: Path)
     assert dict(Session(board_file).night().totals) == scores
 
 
+def test_the_called_suit_is_entered_on_the_page(board_file: Path) -> None:
+    """Issue 40, item 3, in a browser: the form offers the call with a partner, hides it while
+    'alone' is ticked, and the hand lands with the suit called."""
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
+    )
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
+    with (
+        served(board_file, allow_entry=True, token=TOKEN) as url,
+        playwright.sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{url}/?token={TOKEN}")
+            page.wait_for_selector("#live.on")
+            page.select_option("#picker", "Ann")
+            assert page.locator("#called").is_visible()
+            page.check("#alone")
+            hidden_alone = not page.locator("#called").is_visible()
+            page.uncheck("#alone")
+            page.check("#partners input[value=Bob]")
+            page.select_option("#called", "clubs")
+            page.fill("#points", "70")
+            page.click("button[type=submit]")
+            page.wait_for_function(
+                "document.querySelector('#entry-message').textContent.startsWith('Recorded')"
+            )
+        finally:
+            browser.close()
+    assert hidden_alone
+    hands = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "scorepad", "-f", board_file, "sheet", "--format", "json"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    )["hands"]  # fmt: skip
+    assert [(h["picker"], h["partners"], h["called"]) for h in hands] == [("Ann", ["Bob"], "clubs")]
+
+
 def test_a_file_that_goes_away_is_an_error_on_the_board_not_a_crash(
     client: TestClient, board_file: Path
 ) -> None:
