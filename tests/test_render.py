@@ -146,19 +146,22 @@ _WORDS = st.from_regex(r"([!-~]([ -~]{0,10}[!-~])?)?", fullmatch=True)
 def test_sheet_text_is_the_table_padded_cell_by_cell(
     sheet: tuple[list[str], list[list[object]]],
 ) -> None:
-    """The sheet's text from its spooled CSV cells (`_sheet_text`, `text_lines`) is the table
-    `render_stream` drew from them as numbers, padded cell by cell, and tabulate's."""
-    from scorepad.cli.night import _sheet_cells, _sheet_text
-    from scorepad.render import text_lines
+    """The sheet's text from its spooled CSV cells (`text_lines`: the points written signed,
+    as `SheetRows(signed=True)` writes them) is the table `render_stream` drew from them as
+    numbers, padded cell by cell, and tabulate's."""
+    from scorepad.cli.night import _sheet_cells
+    from scorepad.render import signed, text_lines
 
     players, rows = sheet
     headers = ["Hand", "Dealer", "Played", *players, "Note"]
     align = ("right", "left", "left", *["right"] * len(players), "left")
     as_read = [[str(c) for c in row] for row in rows]
-    fast = "\n".join(
-        text_lines(headers, lambda: (_sheet_text(r, len(players)) for r in as_read), align)
-    )
-    cells = [_sheet_cells(r, len(players)) for r in as_read]
+    count = len(players)
+    as_text = [
+        [*r[:3], *(c and signed(int(c)) for c in r[3 : 3 + count]), r[3 + count]] for r in as_read
+    ]
+    fast = "\n".join(text_lines(headers, lambda: iter(as_text), align))
+    cells = [_sheet_cells(r, count) for r in as_read]
     assert fast == _old_stream(headers, cells, align)
     assert fast == "\n".join(render_stream(headers, lambda: iter(cells), "text", align))
     if rows and all(c.isascii() and c.isprintable() and c == c.strip() for r in as_read for c in r):

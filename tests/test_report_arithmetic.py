@@ -183,6 +183,35 @@ def test_a_sheet_line_of_a_hand_alike_with_others_names_its_own_card_points() ->
     assert plain.csv_line(views[2]).startswith('3,Ann,"Ann + Bob 29, schneider (void)",,,')
 
 
+def test_a_text_sheets_lines_hold_the_points_as_a_text_table_shows_them() -> None:
+    """The text sheet's spool (`signed`) holds each cell as `text_cell` shows the sheet's row:
+    points signed (+2, -1, 0), a player not at the table blank, the rest as the CSV's."""
+    import csv
+
+    from scorepad.render import Points, text_cell
+
+    views = [
+        HandView(1, WIN),
+        HandView(2, WIN.with_points(70), note="=SUM(A1)"),
+        HandView(3, LOSS.with_points(29), void=True),
+        HandView(4, LOSS.with_points(28), amended=True, note="a, b"),
+        HandView(5, LEASTER),
+    ]
+    for running in (False, True):
+        text, plain, whole = (
+            SheetRows(PLAYERS, running, signed=True),
+            SheetRows(PLAYERS, running),
+            SheetRows(PLAYERS, running),
+        )
+        for view in views:
+            cells = next(csv.reader([text.csv_line(view)]))
+            data = next(csv.reader([plain.csv_line(view)]))
+            row = whole.row(view)
+            shown = [text_cell(Points(c)) if c is not None else "" for c in row[3:-1]]
+            assert cells == [*data[:3], *shown, data[-1]]
+    assert SheetRows(PLAYERS, signed=True).csv_line(views[0]) == "1,Ed,Ann + Bob 64,+2,+1,-1,-1,-1,\n"
+
+
 def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table() -> None:
     four = _entry(
         deltas={"Ann": 3, "Bob": -1, "Cy": -1, "Dee": -1},

@@ -298,7 +298,9 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
     ):
         players = reading.head.players
         headers = ["Hand", "Dealer", "Played", *players, "Note"]
-        sheet_rows = SheetRows(players, running)
+        # (plain text reads the spool back as its cells: the points are written as it shows them)
+        as_text = fmt == "text" and not use_color(fmt)
+        sheet_rows = SheetRows(players, running, signed=as_text)
         writer = csv.writer(spool, lineterminator="\n")
         if fmt == "csv":
             writer.writerow(headers)
@@ -372,14 +374,13 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 yield pot
 
         align = ("right", "left", "left", *["right"] * len(players), "left")
-        if fmt == "text" and not use_color(fmt):
-            # (the spool's cells are turned into text as they are, not into numbers and back)
+        if as_text:
+            # (the spool's cells are the text as they are, not turned into numbers and back)
             ends = [[text_cell(c) for c in row] for row in [total_cells, pot] if row is not None]
 
             def text_rows() -> Iterator[Sequence[str]]:
                 spool.seek(0)
-                for cells in csv.reader(spool):
-                    yield _sheet_text(cells, len(players))
+                yield from csv.reader(spool)
                 yield from ends
 
             lines = text_lines([header_text(h) for h in headers], text_rows, align)
@@ -406,13 +407,6 @@ def _copy_out(spool: IO[str]) -> None:
         spool.seek(0)
         shutil.copyfileobj(spool, sys.stdout)
         sys.stdout.flush()
-
-
-def _sheet_text(cells: list[str], count: int) -> list[str]:
-    """A spooled sheet row as a text table shows it (as `text_cell` shows `_sheet_cells`'s):
-    the points signed, the rest as written."""
-    points = [c if not c or c[0] in "-0" else "+" + c for c in cells[3 : 3 + count]]
-    return [*cells[:3], *points, cells[3 + count]]
 
 
 def _sheet_cells(cells: list[str], count: int) -> list[Any]:

@@ -260,7 +260,7 @@ class Checker(Expected):
         except LedgerError as exc:
             self._salvage(cells, line)
             return [Problem(exc.line, exc.message)]
-        problems = self.feed_row(row, known)
+        problems = self.feed_row(row, known, cells)
         if row.kind in HAND_KINDS and row.hand == self.last_hand:
             entry = self._last_scored
             if entry is None or row.kind is RowKind.DOUBLER:
@@ -420,9 +420,12 @@ class Checker(Expected):
 
     # -- checking decoded rows --------------------------------------------------------------
 
-    def feed_row(self, row: Row, known: Scored | None = None) -> list[Problem]:
+    def feed_row(
+        self, row: Row, known: Scored | None = None, cells: Sequence[str] | None = None
+    ) -> list[Problem]:
         """Check a decoded row against the state so far, then apply it (`known`: the score of
-        the hand it records, remembered)."""
+        the hand it records, remembered; `cells`: the row's cells as read, whose state cells
+        are compared as text first, as a hand row's are in `feed`)."""
         try:
             deltas, result = self._expected(row, known)
         except LedgerError as exc:
@@ -430,7 +433,8 @@ class Checker(Expected):
             return [Problem(exc.line, exc.message)]
         problems = self._points_problems(row, deltas)
         self._apply(row, result, deltas)
-        problems += self._state_problems(row)
+        if cells is None or not self._state_cells_hold(cells):
+            problems += self._state_problems(row)
         if problems:
             self._resync(row)
         return problems

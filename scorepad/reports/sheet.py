@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..ledger import HandView, rules_of_set_row, set_row_text
+from ..render import signed as signed_points
 from ..store.format import FORMULA_STARTS, Row
 from .numbers import hand_record
 from .words import change_text, played_text
@@ -134,12 +135,14 @@ class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 
     Each cell of a player is their points in that hand (or, `running`, their total so far), or
-    None where they were not at the table. The cells of hands of one kind (the same `Scored`)
-    are worked out once."""
+    None where they were not at the table; `signed`: as a text table shows them (+2, -1, 0),
+    for the text sheet, which reads its lines of CSV back as its cells. The cells of hands of
+    one kind (the same `Scored`) are worked out once."""
 
-    def __init__(self, players: Sequence[str], running: bool = False):
+    def __init__(self, players: Sequence[str], running: bool = False, signed: bool = False):
         self.players = tuple(players)
         self.running = running
+        self.signed = signed
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
         self._blank = (None,) * len(self.players)
@@ -162,6 +165,8 @@ class SheetRows:
             cells = self._blank
         else:
             cells = tuple(entry.deltas.get(p) for p in self.players)
+        if self.signed:
+            cells = tuple(None if c is None else signed_points(c) for c in cells)
         return [view.number, entry.row.dealer or "", what, *cells, view.note]
 
     def csv_line(self, view: HandView) -> str:
