@@ -303,11 +303,10 @@ class RunningSeries:
         self._next_at = 0  # the next bound to pass
         self._next = self._bounds[0] if self._bounds else 0  # (0: none left)
         self._x = {p: [0] for p in self.players}  # (runs kept: each player's own hands)
-        # The run so far: its hands, and each one's points in the players' order (added up
-        # when the run ends, in C: `itertools.accumulate`, `min`, `max`, `list.index`).
+        # The run so far: its hands, and each one's points (added up when the run ends, in C:
+        # `itertools.accumulate`, `min`, `max`, `list.index`).
         self._numbers: list[int] = []
-        self._steps: list[tuple[int, ...]] = []
-        self._zeros = (0,) * len(self.players)
+        self._steps: list[Mapping[str, int]] = []
 
     def add(self, view: HandView) -> None:
         if view.void:
@@ -329,7 +328,7 @@ class RunningSeries:
                 at += 1
             self._next_at, self._next = at, (bounds[at] if at < len(bounds) else 0)
         self._numbers.append(number)
-        self._steps.append(tuple(map(deltas.get, self.players, self._zeros)))
+        self._steps.append(deltas)
 
     def _flush(self) -> None:
         """Keep of the run, for each player, the first and last point and the (first) lowest
@@ -339,8 +338,8 @@ class RunningSeries:
         numbers, steps = self._numbers, self._steps
         if not numbers:
             return
-        for p, column in zip(self.players, zip(*steps)):
-            values = list(accumulate(column, initial=self._running[p]))
+        for p in self.players:
+            values = list(accumulate([d.get(p, 0) for d in steps], initial=self._running[p]))
             del values[0]  # (the total before the run)
             self._running[p] = values[-1]
             low, high = min(values), max(values)
