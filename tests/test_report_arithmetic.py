@@ -209,7 +209,32 @@ def test_a_text_sheets_lines_hold_the_points_as_a_text_table_shows_them() -> Non
             row = whole.row(view)
             shown = [text_cell(Points(c)) if c is not None else "" for c in row[3:-1]]
             assert cells == [*data[:3], *shown, data[-1]]
-    assert SheetRows(PLAYERS, signed=True).csv_line(views[0]) == "1,Ed,Ann + Bob 64,+2,+1,-1,-1,-1,\n"
+    line = SheetRows(PLAYERS, signed=True).csv_line(views[0])
+    assert line == "1,Ed,Ann + Bob 64,+2,+1,-1,-1,-1,\n"
+
+
+def test_a_text_sheet_knows_its_widest_cells_as_it_makes_its_lines() -> None:
+    """The widths a text sheet keeps up as it makes its lines (`text_widths`: the widest cell
+    of each column) are those of the cells its lines hold, hand after hand: numbers growing by
+    a digit, card points of one, two and three digits, notes long and short (and one quoted),
+    void and amended hands, hands made whole (running totals)."""
+    import csv
+    import random
+
+    chance = random.Random(3)
+    kinds = [WIN, LOSS, LEASTER]
+    for running in (False, True):
+        rows = SheetRows(PLAYERS, running, signed=True)
+        lines = []
+        for number in range(1, 1200, 7):
+            entry = chance.choice(kinds)
+            if entry.row.points is not None:
+                entry = entry.with_points(chance.choice((0, 7, 29, 64, 100, 120)))
+            note = chance.choice(("", "", "short", "a longer note, with a comma", "=formula"))
+            view = HandView(number, entry, chance.random() < 0.1, chance.random() < 0.1, note)
+            lines.append(rows.csv_line(view))
+            widths = [max(map(len, column)) for column in zip(*csv.reader(lines))]
+            assert rows.text_widths() == widths, number
 
 
 def test_a_sheet_leaves_blank_a_player_not_yet_at_the_table() -> None:

@@ -383,7 +383,10 @@ def sheet(path: Path, running: bool, fmt: str) -> None:
                 yield from csv.reader(spool)
                 yield from ends
 
-            lines = text_lines([header_text(h) for h in headers], text_rows, align)
+            widths = sheet_rows.text_widths()  # (the pass measured its lines as it made them)
+            for cells in ends:
+                widths = list(map(max, widths, map(len, cells)))
+            lines = text_lines([header_text(h) for h in headers], text_rows, align, widths)
         else:
             lines = render_stream(headers, with_total, fmt, align, use_color(fmt))
         while batch := list(islice(lines, 4096)):  # (a few thousand lines a write)

@@ -135,9 +135,12 @@ class SheetRows:
     """The score sheet's rows, one per hand in hand order, then the totals.
 
     Each cell of a player is their points in that hand (or, `running`, their total so far), or
-    None where they were not at the table; `signed`: as a text table shows them (+2, -1, 0),
-    for the text sheet, which reads its lines of CSV back as its cells. The cells of hands of
-    one kind (the same `Scored`) are worked out once."""
+    None where they were not at the table. The cells of hands of one kind (the same `Scored`)
+    are worked out once.
+
+    `signed`: the points as a text table shows them (+2, -1, 0), for the text sheet, which
+    reads its lines of CSV back as its cells; and the widest cell of each column is kept up
+    as the lines are made (`text_widths`), so that the text sheet reads them back once."""
 
     def __init__(self, players: Sequence[str], running: bool = False, signed: bool = False):
         self.players = tuple(players)
@@ -150,6 +153,13 @@ class SheetRows:
         self._lines: dict[tuple[int, bool, bool], tuple[object, str | None]] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
+        # (`signed`) the widest cell of each column of the lines made whole, the notes and the
+        # hand numbers; and of each kind made from a template, the length of each cell but
+        # the card points in it (and how many times they are in it) and the most digits of
+        # card points a hand of it had
+        self._widths = [0] * (len(self.players) + 4)
+        self._kind_widths: dict[tuple[int, bool, bool], tuple[list[int], int]] = {}
+        self._digits: dict[tuple[int, bool, bool], int] = {}
 
     def row(self, view: HandView) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
@@ -173,7 +183,7 @@ class SheetRows:
         """The sheet row of a hand as a line of CSV. Hands that share a score (`_kind`) share
         the line but for their number, card points and note: it is made once."""
         if self.running:
-            return self._csv(self.row(view)) + "\n"
+            return self._measured(self.row(view)) + "\n"
         number, entry, _void, _amended, note, _time = view
         kind = _kind(view)
         found = self._lines.get(kind)
@@ -182,12 +192,36 @@ class SheetRows:
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
+            if self.signed and len(note) > self._widths[-1]:
+                self._widths[-1] = len(note)
             if any(c in note for c in ',"\r\n'):
                 note = '"' + note.replace('"', '""') + '"'
         template = found[1]
         if template is None:
-            return self._csv(self.row(view)[:-1]) + f",{note}\n"
-        return template % {"h": number, "p": entry.row.points or 0} + f",{note}\n"
+            return self._measured(self.row(view)[:-1]) + f",{note}\n"
+        points = entry.row.points or 0
+        if self.signed:
+            self._widths[0] = max(self._widths[0], len(str(number)))
+            digits = len(str(points))
+            if digits > self._digits.get(kind, -1):
+                self._digits[kind] = digits
+        return template % {"h": number, "p": points} + f",{note}\n"
+
+    def _measured(self, cells: Sequence[Any]) -> str:
+        """Cells as a line of CSV (`_csv`), the widest of each column kept (`signed`)."""
+        if self.signed:
+            shown = ["" if c is None else str(c) for c in cells]
+            self._widths[: len(shown)] = map(max, self._widths, map(len, shown))
+        return self._csv(cells)
+
+    def text_widths(self) -> list[int]:
+        """(`signed`) The widest cell of each column of the lines made so far."""
+        widths = list(self._widths)
+        for kind, digits in self._digits.items():
+            lengths, gaps = self._kind_widths[kind]
+            widths[: len(lengths)] = map(max, widths, lengths)
+            widths[2] = max(widths[2], lengths[2] + gaps * digits)  # (the card points played)
+        return widths
 
     def _template(self, view: HandView) -> str | None:
         """A kind's line but its note, as a template of its number and card points (None:
@@ -195,12 +229,19 @@ class SheetRows:
         entry = view.entry
         gap = entry.row.points is not None
         made = view._replace(number=0, entry=entry.with_points(_POINTS_GAP) if gap else entry)
-        template = _template(self._csv(self.row(made)[:-1]), "0", str(_POINTS_GAP))
+        cells = self.row(made)[:-1]
+        template = _template(self._csv(cells), "0", str(_POINTS_GAP))
         if template is None or (not gap and "%(p)d" in template):
             return None
         whole = self._csv(self.row(view)[:-1])
         if template % {"h": view.number, "p": entry.row.points or 0} != whole:
             return None
+        if self.signed:  # (each cell's length but the number's and the card points')
+            shown = ["" if c is None else str(c) for c in cells]
+            gaps = shown[2].count(str(_POINTS_GAP))
+            lengths = [0, *map(len, shown[1:])]
+            lengths[2] -= gaps * len(str(_POINTS_GAP))
+            self._kind_widths[_kind(view)] = (lengths, gaps)
         return template
 
     def csv_writer(
@@ -252,7 +293,7 @@ class SheetRows:
 
     def set_csv_line(self, row: Row) -> str:
         """The sheet row of a change of the rules as a line of CSV."""
-        return self._csv(self.set_row(row)) + "\n"
+        return self._measured(self.set_row(row)) + "\n"
 
     def total_row(self, totals: Mapping[str, int]) -> list[Any]:
         """The last row: each player's total for the night (the ledger's)."""
