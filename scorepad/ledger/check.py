@@ -41,7 +41,7 @@ from ..store.scan import Fate
 from .bock import parse as bock_parse
 from .bock import text as bock_text
 from .entries import Counts, HandView, Scored, shown
-from .records import rules_of_set_row
+from .records import kind_of, rules_of_set_row
 from .rows import MEMO_KINDS, NOT_RESCORED, Expected
 
 _MEMO_KIND_TEXTS = frozenset(kind.value for kind in MEMO_KINDS)
@@ -236,6 +236,17 @@ class Checker(Expected):
         found = hands.exact[key] = alike.with_points(points[1])
         return found
 
+    def _known_amendment(self, cells: Sequence[str], row: Row) -> Scored | None:
+        """The hand an amendment's cells record, if the memo holds it (`_known`: its input
+        cells as a hand row of its kind holds them), as scored under the rules and seats in
+        force. (Not remembered when it is not: the amendment's player cells are the change.)"""
+        kind = kind_of(row)
+        if kind not in MEMO_KINDS:
+            return None
+        hand = list(cells)
+        hand[self._at_kind] = kind.value
+        return self._known(hand)
+
     def _plain_cells(self, cells: Sequence[str]) -> bool:
         """Whether a hand row's cells but its inputs and state hold what a hand row that needs
         no more checking holds: no ref, no digest, and a note and time as a row may hold them
@@ -260,6 +271,8 @@ class Checker(Expected):
         except LedgerError as exc:
             self._salvage(cells, line)
             return [Problem(exc.line, exc.message)]
+        if row.kind is RowKind.AMEND:
+            known = self._known_amendment(cells, row)
         problems = self.feed_row(row, known, cells)
         if row.kind in HAND_KINDS and row.hand == self.last_hand:
             entry = self._last_scored
@@ -386,6 +399,10 @@ class Checker(Expected):
             row = codec.decode(cells, 0, state=False)
         except LedgerError:
             return None
+        if (rules is None or rules is self.rules) and seated == self.seated:
+            known = self._known_amendment(cells, row)
+            if known is not None:
+                return self._for_pot(known, pot), note
         amended = row.inputs_only(RowKind.AMEND)
         if rules is not None:  # (under the rules of a `set --from` row below it)
             return self._scored_under(rules, Scored(amended, entry.deltas, None, seated), pot), note

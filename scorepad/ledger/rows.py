@@ -89,7 +89,7 @@ class Expected(Night):
             return self._expected_pot(row)
         if kind in HAND_KINDS:
             return self._expected_hand(row, known)
-        return self._expected_correction(row)
+        return self._expected_correction(row, known)
 
     def _expected_bock(self, row: Row) -> tuple[dict[str, int], Score | None]:
         """A `bock` row: the table starts Bock rounds (or takes back a `bock` row's)."""
@@ -334,7 +334,11 @@ class Expected(Night):
         entry = self._last_scored = self._for_pot(entry, self.pot)
         return dict(entry.deltas), entry.result
 
-    def _expected_correction(self, row: Row) -> tuple[dict[str, int], Score | None]:
+    def _expected_correction(
+        self, row: Row, known: Scored | None = None
+    ) -> tuple[dict[str, int], Score | None]:
+        """(`known`: the score of the hand an amendment records, as the memo holds it under
+        the rules and seats in force)"""
         line = row.line
         if row.hand is not None:
             raise LedgerError(line, _("a {kind} row has no hand number").format(kind=row.kind))
@@ -402,7 +406,7 @@ class Expected(Night):
                 ),
             )
         seats = self._seats_of(version)
-        entry = self._rescore(row, seats)
+        entry = known if known is not None and seats == self.seated else self._rescore(row, seats)
         entry = self._for_pot(entry, version.pot)
         check_throw_in(version, entry.result, row.ref, line)
         why = self.bock_refusal(row, entry.result)
