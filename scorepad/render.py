@@ -221,17 +221,38 @@ def render(
         writer.writerow(headers)
         writer.writerows([data_cell(c) for c in row] for row in rows)
         return buffer.getvalue().rstrip("\n")
+    cells = [[text_cell(c, color) for c in row] for row in rows]
+    shown = [header_text(h) for h in headers]
+    align = list(colalign or ["left"] * len(headers))
+    if fmt == "text" and not color and cells and _as_written(shown, cells, align):
+        # (tabulate lays such a table out as `text_lines` does, a property test says: not
+        # importing it spares a report's start about 15 ms, a sixth of it)
+        return "\n".join(text_lines(shown, lambda: cells, align))
     from tabulate import tabulate
 
-    cells = [[text_cell(c, color) for c in row] for row in rows]
     return str(
         tabulate(
             cells,
-            headers=[header_text(h) for h in headers],
+            headers=shown,
             tablefmt=TEXT_FORMAT if fmt == "text" else fmt,
             colalign=colalign,
             disable_numparse=True,
         )
+    )
+
+
+def _as_written(
+    headers: Sequence[str], cells: Sequence[Sequence[str]], align: Sequence[str]
+) -> bool:
+    """Whether tabulate shows each cell as it is written, in columns aligned left or right: every
+    cell printable ASCII with no space at either end (tabulate measures wide and combining
+    characters its own way, and strips cells)."""
+    return (
+        len(align) == len(headers)
+        and all(how in ("left", "right") for how in align)
+        and all(len(row) == len(headers) for row in cells)
+        and all(c.isascii() and c.isprintable() and c == c.strip() for c in headers)
+        and all(c.isascii() and c.isprintable() and c == c.strip() for row in cells for c in row)
     )
 
 

@@ -8,7 +8,7 @@ from _types import Run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.render import render, render_stream, signed
+from scorepad.render import Points, render, render_stream, signed
 from scorepad.text import unprintable
 
 HEADERS: list[str] = ["Hand", "Dealer", "Played", "Ann", "Zoë", "Note"]
@@ -166,4 +166,48 @@ def test_sheet_text_is_the_table_padded_cell_by_cell(
     assert fast == "\n".join(render_stream(headers, lambda: iter(cells), "text", align))
     if rows and all(c.isascii() and c.isprintable() and c == c.strip() for r in as_read for c in r):
         # (tabulate measures wide and combining characters its own way, and strips cells)
-        assert fast == render(headers, cells, "text", align)
+        assert fast == _tabulated(headers, cells, align)
+
+
+def _tabulated(
+    headers: Sequence[str], rows: Sequence[Sequence[object]], align: Sequence[str]
+) -> str:
+    """The text table tabulate lays out (as `render` called it before it laid out plain ASCII
+    tables itself)."""
+    from tabulate import tabulate
+
+    from scorepad.render import text_cell
+
+    cells = [[text_cell(c) for c in row] for row in rows]
+    return str(
+        tabulate(cells, headers=headers, tablefmt="simple", colalign=align, disable_numparse=True)
+    )
+
+
+@st.composite
+def _tables(draw: st.DrawFn) -> tuple[list[str], list[list[object]], list[str]]:
+    """A table as the reports give `render` one: headers, rows of points, numbers, words and
+    blanks, and each column aligned left or right."""
+    columns = draw(st.integers(1, 6))
+    headers = draw(st.lists(_WORDS.filter(bool), min_size=columns, max_size=columns))
+    cell = st.one_of(
+        st.none(),
+        st.integers(-(10**6), 10**6),
+        st.integers(-(10**6), 10**6).map(Points),
+        _WORDS,
+        _TEXT,
+        st.from_regex(r" ?[!-~]{0,6} ?", fullmatch=True),  # (a space at an end, or not)
+        st.sampled_from(("Söder", "女王", "e\u0301")),  # (wide and combining characters)
+    )
+    rows = draw(st.lists(st.lists(cell, min_size=columns, max_size=columns), max_size=8))
+    align = draw(st.lists(st.sampled_from(("left", "right")), min_size=columns, max_size=columns))
+    return headers, rows, align
+
+
+@given(_tables())
+@settings(max_examples=300, deadline=None)
+def test_a_text_table_is_tabulates(table: tuple[list[str], list[list[object]], list[str]]) -> None:
+    """`render`'s text table is tabulate's, whether it lays the table out itself (every cell
+    plain ASCII) or has tabulate do it."""
+    headers, rows, align = table
+    assert render(headers, rows, "text", align) == _tabulated(headers, rows, align)
