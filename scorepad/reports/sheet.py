@@ -169,6 +169,7 @@ class SheetRows:
             what += _(" (void)")
         elif view.amended:
             what += _(" (amended)")
+        cells: Sequence[int | str | None]
         if self.running:
             cells = self._running(view)
         elif view.void:
@@ -176,7 +177,7 @@ class SheetRows:
         else:
             cells = tuple(entry.deltas.get(p) for p in self.players)
         if self.signed:
-            cells = tuple(None if c is None else signed_points(c) for c in cells)
+            cells = [None if c is None else signed_points(int(c)) for c in cells]
         return [view.number, entry.row.dealer or "", what, *cells, view.note]
 
     def csv_line(self, view: HandView) -> str:
