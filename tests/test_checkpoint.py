@@ -300,10 +300,14 @@ def test_a_folder_that_takes_no_sidecar_is_no_error(
 ) -> None:
     _start(night)
 
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise OSError(13, "Permission denied")
+    opened = os.open
 
-    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    def refuse(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path).endswith(".tmp"):  # (a temp file beside the session: the folder says no)
+            raise OSError(13, "Permission denied")
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     result = night("standings")
     assert result.exit_code == 0 and "Ann" in result.stdout
     assert not checkpoint.sidecar(night.path).exists()
