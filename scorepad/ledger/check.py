@@ -279,7 +279,7 @@ class Checker(Expected):
             if entry is None or row.kind is RowKind.DOUBLER:
                 seated = tuple(p for p in self.players if p in row.deltas)
                 entry = Scored(row.inputs_only(row.kind), dict.fromkeys(seated, 0), None, seated)
-            elif not problems:
+            elif not problems and entry is not known:  # (the memo's own: held already)
                 entry = self._remember(cells, row, entry)
             self._emit(row.hand, entry, row.note, row.time)
         return problems
