@@ -149,17 +149,18 @@ class SheetRows:
         self.totals = dict.fromkeys(players, 0)  # kept up with `running` only
         self._started: set[str] = set()
         self._blank = (None,) * len(self.players)
-        # a kind's line as CSV but its number and note (`_kind`), and the score it holds alive
-        self._lines: dict[tuple[int, bool, bool], tuple[object, str | None]] = {}
+        # a kind's line as CSV but its number and note (`_kind`), the score it holds alive, and
+        # (`signed`) the lowest and highest card points of the hands its lines were made for
+        self._lines: dict[tuple[int, bool, bool], tuple[object, str | None, list[int]]] = {}
         self._buffer: Any = None  # (a StringIO and a CSV writer into it, made when first used)
         self._writer: Any = None
-        # (`signed`) the widest cell of each column of the lines made whole, the notes and the
-        # hand numbers; and of each kind made from a template, the length of each cell but
-        # the card points in it (and how many times they are in it) and the most digits of
-        # card points a hand of it had
+        # (`signed`) the widest cell of each column of the lines made whole and of the notes;
+        # the last hand made from a template (hands come in order: its number is the widest);
+        # and of each kind made from a template, the length of each cell but the card points
+        # in it, and how many times they are in it
         self._widths = [0] * (len(self.players) + 4)
+        self._number: int | None = None
         self._kind_widths: dict[tuple[int, bool, bool], tuple[list[int], int]] = {}
-        self._digits: dict[tuple[int, bool, bool], int] = {}
 
     def row(self, view: HandView) -> list[Any]:
         """The sheet row of a hand (hands come in order)."""
@@ -187,9 +188,11 @@ class SheetRows:
             return self._measured(self.row(view)) + "\n"
         number, entry, _void, _amended, note, _time = view
         kind = _kind(view)
+        points = entry.row.points or 0
         found = self._lines.get(kind)
         if found is None:
-            found = self._lines[kind] = (entry.result or entry, self._template(view))
+            made = (entry.result or entry, self._template(view), [points, points])
+            found = self._lines[kind] = made
         if note:
             if note.startswith(FORMULA_STARTS):
                 note = "'" + note
@@ -200,12 +203,11 @@ class SheetRows:
         template = found[1]
         if template is None:
             return self._measured(self.row(view)[:-1]) + f",{note}\n"
-        points = entry.row.points or 0
         if self.signed:
-            self._widths[0] = max(self._widths[0], len(str(number)))
-            digits = len(str(points))
-            if digits > self._digits.get(kind, -1):
-                self._digits[kind] = digits
+            self._number = number
+            met = found[2]
+            if not met[0] <= points <= met[1]:
+                met[:] = min(met[0], points), max(met[1], points)
         return template % {"h": number, "p": points} + f",{note}\n"
 
     def _measured(self, cells: Sequence[Any]) -> str:
@@ -218,8 +220,11 @@ class SheetRows:
     def text_widths(self) -> list[int]:
         """(`signed`) The widest cell of each column of the lines made so far."""
         widths = list(self._widths)
-        for kind, digits in self._digits.items():
-            lengths, gaps = self._kind_widths[kind]
+        if self._number is not None:
+            widths[0] = max(widths[0], len(str(self._number)))
+        for kind, (lengths, gaps) in self._kind_widths.items():
+            low, high = self._lines[kind][2]
+            digits = max(len(str(low)), len(str(high)))
             widths[: len(lengths)] = map(max, widths, lengths)
             widths[2] = max(widths[2], lengths[2] + gaps * digits)  # (the card points played)
         return widths
