@@ -313,6 +313,11 @@ class Session:
 
         return self._appended(make)
 
+    def replayed(self) -> dict[int, str]:
+        """The hands the session counts that `replay --record` recorded, each with its hand
+        file's digest (a pass over the rows' digests: the live board's hand view)."""
+        return {hand: digest for digest, hand in self._digests(self.head()).items()}
+
     def _digests(self, head: Head) -> dict[str, int]:
         """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
         with self._snapshot() as snapshot:

@@ -67,6 +67,7 @@ from ..errors import ScorepadError
 from ..i18n import N_
 from ..session import Session, Waiting
 from ..tournament_store import round_hands
+from .analyses import Analyses, default_folders
 from .follow import POLL, BoardNight, LiveBoard, MoneyRate, changes_text, rows_since
 from .records import (
     MAX_BODY,
@@ -102,9 +103,12 @@ class Board(LiveBoard):
         poll: float = POLL,
         hosts: Sequence[str] = (),
         money: MoneyRate | None = None,
+        hands: Sequence[Path] = (),
     ):
         super().__init__(poll, hosts)
         self.path = Path(path)
+        # (the hand files of hands `replay --record` recorded: `serve --hands`, else beside it)
+        self.analyses = Analyses(self.session, hands or default_folders(self.path), self.look)
         self.most_hands = round_hands(self.path)  # a tournament table: its round's hands
         self.money = money
         self.allow_entry = allow_entry
@@ -419,10 +423,48 @@ def create_app(board: Board) -> Starlette:
             return JSONResponse({"error": exc.message}, exc.status, exc.headers)
         return JSONResponse({"entry": True})
 
+    def hand_number(request: Request) -> int | None:
+        """The hand a request's path names, when the session has it."""
+        number = int(request.path_params["number"])
+        return number if 1 <= number <= board.event.get("state", {}).get("last_hand", 0) else None
+
+    def no_hand(request: Request, language: str) -> Response:
+        message = N_("there is no hand {hand} in the session")
+        text = in_language(language, message).format(hand=request.path_params["number"])
+        return JSONResponse({"error": text}, 404)
+
+    async def get_hand(request: Request) -> Response:
+        """What the hand view offers for a hand: its hand file, and whether it is analysed."""
+        language = board.want(reader_language(request))
+        await board.refresh()
+        number = hand_number(request)
+        if number is None:
+            return no_hand(request, language)
+        try:
+            about = await asyncio.to_thread(board.analyses.about, number, language)
+        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
+            return JSONResponse({"error": str(exc)}, 500)
+        return JSONResponse(about)
+
+    async def get_analysis(request: Request) -> Response:
+        """A replayed hand's open-card analysis (`analyze --format json`'s object of a hand)."""
+        language = board.want(reader_language(request))
+        await board.refresh()
+        number = hand_number(request)
+        if number is None:
+            return no_hand(request, language)
+        try:
+            answer = await board.analyses.analysis(number, language)
+        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
+            return JSONResponse({"error": str(exc)}, 500)
+        return JSONResponse(answer.body, answer.status, answer.headers)
+
     return live_app(
         board,
         lambda language: page_html("board.html", {"entry": board.allow_entry}, language),
         [
+            Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
+            Route("/api/hands/{number:int}/analysis", get_analysis, methods=["GET"]),
             Route("/api/hands", post_hand, methods=["POST"]),
             Route("/api/undo", post_undo, methods=["POST"]),
             Route("/api/redo", post_redo, methods=["POST"]),
