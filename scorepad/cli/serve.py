@@ -94,6 +94,10 @@ def serve(
     and undo the last change too, given the token (as `Authorization: Bearer TOKEN` or the
     link printed at start); without the token it shows no entry form.
 
+    A hand of the last hands opens in a view of its own. One that `replay --record` recorded
+    offers its open-card analysis there (as `analyze` prints it), its hand file found by its
+    digest in the --hands folders; one analysis runs at a time.
+
     It listens on this machine only unless --host says otherwise. It answers only to this
     machine's own names and addresses (a web page elsewhere cannot read it through a name of
     its own); --allow-host adds a name. Slow or idle clients are cut off (10 s to send a

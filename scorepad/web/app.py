@@ -35,6 +35,7 @@ What every live board shares is public, for the hall's board of a tournament (`h
 """
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -64,7 +65,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import i18n
 from ..errors import ScorepadError
+from ..games import TABLE as GAME_TABLE
 from ..i18n import N_
+from ..scoring.called import ORDER as CALLS
+from ..scoring.called import called_name
 from ..session import Session, Waiting
 from ..tournament_store import round_hands
 from .analyses import Analyses, default_folders
@@ -249,6 +253,17 @@ def page_html(name: str, settings: dict[str, Any], language: str = "en") -> str:
     catalog = i18n.catalog(language)
     text = text.replace('<html lang="en">', f'<html lang="{language}">', 1)
     return PAGE_MESSAGE.sub(lambda m: catalog.gettext(m[1]), text)
+
+
+@functools.cache
+def hand_words(language: str) -> dict[str, dict[str, str]]:
+    """What the board's hand view words as the language says it: the games (`partner` is a
+    Sauspiel in German) and what was called (the Gras-Sau), by the names the state gives."""
+    with i18n.speaking(language):
+        return {
+            "games": {game.name: i18n.game_word(game.name) for game in GAME_TABLE},
+            "called": {called: called_name(called) for called in CALLS},
+        }
 
 
 def page_language(board: LiveBoard, accept: str | None) -> str:
@@ -461,7 +476,9 @@ def create_app(board: Board) -> Starlette:
 
     return live_app(
         board,
-        lambda language: page_html("board.html", {"entry": board.allow_entry}, language),
+        lambda language: page_html(
+            "board.html", {"entry": board.allow_entry, "words": hand_words(language)}, language
+        ),
         [
             Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
             Route("/api/hands/{number:int}/analysis", get_analysis, methods=["GET"]),
