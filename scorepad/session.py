@@ -288,7 +288,7 @@ class Session:
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
             self._room()
-            recorded = self._digests(night.head)
+            recorded = self.digests(night.head)
             if digest in recorded:
                 raise HandError(
                     _(
@@ -313,12 +313,7 @@ class Session:
 
         return self._appended(make)
 
-    def replayed(self) -> dict[int, str]:
-        """The hands the session counts that `replay --record` recorded, each with its hand
-        file's digest (a pass over the rows' digests: the live board's hand view)."""
-        return {hand: digest for digest, hand in self._digests(self.head()).items()}
-
-    def _digests(self, head: Head) -> dict[str, int]:
+    def digests(self, head: Head) -> dict[str, int]:
         """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
         with self._snapshot() as snapshot:
             reader = csv.reader(snapshot.lines(), strict=True)

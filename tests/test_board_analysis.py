@@ -135,8 +135,7 @@ def test_a_hand_not_replayed_is_not_analysed_and_says_why(
     about = client.get("/api/hands/2").json()
     assert about["replayed"] is False and about["analysis"] is False and about["file"] is None
     message = (
-        "hand 2 was not recorded from a hand file (replay --record): there are no cards to "
-        "analyse"
+        "hand 2 was not recorded from a hand file (replay --record): there are no cards to analyse"
     )
     assert about["reason"] == message
     reply = client.get("/api/hands/2/analysis")

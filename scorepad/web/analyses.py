@@ -171,7 +171,9 @@ class Analyses:
         changed)."""
         look = self.look()
         if self._replayed[0] != look or look is None:
-            self._replayed = (look, self.session().replayed())
+            session = self.session()
+            by_hand = {hand: d for d, hand in session.digests(session.head()).items()}
+            self._replayed = (look, by_hand)
         return self._replayed[1]
 
     def about(self, number: int, language: str) -> dict[str, Any]:
@@ -267,8 +269,7 @@ class Analyses:
 
 
 NOT_REPLAYED = N_(
-    "hand {hand} was not recorded from a hand file (replay --record): there are no cards to "
-    "analyse"
+    "hand {hand} was not recorded from a hand file (replay --record): there are no cards to analyse"
 )
 NOT_FOUND = N_("the hand file of hand {hand} is not in the board's folders (serve --hands)")
 CANNOT = N_("hand {hand} cannot be analysed: {reason}")

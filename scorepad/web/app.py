@@ -16,6 +16,9 @@ checks and the same atomic append as `scorepad hand` in the terminal.
 - `POST /api/undo` (the same): undo the last change, as `scorepad undo` (an optional `reason`);
   the same header makes a retried undo undo once. `POST /api/redo`: make again what the last
   undo took back, as `scorepad redo`. `GET /api/entry`: whether a token may enter.
+- `GET /api/hands/N`: what the page's hand view offers for hand N; `GET /api/hands/N/analysis`:
+  the open-card analysis of a hand `replay --record` recorded (its hand file found by digest in
+  the board's folders), one at a time in a worker thread, kept by digest (`analyses`).
 
 Given a rate (`serve --rate`), the state carries the night in money and its settlement, worked
 out by `settlement` as `settle --rate` does; `entry` says which inputs the next deal allows.
@@ -438,6 +441,25 @@ def create_app(board: Board) -> Starlette:
             return JSONResponse({"error": exc.message}, exc.status, exc.headers)
         return JSONResponse({"entry": True})
 
+    return live_app(
+        board,
+        lambda language: page_html(
+            "board.html", {"entry": board.allow_entry, "words": hand_words(language)}, language
+        ),
+        [
+            *hand_routes(board),
+            Route("/api/hands", post_hand, methods=["POST"]),
+            Route("/api/undo", post_undo, methods=["POST"]),
+            Route("/api/redo", post_redo, methods=["POST"]),
+            Route("/api/entry", get_entry, methods=["GET"]),
+        ],
+    )
+
+
+def hand_routes(board: Board) -> list[Route]:
+    """The hand view's routes: `GET /api/hands/N` (what it offers for hand N) and `GET
+    /api/hands/N/analysis` (its open-card analysis: `analyses`)."""
+
     def hand_number(request: Request) -> int | None:
         """The hand a request's path names, when the session has it."""
         number = int(request.path_params["number"])
@@ -474,20 +496,10 @@ def create_app(board: Board) -> Starlette:
             return JSONResponse({"error": str(exc)}, 500)
         return JSONResponse(answer.body, answer.status, answer.headers)
 
-    return live_app(
-        board,
-        lambda language: page_html(
-            "board.html", {"entry": board.allow_entry, "words": hand_words(language)}, language
-        ),
-        [
-            Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
-            Route("/api/hands/{number:int}/analysis", get_analysis, methods=["GET"]),
-            Route("/api/hands", post_hand, methods=["POST"]),
-            Route("/api/undo", post_undo, methods=["POST"]),
-            Route("/api/redo", post_redo, methods=["POST"]),
-            Route("/api/entry", get_entry, methods=["GET"]),
-        ],
-    )
+    return [
+        Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
+        Route("/api/hands/{number:int}/analysis", get_analysis, methods=["GET"]),
+    ]
 
 
 # --- serving -------------------------------------------------------------------------------------
