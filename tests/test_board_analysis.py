@@ -5,6 +5,8 @@ folders (`serve --hands`), worked out one at a time off the event loop and kept 
 import asyncio
 import json
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -12,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _types import Run
+from _types import Fails, Run
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 
@@ -38,8 +40,8 @@ def _ok(run: Run, *args: object) -> str:
 
 
 @pytest.fixture
-def night(run: Run, tmp_path: Path) -> Path:
-    """A Schafkopf night: hand 1 the disputed Sauspiel, replayed from `hands/` beside the
+def table(run: Run, tmp_path: Path) -> Path:
+    """A Schafkopf table: hand 1 the disputed Sauspiel, replayed from `hands/` beside the
     session and recorded; hand 2 entered by hand."""
     path = tmp_path / "night.csv"
     (tmp_path / "hands").mkdir()
@@ -73,8 +75,8 @@ class Counted:
 
 
 @pytest.fixture
-def counted(night: Path) -> Iterator[tuple[TestClient, Counted]]:
-    board = Board(night, poll=0.05)
+def counted(table: Path) -> Iterator[tuple[TestClient, Counted]]:
+    board = Board(table, poll=0.05)
     counting = board.analyses.run = Counted()
     with _client(board) as client:
         yield client, counting
@@ -84,10 +86,10 @@ def counted(night: Path) -> Iterator[tuple[TestClient, Counted]]:
 
 
 def test_a_replayed_hand_is_found_and_analysed_as_analyze_does(
-    counted: tuple[TestClient, Counted], night: Path, run: Run
+    counted: tuple[TestClient, Counted], table: Path, run: Run
 ) -> None:
     client, counting = counted
-    found = night.parent / "hands" / SAUSPIEL
+    found = table.parent / "hands" / SAUSPIEL
     about = client.get("/api/hands/1")
     assert about.status_code == 200
     assert about.json() == {
@@ -149,11 +151,11 @@ def test_a_hand_not_replayed_is_not_analysed_and_says_why(
     assert counting.calls == 0
 
 
-def test_a_hand_file_not_found_is_said_so(night: Path) -> None:
+def test_a_hand_file_not_found_is_said_so(table: Path) -> None:
     # the file's cards changed after it was recorded: its digest is another hand's
-    played = night.parent / "hands" / SAUSPIEL
+    played = table.parent / "hands" / SAUSPIEL
     played.write_text(played.read_text().replace("trick: AS 7C 9D JC", "trick: AS 9D 7C JC"))
-    with _client(Board(night, poll=0.05)) as client:
+    with _client(Board(table, poll=0.05)) as client:
         about = client.get("/api/hands/1").json()
         reply = client.get("/api/hands/1/analysis")
     message = "the hand file of hand 1 is not in the board's folders (serve --hands)"
@@ -163,7 +165,7 @@ def test_a_hand_file_not_found_is_said_so(night: Path) -> None:
 
 
 def test_serve_hands_names_the_folders_and_unreadable_files_are_passed_by(
-    night: Path, tmp_path: Path
+    table: Path, tmp_path: Path
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -174,10 +176,10 @@ def test_serve_hands_names_the_folders_and_unreadable_files_are_passed_by(
     copied = elsewhere / "e-the-hand.txt"
     # comments and spacing do not count: the digest is of what the file says
     copied.write_text("# copied\n" + (HANDS / SAUSPIEL).read_text().replace(": ", ":   "))
-    shutil.rmtree(night.parent / "hands")
-    with _client(Board(night, poll=0.05)) as client:  # (the default folders: not found now)
+    shutil.rmtree(table.parent / "hands")
+    with _client(Board(table, poll=0.05)) as client:  # (the default folders: not found now)
         assert client.get("/api/hands/1").json()["file"] is None
-    with _client(Board(night, poll=0.05, hands=[tmp_path / "none", elsewhere])) as client:
+    with _client(Board(table, poll=0.05, hands=[tmp_path / "none", elsewhere])) as client:
         assert client.get("/api/hands/1").json()["file"] == str(copied)
         reply = client.get("/api/hands/1/analysis")
     assert reply.status_code == 200 and reply.json()["file"] == str(copied)
@@ -206,9 +208,9 @@ def test_a_ramsch_cannot_be_analysed_and_says_why_in_one_line(run: Run, tmp_path
 
 
 def test_one_analysis_at_a_time_and_the_board_keeps_serving_meanwhile(
-    night: Path, run: Run
+    table: Path, run: Run
 ) -> None:
-    board = Board(night, poll=0.05)
+    board = Board(table, poll=0.05)
     held = board.analyses.run = Counted(hold=True)
     with serving(board) as url, httpx.Client(base_url=url, timeout=300) as client:
         first: dict[str, Any] = {}
@@ -235,7 +237,7 @@ def test_one_analysis_at_a_time_and_the_board_keeps_serving_meanwhile(
                 task = asyncio.create_task(_listen(url, seen, ready, 3, stop))
                 await ready.acquire()
                 await asyncio.to_thread(
-                    _ok, run, "-f", night, "hand", "--picker", "Gustl", "--game", "solo",
+                    _ok, run, "-f", table, "hand", "--picker", "Gustl", "--game", "solo",
                     "--points", "80",
                 )  # fmt: skip
                 await asyncio.wait_for(task, 300)
@@ -251,8 +253,8 @@ def test_one_analysis_at_a_time_and_the_board_keeps_serving_meanwhile(
     assert held.calls == 1
 
 
-def test_an_analysis_whose_request_went_away_is_kept(night: Path) -> None:
-    board = Board(night, poll=0.05)
+def test_an_analysis_whose_request_went_away_is_kept(table: Path) -> None:
+    board = Board(table, poll=0.05)
     held = board.analyses.run = Counted(hold=True)
     with serving(board) as url:
         with pytest.raises(httpx.ReadTimeout), httpx.Client(base_url=url) as client:
@@ -281,6 +283,13 @@ def test_hand_files_are_read_again_only_when_they_change(tmp_path: Path) -> None
     assert files.find(wanted) is None
 
 
+def test_serve_hands_must_be_a_folder(fails: Fails, table: Path) -> None:
+    line = fails("-f", table, "serve", "--hands", table.parent / "no-such-folder", code=2)
+    assert "--hands" in line and "does not exist" in line
+    line = fails("-f", table, "serve", "--hands", table, code=2)
+    assert "--hands" in line and "is a file" in line
+
+
 def test_serve_hands_completes_folders() -> None:
     from click.shell_completion import ShellComplete
 
@@ -295,14 +304,14 @@ def test_serve_hands_completes_folders() -> None:
 # --- in a real browser --------------------------------------------------------------------------
 
 
-def test_the_hand_view_offers_the_analysis_in_a_browser(night: Path) -> None:
+def test_the_hand_view_offers_the_analysis_in_a_browser(table: Path) -> None:
     playwright = pytest.importorskip(
         "playwright.sync_api", reason="Playwright is not installed (.ci/run installs it)"
     )
     chromium = _chromium()
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run does)")
-    with serving(Board(night, poll=0.05)) as url, playwright.sync_playwright() as p:
+    with serving(Board(table, poll=0.05)) as url, playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
             page = browser.new_page()
@@ -336,8 +345,23 @@ def test_the_hand_view_offers_the_analysis_in_a_browser(night: Path) -> None:
             text = page.inner_text("#analysis")
             assert text.startswith("With every card open, the declarer's side could force a win")
             assert "Mistakes: Resi 0, Hans 1, Gustl 0, Kathi 0." in text
+            # the hand amended while its view is open: the view shows it as it is now
+            subprocess.run(
+                [sys.executable, "-m", "scorepad", "-f", table, "amend", "1", "--points", "44",
+                 "--note", "argued"],
+                check=True, capture_output=True,
+            )  # fmt: skip
+            page.wait_for_function(
+                "document.querySelector('#hand-facts').textContent.includes('argued')"
+            )
+            assert "44" in page.inner_text("#hand-facts")
+            assert "Mistakes: Resi 0, Hans 1" in page.inner_text("#analysis")
             page.click("#hand-view .close button")
             assert not view.is_visible()
+            # (focus is back on the hand's button, drawn anew since)
+            page.wait_for_function(
+                "document.activeElement.getAttribute('aria-label') === 'Show hand 1'"
+            )
             # in German: the view and the analysis (kept: at once), the cards by their names
             german = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
             german.goto(url)

@@ -63,7 +63,7 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     "--hands",
     "hand_folders",
     multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     metavar="DIR",
     help="A folder of hand files, for the analysis of the hands replay --record recorded "
     "(repeatable; default: the session file's folder and its hands/ subfolder).",
