@@ -362,6 +362,18 @@ def test_the_hand_view_offers_the_analysis_in_a_browser(table: Path) -> None:
             page.wait_for_function(
                 "document.activeElement.getAttribute('aria-label') === 'Show hand 1'"
             )
+            # a void hand: no analysis offered, and why
+            subprocess.run(
+                [sys.executable, "-m", "scorepad", "-f", table, "void", "2"],
+                check=True, capture_output=True,
+            )  # fmt: skip
+            page.wait_for_selector("#recent tr.void")
+            page.get_by_role("button", name="Show hand 2").click()
+            assert page.inner_text("#analysis-status") == (
+                "A void hand counts for nothing: it is not analysed."
+            )
+            assert not page.locator("#analyse").is_visible()
+            page.keyboard.press("Escape")
             # in German: the view and the analysis (kept: at once), the cards by their names
             german = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
             german.goto(url)

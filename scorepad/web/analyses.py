@@ -228,15 +228,15 @@ class Analyses:
             if self.running is not None:
                 message = _in(language, BUSY, seconds=RETRY_AFTER)
                 return Answer(429, {"error": message}, {"retry-after": str(RETRY_AFTER)})
-            why = await asyncio.to_thread(self._refusal, found, language)
-            if why is not None:
-                return Answer(422, {"error": _in(language, CANNOT, hand=number, reason=why)})
-            running = asyncio.get_running_loop().create_task(asyncio.to_thread(self._work, found))
+            # (no await between the look at `running` and its setting: one worker at a time)
+            running = asyncio.get_running_loop().create_task(
+                asyncio.to_thread(self._work, found, language)
+            )
             running.add_done_callback(lambda task: self._done(wanted, task))
             self.running = running
             try:  # (a request that goes away leaves it running: what it finds is kept)
                 kept = await asyncio.shield(running)
-            except ScorepadError as exc:  # (the checks above passed: should not happen)
+            except ScorepadError as exc:  # (refused before its search: a Ramsch, a renege)
                 return Answer(422, {"error": _in(language, CANNOT, hand=number, reason=exc)})
         text = await asyncio.to_thread(self._text, kept, language)
         return Answer(200, {**as_data(kept.analysis, str(kept.path)), "text": text})
@@ -250,13 +250,15 @@ class Analyses:
             while len(self.kept) > KEPT:
                 self.kept.popitem(last=False)
 
-    def _refusal(self, found: Found, language: str) -> str | None:
+    def _work(self, found: Found, language: str) -> Kept:
+        """The analysis itself, in the worker thread; a hand it refuses, refused first without
+        its search (why, in `language`, as a ScorepadError). The analysis words nothing it
+        keeps, so it runs in the process's language (English while the board serves), outside
+        `i18n.speaking`: a long one never holds up the wording of the board's events."""
         with i18n.speaking(language):
-            return refusal(found.hand, found.rules)
-
-    def _work(self, found: Found) -> Kept:
-        """The analysis itself (in the worker thread: the process's language is English while
-        the board serves, and the analysis words nothing it keeps)."""
+            why = refusal(found.hand, found.rules)
+        if why is not None:
+            raise ScorepadError(why)
         return Kept(found.path, self.run(found.hand, found.rules), found.rules)
 
     @staticmethod
