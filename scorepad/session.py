@@ -288,7 +288,7 @@ class Session:
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
             self._room()
-            recorded = self._digests(night.head)
+            recorded = self.digests(night.head)
             if digest in recorded:
                 raise HandError(
                     _(
@@ -313,7 +313,7 @@ class Session:
 
         return self._appended(make)
 
-    def _digests(self, head: Head) -> dict[str, int]:
+    def digests(self, head: Head) -> dict[str, int]:
         """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
         with self._snapshot() as snapshot:
             reader = csv.reader(snapshot.lines(), strict=True)
