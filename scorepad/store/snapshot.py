@@ -63,13 +63,6 @@ class _Bounded(io.RawIOBase):
         return got
 
 
-def _chunked(text: io.TextIOWrapper) -> io.TextIOWrapper:
-    """`text`, reading its bytes a block at a time (it reads 8 KiB otherwise, past the
-    buffer: a call of `_Bounded.readinto` each, 31,000 on a million hands)."""
-    text._CHUNK_SIZE = BLOCK  # type: ignore[attr-defined]
-    return text
-
-
 def bounded_lines(text: IO[str]) -> Iterator[str]:
     while True:
         line = text.readline(MAX_LINE + 1)
@@ -135,32 +128,28 @@ class Snapshot:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def text(self) -> IO[str]:
-        """The snapshot as text, from the start (a BOM is skipped)."""
-        raw = io.BufferedReader(_Bounded(self.fd, self.size), BLOCK)
-        return _chunked(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
+    def text(self, offset: int = 0, end: int | None = None) -> IO[str]:
+        """The snapshot as text from byte `offset` (the start of a line; at 0 a BOM is
+        skipped), up to byte `end`, if given (the start of a line)."""
+        raw = _Bounded(self.fd, self.size if end is None else end)
+        raw.pos = offset
+        encoding = "utf-8-sig" if offset == 0 else "utf-8"
+        text = io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding=encoding, newline="")
+        # (a block at a time: it reads 8 KiB otherwise, a call of `_Bounded.readinto` each)
+        text._CHUNK_SIZE = BLOCK  # type: ignore[attr-defined]
+        return text
 
     def lines(self) -> Iterator[str]:
         """The snapshot's lines, each read in bounded memory: a line longer than MAX_LINE raises
         LineTooLong (for the CSV reader, which would otherwise hold it whole)."""
-        self._text = self.text()
-        return bounded_lines(self._text)
-
-    def lines_on(self, bounded: bool) -> Iterable[str]:
-        """The lines after those `lines()` gave: each checked against MAX_LINE as it is read,
-        or, when a pass over the bytes found no line that long (`bounded` false), the text
-        stream itself (iterated by the CSV reader in C, much faster)."""
-        return bounded_lines(self._text) if bounded else self._text
+        return bounded_lines(self.text())
 
     def lines_from(self, offset: int, bounded: bool, end: int | None = None) -> Iterable[str]:
-        """The lines from byte `offset` on (the start of a line past the head), as `lines_on`
-        gives them; up to byte `end`, if given (the start of a line)."""
-        raw = _Bounded(self.fd, self.size if end is None else end)
-        raw.pos = offset
-        self._text = _chunked(
-            io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding="utf-8", newline="")
-        )
-        return bounded_lines(self._text) if bounded else self._text
+        """The lines from byte `offset` on (see `text`): each checked against MAX_LINE as it is
+        read, or, when a pass over the bytes found no line that long (`bounded` false), the
+        text stream itself (iterated by the CSV reader in C, much faster)."""
+        text = self.text(offset, end)
+        return bounded_lines(text) if bounded else text
 
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""

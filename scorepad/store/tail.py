@@ -40,27 +40,6 @@ def tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
         chunk *= 4
 
 
-def last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
-    """The last row and the one before it (the session row standing for rows not there)."""
-    chunk = _TAIL_CHUNK
-    while True:
-        start = max(0, snapshot.size - chunk)
-        lines = files.pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
-        body = lines[3:] if start == 0 else lines[1:]
-        if len(body) < 2 and start > 0 and chunk > 2 * MAX_LINE:
-            raise SessionError(
-                snapshot.path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot) - len(body)
-            )
-        if len(body) >= 2 or start == 0:
-            rows = [
-                _tail_row(snapshot, head, raw, len(body) - at)
-                for at, raw in enumerate(body[-2:], len(body) - min(2, len(body)))
-            ]
-            rows = [head.start] * (2 - len(rows)) + rows
-            return rows[0], rows[1]
-        chunk *= 4
-
-
 def row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
     """The row on a line of the file (a scan for its start: a rare thing to need)."""
     seen, start = 1, 0
