@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
-from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..pot import plays_for_pot, put_in
 from ..rules import Rules
@@ -149,46 +148,6 @@ class Night(BockOwed):
             if candidate in self.order:
                 return candidate
         return self.order[0]
-
-    def summary(self) -> str:
-        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'; where
-        not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
-        hands, 39 hands counted (1 void), ...'."""
-
-        def count(n: int, one: str, many: str) -> str:
-            return ngettext(one, many, n).format(count=n)
-
-        corrections = self.corrected + sum(f.corrections for f in self.corrections.values())
-        numbered = count(self.last_hand, N_("{count} hand"), N_("{count} hands"))
-        if self.hands != self.last_hand:
-            void = len(self.voided)
-            penalties = len(self.penalties - self.voided)
-            pots = len(self.pot_rows - self.voided)
-            doublers = self.last_hand - self.hands - void - penalties - pots
-            why = [_("{count} void").format(count=void)] if void else []
-            if doublers:
-                why.append(count(doublers, N_("{count} doubler"), N_("{count} doublers")))
-            if pots:
-                why.append(_("{count} into the pot").format(count=pots))
-            if penalties:
-                why.append(count(penalties, N_("{count} penalty"), N_("{count} penalties")))
-            numbered = ngettext(
-                "{rows} row of hands, {hands} counted ({why})",
-                "{rows} rows of hands, {hands} counted ({why})",
-                self.last_hand,
-            ).format(
-                rows=self.last_hand,
-                hands=count(self.hands, N_("{count} hand"), N_("{count} hands")),
-                why=", ".join(why),
-            )
-        parts = [numbered, count(corrections, N_("{count} correction"), N_("{count} corrections"))]
-        if self.seat_changes:
-            parts.append(
-                count(self.seat_changes, N_("{count} seat change"), N_("{count} seat changes"))
-            )
-        if self.pot or self.pot_rows:
-            parts.append(_("the pot holds {pot}").format(pot=self.pot))
-        return ", ".join(parts)
 
     def last_effective(self) -> int:
         """The last hand dealt that is not void (0 when there is none; penalties are not
