@@ -51,8 +51,7 @@ from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.scan import line_count
 from .store.snapshot import Head, LineTooLong, Snapshot
 from .store.tail import row_at_line, tail
-from .store.upgrade import upgrade
-from .store.write import add_column, append, create
+from .store.write import add_column, append, create, upgrade
 
 __all__ = [
     "DEFAULT_WAIT",
