@@ -34,7 +34,7 @@ from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, seat
 from .steps import Said, said_again
 from .store import checkpoint, files
-from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError, write_all
+from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError
 from .store.checkpoint import Checkpoint
 from .store.format import (
     CREATED_VERSION,
@@ -433,9 +433,7 @@ class Session:
         copy, temp = temp_beside(self.path)
         try:
             with self._snapshot() as snapshot:
-                for block in snapshot.blocks():
-                    write_all(copy, block)
-            os.fsync(copy)
+                snapshot.copy_to(copy)
         finally:
             os.close(copy)
         try:

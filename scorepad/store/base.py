@@ -6,11 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..errors import ScorepadError, worded
 from ..i18n import gettext as _
+from . import files
 
 ENCODING = "utf-8"
 
@@ -84,6 +85,16 @@ def write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def blocks(fd: int, start: int, end: int) -> Iterator[bytes]:
+    """The bytes of an open file from `start` up to `end`, a block at a time."""
+    while start < end:
+        data = files.pread(fd, min(BLOCK, end - start), start)
+        if not data:
+            return
+        start += len(data)
+        yield data
 
 
 def fsync_dir(path: Path) -> None:

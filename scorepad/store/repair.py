@@ -28,10 +28,7 @@ def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
     fd, temp = temp_beside(backup, "cannot repair", follow=False)
     try:
         with os.fdopen(fd, "wb") as out:
-            for block in snapshot.blocks():
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
+            snapshot.copy_to(out.fileno())
         os.replace(temp, backup)
     except OSError:
         with suppress(OSError):

@@ -14,7 +14,7 @@ from ..i18n import gettext as _
 from ..rules import Rules, rules_from_dict
 from ..scoring import same_name
 from . import files
-from .base import BLOCK, MAX_HEAD, MAX_LINE, SessionError, file_error
+from .base import BLOCK, MAX_HEAD, MAX_LINE, SessionError, blocks, file_error, write_all
 from .format import (
     FORMAT_VERSION,
     Codec,
@@ -157,13 +157,13 @@ class Snapshot:
 
     def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
         """The snapshot's bytes from `start` on (up to `end`, if given), a block at a time."""
-        pos, end = start, self.size if end is None else end
-        while pos < end:
-            data = files.pread(self.fd, min(BLOCK, end - pos), pos)
-            if not data:
-                return
-            pos += len(data)
-            yield data
+        return blocks(self.fd, start, self.size if end is None else end)
+
+    def copy_to(self, fd: int) -> None:
+        """Write the snapshot's bytes to an open file, and fsync it."""
+        for block in self.blocks():
+            write_all(fd, block)
+        os.fsync(fd)
 
     def read_head(self) -> "tuple[Head, csv.Reader]":  # type: ignore[name-defined]
         """Read and check the header, rules row and session row; returns the head and the CSV
