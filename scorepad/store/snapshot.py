@@ -139,6 +139,10 @@ class Snapshot:
         text._CHUNK_SIZE = BLOCK  # type: ignore[attr-defined]
         return text
 
+    def binary(self) -> io.BufferedReader:
+        """The snapshot's bytes, from the start (iterated: a line at a time, with its end)."""
+        return io.BufferedReader(_Bounded(self.fd, self.size), BLOCK)
+
     def lines(self) -> Iterator[str]:
         """The snapshot's lines, each read in bounded memory: a line longer than MAX_LINE raises
         LineTooLong (for the CSV reader, which would otherwise hold it whole)."""
