@@ -215,11 +215,6 @@ class Night(BockOwed):
         self._add(deltas)
         self._keep(row.hand, row, deltas, [], result)
 
-    def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """A hand (a doubler too)."""
-        assert row.hand is not None
-        self._deal(row.hand, row, result, deltas)
-
     def _played(
         self, number: int, deltas: Mapping[str, int], next_dealer: str, counted: bool = True
     ) -> None:
@@ -233,12 +228,13 @@ class Night(BockOwed):
         self.hands += counted
         self.next_dealer = next_dealer
 
-    def _deal(self, number: int, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """Hand `number`, as `row` records it (its inputs, at least: the whole row where a later
-        row corrects the hand, `_keep`), is dealt: its points, the next dealer, one more hand
-        played (not a doubler or a hand passed into the pot); it takes the doublings pending,
-        or puts one in the queue; it moves the pot and the Bock owed."""
-        assert row.dealer is not None
+    def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A hand (a doubler too), as `row` records it (its inputs, at least: the whole row
+        where a later row corrects the hand, `_keep`), is dealt: its points, the next dealer,
+        one more hand played (not a doubler or a hand passed into the pot); it takes the
+        doublings pending, or puts one in the queue; it moves the pot and the Bock owed."""
+        number = row.hand
+        assert number is not None and row.dealer is not None
         kind = row.kind
         counted = kind is not RowKind.DOUBLER and kind is not RowKind.POT
         consumed: list[int] = []
@@ -250,8 +246,7 @@ class Night(BockOwed):
         pot = self.pot  # (what the hand played for, if it did)
         if result is not None and (pot or result.pot or kind is RowKind.POT):
             self._pot_moved(number, kind, result)
-        if number in self.refs:
-            self._keep(number, row, deltas, consumed, result, pot)
+        self._keep(number, row, deltas, consumed, result, pot)
         if counted and (row.bock or (result is not None and result.bock_next)):
             self._bock_played(number, bool(row.bock), result)
 
