@@ -429,9 +429,7 @@ def _json(text: str, kind: type, what: str, line: int) -> Any:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        raise LedgerError(
-            line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
-        ) from None
+        value = None
     if not isinstance(value, kind):
         raise LedgerError(
             line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
