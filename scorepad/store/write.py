@@ -69,11 +69,11 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     # removes.
     fd, temp = temp_beside(path, "cannot create")
     try:
-        write_all(fd, data)
-        os.fsync(fd)
-        files.fchmod(fd, 0o644)
-        os.close(fd)
-        fd = -1
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(fd)
+            files.fchmod(fd, 0o644)
         files.create_exclusive(temp, path)
     except FileExistsError:
         raise exists from None
@@ -82,8 +82,6 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
             path, _("cannot create: {strerror}").format(strerror=exc.strerror)
         ) from None
     finally:
-        if fd >= 0:
-            os.close(fd)
         with suppress(OSError):
             os.unlink(temp)
     fsync_dir(path)
