@@ -14,32 +14,20 @@ from ..i18n import gettext as _
 from . import files
 
 ENCODING = "utf-8"
-
-
 NEWLINE = "\r\n"  # RFC 4180
-
-
 BLOCK = 1 << 20  # (no larger than MAX_LINE: `corrections` relies on it)
-
-
 MAX_HEAD = 1 << 20  # the most the header, rules row and session row may hold together
-
-
 MAX_LINE = 1 << 20  # the longest line below the head read (a row scorepad writes is < 1 KiB)
-
-
 TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
-
-
 VERIFY_HINT = "run `scorepad verify` to see every problem"
 
 REPAIR = "`scorepad repair`"  # named by every problem that `scorepad repair` mends
 
 
-def hinted(message: str, joint: str = "; ") -> str:
+def hinted(message: str) -> str:
     """A problem as a command that stops at it says it: what mends it, if `scorepad repair`
     does (the problem names it), else how to see every problem."""
-    return message if REPAIR in message else f"{message}{joint}{VERIFY_HINT}"
+    return message if REPAIR in message else f"{message}; {VERIFY_HINT}"
 
 
 class SessionError(ScorepadError):
