@@ -45,7 +45,6 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
         dealer=first_dealer,
         next_dealer=first_dealer,
         seated=players,
-        pending=0,
         totals=dict.fromkeys(players, 0),
         note=stored_summary,
         time=time,
@@ -69,11 +68,11 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
     # removes.
     fd, temp = temp_beside(path, "cannot create")
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(fd)
-            files.fchmod(fd, 0o644)
+        write_all(fd, data)
+        os.fsync(fd)
+        files.fchmod(fd, 0o644)
+        os.close(fd)
+        fd = -1
         files.create_exclusive(temp, path)
     except FileExistsError:
         raise exists from None
@@ -82,6 +81,8 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
             path, _("cannot create: {strerror}").format(strerror=exc.strerror)
         ) from None
     finally:
+        if fd >= 0:
+            os.close(fd)
         with suppress(OSError):
             os.unlink(temp)
     fsync_dir(path)
