@@ -186,6 +186,7 @@ class Snapshot:
                 ),
                 1,
             )
+        ends = min(3, start.count(b"\n"))  # (of the head's lines: `start` holds them, or all)
         reader = csv.reader(self.lines(), strict=True)
         records: list[list[str]] = []
         codec = None
@@ -197,7 +198,7 @@ class Snapshot:
                     path, _("the file ends before its rules and session rows"), number
                 ) from None
             except csv.Error as exc:
-                if self.torn() and self.head_line_ends() < number:  # (torn inside quotes)
+                if self.torn() and ends < number:  # (torn inside quotes)
                     raise SessionError(
                         path, _("the line is incomplete; run `scorepad repair`"), number
                     ) from None
@@ -219,23 +220,10 @@ class Snapshot:
                     codec = Codec.from_header(cells)
                 except LedgerError as exc:
                     raise SessionError(path, exc.message, 1) from None
-        if self.torn():
-            ends = self.head_line_ends()
-            if ends < 3:
-                raise SessionError(
-                    path, _("the line is incomplete; run `scorepad repair`"), ends + 1
-                )
+        if self.torn() and ends < 3:
+            raise SessionError(path, _("the line is incomplete; run `scorepad repair`"), ends + 1)
         assert codec is not None
         return _head(path, codec, *records[1:]), reader
-
-    def head_line_ends(self) -> int:
-        """How many of the first three lines end (3 when the head is whole)."""
-        ends = 0
-        for block in self.blocks():
-            ends += block.count(b"\n")
-            if ends >= 3:
-                return 3
-        return ends
 
 
 def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:
