@@ -229,12 +229,12 @@ class Session:
             ledger = resume(snapshot, head, last, last_hand)
             yield _Resumed(fd, head, ledger, last, last_hand)
 
-    def _append(self, fd: int, codec: Codec, rows: Sequence[Row]) -> None:
-        """Append rows; a row that needs a newer format than the file's raises `_Upgrade`
-        (the caller's change is then made again once the file is rewritten in it)."""
-        if not all(codec.holds(row) for row in rows):
-            raise _Upgrade(max(Codec.needs(row) for row in rows))
-        append(self.path, fd, codec, rows)
+    def _append(self, fd: int, codec: Codec, row: Row) -> None:
+        """Append a row; one that needs a newer format than the file's raises `_Upgrade` (the
+        caller's change is then made again once the file is rewritten in it)."""
+        if not codec.holds(row):
+            raise _Upgrade(Codec.needs(row))
+        append(self.path, fd, codec, [row])
 
     def _upgraded(self, needed: _Upgrade) -> None:
         """Rewrite the file in the format a new row needs, or the one a new session is written
@@ -266,7 +266,7 @@ class Session:
         def change() -> tuple[Row, Any, Ledger]:
             with self._resumed() as night:
                 row, made = make(night)
-                self._append(night.fd, night.head.codec, [row])
+                self._append(night.fd, night.head.codec, row)
             return row, made, night.ledger
 
         return self._retried(change)
@@ -378,7 +378,7 @@ class Session:
         """`_correct`, the lock held already."""
         ledger = self.night(keep=[ref])
         row, result = make(ledger, ref)
-        self._append(fd, ledger.codec, [row])
+        self._append(fd, ledger.codec, row)
         return row, result, ledger
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
@@ -471,7 +471,7 @@ class Session:
             if change.kind is RowKind.BOCK or kept:  # (the whole night: the Bock hands since)
                 ledger = self.night(keep=kept)
             what, row = steps.change_row(change, ledger, back, reason, now(), end, before)
-            self._append(fd, head.codec, [row])
+            self._append(fd, head.codec, row)
             return what, row, None, ledger
         step = steps.correction(change, back, reason, now())
         return (step.what, *self._correct_held(fd, step.ref, step.make))
@@ -544,7 +544,7 @@ class Session:
                 ledger = self.night(keep=range(max(start, 1), last_hand + 1))
                 rules = changed(ledger.rules, overrides)
                 row = ledger.set_from_row(rules, list(overrides), start, line, note, now())
-                self._append(fd, head.codec, [row])  # (format 10 on: see `Codec.needs`)
+                self._append(fd, head.codec, row)  # (format 10 on: see `Codec.needs`)
                 return row, ledger
 
         return self._retried(change)
