@@ -92,6 +92,7 @@ class _Resumed(NamedTuple):
     ledger: Ledger
     last: Row
     last_hand: int
+    snapshot: Snapshot  # the file as the night was read from it (through `fd`)
 
 
 def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
@@ -227,7 +228,7 @@ class Session:
             head, _unused = snapshot.read_head()
             last, last_hand = tail(snapshot, head)
             ledger = resume(snapshot, head, last, last_hand)
-            yield _Resumed(fd, head, ledger, last, last_hand)
+            yield _Resumed(fd, head, ledger, last, last_hand, snapshot)
 
     def _append(self, fd: int, codec: Codec, row: Row) -> None:
         """Append a row; one that needs a newer format than the file's raises `_Upgrade` (the
@@ -290,7 +291,7 @@ class Session:
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
             self._room()
-            recorded = self._digests(night.head)
+            recorded = self._digests(night.snapshot, night.head)
             if digest in recorded:
                 raise HandError(
                     _(
@@ -315,21 +316,20 @@ class Session:
 
         return self._appended(make)
 
-    def _digests(self, head: Head) -> dict[str, int]:
+    def _digests(self, snapshot: Snapshot, head: Head) -> dict[str, int]:
         """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
-        with self._snapshot() as snapshot:
-            reader = csv.reader(snapshot.lines(), strict=True)
-            for _try in range(3):
-                next(reader, None)
-            try:
-                return head.codec.digests(reader)
-            except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
-                raise SessionError(
-                    self.path,
-                    _("cannot read the rows ({exc}); {verify_hint}").format(
-                        exc=exc, verify_hint=VERIFY_HINT
-                    ),
-                ) from None
+        reader = csv.reader(snapshot.lines(), strict=True)
+        for _try in range(3):
+            next(reader, None)
+        try:
+            return head.codec.digests(reader)
+        except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
+            raise SessionError(
+                self.path,
+                _("cannot read the rows ({exc}); {verify_hint}").format(
+                    exc=exc, verify_hint=VERIFY_HINT
+                ),
+            ) from None
 
     def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
         """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""
@@ -347,8 +347,7 @@ class Session:
         the next hand on (after the rounds owed, under bock_stacking = queue)."""
 
         def make(night: _Resumed) -> tuple[Row, None]:
-            with self._snapshot() as snapshot:
-                line = line_count(snapshot) + 1
+            line = line_count(night.snapshot) + 1
             return night.ledger.bock_row(rounds, line, note, now()), None
 
         row, _none, ledger = self._appended(make)
@@ -523,8 +522,7 @@ class Session:
         refused before any rewrite (`_appended`)."""
 
         def make(night: _Resumed) -> tuple[Row, None]:
-            with self._snapshot() as snapshot:
-                line = line_count(snapshot) + 1
+            line = line_count(night.snapshot) + 1
             rules = changed(night.ledger.rules, overrides)
             return night.ledger.set_row(rules, list(overrides), line, note, now()), None
 
