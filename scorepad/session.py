@@ -291,7 +291,7 @@ class Session:
         def make(night: _Resumed) -> tuple[Row, Score]:
             ledger = night.ledger
             self._room()
-            recorded = self._digests(night.snapshot, night.head)
+            recorded = self.digests(night.head)
             if digest in recorded:
                 raise HandError(
                     _(
@@ -316,20 +316,21 @@ class Session:
 
         return self._appended(make)
 
-    def _digests(self, snapshot: Snapshot, head: Head) -> dict[str, int]:
+    def digests(self, head: Head) -> dict[str, int]:
         """The digests of the hand files of the hands the session counts (`Codec.digests`)."""
-        reader = csv.reader(snapshot.lines(), strict=True)
-        for _try in range(3):
-            next(reader, None)
-        try:
-            return head.codec.digests(reader)
-        except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
-            raise SessionError(
-                self.path,
-                _("cannot read the rows ({exc}); {verify_hint}").format(
-                    exc=exc, verify_hint=VERIFY_HINT
-                ),
-            ) from None
+        with self._snapshot() as snapshot:
+            reader = csv.reader(snapshot.lines(), strict=True)
+            for _try in range(3):
+                next(reader, None)
+            try:
+                return head.codec.digests(reader)
+            except (csv.Error, UnicodeDecodeError, LineTooLong) as exc:
+                raise SessionError(
+                    self.path,
+                    _("cannot read the rows ({exc}); {verify_hint}").format(
+                        exc=exc, verify_hint=VERIFY_HINT
+                    ),
+                ) from None
 
     def penalty(self, penalty: Penalty, note: str = "") -> tuple[Row, Score, Ledger]:
         """Append a penalty: a row of its own, numbered like a hand, that moves no deal."""

@@ -12,7 +12,7 @@ from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..replay import HandFile, replay
 from ..rules import Rules
-from .position import Position, position_for
+from .position import position_for
 from .search import LEVELS, Searcher
 
 __all__ = [
@@ -143,18 +143,18 @@ def _card(
     worse = LEVELS.index(after.outcome) < level if ours else LEVELS.index(after.outcome) > level
     better: list[Card] = []
     if worse:
+        # one search a set of equivalent cards (a card alike to the one played loses as it did)
+        kept: dict[int, bool] = {}
         for other in legal:
             if other == number:
                 continue
-            position.play(other)
-            if ours:
-                kept = searcher.reaches(searcher.goal(level))
-            else:
-                kept = level == len(LEVELS) - 1 or not searcher.reaches(
-                    searcher.goal(_next(position, level))
-                )
-            position.undo()
-            if kept:
+            same = next((n for n in (number, *kept) if position.alike(n, other)), None)
+            if same == number:
+                continue
+            if same is None:
+                same = other
+                kept[other] = _keeps(searcher, other, ours, level)
+            if kept[same]:
                 better.append(position.cards[other])
     position.play(number)
     verdict = CardVerdict(
@@ -163,6 +163,13 @@ def _card(
     return verdict, after
 
 
-def _next(position: Position, level: int) -> int:
-    """The next better outcome (a Bettel or a Tout: from a loss, a win)."""
-    return level + 1
+def _keeps(searcher: Searcher, number: int, ours: bool, level: int) -> bool:
+    """Whether playing card `number` keeps the outcome `level` for its player's side."""
+    position = searcher.position
+    position.play(number)
+    try:
+        if ours:
+            return searcher.reaches(searcher.goal(level))
+        return level == len(LEVELS) - 1 or not searcher.reaches(searcher.goal(level + 1))
+    finally:
+        position.undo()

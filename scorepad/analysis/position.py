@@ -4,13 +4,17 @@ The rules of play are replay's own (`scorepad.replay.tricks`): a card may be pla
 checks (following suit or trump, the called ace's rules) find nothing wrong with it, and a
 trick is won as replay works it out (`trick_winner`). Each answer is kept (a player's cards,
 the suit led and where the called suit stands decide it), so the checks run once a case.
+
+The search plays millions of cards, so a position is plain numbers: the cards are numbered,
+a player's cards are a bit mask of those numbers, and what does not change in play (each
+card's suit, rank, points and holder) is worked out once, in tables indexed by the number.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, Game, Suit
+from ..cards import Card, Game
 from ..names import TOTAL_POINTS
 from ..replay import HandFile
 from ..replay.tricks import Call, Play, before_the_first_card, play_problems, trick_winner
@@ -48,46 +52,90 @@ class Position:
     bury: int = 0  # the card points the side has without a trick (Sheepshead's bury)
 
     def __post_init__(self) -> None:
-        self.card_points = tuple(c.points for c in self.cards)
-        self._suits = tuple(self.game.suit_of(c) for c in self.cards)
-        self._powers = tuple(self.game.power(c) for c in self.cards)
-        self._trumps = tuple(self.game.is_trump(c) for c in self.cards)
+        cards, game = self.cards, self.game
+        count = len(cards)
+        self.card_points = tuple(c.points for c in cards)
+        self.owner = tuple(
+            next(seat for seat, held in enumerate(self.hands) if held >> i & 1)
+            for i in range(count)
+        )
+        self.left = 0  # every card still in a hand
+        for held in self.hands:
+            self.left |= held
+        # a suit (trumps are one) as a small number: the suits in a fixed order
+        suits = [game.suit_of(c) for c in cards]
+        trumps = [game.is_trump(c) for c in cards]
+        classes = sorted({(trumps[i], str(suits[i])) for i in range(count)})
+        self.suit = tuple(classes.index((trumps[i], str(suits[i]))) for i in range(count))
+        self.rank = tuple(game.power(c) for c in cards)
+        self.trump = tuple(trumps)
         called = self.call.suit
-        self._special = tuple(
-            c == self.call.card
-            or c == self.call.unknown
-            or (called is not None and self.game.suit_of(c) == called)
-            for c in self.cards
+        self.called_suit = next(
+            (self.suit[i] for i in range(count) if not trumps[i] and suits[i] == called), -1
         )
-        # The cards by suit (trumps as one suit), highest first, each with a code of its suit,
-        # its points and whether it is the called or the unknown card: two deals alike in
-        # those (but for which cards of a suit are gone) play alike (`shape`).
-        classes = sorted({(self._trumps[i], str(self._suits[i])) for i in range(len(self.cards))})
-        self._by_rank = sorted(
-            range(len(self.cards)),
-            key=lambda i: (classes.index((self._trumps[i], str(self._suits[i]))), -self._powers[i]),
+        self.special = tuple(
+            c == self.call.card or c == self.call.unknown or self.suit[i] == self.called_suit
+            for i, c in enumerate(cards)
         )
-        self._code = [
-            classes.index((self._trumps[i], str(self._suits[i]))) << 12
-            | self.card_points[i] << 2
-            | (
-                1
-                if self.cards[i] == self.call.card
-                else 2
-                if self.cards[i] == self.call.unknown
-                else 0
+        # The cards by suit, highest first, each a character: its suit, points, whether it is
+        # the called or the unknown card, and its holder. Two positions alike in those (but
+        # for which cards of a suit are gone) play alike (`shape`).
+        self.by_rank = tuple(sorted(range(count), key=lambda i: (self.suit[i], -self.rank[i])))
+        self.chars = tuple(
+            chr(
+                self.suit[i] << 12
+                | self.card_points[i] << 5
+                | self.owner[i] << 2
+                | (1 if c == self.call.card else 2 if c == self.call.unknown else 0)
             )
-            for i in range(len(self.cards))
+            for i, c in enumerate(cards)
+        )
+        # between[a][b]: the cards of a's suit ranking strictly between a and b
+        self.between = [
+            [
+                sum(
+                    1 << k
+                    for k in range(count)
+                    if self.suit[k] == self.suit[a]
+                    and min(self.rank[a], self.rank[b])
+                    < self.rank[k]
+                    < max(self.rank[a], self.rank[b])
+                )
+                if self.suit[a] == self.suit[b]
+                else -1
+                for b in range(count)
+            ]
+            for a in range(count)
         ]
-        self._legal: dict[tuple[object, ...], tuple[int, ...]] = {}
-        self._winners: dict[tuple[object, ...], int] = {}
-        self.history: list[tuple[int, int, int, tuple[int, ...], int, int, int, int, bool]] = []
+        self.worth = {  # the cards worth each number of points
+            p: sum(1 << i for i in range(count) if self.card_points[i] == p)
+            for p in set(self.card_points)
+        }
+        self.suit_mask = [
+            sum(1 << i for i in range(count) if self.suit[i] == k) for k in range(len(classes))
+        ]
+        # The seats whose cards replay's called-card rules can bar (the picker, the called
+        # card's holder, while it is held); the others follow suit and nothing else.
+        self._bound = (
+            set()
+            if self.call.card is None
+            else {self.players.index(self.picker)}
+            | {
+                seat
+                for seat, held in enumerate(self.hands)
+                if any(held >> i & 1 and c == self.call.card for i, c in enumerate(cards))
+            }
+        )
+        self._numbers: dict[int, tuple[int, ...]] = {}
+        self._legal: dict[int, tuple[int, ...]] = {}
+        self.history: list[int] = []  # the cards played, in order
+        self._closed: list[tuple[int, tuple[int, ...], int, int, int, int, bool]] = []
 
     # --- who plays what -------------------------------------------------------------------
 
     def power(self, number: int) -> int:
         """How high a card ranks (trumps above every other suit)."""
-        return self._powers[number]
+        return self.rank[number]
 
     def to_move(self) -> int:
         return (self.leader + len(self.trick)) % len(self.players)
@@ -97,40 +145,58 @@ class Position:
         return TOTAL_POINTS - self.points - self.other_points
 
     def first_of_called(self) -> bool:
-        suit = self.call.suit
+        """Whether the trick is the called suit's first lead."""
         return (
-            suit is not None
+            bool(self.trick)
             and not self.called_led
-            and bool(self.trick)
-            and self._suits[self.trick[0]] == suit
+            and self.suit[self.trick[0]] == self.called_suit
         )
 
     def legal(self) -> tuple[int, ...]:
         """The numbers of the cards the player to move may play, as replay checks a play."""
-        seat = self.to_move()
+        trick = self.trick
+        seat = (self.leader + len(trick)) % len(self.players)
         held = self.hands[seat]
-        led = self._suits[self.trick[0]] if self.trick else None
-        first = self.first_of_called() if self.trick else False
-        key = (seat, held, led, first, self.called_led, self.tricks_left == 1, bool(self.trick))
+        if seat not in self._bound:  # follow suit (or trump), else any card
+            if trick:
+                following = held & self.suit_mask[self.suit[trick[0]]]
+                if following:
+                    held = following
+            found = self._numbers.get(held)
+            if found is None:
+                found = self._numbers[held] = tuple(
+                    i for i in range(len(self.cards)) if held >> i & 1
+                )
+            return found
+        # the picker and the called card's holder: replay's checks, answers kept
+        led = self.suit[trick[0]] + 1 if trick else 0
+        key = (
+            held << 16
+            | led << 8
+            | seat << 3
+            | (led and not self.called_led and led - 1 == self.called_suit) << 2
+            | self.called_led << 1
+            | (self.tricks_left == 1)
+        )
         found = self._legal.get(key)
         if found is None:
             if len(self._legal) > KEPT:  # (a bound on the memory it takes)
                 self._legal.clear()
-            found = self._legal[key] = self._check(seat, held, led, first)
+            found = self._legal[key] = self._check(seat, held)
         return found
 
-    def _check(self, seat: int, held: int, led: Suit | str | None, first: bool) -> tuple[int, ...]:
+    def _check(self, seat: int, held: int) -> tuple[int, ...]:
         numbers = [i for i in range(len(self.cards)) if held >> i & 1]
         cards = [self.cards[i] for i in numbers]
-        player = self.players[seat]
+        led = self.game.suit_of(self.cards[self.trick[0]]) if self.trick else None
+        first = self.first_of_called()
         ok = []
         for number, card in zip(numbers, cards, strict=True):
             if led is None:  # a lead: the called suit is first led by this very card
-                suit = self.call.suit
-                first = suit is not None and not self.called_led and self._suits[number] == suit
+                first = not self.called_led and self.suit[number] == self.called_suit
             play = Play(
                 len(self.history) // len(self.players) + 1,
-                player,
+                self.players[seat],
                 card,
                 led is None,
                 cards,
@@ -138,30 +204,58 @@ class Position:
                 self.called_led,
                 self.tricks_left == 1,
             )
-            problems = play_problems(play, led, self.game, self.call, self.picker, self.rules)
-            if not problems:
+            if not play_problems(play, led, self.game, self.call, self.picker, self.rules):
                 ok.append(number)
         return tuple(ok)
 
     def moves(self) -> list[int]:
-        """The legal cards, one of each set of equivalent cards: cards of one suit (or trump)
-        worth the same points with no card between them left in any hand or the trick play
-        alike, so the search tries one of them. The called suit's cards, the called and the
-        unknown card are each tried (their rules tell them apart)."""
+        """The legal cards, one of each set of equivalent cards (`alike`): the search tries
+        one of them."""
         legal = self.legal()
         if len(legal) < 2:
             return list(legal)
-        left = self._left_mask()
-        for number in self.trick:  # (a card in the trick tells two cards apart too)
-            left |= 1 << number
-        chosen = []
-        for number in legal:
-            if self._special[number]:
-                chosen.append(number)
-                continue
-            if not any(self._same(other, number, left) for other in chosen):
-                chosen.append(number)
+        special, points, between, worth = self.special, self.card_points, self.between, self.worth
+        seen = self._seen()
+        held = self.hands[(self.leader + len(self.trick)) % len(self.players)]
+        chosen: list[int] = []
+        for number in legal:  # (`_alike`, written out: the search's busiest loop)
+            if not special[number]:
+                row, value = between[number], points[number]
+                apart = seen & ~(held & worth[value])
+                if any(
+                    row[other] != -1
+                    and points[other] == value
+                    and not special[other]
+                    and not row[other] & apart
+                    for other in chosen
+                ):
+                    continue
+            chosen.append(number)
         return chosen
+
+    def alike(self, a: int, b: int) -> bool:
+        """Whether two cards of the player to move play alike: cards of one suit (or trump)
+        worth the same points with no card between them left in any hand or the trick (but
+        the player's own cards worth as much). The called suit's cards, the called and the
+        unknown card are each apart (their rules tell them apart)."""
+        return self._alike(a, b, self._seen())
+
+    def _seen(self) -> int:
+        """The cards that tell two cards apart: those left and in the trick."""
+        seen = self.left
+        for number in self.trick:
+            seen |= 1 << number
+        return seen
+
+    def _alike(self, a: int, b: int, seen: int) -> bool:
+        between = self.between[a][b]
+        if between == -1 or self.special[a] or self.special[b]:
+            return False
+        worth = self.card_points[a]
+        if worth != self.card_points[b]:
+            return False
+        held = self.hands[(self.leader + len(self.trick)) % len(self.players)]
+        return not between & seen & ~(held & self.worth[worth])
 
     def tries(self) -> list[int]:
         """`ordered(moves())`: the cards the search tries here, in order."""
@@ -173,77 +267,59 @@ class Position:
         the richest card; else the cheapest card that takes the trick over, then the poorest."""
         if len(moves) < 2:
             return moves
-        powers, points, trumps = self._powers, self.card_points, self._trumps
-        if not self.trick:
-            return sorted(moves, key=lambda n: -powers[n])
-        best = self.trick[0]
-        for number in self.trick[1:]:
-            if (trumps[number] and not trumps[best]) or (
-                self._suits[number] == self._suits[best] and powers[number] > powers[best]
+        rank, suit, trump = self.rank, self.suit, self.trump
+        trick = self.trick
+        if not trick:
+            return sorted(moves, key=rank.__getitem__, reverse=True)
+        best = trick[0]
+        for number in trick[1:]:
+            if (trump[number] and not trump[best]) or (
+                suit[number] == suit[best] and rank[number] > rank[best]
             ):
                 best = number
-        winner = (self.leader + self.trick.index(best)) % len(self.players)
-        if self.side[winner] == self.side[self.to_move()]:
-            return sorted(moves, key=lambda n: (-points[n], powers[n]))
-
-        def key(n: int) -> tuple[int, int, int]:
-            if trumps[n] and not trumps[best]:
-                return (0, powers[n], 0)
-            if self._suits[n] == self._suits[best] and powers[n] > powers[best]:
-                return (0, powers[n], 0)
-            return (1, points[n], powers[n])
-
-        return sorted(moves, key=key)
+        count = len(self.players)
+        winner = (self.leader + trick.index(best)) % count
+        points = self.card_points
+        if self.side[winner] == self.side[(self.leader + len(trick)) % count]:
+            return sorted(moves, key=lambda n: rank[n] - 1000 * points[n])
+        over = [
+            n
+            for n in moves
+            if (trump[n] and not trump[best]) or (suit[n] == suit[best] and rank[n] > rank[best])
+        ]
+        under = [n for n in moves if n not in over]
+        over.sort(key=rank.__getitem__)
+        under.sort(key=lambda n: 1000 * points[n] + rank[n])
+        return over + under
 
     def shape(self) -> str:
         """The cards left as the play sees them: suit by suit, highest first, who holds each
         and what it is worth; which cards of a suit they are does not count (only their
         order does), so deals that differ only in the cards gone share it. A character a card
-        (a string is small to keep and quick to look up; its codes are under 2**15)."""
-        owner: dict[int, int] = {}
-        for seat, held in enumerate(self.hands):
-            while held:
-                low = held & -held
-                owner[low.bit_length() - 1] = seat
-                held ^= low
-        code = self._code
-        return "".join([chr(code[n] | owner[n] << 8) for n in self._by_rank if n in owner])
-
-    def _left_mask(self) -> int:
-        mask = 0
-        for hand in self.hands:
-            mask |= hand
-        return mask
-
-    def _same(self, a: int, b: int, left: int) -> bool:
-        if self._special[a] or self._suits[a] != self._suits[b]:
-            return False
-        if self.card_points[a] != self.card_points[b]:
-            return False
-        low, high = sorted((self._powers[a], self._powers[b]))
-        held = self.hands[self.to_move()]
-        suit = self._suits[a]
-        for i in range(len(self.cards)):
-            if (
-                left >> i & 1
-                and self._suits[i] == suit
-                and low < self._powers[i] < high
-                and (not held >> i & 1 or self.card_points[i] != self.card_points[a])
-            ):
-                return False
-        return True
+        (a string is small to keep and quick to look up)."""
+        left, chars = self.left, self.chars
+        return "".join([chars[n] for n in self.by_rank if left >> n & 1])
 
     # --- playing --------------------------------------------------------------------------
 
     def play(self, number: int) -> None:
         """Play a card of the player to move (one of `legal()`); a full trick is closed."""
-        seat = self.to_move()
-        self.history.append(
+        bit = 1 << number
+        self.hands[self.owner[number]] ^= bit
+        self.left ^= bit
+        self.history.append(number)
+        trick = self.trick
+        trick.append(number)
+        if len(trick) == len(self.players):
+            self._close_trick()
+
+    def _close_trick(self) -> None:
+        trick = tuple(self.trick)
+        first = self.first_of_called()
+        self._closed.append(
             (
-                number,
-                seat,
                 self.leader,
-                tuple(self.trick),
+                trick,
                 self.points,
                 self.other_points,
                 self.side_tricks,
@@ -251,22 +327,22 @@ class Position:
                 self.called_led,
             )
         )
-        self.hands[seat] &= ~(1 << number)
-        self.trick = [*self.trick, number]
-        if len(self.trick) == len(self.players):
-            self._close_trick()
-
-    def _close_trick(self) -> None:
-        first = self.first_of_called()
-        key = (*self.trick, first)
-        win = self._winners.get(key)
-        if win is None:
-            cards = [self.cards[i] for i in self.trick]
-            if len(self._winners) > KEPT:
-                self._winners.clear()
-            win = self._winners[key] = trick_winner(self.game, self.call, cards, first)
+        if first and self.call.unknown is not None:  # (the unknown card cannot win)
+            win = trick_winner(self.game, self.call, [self.cards[i] for i in trick], first)
+        else:  # the highest trump, else the highest card of the suit led
+            rank, suit, trumps = self.rank, self.suit, self.trump
+            best = trick[0]
+            for number in trick:
+                if trumps[number]:
+                    if not trumps[best] or rank[number] > rank[best]:
+                        best = number
+                elif not trumps[best] and suit[number] == suit[best] and rank[number] > rank[best]:
+                    best = number
+            win = trick.index(best)
         winner = (self.leader + win) % len(self.players)
-        worth = sum(self.card_points[i] for i in self.trick)
+        worth = 0
+        for number in trick:
+            worth += self.card_points[number]
         if self.side[winner]:
             self.points += worth
             self.side_tricks += 1
@@ -280,21 +356,23 @@ class Position:
 
     def undo(self) -> None:
         """Take back the last card played."""
-        (
-            number,
-            seat,
-            self.leader,
-            trick,
-            self.points,
-            self.other_points,
-            self.side_tricks,
-            self.other_tricks,
-            self.called_led,
-        ) = self.history.pop()
+        number = self.history.pop()
         if not self.trick:
+            (
+                self.leader,
+                trick,
+                self.points,
+                self.other_points,
+                self.side_tricks,
+                self.other_tricks,
+                self.called_led,
+            ) = self._closed.pop()
+            self.trick = list(trick)
             self.tricks_left += 1
-        self.trick = list(trick)
-        self.hands[seat] |= 1 << number
+        self.trick.pop()
+        bit = 1 << number
+        self.hands[self.owner[number]] |= bit
+        self.left |= bit
 
 
 def position_for(hand: HandFile, rules: Rules) -> Position:

@@ -53,9 +53,9 @@ class Searcher:
 
     def __init__(self, position: Position, tick: Callable[[], None] | None = None):
         self.position = position
-        self.tables: dict[int, dict[tuple[object, ...], list[int]]] = {}
+        self.tables: dict[int, dict[str, list[int]]] = {}
         # the card that settled a question last time at a trick's start, tried first next time
-        self.best: dict[tuple[object, ...], int] = {}
+        self.best: dict[str, int] = {}
         self.tick = tick
         self.nodes = 0
         self.bound = 0  # what the last question proved (see `reaches`)
@@ -138,41 +138,19 @@ class Searcher:
         table = self.tables.setdefault(goal.tricks, {})
         return self._search(goal.points, goal.tricks, table)
 
-    def _search(self, target: int, tricks: int, table: dict[tuple[object, ...], list[int]]) -> bool:
+    def _search(self, target: int, tricks: int, table: dict[str, list[int]]) -> bool:
         position = self.position
         key = None
         points = position.points
         if not position.trick:
-            if (tricks == ALL and position.other_tricks) or (
-                tricks == NONE and position.side_tricks
-            ):
-                self.bound = 0
-                return False
-            made = points >= target
-            counts = tricks != ONE or position.side_tricks > 0
-            if made and counts and tricks in (ANY, ONE):
-                self.bound = points
-                return True
-            if position.tricks_left == 0:
-                if made and counts:
-                    self.bound = points
-                    return True
-                self.bound = points + 1 if counts else 0
-                return False
-            most = points + position.remaining_points()
-            if most < target:
-                self.bound = most + 1
-                return False
-            if position.tricks_left == 1:  # every card is forced: play them out
-                return self._last_trick(target, tricks)
-            need = max(0, target - points)
-            key = (
-                position.shape(),
-                position.leader,
-                position.called_led,
-                tricks == ONE and position.side_tricks > 0,
-            )
+            settled = self._settled(target, tricks)
+            if settled is not None:
+                return settled
+            key = position.shape() + chr(position.leader << 2 | position.called_led << 1)
+            if tricks == ONE and position.side_tricks:
+                key += "1"
             known = table.get(key)
+            need = target - points if target > points else 0
             if known is not None:
                 if need <= known[0]:
                     self.bound = points + known[0]
@@ -183,47 +161,90 @@ class Searcher:
             self.nodes += 1
             if self.tick is not None and not self.nodes & 0x3FFF:
                 self.tick()
-        ours = position.side[position.to_move()]
+        ours = position.side[(position.leader + len(position.trick)) % len(position.players)]
         answer = not ours
         # a yes of the side's: the least any of the others' cards leaves it (or the first good
         # card's); a no: the most any of the side's cards could reach (or the first bad one's)
         bound = 1 << 20 if not ours else 0
         tries = position.tries()
         if key is not None:
-            first = self.best.get(key[:-1])
-            if first is not None and first in tries and tries[0] != first:
-                tries = [first, *(n for n in tries if n != first)]
+            first = self.best.get(key)
+            if first is not None and tries[0] != first and first in tries:
+                tries.remove(first)
+                tries.insert(0, first)
+        play, undo, search = position.play, position.undo, self._search
         for number in tries:
-            position.play(number)
+            play(number)
             try:
-                found = self._search(target, tricks, table)
+                found = search(target, tricks, table)
             finally:
-                position.undo()
+                undo()
             if found == ours:
                 answer = ours
                 bound = self.bound
                 if key is not None:
-                    self.best[key[:-1]] = number
+                    self.best[key] = number
                 break
-            bound = max(bound, self.bound) if ours else min(bound, self.bound)
+            if ours:
+                if self.bound > bound:
+                    bound = self.bound
+            elif self.bound < bound:
+                bound = self.bound
         self.bound = bound
         if key is not None:
-            if len(table) > TABLE_SIZE:  # (a bound on the memory it takes: start it again)
-                table.clear()
-                self.best.clear()
-            known = table.setdefault(key, [-1, 1 << 20])
-            if answer:
-                known[0] = max(known[0], bound - points)
-            else:
-                known[1] = min(known[1], bound - points)
+            self._keep(table, key, answer, bound - points)
         return answer
+
+    def _settled(self, target: int, tricks: int) -> bool | None:
+        """The answer at the start of a trick where no search is needed (the goal made or out
+        of reach, the last trick's cards forced), else None."""
+        position = self.position
+        points = position.points
+        if (tricks == ALL and position.other_tricks) or (tricks == NONE and position.side_tricks):
+            self.bound = 0
+            return False
+        made = points >= target
+        counts = tricks != ONE or position.side_tricks > 0
+        if made and counts and tricks <= ONE:
+            self.bound = points
+            return True
+        left = position.tricks_left
+        if left == 0:
+            if made and counts:
+                self.bound = points
+                return True
+            self.bound = points + 1 if counts else 0
+            return False
+        most = points + position.remaining_points()
+        if most < target:
+            self.bound = most + 1
+            return False
+        if left == 1:  # every card is forced: play them out
+            return self._last_trick(target, tricks)
+        return None
+
+    def _keep(self, table: dict[str, list[int]], key: str, answer: bool, more: int) -> None:
+        """Keep what a search proved: a yes, `more` points are sure; a no, out of reach."""
+        if len(table) > TABLE_SIZE:  # (a bound on the memory it takes: start it again)
+            table.clear()
+            self.best.clear()
+        known = table.get(key)
+        if known is None:
+            known = table[key] = [-1, 1 << 20]
+        if answer:
+            if more > known[0]:
+                known[0] = more
+        elif more < known[1]:
+            known[1] = more
 
     def _last_trick(self, target: int, tricks: int) -> bool:
         position = self.position
+        hands = position.hands
         count = len(position.players)
-        for _ in range(count):
-            held = position.hands[position.to_move()]
-            position.play((held & -held).bit_length() - 1)
+        leader = position.leader
+        for seat in range(count):
+            held = hands[(leader + seat) % count]
+            position.play(held.bit_length() - 1)
         try:
             return self._search(target, tricks, {})
         finally:

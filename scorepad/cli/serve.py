@@ -59,6 +59,15 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
     help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
     "currency, else $.",
 )
+@click.option(
+    "--hands",
+    "hand_folders",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="A folder of hand files, for the analysis of the hands replay --record recorded "
+    "(repeatable; default: the session file's folder and its hands/ subfolder).",
+)
 @page_language_option
 @session_file_option
 @click.pass_obj
@@ -72,6 +81,7 @@ def serve(
     max_listeners: int,
     rate: str | None,
     currency: str | None,
+    hand_folders: tuple[Path, ...],
     language: str | None,
 ) -> None:
     """A live scoreboard of the session for every phone at the table (or the TV).
@@ -83,6 +93,10 @@ def serve(
     as `settle` does. With --allow-entry the page can record hands
     and undo the last change too, given the token (as `Authorization: Bearer TOKEN` or the
     link printed at start); without the token it shows no entry form.
+
+    A hand of the last hands opens in a view of its own. One that `replay --record` recorded
+    offers its open-card analysis there (as `analyze` prints it), its hand file found by its
+    digest in the --hands folders; one analysis runs at a time.
 
     It listens on this machine only unless --host says otherwise. It answers only to this
     machine's own names and addresses (a web page elsewhere cannot read it through a name of
@@ -121,7 +135,7 @@ def serve(
     check_host_names(allow_hosts)
     open_session(path).head()  # a missing or broken file is an error here, not on the page
     where = listen(host, port, allow_hosts)
-    board = Board(path, allow_entry, token, hosts=where.hosts, money=money)
+    board = Board(path, allow_entry, token, hosts=where.hosts, money=money, hands=hand_folders)
     board.language = language
     board.max_listeners = max_listeners
     click.echo(_("Serving {path} at {url} (Ctrl-C stops).").format(path=path, url=where.url))

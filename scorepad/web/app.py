@@ -16,6 +16,9 @@ checks and the same atomic append as `scorepad hand` in the terminal.
 - `POST /api/undo` (the same): undo the last change, as `scorepad undo` (an optional `reason`);
   the same header makes a retried undo undo once. `POST /api/redo`: make again what the last
   undo took back, as `scorepad redo`. `GET /api/entry`: whether a token may enter.
+- `GET /api/hands/N`: what the page's hand view offers for hand N; `GET /api/hands/N/analysis`:
+  the open-card analysis of a hand `replay --record` recorded (its hand file found by digest in
+  the board's folders), one at a time in a worker thread, kept by digest (`analyses`).
 
 Given a rate (`serve --rate`), the state carries the night in money and its settlement, worked
 out by `settlement` as `settle --rate` does; `entry` says which inputs the next deal allows.
@@ -35,6 +38,7 @@ What every live board shares is public, for the hall's board of a tournament (`h
 """
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -64,9 +68,13 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .. import i18n
 from ..errors import ScorepadError
+from ..games import TABLE as GAME_TABLE
 from ..i18n import N_
+from ..scoring.called import ORDER as CALLS
+from ..scoring.called import called_name
 from ..session import Session, Waiting
 from ..tournament_store import round_hands
+from .analyses import Analyses, default_folders
 from .follow import POLL, BoardNight, LiveBoard, MoneyRate, changes_text, rows_since
 from .records import (
     MAX_BODY,
@@ -102,9 +110,12 @@ class Board(LiveBoard):
         poll: float = POLL,
         hosts: Sequence[str] = (),
         money: MoneyRate | None = None,
+        hands: Sequence[Path] = (),
     ):
         super().__init__(poll, hosts)
         self.path = Path(path)
+        # (the hand files of hands `replay --record` recorded: `serve --hands`, else beside it)
+        self.analyses = Analyses(self.session, hands or default_folders(self.path), self.look)
         self.most_hands = round_hands(self.path)  # a tournament table: its round's hands
         self.money = money
         self.allow_entry = allow_entry
@@ -245,6 +256,17 @@ def page_html(name: str, settings: dict[str, Any], language: str = "en") -> str:
     catalog = i18n.catalog(language)
     text = text.replace('<html lang="en">', f'<html lang="{language}">', 1)
     return PAGE_MESSAGE.sub(lambda m: catalog.gettext(m[1]), text)
+
+
+@functools.cache
+def hand_words(language: str) -> dict[str, dict[str, str]]:
+    """What the board's hand view words as the language says it: the games (`partner` is a
+    Sauspiel in German) and what was called (the Gras-Sau), by the names the state gives."""
+    with i18n.speaking(language):
+        return {
+            "games": {game.name: i18n.game_word(game.name) for game in GAME_TABLE},
+            "called": {called: called_name(called) for called in CALLS},
+        }
 
 
 def page_language(board: LiveBoard, accept: str | None) -> str:
@@ -421,14 +443,63 @@ def create_app(board: Board) -> Starlette:
 
     return live_app(
         board,
-        lambda language: page_html("board.html", {"entry": board.allow_entry}, language),
+        lambda language: page_html(
+            "board.html", {"entry": board.allow_entry, "words": hand_words(language)}, language
+        ),
         [
+            *hand_routes(board),
             Route("/api/hands", post_hand, methods=["POST"]),
             Route("/api/undo", post_undo, methods=["POST"]),
             Route("/api/redo", post_redo, methods=["POST"]),
             Route("/api/entry", get_entry, methods=["GET"]),
         ],
     )
+
+
+def hand_routes(board: Board) -> list[Route]:
+    """The hand view's routes: `GET /api/hands/N` (what it offers for hand N) and `GET
+    /api/hands/N/analysis` (its open-card analysis: `analyses`)."""
+
+    def hand_number(request: Request) -> int | None:
+        """The hand a request's path names, when the session has it."""
+        number = int(request.path_params["number"])
+        return number if 1 <= number <= board.event.get("state", {}).get("last_hand", 0) else None
+
+    def no_hand(request: Request, language: str) -> Response:
+        message = N_("there is no hand {hand} in the session")
+        text = in_language(language, message).format(hand=request.path_params["number"])
+        return JSONResponse({"error": text}, 404)
+
+    async def get_hand(request: Request) -> Response:
+        """What the hand view offers for a hand: its hand file, and whether it is analysed."""
+        language = board.want(reader_language(request))
+        await board.refresh()
+        number = hand_number(request)
+        if number is None:
+            return no_hand(request, language)
+        try:
+            about = await asyncio.to_thread(board.analyses.about, number, language)
+        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
+            return JSONResponse({"error": str(exc)}, 500)
+        return JSONResponse(about)
+
+    async def get_analysis(request: Request) -> Response:
+        """A replayed hand's open-card analysis (`analyze --format json`'s object of a hand)."""
+        language = board.want(reader_language(request))
+        await board.refresh()
+        number = hand_number(request)
+        if number is None:
+            return no_hand(request, language)
+        try:
+            answer = await board.analyses.analysis(number, language)
+        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
+            return JSONResponse({"error": str(exc)}, 500)
+        return JSONResponse(answer.body, answer.status, answer.headers)
+
+    return [
+        Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
+        Route("/api/hands/{number:int}/analysis", get_analysis, methods=["GET"]),
+    ]
 
 
 # --- serving -------------------------------------------------------------------------------------
