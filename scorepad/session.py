@@ -449,14 +449,12 @@ class Session:
         return done
 
     def _step_held(self, fd: int, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
-        """One undo or redo, the lock held."""
+        """One undo or redo, the lock held (`steps` found the last line whole, and a change to
+        take)."""
         with self._snapshot() as snapshot:
             head, _unused = snapshot.read_head()
-            if snapshot.torn():
-                raise SessionError(self.path, TORN, line_count(snapshot) + 1)
             change = steps.to_take(snapshot, head, back)
-            if change is None:
-                raise HandError(steps.nothing_to(back))
+            assert change is not None
             last_row, last_hand = tail(snapshot, head)
             ledger = resume(snapshot, head, last_row, last_hand)
             end = line_count(snapshot) + 1  # the line the new row will stand on
