@@ -554,6 +554,8 @@ class Codec:
         are of this file's format (else the file is first rewritten in one that holds it)."""
         if KIND_SINCE.get(row.kind, 1) > self.version:
             return False
+        if row.kind is RowKind.SET and row.deltas and self.version < SET_FROM_SINCE:
+            return False
         return all(
             c.name in self.columns or getattr(row, c.name) == _DEFAULTS[c.name]
             for c in _WRITTEN_SINCE_2
