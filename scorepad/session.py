@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from . import steps
 from .errors import HandError, ScorepadError
@@ -34,7 +34,7 @@ from .rules import Rules, changed
 from .scoring import Hand, Penalty, Score, find_player, same_name, seat
 from .steps import Said, said_again
 from .store import checkpoint, files
-from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError, write_all
+from .store.base import ENCODING, MAX_HEAD, TORN, VERIFY_HINT, SessionError
 from .store.checkpoint import Checkpoint
 from .store.format import (
     CREATED_VERSION,
@@ -51,8 +51,7 @@ from .store.lock import DEFAULT_WAIT, WAIT, Waiting, locked
 from .store.scan import line_count
 from .store.snapshot import Head, LineTooLong, Snapshot
 from .store.tail import row_at_line, tail
-from .store.upgrade import upgrade
-from .store.write import add_column, append, create
+from .store.write import add_column, append, create, upgrade
 
 __all__ = [
     "DEFAULT_WAIT",
@@ -69,6 +68,9 @@ __all__ = [
     "refusal",
     "said_again",
 ]
+
+
+_T = TypeVar("_T")
 
 
 def now() -> str:
@@ -90,6 +92,7 @@ class _Resumed(NamedTuple):
     ledger: Ledger
     last: Row
     last_hand: int
+    snapshot: Snapshot  # the file as the night was read from it (through `fd`)
 
 
 def _check_seats_alike(hand: Hand, ledger: Ledger) -> None:
@@ -167,8 +170,6 @@ class Session:
     def check(
         self,
         on_hand: Callable[[HandView], None] | None = None,
-        stop_at_first: bool = False,
-        keep: Sequence[int] = (),
         counts: Counts | None = None,
         resume: bool = False,
         memo: Memo | None = None,
@@ -176,17 +177,12 @@ class Session:
         """The one pass: apply and check every row; returns the final state and every problem
         (see `Reading.check`)."""
         with self.reading() as reading:
-            return reading.check(on_hand, stop_at_first, keep, counts, resume=resume, memo=memo)
+            return reading.check(on_hand, counts=counts, resume=resume, memo=memo)
 
-    def night(
-        self,
-        on_hand: Callable[[HandView], None] | None = None,
-        keep: Sequence[int] = (),
-        counts: Counts | None = None,
-    ) -> Ledger:
-        """The checked night for a report (see `Reading.night`)."""
+    def night(self, keep: Sequence[int] = ()) -> Ledger:
+        """The checked night, keeping hands `keep` (see `Reading.night`)."""
         with self.reading() as reading:
-            return reading.night(on_hand, keep, counts)
+            return reading.night(keep=keep)
 
     def rows_since(self, offset: int, most: int) -> tuple[list[Row], int]:
         """The rows appended since byte `offset`, and where the file ends now. None when the
@@ -210,7 +206,6 @@ class Session:
 
     def preview(self, hand: Hand) -> Score:
         """Score a hand as `record` would now, without writing anything."""
-
         ledger = self.state()
         return ledger.score_hand(ledger.prepare(hand))
 
@@ -233,14 +228,14 @@ class Session:
             head, _unused = snapshot.read_head()
             last, last_hand = tail(snapshot, head)
             ledger = resume(snapshot, head, last, last_hand)
-            yield _Resumed(fd, head, ledger, last, last_hand)
+            yield _Resumed(fd, head, ledger, last, last_hand, snapshot)
 
-    def _append(self, fd: int, codec: Codec, rows: Sequence[Row]) -> None:
-        """Append rows; a row that needs a newer format than the file's raises `_Upgrade`
-        (the caller's change is then made again once the file is rewritten in it)."""
-        if not all(codec.holds(row) for row in rows):
-            raise _Upgrade(max(Codec.needs(row) for row in rows))
-        append(self.path, fd, codec, rows)
+    def _append(self, fd: int, codec: Codec, row: Row) -> None:
+        """Append a row; one that needs a newer format than the file's raises `_Upgrade` (the
+        caller's change is then made again once the file is rewritten in it)."""
+        if not codec.holds(row):
+            raise _Upgrade(Codec.needs(row))
+        append(self.path, fd, codec, [row])
 
     def _upgraded(self, needed: _Upgrade) -> None:
         """Rewrite the file in the format a new row needs, or the one a new session is written
@@ -256,18 +251,26 @@ class Session:
             self.night()
             upgrade(self.path, fd, head, version)
 
-    def _appended(self, make: Callable[[_Resumed], tuple[Row, Any]]) -> tuple[Row, Any, Ledger]:
-        """Under the lock: the row `make` makes from the night as its last row records it (and
-        what it gives besides), appended; and the night after it. A row that needs a newer
-        format than the file's is made again once the file is rewritten in it."""
+    def _retried(self, change: Callable[[], _T]) -> _T:
+        """Make a change; one whose row needs a newer format than the file's (`_Upgrade`) is
+        made again once the file is rewritten in it."""
         try:
-            with self._resumed() as night:
-                row, made = make(night)
-                self._append(night.fd, night.head.codec, [row])
+            return change()
         except _Upgrade as needed:
             self._upgraded(needed)
-            return self._appended(make)
-        return row, made, night.ledger
+            return self._retried(change)
+
+    def _appended(self, make: Callable[[_Resumed], tuple[Row, Any]]) -> tuple[Row, Any, Ledger]:
+        """Under the lock: the row `make` makes from the night as its last row records it (and
+        what it gives besides), appended; and the night after it (see `_retried`)."""
+
+        def change() -> tuple[Row, Any, Ledger]:
+            with self._resumed() as night:
+                row, made = make(night)
+                self._append(night.fd, night.head.codec, row)
+            return row, made, night.ledger
+
+        return self._retried(change)
 
     def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
         """Score a hand and append it; returns its row, its score and the night after it."""
@@ -345,8 +348,7 @@ class Session:
         the next hand on (after the rounds owed, under bock_stacking = queue)."""
 
         def make(night: _Resumed) -> tuple[Row, None]:
-            with self._snapshot() as snapshot:
-                line = line_count(snapshot) + 1
+            line = line_count(night.snapshot) + 1
             return night.ledger.bock_row(rounds, line, note, now()), None
 
         row, _none, ledger = self._appended(make)
@@ -363,12 +365,12 @@ class Session:
         self, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
     ) -> tuple[Row, Score | None, Ledger]:
         """Under the lock: check the whole file, then append the correction `make` makes."""
-        try:
+
+        def change() -> tuple[Row, Score | None, Ledger]:
             with self._locked() as fd:
                 return self._correct_held(fd, ref, make)
-        except _Upgrade as needed:
-            self._upgraded(needed)
-            return self._correct(ref, make)
+
+        return self._retried(change)
 
     def _correct_held(
         self, fd: int, ref: int, make: Callable[[Ledger, int], tuple[Row, Score | None]]
@@ -376,7 +378,7 @@ class Session:
         """`_correct`, the lock held already."""
         ledger = self.night(keep=[ref])
         row, result = make(ledger, ref)
-        self._append(fd, ledger.codec, [row])
+        self._append(fd, ledger.codec, row)
         return row, result, ledger
 
     def void(self, ref: int, reason: str = "") -> tuple[Row, Ledger]:
@@ -406,7 +408,8 @@ class Session:
         or none (refused, with nothing written, when fewer can be taken). More than one are
         made on a copy of the file, which is then put in its place as a rewrite is (a crash
         leaves the file as it was, or with every step)."""
-        try:
+
+        def change() -> list[tuple[str, Row, Score | None, Ledger]]:
             with self._locked() as fd:
                 with self._snapshot() as snapshot:
                     head, _unused = snapshot.read_head()
@@ -419,9 +422,8 @@ class Session:
                 if count == 1:
                     return [self._step_held(fd, reason, back)]
                 return self._steps_on_a_copy(fd, count, reason, back)
-        except _Upgrade as needed:  # (a file of an older format has no column to name it in)
-            self._upgraded(needed)
-            return self.steps(count, reason, back)
+
+        return self._retried(change)  # (an older format may have no column to name it in)
 
     def _steps_on_a_copy(
         self, fd: int, count: int, reason: str, back: bool
@@ -431,9 +433,7 @@ class Session:
         copy, temp = temp_beside(self.path)
         try:
             with self._snapshot() as snapshot:
-                for block in snapshot.blocks():
-                    write_all(copy, block)
-            os.fsync(copy)
+                snapshot.copy_to(copy)
         finally:
             os.close(copy)
         try:
@@ -449,14 +449,12 @@ class Session:
         return done
 
     def _step_held(self, fd: int, reason: str, back: bool) -> tuple[str, Row, Score | None, Ledger]:
-        """One undo or redo, the lock held."""
+        """One undo or redo, the lock held (`steps` found the last line whole, and a change to
+        take)."""
         with self._snapshot() as snapshot:
             head, _unused = snapshot.read_head()
-            if snapshot.torn():
-                raise SessionError(self.path, TORN, line_count(snapshot) + 1)
             change = steps.to_take(snapshot, head, back)
-            if change is None:
-                raise HandError(steps.nothing_to(back))
+            assert change is not None
             last_row, last_hand = tail(snapshot, head)
             ledger = resume(snapshot, head, last_row, last_hand)
             end = line_count(snapshot) + 1  # the line the new row will stand on
@@ -471,7 +469,7 @@ class Session:
             if change.kind is RowKind.BOCK or kept:  # (the whole night: the Bock hands since)
                 ledger = self.night(keep=kept)
             what, row = steps.change_row(change, ledger, back, reason, now(), end, before)
-            self._append(fd, head.codec, [row])
+            self._append(fd, head.codec, row)
             return what, row, None, ledger
         step = steps.correction(change, back, reason, now())
         return (step.what, *self._correct_held(fd, step.ref, step.make))
@@ -518,33 +516,24 @@ class Session:
 
     def set_rules(self, overrides: Sequence[str], note: str = "") -> tuple[Row, Ledger]:
         """Change some rules from the next hand on: a row of its own holding the whole table
-        then in force. A file of an older format is first rewritten in the current one (it
-        needs the column that says which rules are in force)."""
+        then in force. A file of an older format is first rewritten in a newer one (it needs
+        the column that says which rules are in force): a change that would be refused is
+        refused before any rewrite (`_appended`)."""
 
-        with self._locked() as fd:
-            head = self.head()
-            if "rules_line" in head.codec.columns:
-                with self._snapshot() as snapshot:
-                    last, last_hand = tail(snapshot, head)
-                    ledger = resume(snapshot, head, last, last_hand)
-                    line = line_count(snapshot) + 1
-                rules = changed(ledger.rules, overrides)
-                row = ledger.set_row(rules, list(overrides), line, note, now())
-                append(self.path, fd, head.codec, [row])
-                return row, ledger
-            # A change that would be refused is refused before any rewrite: tried on the night
-            # as it stands (the row it makes is thrown away).
-            trial = self.state()
-            trial.set_row(changed(trial.rules, overrides), list(overrides), 0, note)
-            self.night()  # only a file that verifies is rewritten
-            upgrade(self.path, fd, head)
-        return self.set_rules(overrides, note)  # the file is a new one now: lock it afresh
+        def make(night: _Resumed) -> tuple[Row, None]:
+            line = line_count(night.snapshot) + 1
+            rules = changed(night.ledger.rules, overrides)
+            return night.ledger.set_row(rules, list(overrides), line, note, now()), None
+
+        row, _none, ledger = self._appended(make)
+        return row, ledger
 
     def set_rules_from(
         self, overrides: Sequence[str], start: int, note: str = ""
     ) -> tuple[Row, Ledger]:
         """Change rules from hand `start` on, the hands since scored again (`set_from_row`)."""
-        try:
+
+        def change() -> tuple[Row, Ledger]:
             with self._locked() as fd:
                 with self._snapshot() as snapshot:
                     head = snapshot.read_head()[0]
@@ -552,11 +541,10 @@ class Session:
                 ledger = self.night(keep=range(max(start, 1), last_hand + 1))
                 rules = changed(ledger.rules, overrides)
                 row = ledger.set_from_row(rules, list(overrides), start, line, note, now())
-                self._append(fd, head.codec, [row])  # (format 10 on: see `Codec.needs`)
+                self._append(fd, head.codec, row)  # (format 10 on: see `Codec.needs`)
                 return row, ledger
-        except _Upgrade as needed:  # (rewritten in the format it needs, once known possible)
-            self._upgraded(needed)
-            return self.set_rules_from(overrides, start, note)
+
+        return self._retried(change)
 
     def seat_remove(self, name: str, note: str = "") -> tuple[str, Ledger]:
         """A player leaves: they keep their total and are no longer dealt in. `note` is kept

@@ -28,8 +28,7 @@ from scorepad.scoring import (
 from scorepad.store.format import Codec
 from scorepad.store.lock import locked
 from scorepad.store.snapshot import Snapshot
-from scorepad.store.upgrade import upgrade
-from scorepad.store.write import append, create
+from scorepad.store.write import append, create, upgrade
 
 OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
 CST = timezone(timedelta(hours=-6))

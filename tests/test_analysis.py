@@ -223,3 +223,27 @@ def test_the_position_plays_by_replays_rules(kind: str, seed: int) -> None:
     # (a game the preset gives no value is a problem of scoring, not of play)
     assert all(p.player is None and p.trick is None for p in replayed.problems)
     assert (replayed.points, replayed.side_tricks) == (position.points, position.side_tricks)
+
+
+@pytest.mark.parametrize("kind", ["sauspiel", "wenz", "sheepshead-5"])
+def test_answers_let_go_when_the_tables_are_full_leave_the_answers_right(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with room for two answers, the tables are trimmed again and again (those nearest the end
+    # of the deal first) and the answers are still plain minimax's
+    from scorepad.analysis import search
+
+    monkeypatch.setattr(search, "TABLE_SIZE", 2)
+    trims = []
+    make_room = search.Searcher._make_room
+    monkeypatch.setattr(
+        search.Searcher, "_make_room", lambda self: (trims.append(1), make_room(self))
+    )
+    for seed in range(30):
+        position = random_position(random.Random(seed), kind, 3, seed % int(KINDS[kind][1]))
+        level, points = minimax(position)
+        searcher = Searcher(position)
+        assert searcher.outcome() == level
+        assert searcher.best_points() == points
+        assert searcher.kept <= 2
+    assert trims

@@ -705,3 +705,21 @@ def test_a_tournament_that_counts_placings(run: Run, tmp_path: Path) -> None:
               "--placings", "3,x")  # fmt: skip
     assert own.exit_code == 1 and "whole numbers separated by commas" in own.stderr
     assert not (tmp_path / "own").exists()
+
+
+@pytest.mark.parametrize("name", ["pot-night", "standard-friday"])
+def test_set_from_in_a_file_of_an_earlier_format_rewrites_it_in_format_ten_first(
+    run: Run, tmp_path: Path, name: str
+) -> None:
+    # the points a `set --from` row moves are a column of format 10: a file of an earlier
+    # format is rewritten in format 10 before the row is written (an older scorepad would
+    # read the row as a plain change of the rules)
+    path = tmp_path / f"{name}.csv"
+    shutil.copy(ROOT / "sample_sessions" / f"{name}.csv", path)
+    header, rules_row = list(csv.reader(path.open(newline="", encoding="utf-8")))[:2]
+    assert int(rules_row[header.index("format")]) < 10
+    done = run("-f", path, "set", "base=2", "--from", 1)
+    assert done.exit_code == 0, done.stderr
+    header, rules_row = list(csv.reader(path.open(newline="", encoding="utf-8")))[:2]
+    assert rules_row[header.index("format")] == "10"
+    assert run("-f", path, "verify").stdout == ""

@@ -34,8 +34,9 @@ LEVELS = ("loss-schwarz", "loss-schneider", "loss", "win", "win-schneider", "win
 """The outcomes for the declaring side, worst first (a Bettel or a Tout: loss or win)."""
 LOSS, WIN = 2, 3
 
-TABLE_SIZE = 150_000
-"""The most answers a table keeps (with the rest, a Sauspiel stays under about 150 MiB)."""
+TABLE_SIZE = 400_000
+"""The most answers the tables keep in all. Past it, those nearest the end of the deal (the
+quickest to find again) are let go until half of them are left."""
 ANY, ONE, ALL, NONE = 0, 1, 2, 3  # what the side's tricks must be: any, one at least, all, none
 
 
@@ -53,9 +54,13 @@ class Searcher:
 
     def __init__(self, position: Position, tick: Callable[[], None] | None = None):
         self.position = position
-        self.tables: dict[int, dict[str, list[int]]] = {}
-        # the card that settled a question last time at a trick's start, tried first next time
-        self.best: dict[str, int] = {}
+        # by the tricks a goal asks for, and by the tricks left: the answers at a trick's start
+        self.tables: dict[int, list[dict[str, list[int]]]] = {}
+        self.kept = 0
+        tricks = position.tricks_left + len(position.history) // len(position.players)
+        # by the tricks left: the card that settled a question last time at a trick's start,
+        # tried first next time
+        self.best: list[dict[str, int]] = [{} for _ in range(tricks + 1)]
         self.tick = tick
         self.nodes = 0
         self.bound = 0  # what the last question proved (see `reaches`)
@@ -135,17 +140,20 @@ class Searcher:
         it, `bound` holds what the search proved on the way, in the side's card points at the
         end: a yes, the side can make sure of at least `bound`; a no, the others can hold it
         under `bound` (0: the tricks the goal asks for are out of reach)."""
-        table = self.tables.setdefault(goal.tricks, {})
-        return self._search(goal.points, goal.tricks, table)
+        tables = self.tables.get(goal.tricks)
+        if tables is None:
+            tables = self.tables[goal.tricks] = [{} for _ in self.best]
+        return self._search(goal.points, goal.tricks, tables)
 
-    def _search(self, target: int, tricks: int, table: dict[str, list[int]]) -> bool:
+    def _search(self, target: int, tricks: int, tables: list[dict[str, list[int]]]) -> bool:
         position = self.position
         key = None
         points = position.points
         if not position.trick:
-            settled = self._settled(target, tricks)
+            settled = self._settled(target, tricks, tables)
             if settled is not None:
                 return settled
+            table = tables[position.tricks_left]
             key = position.shape() + chr(position.leader << 2 | position.called_led << 1)
             if tricks == ONE and position.side_tricks:
                 key += "1"
@@ -168,7 +176,8 @@ class Searcher:
         bound = 1 << 20 if not ours else 0
         tries = position.tries()
         if key is not None:
-            first = self.best.get(key)
+            best = self.best[position.tricks_left]
+            first = best.get(key)
             if first is not None and tries[0] != first and first in tries:
                 tries.remove(first)
                 tries.insert(0, first)
@@ -176,14 +185,14 @@ class Searcher:
         for number in tries:
             play(number)
             try:
-                found = search(target, tricks, table)
+                found = search(target, tricks, tables)
             finally:
                 undo()
             if found == ours:
                 answer = ours
                 bound = self.bound
                 if key is not None:
-                    self.best[key] = number
+                    best[key] = number
                 break
             if ours:
                 if self.bound > bound:
@@ -195,7 +204,7 @@ class Searcher:
             self._keep(table, key, answer, bound - points)
         return answer
 
-    def _settled(self, target: int, tricks: int) -> bool | None:
+    def _settled(self, target: int, tricks: int, tables: list[dict[str, list[int]]]) -> bool | None:
         """The answer at the start of a trick where no search is needed (the goal made or out
         of reach, the last trick's cards forced), else None."""
         position = self.position
@@ -220,24 +229,35 @@ class Searcher:
             self.bound = most + 1
             return False
         if left == 1:  # every card is forced: play them out
-            return self._last_trick(target, tricks)
+            return self._last_trick(target, tricks, tables)
         return None
 
     def _keep(self, table: dict[str, list[int]], key: str, answer: bool, more: int) -> None:
         """Keep what a search proved: a yes, `more` points are sure; a no, out of reach."""
-        if len(table) > TABLE_SIZE:  # (a bound on the memory it takes: start it again)
-            table.clear()
-            self.best.clear()
         known = table.get(key)
         if known is None:
             known = table[key] = [-1, 1 << 20]
+            self.kept += 1
+            if self.kept > TABLE_SIZE:
+                self._make_room()
         if answer:
             if more > known[0]:
                 known[0] = more
         elif more < known[1]:
             known[1] = more
 
-    def _last_trick(self, target: int, tricks: int) -> bool:
+    def _make_room(self) -> None:
+        """Let go of answers, those nearest the end of the deal first, until half are left
+        (a bound on the memory the tables take)."""
+        for left, best in enumerate(self.best):
+            for tables in self.tables.values():
+                self.kept -= len(tables[left])
+                tables[left].clear()
+            best.clear()
+            if self.kept <= TABLE_SIZE // 2:
+                break
+
+    def _last_trick(self, target: int, tricks: int, tables: list[dict[str, list[int]]]) -> bool:
         position = self.position
         hands = position.hands
         count = len(position.players)
@@ -246,7 +266,7 @@ class Searcher:
             held = hands[(leader + seat) % count]
             position.play(held.bit_length() - 1)
         try:
-            return self._search(target, tricks, {})
+            return self._search(target, tricks, tables)
         finally:
             for _ in range(count):
                 position.undo()

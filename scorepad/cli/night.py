@@ -478,8 +478,10 @@ def verify(path: Path, verbose: bool, fast: bool) -> None:
             )
         sys.exit(1)
     if verbose:
+        from ..reports import pass_summary
+
         click.echo(
-            _("{file}: {summary}: all consistent.").format(file=path, summary=ledger.summary())
+            _("{file}: {summary}: all consistent.").format(file=path, summary=pass_summary(ledger))
         )
 
 

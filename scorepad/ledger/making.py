@@ -49,20 +49,26 @@ class NewRows(Night):
         self._apply(row, result)
         return self._state(row), result
 
-    def score_hand(self, hand: Hand) -> Score:
+    def score_hand(self, hand: Hand, pot: int | None = None) -> Score:
         """Score a hand prepared for this session (`prepare`) as the next: a hand with a picker
-        plays for the pot, if there is one (all_pass = pot)."""
+        plays for the pot, if there is one (all_pass = pot; `pot`: what it held before an
+        amended hand)."""
+        pot = self.pot if pot is None else pot
         result = score(self.rules, hand, explain=True)
-        if isinstance(hand, PickerHand) and plays_for_pot(self.pot, result):
-            return played_for_pot(self.rules, result, hand.picker, hand.partners, self.pot)
+        if isinstance(hand, PickerHand) and plays_for_pot(pot, result):
+            return played_for_pot(self.rules, result, hand.picker, hand.partners, pot)
         return result
+
+    def _spelled(self, hand: Hand, seated: tuple[str, ...]) -> Hand:
+        """The hand with its names as the session spells them, and a called suit as the table
+        writes it."""
+        hand = canonical(hand, seated)
+        return spelled(self.rules, hand) if isinstance(hand, PickerHand) else hand
 
     def prepare(self, hand: Hand) -> Hand:
         """The hand as this session scores it: its names as the session spells them, the
         dealer whoever is next unless given, and the doublings pending."""
-        hand = canonical(hand._replace(players=self.seated), self.seated)
-        if isinstance(hand, PickerHand):
-            hand = spelled(self.rules, hand)  # (the called suit as the table writes it)
+        hand = self._spelled(hand._replace(players=self.seated), self.seated)
         if hand.dealer is None:
             hand = hand._replace(dealer=self.next_dealer)
         if hand.doubled:
@@ -183,27 +189,22 @@ class NewRows(Night):
         """The row that replaces some inputs of hand `ref` and re-scores it."""
         self._check_ref(ref)
         version = self.kept[ref]
-        if version.row.kind is RowKind.DOUBLER:
-            raise HandError(
-                _(
-                    "hand {ref} is a doubler: there is nothing to amend (void it with "
-                    "`scorepad void {ref}` and record the hand)"
-                ).format(ref=ref)
-            )
-        if version.row.kind is RowKind.PENALTY:
-            raise HandError(
-                _(
-                    "hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
-                    "the penalty again"
-                ).format(ref=ref)
-            )
-        if version.row.kind is RowKind.POT:
-            raise HandError(
-                _(
-                    "hand {ref} was passed into the pot: there is nothing to amend (void it "
-                    "with `scorepad void {ref}` and record the hand)"
-                ).format(ref=ref)
-            )
+        refused = {
+            RowKind.DOUBLER: _(
+                "hand {ref} is a doubler: there is nothing to amend (void it with "
+                "`scorepad void {ref}` and record the hand)"
+            ),
+            RowKind.PENALTY: _(
+                "hand {ref} is a penalty: void it with `scorepad void {ref}` and record "
+                "the penalty again"
+            ),
+            RowKind.POT: _(
+                "hand {ref} was passed into the pot: there is nothing to amend (void it "
+                "with `scorepad void {ref}` and record the hand)"
+            ),
+        }.get(version.row.kind)
+        if refused is not None:
+            raise HandError(refused.format(ref=ref))
         if changes.get("bock", version.row.bock) != version.row.bock:
             raise HandError(
                 _(
@@ -215,15 +216,11 @@ class NewRows(Night):
         if inputs.get("picker") is not None and inputs.get("game") == "ramsch":
             inputs["game"] = None  # (a Ramsch amended into a game: a partner game unless given)
         seated = self._seats_of(version)
-        hand = canonical(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
-        if isinstance(hand, PickerHand):
-            hand = spelled(self.rules, hand)
+        hand = self._spelled(hand_of(Row(RowKind.AMEND, **inputs), seated), seated)
         why = tricks_needed(self.rules, hand._replace(dealer=hand.dealer or version.row.dealer))
         if why:
             raise HandError(why)
-        result = score(self.rules, hand, explain=True)
-        if isinstance(hand, PickerHand) and plays_for_pot(version.pot, result):
-            result = played_for_pot(self.rules, result, hand.picker, hand.partners, version.pot)
+        result = self.score_hand(hand, version.pot)
         try:
             check_throw_in(version, result, ref, 0)
         except LedgerError as exc:

@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Self
 
 from ..errors import ScorepadError
-from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..pot import plays_for_pot, put_in
 from ..rules import Rules
@@ -150,46 +149,6 @@ class Night(BockOwed):
                 return candidate
         return self.order[0]
 
-    def summary(self) -> str:
-        """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'; where
-        not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
-        hands, 39 hands counted (1 void), ...'."""
-
-        def count(n: int, one: str, many: str) -> str:
-            return ngettext(one, many, n).format(count=n)
-
-        corrections = self.corrected + sum(f.corrections for f in self.corrections.values())
-        numbered = count(self.last_hand, N_("{count} hand"), N_("{count} hands"))
-        if self.hands != self.last_hand:
-            void = len(self.voided)
-            penalties = len(self.penalties - self.voided)
-            pots = len(self.pot_rows - self.voided)
-            doublers = self.last_hand - self.hands - void - penalties - pots
-            why = [_("{count} void").format(count=void)] if void else []
-            if doublers:
-                why.append(count(doublers, N_("{count} doubler"), N_("{count} doublers")))
-            if pots:
-                why.append(_("{count} into the pot").format(count=pots))
-            if penalties:
-                why.append(count(penalties, N_("{count} penalty"), N_("{count} penalties")))
-            numbered = ngettext(
-                "{rows} row of hands, {hands} counted ({why})",
-                "{rows} rows of hands, {hands} counted ({why})",
-                self.last_hand,
-            ).format(
-                rows=self.last_hand,
-                hands=count(self.hands, N_("{count} hand"), N_("{count} hands")),
-                why=", ".join(why),
-            )
-        parts = [numbered, count(corrections, N_("{count} correction"), N_("{count} corrections"))]
-        if self.seat_changes:
-            parts.append(
-                count(self.seat_changes, N_("{count} seat change"), N_("{count} seat changes"))
-            )
-        if self.pot or self.pot_rows:
-            parts.append(_("the pot holds {pot}").format(pot=self.pot))
-        return ", ".join(parts)
-
     def last_effective(self) -> int:
         """The last hand dealt that is not void (0 when there is none; penalties are not
         dealt)."""
@@ -256,11 +215,6 @@ class Night(BockOwed):
         self._add(deltas)
         self._keep(row.hand, row, deltas, [], result)
 
-    def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """A hand (a doubler too)."""
-        assert row.hand is not None
-        self._deal(row.hand, row, result, deltas)
-
     def _played(
         self, number: int, deltas: Mapping[str, int], next_dealer: str, counted: bool = True
     ) -> None:
@@ -274,12 +228,13 @@ class Night(BockOwed):
         self.hands += counted
         self.next_dealer = next_dealer
 
-    def _deal(self, number: int, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
-        """Hand `number`, as `row` records it (its inputs, at least: the whole row where a later
-        row corrects the hand, `_keep`), is dealt: its points, the next dealer, one more hand
-        played (not a doubler or a hand passed into the pot); it takes the doublings pending,
-        or puts one in the queue; it moves the pot and the Bock owed."""
-        assert row.dealer is not None
+    def _apply_hand(self, row: Row, result: Score | None, deltas: Mapping[str, int]) -> None:
+        """A hand (a doubler too), as `row` records it (its inputs, at least: the whole row
+        where a later row corrects the hand, `_keep`), is dealt: its points, the next dealer,
+        one more hand played (not a doubler or a hand passed into the pot); it takes the
+        doublings pending, or puts one in the queue; it moves the pot and the Bock owed."""
+        number = row.hand
+        assert number is not None and row.dealer is not None
         kind = row.kind
         counted = kind is not RowKind.DOUBLER and kind is not RowKind.POT
         consumed: list[int] = []
@@ -291,8 +246,7 @@ class Night(BockOwed):
         pot = self.pot  # (what the hand played for, if it did)
         if result is not None and (pot or result.pot or kind is RowKind.POT):
             self._pot_moved(number, kind, result)
-        if number in self.refs:
-            self._keep(number, row, deltas, consumed, result, pot)
+        self._keep(number, row, deltas, consumed, result, pot)
         if counted and (row.bock or (result is not None and result.bock_next)):
             self._bock_played(number, bool(row.bock), result)
 

@@ -22,7 +22,15 @@ from .numbers import (
     stats_records,
 )
 from .sheet import HandLines, RunningSeries, SheetRows, set_record
-from .words import change_text, marks, played_text, rules_in_force, rules_words, summary_text
+from .words import (
+    change_text,
+    marks,
+    pass_summary,
+    played_text,
+    rules_in_force,
+    rules_words,
+    summary_text,
+)
 
 __all__ = [
     "HandLines",
@@ -37,6 +45,7 @@ __all__ = [
     "hand_record",
     "marks",
     "next_hand",
+    "pass_summary",
     "played_text",
     "plays_pot",
     "pot_record",

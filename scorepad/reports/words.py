@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..games import BY_NAME as GAME_BY_NAME
 from ..games import WonBy
-from ..i18n import game_word, joined, ngettext
+from ..i18n import N_, game_word, joined, ngettext
 from ..i18n import gettext as _
 from ..ledger import HandView, Ledger, set_row_hands, set_row_text
 from ..rules import stored_summary_words
@@ -360,3 +360,44 @@ def rules_in_force(head: "Head", ledger: Ledger) -> str:
     if ledger.rules_line:
         return ledger.rules.summary()
     return stored_summary_words(head.start.note) if head.start.note else head.rules.name
+
+
+def pass_summary(night: Ledger) -> str:
+    """What a pass went through, in words: '29 hands, 2 corrections, 1 seat change'; where
+    not every numbered row is a hand that counts (as `standings` counts them), '40 rows of
+    hands, 39 hands counted (1 void), ...'."""
+
+    def count(n: int, one: str, many: str) -> str:
+        return ngettext(one, many, n).format(count=n)
+
+    corrections = night.corrected + sum(f.corrections for f in night.corrections.values())
+    numbered = count(night.last_hand, N_("{count} hand"), N_("{count} hands"))
+    if night.hands != night.last_hand:
+        void = len(night.voided)
+        penalties = len(night.penalties - night.voided)
+        pots = len(night.pot_rows - night.voided)
+        doublers = night.last_hand - night.hands - void - penalties - pots
+        why = [_("{count} void").format(count=void)] if void else []
+        if doublers:
+            why.append(count(doublers, N_("{count} doubler"), N_("{count} doublers")))
+        if pots:
+            why.append(_("{count} into the pot").format(count=pots))
+        if penalties:
+            why.append(count(penalties, N_("{count} penalty"), N_("{count} penalties")))
+        numbered = ngettext(
+            "{rows} row of hands, {hands} counted ({why})",
+            "{rows} rows of hands, {hands} counted ({why})",
+            night.last_hand,
+        ).format(
+            rows=night.last_hand,
+            hands=count(night.hands, N_("{count} hand"), N_("{count} hands")),
+            why=", ".join(why),
+        )
+    parts = [numbered, count(corrections, N_("{count} correction"), N_("{count} corrections"))]
+    if night.seat_changes:
+        parts.append(
+            count(night.seat_changes, N_("{count} seat change"), N_("{count} seat changes"))
+        )
+    if night.pot or night.pot_rows:
+        parts.append(_("the pot holds {pot}").format(pot=night.pot))
+    return ", ".join(parts)

@@ -6,39 +6,28 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..errors import ScorepadError, worded
 from ..i18n import gettext as _
+from . import files
 
 ENCODING = "utf-8"
-
-
 NEWLINE = "\r\n"  # RFC 4180
-
-
 BLOCK = 1 << 20  # (no larger than MAX_LINE: `corrections` relies on it)
-
-
 MAX_HEAD = 1 << 20  # the most the header, rules row and session row may hold together
-
-
 MAX_LINE = 1 << 20  # the longest line below the head read (a row scorepad writes is < 1 KiB)
-
-
 TORN = "the last line is incomplete (the machine may have stopped mid-write); run `scorepad repair`"
-
-
 VERIFY_HINT = "run `scorepad verify` to see every problem"
 
 REPAIR = "`scorepad repair`"  # named by every problem that `scorepad repair` mends
 
 
-def hinted(message: str, joint: str = "; ") -> str:
+def hinted(message: str) -> str:
     """A problem as a command that stops at it says it: what mends it, if `scorepad repair`
     does (the problem names it), else how to see every problem."""
-    return message if REPAIR in message else f"{message}{joint}{VERIFY_HINT}"
+    return message if REPAIR in message else f"{message}; {VERIFY_HINT}"
 
 
 class SessionError(ScorepadError):
@@ -84,6 +73,16 @@ def write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def blocks(fd: int, start: int, end: int) -> Iterator[bytes]:
+    """The bytes of an open file from `start` up to `end`, a block at a time."""
+    while start < end:
+        data = files.pread(fd, min(BLOCK, end - start), start)
+        if not data:
+            return
+        start += len(data)
+        yield data
 
 
 def fsync_dir(path: Path) -> None:

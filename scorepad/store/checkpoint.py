@@ -31,7 +31,6 @@ from ..errors import ScorepadError
 from ..i18n import gettext as _
 from ..text import is_digest
 from . import files
-from .base import write_all
 from .journal import temp_beside
 from .snapshot import Head, Snapshot
 
@@ -90,12 +89,6 @@ def confirm(snapshot: Snapshot, offset: int, lines: int, digest: str) -> Any:
     return hasher
 
 
-def load(snapshot: Snapshot, head: Head) -> Checkpoint | None:
-    """The checkpoint of the file, if there is one that fits it (see `read`); None for anything
-    else (the caller then reads the whole file)."""
-    return read(snapshot, head).checkpoint
-
-
 def read(snapshot: Snapshot, head: Head) -> Found:
     """The sidecar beside the file: its checkpoint when it is one of this version for this
     format and columns, its own digest holds, and it covers a whole number of lines of the
@@ -131,10 +124,10 @@ def _open(path: Path) -> int | None:
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
     except OSError:
+        regular = False
+    if not regular:
         os.close(fd)
         return None
     return fd
@@ -207,20 +200,16 @@ def save(head: Head, offset: int, lines: int, digest: str, state: dict[str, Any]
         fd, temp = temp_beside(head.path, follow=False)
     except ScorepadError:  # the folder takes no new file
         return False
-    try:  # (readable by whoever may read the session: a temp file is its owner's alone)
-        files.fchmod(fd, os.stat(head.path).st_mode & 0o666)
-        write_all(fd, raw)
-        os.close(fd)
-        fd = -1
+    try:
+        with os.fdopen(fd, "wb") as out:
+            # (readable by whoever may read the session: a temp file is its owner's alone)
+            files.fchmod(fd, os.stat(head.path).st_mode & 0o666)
+            out.write(raw)
         os.replace(temp, path)
     except OSError:
         with suppress(OSError):
             os.unlink(temp)
         return False
-    finally:
-        if fd >= 0:
-            with suppress(OSError):
-                os.close(fd)
     return True
 
 

@@ -429,9 +429,7 @@ def _json(text: str, kind: type, what: str, line: int) -> Any:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        raise LedgerError(
-            line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
-        ) from None
+        value = None
     if not isinstance(value, kind):
         raise LedgerError(
             line, _("{what}: {text!r} is not valid").format(what=what, text=text[:60])
@@ -485,20 +483,16 @@ class Codec:
         self.index = {name: at for at, name in enumerate(self.order)}
         self.player_at = tuple(self.index[p] for p in self.players)
         self.width = len(self.order)
-        self.canonical = {
-            p: p for p in self.players
-        }  # names read from JSON, as the header has them
-        # what decode reads: (column, place, kind of cell) for each column the file has
+        self.canonical = {p: p for p in self.players}  # names read, as the header has them
         # The schema's columns this file has (a player may be named like a newer column).
         self.columns = frozenset(n for n in self.order if n in BY_NAME and n not in self.canonical)
+        # what decode reads: (column, place, kind of cell) for each column the file has
         self._plan = tuple(
             (c.name, self.index[c.name], c.cell)
             for c in COLUMNS
             if c.name in self.columns and c.cell is not Cell.KIND
         )
         self._plan_stateless = tuple(p for p in self._plan if BY_NAME[p[0]].part is not Part.STATE)
-        # Lists of names as read (a night has few of them: each is read from its text once)
-        self._lists: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     def new(cls, players: Sequence[str], version: int = CREATED_VERSION) -> "Codec":
@@ -559,6 +553,8 @@ class Codec:
         """Whether a row can be written in this file as it is: its kind and every cell it fills
         are of this file's format (else the file is first rewritten in one that holds it)."""
         if KIND_SINCE.get(row.kind, 1) > self.version:
+            return False
+        if row.kind is RowKind.SET and row.deltas and self.version < SET_FROM_SINCE:
             return False
         return all(
             c.name in self.columns or getattr(row, c.name) == _DEFAULTS[c.name]
@@ -671,7 +667,7 @@ class Codec:
             elif not text.isspace():
                 deltas[player] = _int(text, f"{player}'s points", line)
         values["deltas"] = deltas
-        canonical, lists = self.canonical, self._lists
+        canonical = self.canonical
         for name, at, cell in self._plan if state else self._plan_stateless:
             text = cells[at]
             if not text:
@@ -684,13 +680,7 @@ class Codec:
                 else:
                     values[name] = _int(text, name, line)
             elif cell is _NAMES:
-                found_list = lists.get(text)
-                if found_list is None:
-                    found_list = _names(_json(text, list, name, line), canonical, name, line)
-                    if len(lists) > 1024:
-                        lists.clear()
-                    lists[text] = found_list
-                values[name] = found_list
+                values[name] = _names(_json(text, list, name, line), canonical, name, line)
             elif cell is _NAME:
                 found = canonical.get(text)
                 if found is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..i18n import gettext as _
 from . import files
-from .base import BLOCK, SessionError, fsync_dir, write_all
+from .base import BLOCK, SessionError, blocks, fsync_dir, write_all
 
 _JOURNAL = ".journal"
 
@@ -47,13 +47,8 @@ def _digest(fd: int) -> str:
     import hashlib
 
     digest = hashlib.sha256()
-    size, at = os.fstat(fd).st_size, 0
-    while at < size:
-        block = files.pread(fd, min(BLOCK, size - at), at)
-        if not block:
-            break
+    for block in blocks(fd, 0, os.fstat(fd).st_size):
         digest.update(block)
-        at += len(block)
     return digest.hexdigest()[:16]
 
 
@@ -113,16 +108,11 @@ def finish_rewrite(path: Path, locked_fd: int, journal: Path) -> None:
 
 def _is_prefix(fd: int, journal: Path) -> bool:
     """Whether the open file holds the start of the journal (a copy that was cut short)."""
-    size, at = os.fstat(fd).st_size, 0
+    size = os.fstat(fd).st_size
     if size > journal.stat().st_size:
         return False
     with open(journal, "rb") as source:
-        while at < size:
-            block = files.pread(fd, min(BLOCK, size - at), at)
-            if not block or source.read(len(block)) != block:
-                return False
-            at += len(block)
-    return True
+        return all(source.read(len(block)) == block for block in blocks(fd, 0, size))
 
 
 def tidy(path: Path, locked_fd: int) -> None:

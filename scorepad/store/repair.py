@@ -28,10 +28,7 @@ def _keep_copy(snapshot: Snapshot, backup: Path) -> None:
     fd, temp = temp_beside(backup, "cannot repair", follow=False)
     try:
         with os.fdopen(fd, "wb") as out:
-            for block in snapshot.blocks():
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
+            snapshot.copy_to(out.fileno())
         os.replace(temp, backup)
     except OSError:
         with suppress(OSError):
@@ -306,66 +303,54 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
     pending_line = 0
     quotes = 0
     rejected: list[tuple[bytes, int, str]] = []  # (the line, its number, what is said first)
-    line = 0
-    rest = b""
-    for block in [*snapshot.blocks(), b""]:
-        data = rest + block
-        if block:
-            cut = data.rfind(b"\n") + 1
-            lines = [piece + b"\n" for piece in data[:cut].split(b"\n")[:-1]]
-            rest = data[cut:]
+
+    def reject(record: bytes, at: int, why: str) -> None:
+        """Move a record that cannot be read as CSV out of the file, into FILE.rejected (never
+        lost); the rows below move up, as for a blank line."""
+        mending.removed.append(at)
+        mending.unreadable.append(at)
+        rejected.append((record, at, _moving(path, at, why)))
+        done.append(f"moved line {at}, which cannot be read as CSV, to {path.name}.rejected")
+
+    for line, raw in enumerate(snapshot.binary(), 1):
+        if not raw.endswith(b"\n"):  # the torn last line
+            if pending:
+                out.write(b"".join(pending))
+                pending = []
+            rejected.append((raw, line, ""))
+            done.append(
+                f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
+            )
+            continue
+        if not pending and not raw.strip():
+            blank_run.append((line, raw))
+            continue
+        if blank_run:  # blank lines before more rows
+            if not columns_known:  # (no columns to renumber: kept)
+                out.write(b"".join(blank for _, blank in blank_run))
+            else:
+                mending.removed += [at for at, _ in blank_run]
+            blank_run = []
+        if not pending:
+            pending_line = line
+        pending.append(raw)
+        quotes += raw.count(b'"')
+        if quotes % 2:  # (inside a quoted cell: the record goes on on the next line)
+            continue
+        record = b"".join(pending)
+        pending, quotes = [], 0
+        why = _unreadable(record) if columns_known and pending_line > 3 else None
+        if why is not None:
+            reject(record, pending_line, why)
         else:
-            lines, rest = ([data] if data else []), b""
-        for raw in lines:
-            line += 1
-            if not raw.endswith(b"\n"):  # the torn last line
-                if pending:
-                    out.write(b"".join(pending))
-                    pending = []
-                rejected.append((raw, line, ""))
-                done.append(
-                    f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
-                )
-                continue
-            if not pending and not raw.strip():
-                blank_run.append((line, raw))
-                continue
-            if blank_run:  # blank lines before more rows
-                if not columns_known:  # (no columns to renumber: kept)
-                    out.write(b"".join(blank for _, blank in blank_run))
-                else:
-                    mending.removed += [at for at, _ in blank_run]
-                blank_run = []
-            if not pending:
-                pending_line = line
-            pending.append(raw)
-            quotes += raw.count(b'"')
-            if quotes % 2:  # (inside a quoted cell: the record goes on on the next line)
-                continue
-            record = b"".join(pending)
-            pending, quotes = [], 0
-            why = _unreadable(record) if columns_known and pending_line > 3 else None
-            if why is not None:  # (out of the file, into FILE.rejected: never lost)
-                mending.removed.append(pending_line)  # (the rows below move up, as for a blank)
-                mending.unreadable.append(pending_line)
-                rejected.append((record, pending_line, _moving(path, pending_line, why)))
-                done.append(
-                    f"moved line {pending_line}, which cannot be read as CSV, to "
-                    f"{path.name}.rejected"
-                )
-                continue
             out.write(mending.record(record, pending_line))
-    if pending:  # (a quoted cell never closed)
+    if pending:  # (a quoted cell never closed: it runs to the end of the file)
         record = b"".join(pending)
         why = _unreadable(record) if columns_known and pending_line > 3 else None
-        if why is None:
+        if why is not None:
+            reject(record, pending_line, why)
+        else:
             out.write(record)
-        else:  # (it runs to the end of the file: moved out, as a line that cannot be read)
-            mending.unreadable.append(pending_line)
-            rejected.append((record, pending_line, _moving(path, pending_line, why)))
-            done.append(
-                f"moved line {pending_line}, which cannot be read as CSV, to {path.name}.rejected"
-            )
     removed = [at for at in mending.removed if at not in mending.unreadable]
     if removed:
         done.append(

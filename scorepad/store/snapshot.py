@@ -14,7 +14,7 @@ from ..i18n import gettext as _
 from ..rules import Rules, rules_from_dict
 from ..scoring import same_name
 from . import files
-from .base import BLOCK, MAX_HEAD, MAX_LINE, SessionError, file_error
+from .base import BLOCK, MAX_HEAD, MAX_LINE, SessionError, blocks, file_error, write_all
 from .format import (
     FORMAT_VERSION,
     Codec,
@@ -61,13 +61,6 @@ class _Bounded(io.RawIOBase):
         got = files.pread_into(self.fd, memoryview(buffer)[:want], self.pos)
         self.pos += got
         return got
-
-
-def _chunked(text: io.TextIOWrapper) -> io.TextIOWrapper:
-    """`text`, reading its bytes a block at a time (it reads 8 KiB otherwise, past the
-    buffer: a call of `_Bounded.readinto` each, 31,000 on a million hands)."""
-    text._CHUNK_SIZE = BLOCK  # type: ignore[attr-defined]
-    return text
 
 
 def bounded_lines(text: IO[str]) -> Iterator[str]:
@@ -135,32 +128,32 @@ class Snapshot:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def text(self) -> IO[str]:
-        """The snapshot as text, from the start (a BOM is skipped)."""
-        raw = io.BufferedReader(_Bounded(self.fd, self.size), BLOCK)
-        return _chunked(io.TextIOWrapper(raw, encoding="utf-8-sig", newline=""))
+    def text(self, offset: int = 0, end: int | None = None) -> IO[str]:
+        """The snapshot as text from byte `offset` (the start of a line; at 0 a BOM is
+        skipped), up to byte `end`, if given (the start of a line)."""
+        raw = _Bounded(self.fd, self.size if end is None else end)
+        raw.pos = offset
+        encoding = "utf-8-sig" if offset == 0 else "utf-8"
+        text = io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding=encoding, newline="")
+        # (a block at a time: it reads 8 KiB otherwise, a call of `_Bounded.readinto` each)
+        text._CHUNK_SIZE = BLOCK  # type: ignore[attr-defined]
+        return text
+
+    def binary(self) -> io.BufferedReader:
+        """The snapshot's bytes, from the start (iterated: a line at a time, with its end)."""
+        return io.BufferedReader(_Bounded(self.fd, self.size), BLOCK)
 
     def lines(self) -> Iterator[str]:
         """The snapshot's lines, each read in bounded memory: a line longer than MAX_LINE raises
         LineTooLong (for the CSV reader, which would otherwise hold it whole)."""
-        self._text = self.text()
-        return bounded_lines(self._text)
-
-    def lines_on(self, bounded: bool) -> Iterable[str]:
-        """The lines after those `lines()` gave: each checked against MAX_LINE as it is read,
-        or, when a pass over the bytes found no line that long (`bounded` false), the text
-        stream itself (iterated by the CSV reader in C, much faster)."""
-        return bounded_lines(self._text) if bounded else self._text
+        return bounded_lines(self.text())
 
     def lines_from(self, offset: int, bounded: bool, end: int | None = None) -> Iterable[str]:
-        """The lines from byte `offset` on (the start of a line past the head), as `lines_on`
-        gives them; up to byte `end`, if given (the start of a line)."""
-        raw = _Bounded(self.fd, self.size if end is None else end)
-        raw.pos = offset
-        self._text = _chunked(
-            io.TextIOWrapper(io.BufferedReader(raw, BLOCK), encoding="utf-8", newline="")
-        )
-        return bounded_lines(self._text) if bounded else self._text
+        """The lines from byte `offset` on (see `text`): each checked against MAX_LINE as it is
+        read, or, when a pass over the bytes found no line that long (`bounded` false), the
+        text stream itself (iterated by the CSV reader in C, much faster)."""
+        text = self.text(offset, end)
+        return bounded_lines(text) if bounded else text
 
     def torn(self) -> bool:
         """Whether the last line lacks its line end (a write that did not finish)."""
@@ -168,13 +161,13 @@ class Snapshot:
 
     def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
         """The snapshot's bytes from `start` on (up to `end`, if given), a block at a time."""
-        pos, end = start, self.size if end is None else end
-        while pos < end:
-            data = files.pread(self.fd, min(BLOCK, end - pos), pos)
-            if not data:
-                return
-            pos += len(data)
-            yield data
+        return blocks(self.fd, start, self.size if end is None else end)
+
+    def copy_to(self, fd: int) -> None:
+        """Write the snapshot's bytes to an open file, and fsync it."""
+        for block in self.blocks():
+            write_all(fd, block)
+        os.fsync(fd)
 
     def read_head(self) -> "tuple[Head, csv.Reader]":  # type: ignore[name-defined]
         """Read and check the header, rules row and session row; returns the head and the CSV
@@ -193,6 +186,7 @@ class Snapshot:
                 ),
                 1,
             )
+        ends = min(3, start.count(b"\n"))  # (of the head's lines: `start` holds them, or all)
         reader = csv.reader(self.lines(), strict=True)
         records: list[list[str]] = []
         codec = None
@@ -204,7 +198,7 @@ class Snapshot:
                     path, _("the file ends before its rules and session rows"), number
                 ) from None
             except csv.Error as exc:
-                if self.torn() and self.head_line_ends() < number:  # (torn inside quotes)
+                if self.torn() and ends < number:  # (torn inside quotes)
                     raise SessionError(
                         path, _("the line is incomplete; run `scorepad repair`"), number
                     ) from None
@@ -226,23 +220,10 @@ class Snapshot:
                     codec = Codec.from_header(cells)
                 except LedgerError as exc:
                     raise SessionError(path, exc.message, 1) from None
-        if self.torn():
-            ends = self.head_line_ends()
-            if ends < 3:
-                raise SessionError(
-                    path, _("the line is incomplete; run `scorepad repair`"), ends + 1
-                )
+        if self.torn() and ends < 3:
+            raise SessionError(path, _("the line is incomplete; run `scorepad repair`"), ends + 1)
         assert codec is not None
         return _head(path, codec, *records[1:]), reader
-
-    def head_line_ends(self) -> int:
-        """How many of the first three lines end (3 when the head is whole)."""
-        ends = 0
-        for block in self.blocks():
-            ends += block.count(b"\n")
-            if ends >= 3:
-                return 3
-        return ends
 
 
 def _version(path: Path, codec: Codec, rules_cells: Sequence[str]) -> int:

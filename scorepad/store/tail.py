@@ -20,45 +20,14 @@ _TAIL_CHUNK = 64 * 1024
 
 def tail(snapshot: Snapshot, head: Head) -> tuple[Row, int]:
     """The last row (or the session row) and the last hand number, reading only the tail."""
-    path, size = head.path, snapshot.size
     if snapshot.torn():
-        raise SessionError(path, TORN, line_count(snapshot) + 1)
-    chunk = _TAIL_CHUNK
-    while True:
-        start = max(0, size - chunk)
-        data = files.pread(snapshot.fd, size - start, start)
-        lines = data.split(b"\n")[:-1]  # the file ends with a newline
-        if start > 0:
-            lines = lines[1:]  # the first piece may be part of a line
-        last, last_hand = _scan_back(snapshot, head, lines, start == 0)
-        if last is not None and last_hand is not None:
-            return last, last_hand
-        if start == 0:
-            raise SessionError(path, _("no session row found"), 3)
-        if not lines and chunk > MAX_LINE:  # not one whole line in the end of the file
-            raise SessionError(path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot))
-        chunk *= 4
-
-
-def last_rows(snapshot: Snapshot, head: Head) -> tuple[Row, Row]:
-    """The last row and the one before it (the session row standing for rows not there)."""
-    chunk = _TAIL_CHUNK
-    while True:
-        start = max(0, snapshot.size - chunk)
-        lines = files.pread(snapshot.fd, snapshot.size - start, start).split(b"\n")[:-1]
-        body = lines[3:] if start == 0 else lines[1:]
-        if len(body) < 2 and start > 0 and chunk > 2 * MAX_LINE:
-            raise SessionError(
-                snapshot.path, f"{TOO_LONG}; {VERIFY_HINT}", line_count(snapshot) - len(body)
-            )
-        if len(body) >= 2 or start == 0:
-            rows = [
-                _tail_row(snapshot, head, raw, len(body) - at)
-                for at, raw in enumerate(body[-2:], len(body) - min(2, len(body)))
-            ]
-            rows = [head.start] * (2 - len(rows)) + rows
-            return rows[0], rows[1]
-        chunk *= 4
+        raise SessionError(head.path, TORN, line_count(snapshot) + 1)
+    last = None
+    for row in _rows_back(snapshot, head):
+        last = last or row
+        if row.hand is not None:
+            return last, row.hand
+    return last or head.start, 0
 
 
 def row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
@@ -83,23 +52,6 @@ def row_at_line(snapshot: Snapshot, head: Head, line: int) -> Row:
         return head.codec.decode(cells, line)
     except (UnicodeDecodeError, csv.Error, StopIteration, LedgerError) as exc:
         raise SessionError(head.path, hinted(f"cannot read this line: {exc}"), line) from None
-
-
-def _scan_back(
-    snapshot: Snapshot, head: Head, lines: list[bytes], whole: bool
-) -> tuple[Row | None, int | None]:
-    """Walk lines from the end: the last row, and the number of the last hand row."""
-    last = None
-    body = lines[3:] if whole else lines
-    for index in range(len(body) - 1, -1, -1):
-        row = _tail_row(snapshot, head, body[index], len(body) - index)
-        if last is None:
-            last = row
-        if row.hand is not None:
-            return last, row.hand
-    if whole:
-        return last or head.start, 0
-    return last, None
 
 
 def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
@@ -129,20 +81,30 @@ def _tail_row(snapshot: Snapshot, head: Head, raw: bytes, from_end: int) -> Row:
 def rows_back(snapshot: Snapshot, head: Head) -> Iterator[Row]:
     """The rows below the head from the last one up, each with its line: read a chunk at a
     time from the end, so a walk back through the last few changes reads only them."""
-    line = total = line_count(snapshot)  # (the file ends with a line end: `tail` says so)
-    pos, buffer = snapshot.size, b""  # `buffer`: the bytes from `pos` to the rows not given
-    while line > 3:
+    total = line_count(snapshot)  # (the file ends with a line end: `tail` says so)
+    for from_end, row in enumerate(_rows_back(snapshot, head)):
+        yield row._replace(line=total - from_end)
+
+
+def _rows_back(snapshot: Snapshot, head: Head) -> Iterator[Row]:
+    """The rows below the head from the last one up (`line` not set: counting the lines above
+    would read the whole file)."""
+    pos, buffer, from_end = snapshot.size, b"", 0  # `buffer`: the bytes from `pos` not given
+    while True:
         start = max(0, pos - _TAIL_CHUNK)
         buffer = files.pread(snapshot.fd, pos - start, start) + buffer
         pos = start
         pieces = buffer.split(b"\n")[:-1]
         if start > 0:  # the first piece may be the end of a line that began before the chunk
-            buffer = (pieces[0] + b"\n") if pieces else buffer
+            buffer = pieces[0] + b"\n"
             pieces = pieces[1:]
             if len(buffer) > MAX_LINE:
-                raise SessionError(head.path, f"{TOO_LONG}; {VERIFY_HINT}", line - len(pieces))
+                line = line_count(snapshot) - from_end - len(pieces)
+                raise SessionError(head.path, f"{TOO_LONG}; {VERIFY_HINT}", line)
+        else:
+            pieces = pieces[3:]  # (the head: `read_head` read its three lines)
         for raw in reversed(pieces):
-            if line <= 3:
-                return
-            yield _tail_row(snapshot, head, raw, total - line + 1)._replace(line=line)
-            line -= 1
+            from_end += 1
+            yield _tail_row(snapshot, head, raw, from_end)
+        if start == 0:
+            return

@@ -1,12 +1,12 @@
-"""New session files and new rows: `create`, `append` (one write, fsynced), `add_column` (a
-new player's column: an atomic rewrite)."""
+"""New session files and new rows: `create`, `append` (one write, fsynced), and the atomic
+rewrites: `add_column` (a new player's column) and `upgrade` (a newer format)."""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 
@@ -16,10 +16,14 @@ from ..rules import Rules
 from . import files
 from .base import ENCODING, NEWLINE, SessionError, encode, fsync_dir, write_all
 from .format import (
+    BY_NAME,
+    CREATED_VERSION,
     Codec,
+    LedgerError,
     Row,
     RowKind,
     check_new_name,
+    header,
 )
 from .journal import commit, temp_beside
 from .snapshot import Head, Snapshot
@@ -41,7 +45,6 @@ def create(path: Path, players: Sequence[str], rules: Rules, first_dealer: str, 
         dealer=first_dealer,
         next_dealer=first_dealer,
         seated=players,
-        pending=0,
         totals=dict.fromkeys(players, 0),
         note=stored_summary,
         time=time,
@@ -110,26 +113,65 @@ def add_column(
     """Rewrite the session with a column for a new player, then the rows that seat them.
 
     `codec` is the new file's: the old one with one player inserted; that column is empty in
-    every row so far. One atomic rewrite (see `commit`) that streams the old file, so it needs
-    no more memory for a longer night. The caller holds the lock on `locked_fd`.
+    every row so far. The caller holds the lock on `locked_fd`.
     """
     (name,) = [p for p in codec.players if p not in head.players]
     at = codec.index[name]
+
+    def rows(reader: Iterator[list[str]]) -> Iterator[list[str]]:
+        for number, cells in enumerate(reader):
+            cells.insert(at, name if number == 0 else "")
+            yield cells
+        yield from (codec.encode(row) for row in new_rows)
+
+    _rewrite(path, locked_fd, rows)
+
+
+def upgrade(path: Path, locked_fd: int, head: Head, version: int = CREATED_VERSION) -> None:
+    """Rewrite a session of an older format in a newer one (`version`: at least the format a
+    new session is written in): every row decoded by the columns it has and written with the
+    columns of that format. The caller holds the lock on `locked_fd`."""
+    version = max(version, CREATED_VERSION)
+    named = [p for p in head.players if p in BY_NAME and BY_NAME[p].since <= version]
+    if named:
+        raise SessionError(
+            path,
+            _(
+                "this change needs the file in format {version}, which has a column "
+                "named {named!r}, the name of a player here: the file is as it was (what "
+                "it records is read as before; a change that needs the newer format "
+                "cannot be made in it)"
+            ).format(version=version, named=named[0]),
+        )
+    new = Codec(head.codec.players, header(head.codec.players, version), version)
+
+    def rows(reader: Iterator[list[str]]) -> Iterator[list[str]]:
+        yield list(new.order)
+        next(reader)
+        for line, cells in enumerate(reader, 2):
+            yield new.encode(head.codec.decode(cells, line))
+
+    _rewrite(path, locked_fd, rows)
+
+
+def _rewrite(
+    path: Path, locked_fd: int, rows: Callable[[Iterator[list[str]]], Iterable[list[str]]]
+) -> None:
+    """Rewrite the session as `rows` makes its rows from the old ones: one atomic rewrite (see
+    `commit`) that streams the old file, so it needs no more memory for a longer night."""
     fd, temp = temp_beside(path)
     try:
         with (
             os.fdopen(fd, "w", encoding=ENCODING, newline="") as out,
             Snapshot(path, fd=locked_fd) as snapshot,
         ):
-            writer = csv.writer(out, lineterminator=NEWLINE)
-            for number, cells in enumerate(csv.reader(snapshot.text(), strict=True)):
-                cells.insert(at, name if number == 0 else "")
-                writer.writerow(cells)
-            writer.writerows(codec.encode(row) for row in new_rows)
+            csv.writer(out, lineterminator=NEWLINE).writerows(
+                rows(csv.reader(snapshot.text(), strict=True))
+            )
             out.flush()
             os.fsync(out.fileno())
         commit(path, locked_fd, temp)
-    except (OSError, csv.Error) as exc:
+    except (OSError, csv.Error, LedgerError) as exc:
         with suppress(OSError):
             os.unlink(temp)
         raise SessionError(
