@@ -236,9 +236,12 @@ def test_answers_let_go_when_the_tables_are_full_leave_the_answers_right(
     monkeypatch.setattr(search, "TABLE_SIZE", 2)
     trims = []
     make_room = search.Searcher._make_room
-    monkeypatch.setattr(
-        search.Searcher, "_make_room", lambda self: (trims.append(1), make_room(self))
-    )
+
+    def counted(self: Searcher) -> None:
+        trims.append(1)
+        make_room(self)
+
+    monkeypatch.setattr(search.Searcher, "_make_room", counted)
     for seed in range(30):
         position = random_position(random.Random(seed), kind, 3, seed % int(KINDS[kind][1]))
         level, points = minimax(position)
