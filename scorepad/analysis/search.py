@@ -174,7 +174,8 @@ class Searcher:
         # a yes of the side's: the least any of the others' cards leaves it (or the first good
         # card's); a no: the most any of the side's cards could reach (or the first bad one's)
         bound = 1 << 20 if not ours else 0
-        tries = position.tries()
+        # (in the last three tricks, the few cards cost less to try than to sort and sift)
+        tries = position.tries() if position.tricks_left > 3 else list(position.legal())
         if key is not None:
             best = self.best[position.tricks_left]
             first = best.get(key)
