@@ -2,6 +2,7 @@
 `--set KEY=VALUE` overrides laid over it. Every setting has a dotted key, which makes overlaying,
 validating and printing one simple pass over a flat mapping."""
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -190,6 +191,14 @@ def leaster_places_divide(places: Sequence[int], players: int) -> bool:
 
 
 def _preset_flat(name: str) -> dict[str, Any]:
+    """A bundled preset's settings (a copy of them: the caller may change it)."""
+    return dict(_read_preset(name))
+
+
+@functools.cache
+def _read_preset(name: str) -> dict[str, Any]:
+    """A bundled preset's settings, read once a process (a season reads a night's table and
+    money from its preset a night)."""
     import tomllib  # only when a preset is read, not when a session replays its own table
 
     # (beside this module in the package: importlib.resources would cost more to import than
