@@ -15,10 +15,12 @@ from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     WholeRange,
-    currency_symbol,
+    currency_option,
     night_stats,
     open_session,
+    placings_option,
     race_line,
+    rate_option,
     session_file_option,
     session_files,
     table_format_option,
@@ -34,17 +36,10 @@ if TYPE_CHECKING:
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.option(
-    "--rate",
-    metavar="AMOUNT",
-    help="Money per game point, e.g. 0.25. Default: the table's rate, else 1.",
-)
-@click.option(
-    "--currency",
-    metavar="SYMBOL",
-    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
-    help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
-    "currency, else $.",
+@rate_option("Money per game point, e.g. 0.25. Default: the table's rate, else 1.")
+@currency_option(
+    "Currency symbol to show amounts with (up to 5 characters). Default: the table's "
+    "currency, else $."
 )
 @table_format_option()
 @session_file_option
@@ -375,30 +370,19 @@ def _calls_table(records: Sequence[dict[str, Any]], fmt: str) -> None:
     show_default=True,
     help="With --rating: a player with fewer hands is shown no rating.",
 )
-@click.option(
-    "--placings",
-    "placings_spec",
-    is_flag=False,
-    flag_value="default",
-    default=None,
-    metavar="[N,N,...]",
-    help="Rank each night's players and give ranking points by place (ties share the points "
+@placings_option(
+    "Rank each night's players and give ranking points by place (ties share the points "
     "of the places they cover); the table is ordered by them, game points beside. Default "
     "points by head count: 4 players 2,1,-1,-2; 5 players 2,1,0,-1,-2; 6 players "
-    "3,2,1,-1,-2,-3; or the table's own, best place first (3,1,0,-1,-4).",
+    "3,2,1,-1,-2,-3; or the table's own, best place first (3,1,0,-1,-4)."
 )
-@click.option(
-    "--rate",
-    metavar="AMOUNT",
-    help="Add who pays whom over all the nights, at this much a game point. Default: each "
-    "night's table's rate (with none, no settlement).",
+@rate_option(
+    "Add who pays whom over all the nights, at this much a game point. Default: each "
+    "night's table's rate (with none, no settlement)."
 )
-@click.option(
-    "--currency",
-    metavar="SYMBOL",
-    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
-    help="Currency symbol to show amounts with (up to 5 characters). Default: the tables' "
-    "currency, else $.",
+@currency_option(
+    "Currency symbol to show amounts with (up to 5 characters). Default: the tables' "
+    "currency, else $."
 )
 @table_format_option()
 def season(

@@ -14,12 +14,13 @@ from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     allow_host_option,
-    currency_symbol,
+    currency_option,
     host_option,
     max_listeners_option,
     open_session,
     page_language_option,
     port_option,
+    rate_option,
     session_file_option,
 )
 
@@ -46,18 +47,13 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}|\*\.[A-Za-z0-9.-]{1,250}")
 )
 @allow_host_option
 @max_listeners_option
-@click.option(
-    "--rate",
-    metavar="AMOUNT",
-    help="Show the money and the settlement too, at this much a game point (as settle --rate; "
-    "a Bavarian tariff is in cents: 0.01). Default: the table's rate; with none, no money.",
+@rate_option(
+    "Show the money and the settlement too, at this much a game point (as settle --rate; "
+    "a Bavarian tariff is in cents: 0.01). Default: the table's rate; with none, no money."
 )
-@click.option(
-    "--currency",
-    metavar="SYMBOL",
-    callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
-    help="Currency symbol to show amounts with (up to 5 characters). Default: the table's "
-    "currency, else $.",
+@currency_option(
+    "Currency symbol to show amounts with (up to 5 characters). Default: the table's "
+    "currency, else $."
 )
 @click.option(
     "--hands",

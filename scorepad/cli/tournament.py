@@ -19,6 +19,7 @@ from ._common import (
     host_option,
     max_listeners_option,
     page_language_option,
+    placings_option,
     port_option,
     split_names,
     table_format_option,
@@ -122,16 +123,10 @@ def _players_file(ctx: click.Context, param: click.Parameter, value: Path | None
     help="What breaks a tie on points, in order: solos (solos, wenz, geier and picker-alone "
     "hands won), best-round, last-round, name (orders, but tied players share the place).",
 )
-@click.option(
-    "--placings",
-    "placings_spec",
-    is_flag=False,
-    flag_value="default",
-    default=None,
-    metavar="[N,N,...]",
-    help="Count league placings: each round, each table's players ranked by their points there "
+@placings_option(
+    "Count league placings: each round, each table's players ranked by their points there "
     "and given ranking points by place (as season --placings gives them); the standings go "
-    "by the ranking points, the game points beside them, then the tie-breaks.",
+    "by the ranking points, the game points beside them, then the tie-breaks."
 )
 def new(
     folder: Path,
