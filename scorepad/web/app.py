@@ -47,7 +47,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
@@ -470,31 +470,34 @@ def hand_routes(board: Board) -> list[Route]:
         text = in_language(language, message).format(hand=request.path_params["number"])
         return JSONResponse({"error": text}, 404)
 
-    async def get_hand(request: Request) -> Response:
-        """What the hand view offers for a hand: its hand file, and whether it is analysed."""
+    async def answer(request: Request, make: Callable[[int, str], Awaitable[Response]]) -> Response:
+        """A hand's answer: the board read again, the hand looked up (404 when the session
+        has no such hand), then `make(number, language)` (500 when the session cannot be
+        read: the state says so too)."""
         language = board.want(reader_language(request))
         await board.refresh()
         number = hand_number(request)
         if number is None:
             return no_hand(request, language)
         try:
-            about = await asyncio.to_thread(board.analyses.about, number, language)
-        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
+            return await make(number, language)
+        except ScorepadError as exc:
             return JSONResponse({"error": str(exc)}, 500)
-        return JSONResponse(about)
+
+    async def about(number: int, language: str) -> Response:
+        return JSONResponse(await asyncio.to_thread(board.analyses.about, number, language))
+
+    async def analysis(number: int, language: str) -> Response:
+        found = await board.analyses.analysis(number, language)
+        return JSONResponse(found.body, found.status, found.headers)
+
+    async def get_hand(request: Request) -> Response:
+        """What the hand view offers for a hand: its hand file, and whether it is analysed."""
+        return await answer(request, about)
 
     async def get_analysis(request: Request) -> Response:
         """A replayed hand's open-card analysis (`analyze --format json`'s object of a hand)."""
-        language = board.want(reader_language(request))
-        await board.refresh()
-        number = hand_number(request)
-        if number is None:
-            return no_hand(request, language)
-        try:
-            answer = await board.analyses.analysis(number, language)
-        except ScorepadError as exc:  # (the session cannot be read: the state says so too)
-            return JSONResponse({"error": str(exc)}, 500)
-        return JSONResponse(answer.body, answer.status, answer.headers)
+        return await answer(request, analysis)
 
     return [
         Route("/api/hands/{number:int}", get_hand, methods=["GET"]),
