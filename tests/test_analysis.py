@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad.analysis import LEVELS, analyse
-from scorepad.analysis.deals import KINDS, random_hand, random_position
-from scorepad.analysis.position import Position, position_for
-from scorepad.analysis.search import Searcher
-from scorepad.names import MAKE
+from scorepad.analysis.deals import KINDS, random_hand, random_line, random_position, random_ramsch
+from scorepad.analysis.position import Position, position_for, ramsch_view
+from scorepad.analysis.ramsch import RAMSCH_OUTCOMES, ramsch_value
+from scorepad.analysis.search import ALL, NONE, Goal, Searcher
+from scorepad.names import MAKE, TOTAL_POINTS
 from scorepad.replay import HandFile, replay, rules_for
 from scorepad.replay.tricks import Play, play_problems
 from scorepad.rules import Rules
@@ -250,3 +251,70 @@ def test_answers_let_go_when_the_tables_are_full_leave_the_answers_right(
         assert searcher.best_points() == points
         assert searcher.kept <= 2
     assert trims
+
+
+# --- a Ramsch: each player for themself -------------------------------------------------
+
+
+def ramsch_minimax(position: Position, seat: int) -> tuple[int, bool, bool]:
+    """From `seat`'s view of a Ramsch (`ramsch_view`), every legal card tried: the fewest card
+    points the player can make sure of taking, and whether he can make sure of a Jungfrau (no
+    trick) and of a Durchmarsch (every trick). The others play against him."""
+    if position.tricks_left == 0:  # (his tricks are the ones not counted)
+        return position.other_points, position.other_tricks == 0, position.side_tricks == 0
+    results = []
+    for number in position.legal():
+        position.play(number)
+        results.append(ramsch_minimax(position, seat))
+        position.undo()
+    if position.to_move() == seat:
+        return (
+            min(r[0] for r in results),
+            any(r[1] for r in results),
+            any(r[2] for r in results),
+        )
+    return max(r[0] for r in results), all(r[1] for r in results), all(r[2] for r in results)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 3), seat=st.integers(0, 3))
+def test_a_ramsch_seat_agrees_with_plain_minimax(
+    seed: int, tricks: int, extra: int, seat: int
+) -> None:
+    rng = random.Random(seed)
+    hand = random_ramsch(rng)
+    position = ramsch_view(hand, rules_for(hand), hand.players[seat])
+    random_line(rng, position, (8 - tricks) * 4 + extra)
+    fewest, jungfrau, durchmarsch = ramsch_minimax(position, seat)
+    history = list(position.history)
+    searcher = Searcher(position)
+    assert TOTAL_POINTS - searcher.best_points() == fewest
+    assert searcher.reaches(Goal(0, ALL)) == jungfrau
+    assert searcher.reaches(Goal(0, NONE)) == durchmarsch
+    assert position.history == history
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), seat=st.integers(0, 3))
+def test_a_ramsch_seat_value_moves_only_against_its_player(
+    seed: int, tricks: int, seat: int
+) -> None:
+    # another's card can only keep or better a player's value; his own only keep or worsen it,
+    # and one of his keeps it
+    rng = random.Random(seed)
+    hand = random_ramsch(rng)
+    position = ramsch_view(hand, rules_for(hand), hand.players[seat])
+    random_line(rng, position, (8 - tricks) * 4 + seed % 4)
+    before = ramsch_value(Searcher(position))
+    own = position.to_move() == seat
+    after = []
+    for number in position.legal():
+        position.play(number)
+        after.append(ramsch_value(Searcher(position)))
+        position.undo()
+    ranks = [RAMSCH_OUTCOMES.index(v.outcome) * 1000 + (v.points or 0) for v in after]
+    best = RAMSCH_OUTCOMES.index(before.outcome) * 1000 + (before.points or 0)
+    if own:
+        assert min(ranks) == best
+    else:
+        assert max(ranks) <= best
