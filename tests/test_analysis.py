@@ -2,6 +2,7 @@
 equivalent cards) on random endgames of every kind of game, and its invariants."""
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -135,6 +136,7 @@ def check_perfect_deal(kind: str, seed: int) -> None:
     assert replay(hand, rules).ok or all(p.player is None for p in replay(hand, rules).problems)
     found = analyse(hand, rules)
     assert found.mistakes == ()
+    assert found.start is not None
     assert found.start.outcome == LEVELS[level] == found.cards[-1].after.outcome
     # the outcome is the hand's: the start's value is what the last card leaves
     assert all(v.before.outcome == found.start.outcome for v in found.cards)
@@ -318,3 +320,34 @@ def test_a_ramsch_seat_value_moves_only_against_its_player(
         assert min(ranks) == best
     else:
         assert max(ranks) <= best
+
+
+def test_a_ramsch_played_perfectly_from_every_seat_has_no_mistake() -> None:
+    # the sample Ramsch's deal (its searches are quick), each card one that keeps its player's
+    # value from his seat (the first such, by the order of the cards)
+    from scorepad.replay import parse_hand_file
+
+    text = (Path(__file__).parent.parent / "sample_sessions/hands/ramsch-mistake.txt").read_text()
+    hand = parse_hand_file("\n".join(x for x in text.splitlines() if not x.startswith("trick:")))
+    rules = rules_for(hand)
+    views = [Searcher(ramsch_view(hand, rules, p)) for p in hand.players]
+    played = []
+    while views[0].position.tricks_left:
+        searcher = views[views[0].position.to_move()]
+        position = searcher.position
+        before = ramsch_value(searcher)
+        for number in position.legal():
+            position.play(number)
+            kept = ramsch_value(searcher) == before
+            position.undo()
+            if kept:
+                break
+        else:
+            raise AssertionError("no card keeps the value")
+        played.append(position.cards[number])
+        for view in views:
+            view.position.play(number)
+    hand.tricks = [(0, played[i : i + 4]) for i in range(0, len(played), 4)]
+    found = analyse(hand, rules)
+    assert found.mistakes == ()
+    assert found.ramsch is not None and found.ramsch["Anni"].outcome == "durchmarsch"

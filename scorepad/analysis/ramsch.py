@@ -55,7 +55,9 @@ def analyse_ramsch(
             seat = views[0].position.to_move()
             searcher = views[seat]
             played = len(searcher.position.history)
-            before = latest[seat] if when[seat] == played else ramsch_value(searcher, latest[seat], 1)
+            before = (
+                latest[seat] if when[seat] == played else ramsch_value(searcher, latest[seat], 1)
+            )
             verdict = _card(searcher, trick, card, before)
             number = searcher.position.cards.index(card)
             for view in views:
@@ -71,7 +73,6 @@ def ramsch_value(searcher: Searcher, was: Value | None = None, bound: int = 0) -
     """The value of the searcher's player from here. `was` is his value before the card just
     played and `bound` which way that card can have moved it: +1 (another's card) only
     better, -1 (his own) only worse."""
-    position = searcher.position
     outcome = was.outcome if was is not None else ""
     if bound > 0 and outcome in ("durchmarsch", "jungfrau"):
         return was  # type: ignore[return-value]

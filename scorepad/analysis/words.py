@@ -163,7 +163,10 @@ def _ramsch_card_line(verdict: CardVerdict) -> str:
             better=_either(verdict.better),
         )
     return _("{where} lost {lost} (now {after}); {better} kept {lost}").format(
-        where=where, lost=_the_ramsch(before), after=_a_ramsch(after), better=_either(verdict.better)
+        where=where,
+        lost=_the_ramsch(before),
+        after=_a_ramsch(after),
+        better=_either(verdict.better),
     )
 
 
