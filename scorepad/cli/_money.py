@@ -3,7 +3,7 @@ else the table's `rate` and `currency`, and where each came from; a season's set
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,38 @@ from ..i18n import ngettext
 
 if TYPE_CHECKING:
     from ..rules import Rules
+
+
+def currency_option(help: str) -> Callable[..., Any]:
+    """Add `--currency SYMBOL` (checked by `currency_symbol`; None when not given)."""
+    return click.option(
+        "--currency",
+        metavar="SYMBOL",
+        callback=lambda ctx, param, value: None if value is None else currency_symbol(value),
+        help=help,
+    )
+
+
+def rate_option(help: str) -> Callable[..., Any]:
+    """Add `--rate AMOUNT` (money per game point, read by the command; None when not given)."""
+    return click.option("--rate", metavar="AMOUNT", help=help)
+
+
+def currency_symbol(symbol: str) -> str:
+    """A currency symbol as it may stand before every amount (`--currency` of `settle` and
+    `serve`): short, on one line, and not the start of a spreadsheet formula (`--format tsv` is
+    read by spreadsheets)."""
+    from ..store.format import FORMULA_STARTS
+
+    if len(symbol) > 5 or any(not c.isprintable() for c in symbol):
+        raise click.BadParameter(_("a symbol of up to 5 printable characters, e.g. $, €, EUR"))
+    if symbol.startswith(FORMULA_STARTS):
+        raise click.BadParameter(
+            _("{symbol}: a symbol cannot start with {start}").format(
+                symbol=repr(symbol), start=symbol[0]
+            )
+        )
+    return symbol
 
 
 class TableMoney:

@@ -15,18 +15,16 @@ from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     WholeRange,
-    currency_option,
     night_stats,
     open_session,
     placings_option,
     race_line,
-    rate_option,
     session_file_option,
     session_files,
     table_format_option,
     use_color,
 )
-from ._money import TableMoney, season_money, table_money
+from ._money import TableMoney, currency_option, rate_option, season_money, table_money
 
 if TYPE_CHECKING:
     from ..ledger import Ledger

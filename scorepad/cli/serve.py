@@ -14,15 +14,14 @@ from ..i18n import gettext as _
 from ._common import (
     CONTEXT_SETTINGS,
     allow_host_option,
-    currency_option,
     host_option,
     max_listeners_option,
     open_session,
     page_language_option,
     port_option,
-    rate_option,
     session_file_option,
 )
+from ._money import currency_option, rate_option
 
 if TYPE_CHECKING:
     from ..web.follow import LiveBoard
