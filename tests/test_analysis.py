@@ -2,16 +2,18 @@
 equivalent cards) on random endgames of every kind of game, and its invariants."""
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad.analysis import LEVELS, analyse
-from scorepad.analysis.deals import KINDS, random_hand, random_position
-from scorepad.analysis.position import Position, position_for
-from scorepad.analysis.search import Searcher
-from scorepad.names import MAKE
+from scorepad.analysis.deals import KINDS, random_hand, random_line, random_position, random_ramsch
+from scorepad.analysis.position import Position, position_for, ramsch_view
+from scorepad.analysis.ramsch import RAMSCH_OUTCOMES, ramsch_value
+from scorepad.analysis.search import ALL, NONE, Goal, Searcher
+from scorepad.names import MAKE, TOTAL_POINTS
 from scorepad.replay import HandFile, replay, rules_for
 from scorepad.replay.tricks import Play, play_problems
 from scorepad.rules import Rules
@@ -134,6 +136,7 @@ def check_perfect_deal(kind: str, seed: int) -> None:
     assert replay(hand, rules).ok or all(p.player is None for p in replay(hand, rules).problems)
     found = analyse(hand, rules)
     assert found.mistakes == ()
+    assert found.start is not None
     assert found.start.outcome == LEVELS[level] == found.cards[-1].after.outcome
     # the outcome is the hand's: the start's value is what the last card leaves
     assert all(v.before.outcome == found.start.outcome for v in found.cards)
@@ -250,3 +253,101 @@ def test_answers_let_go_when_the_tables_are_full_leave_the_answers_right(
         assert searcher.best_points() == points
         assert searcher.kept <= 2
     assert trims
+
+
+# --- a Ramsch: each player for themself -------------------------------------------------
+
+
+def ramsch_minimax(position: Position, seat: int) -> tuple[int, bool, bool]:
+    """From `seat`'s view of a Ramsch (`ramsch_view`), every legal card tried: the fewest card
+    points the player can make sure of taking, and whether he can make sure of a Jungfrau (no
+    trick) and of a Durchmarsch (every trick). The others play against him."""
+    if position.tricks_left == 0:  # (his tricks are the ones not counted)
+        return position.other_points, position.other_tricks == 0, position.side_tricks == 0
+    results = []
+    for number in position.legal():
+        position.play(number)
+        results.append(ramsch_minimax(position, seat))
+        position.undo()
+    if position.to_move() == seat:
+        return (
+            min(r[0] for r in results),
+            any(r[1] for r in results),
+            any(r[2] for r in results),
+        )
+    return max(r[0] for r in results), all(r[1] for r in results), all(r[2] for r in results)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), extra=st.integers(0, 3), seat=st.integers(0, 3))
+def test_a_ramsch_seat_agrees_with_plain_minimax(
+    seed: int, tricks: int, extra: int, seat: int
+) -> None:
+    rng = random.Random(seed)
+    hand = random_ramsch(rng)
+    position = ramsch_view(hand, rules_for(hand), hand.players[seat])
+    random_line(rng, position, (8 - tricks) * 4 + extra)
+    fewest, jungfrau, durchmarsch = ramsch_minimax(position, seat)
+    history = list(position.history)
+    searcher = Searcher(position)
+    assert TOTAL_POINTS - searcher.best_points() == fewest
+    assert searcher.reaches(Goal(0, ALL)) == jungfrau
+    assert searcher.reaches(Goal(0, NONE)) == durchmarsch
+    assert position.history == history
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, tricks=st.sampled_from([2, 3]), seat=st.integers(0, 3))
+def test_a_ramsch_seat_value_moves_only_against_its_player(
+    seed: int, tricks: int, seat: int
+) -> None:
+    # another's card can only keep or better a player's value; his own only keep or worsen it,
+    # and one of his keeps it
+    rng = random.Random(seed)
+    hand = random_ramsch(rng)
+    position = ramsch_view(hand, rules_for(hand), hand.players[seat])
+    random_line(rng, position, (8 - tricks) * 4 + seed % 4)
+    before = ramsch_value(Searcher(position))
+    own = position.to_move() == seat
+    after = []
+    for number in position.legal():
+        position.play(number)
+        after.append(ramsch_value(Searcher(position)))
+        position.undo()
+    ranks = [RAMSCH_OUTCOMES.index(v.outcome) * 1000 + (v.points or 0) for v in after]
+    best = RAMSCH_OUTCOMES.index(before.outcome) * 1000 + (before.points or 0)
+    if own:
+        assert min(ranks) == best
+    else:
+        assert max(ranks) <= best
+
+
+def test_a_ramsch_played_perfectly_from_every_seat_has_no_mistake() -> None:
+    # the sample Ramsch's deal (its searches are quick), each card one that keeps its player's
+    # value from his seat (the first such, by the order of the cards)
+    from scorepad.replay import parse_hand_file
+
+    text = (Path(__file__).parent.parent / "sample_sessions/hands/ramsch-mistake.txt").read_text()
+    hand = parse_hand_file("\n".join(x for x in text.splitlines() if not x.startswith("trick:")))
+    rules = rules_for(hand)
+    views = [Searcher(ramsch_view(hand, rules, p)) for p in hand.players]
+    played = []
+    while views[0].position.tricks_left:
+        searcher = views[views[0].position.to_move()]
+        position = searcher.position
+        before = ramsch_value(searcher)
+        for number in position.legal():
+            position.play(number)
+            kept = ramsch_value(searcher) == before
+            position.undo()
+            if kept:
+                break
+        else:
+            raise AssertionError("no card keeps the value")
+        played.append(position.cards[number])
+        for view in views:
+            view.position.play(number)
+    hand.tricks = [(0, played[i : i + 4]) for i in range(0, len(played), 4)]
+    found = analyse(hand, rules)
+    assert found.mistakes == ()
+    assert found.ramsch is not None and found.ramsch["Anni"].outcome == "durchmarsch"

@@ -135,7 +135,6 @@ def test_a_bad_hand_file_is_one_line(fails: Fails, tmp_path: Path) -> None:
     ("name", "words"),
     [
         ("friday-disputed.txt", "the hand breaks the rules (trick 5: South reneged"),
-        ("bavarian-ramsch.txt", "a Ramsch has no declaring side"),
     ],
 )
 def test_hands_it_cannot_analyse_are_refused(fails: Fails, name: str, words: str) -> None:
@@ -156,8 +155,9 @@ def test_ctrl_c_stops_with_one_line_and_exit_130(run: Run, monkeypatch: pytest.M
     assert result.stderr == "Stopped: the analysis was not finished.\n"
 
 
-# (the Hochzeit and the Sie take several seconds: the slow run analyses them)
-SLOW_SAMPLES = {"bavarian-hochzeit.txt", "bavarian-sie.txt"}
+# (the Hochzeit and the Sie take several seconds, the Bavarian Ramsch minutes: the slow run
+# analyses them)
+SLOW_SAMPLES = {"bavarian-hochzeit.txt", "bavarian-sie.txt", "bavarian-ramsch.txt"}
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,11 @@ def test_every_sample_hand_file_is_analysed_or_refused(run: Run, path: Path) -> 
         assert result.stdout == "" and len(result.stderr.splitlines()) == 1
         return
     hand = json.loads(result.stdout)["hands"][0]
-    assert hand["cards"][0]["before"] == hand["start"]
+    first = hand["cards"][0]
+    if hand.get("game") == "ramsch":  # (each player's start by name; the leader's first)
+        assert first["before"] == hand["start"][first["player"]]
+    else:
+        assert first["before"] == hand["start"]
     assert hand["mistakes"] == [
         {k: c[k] for k in ("trick", "player", "card")} for c in hand["cards"] if c["mistake"]
     ]
@@ -246,3 +250,82 @@ def test_a_progress_bar_on_a_terminal_after_a_second(
     assert "\rsheepshead-mistake.txt [" in result.stderr
     # every card done, and the line cleared (click leaves the erase code out off a terminal)
     assert result.stderr.removesuffix("\033[K").endswith("] 30/30\r")
+
+
+RAMSCH = HANDS / "ramsch-mistake.txt"
+RAMSCH_TEXT = [
+    "A Ramsch, each player for themself, with every card open against the other three:",
+    "Anni could make sure of a Durchmarsch; Bertl of a Jungfrau; Sepp of a Jungfrau; "
+    "Vroni of a Jungfrau.",
+    "Trick 1: Anni's AH lost the Durchmarsch (now 120 card points or fewer); JC, JH, JS, QC, "
+    "QD, QH or QS kept the Durchmarsch",
+    "Trick 1: Bertl's JD lost the Jungfrau (now 24 card points or fewer); 10H, 9H or KH kept "
+    "the Jungfrau",
+    "Mistakes: Anni 1, Bertl 1, Sepp 0, Vroni 0.",
+]
+
+
+def test_a_ramsch_each_player_for_themself(run: Run) -> None:
+    result = run("analyze", RAMSCH)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == RAMSCH_TEXT
+    # --points makes no difference: a Ramsch always gives its points
+    assert run("analyze", RAMSCH, "--points").stdout == result.stdout
+    every = run("analyze", RAMSCH, "--all").stdout.splitlines()
+    assert len(every) == 2 + 32 + 1
+    assert "Trick 2: Anni's QC kept 96 card points or fewer" in every
+
+
+def test_a_ramsch_as_json(run: Run) -> None:
+    hand = json.loads(run("analyze", RAMSCH, "--format", "json").stdout)["hands"][0]
+    assert list(hand) == ["file", "game", "declarers", "start", "cards", "mistakes"]
+    assert hand["game"] == "ramsch" and hand["declarers"] == []
+    assert hand["start"] == {
+        "Anni": {"outcome": "durchmarsch", "points": 120},
+        "Bertl": {"outcome": "jungfrau", "points": 0},
+        "Sepp": {"outcome": "jungfrau", "points": 0},
+        "Vroni": {"outcome": "jungfrau", "points": 0},
+    }
+    first = hand["cards"][0]
+    assert first == {
+        "trick": 1,
+        "player": "Anni",
+        "card": "AH",
+        "before": {"outcome": "durchmarsch", "points": 120},
+        "after": {"outcome": "points", "points": 120},
+        "mistake": True,
+        "better": ["JC", "JH", "JS", "QC", "QD", "QH", "QS"],
+    }
+    assert hand["mistakes"] == [
+        {"trick": 1, "player": "Anni", "card": "AH"},
+        {"trick": 1, "player": "Bertl", "card": "JD"},
+    ]
+    # a player's value after his card is his value before his next (when nobody played between)
+    # and the others' cards only keep or better it
+    order = ("durchmarsch", "jungfrau", "points")
+    last: dict[str, tuple[int, int]] = {}
+    for card in hand["cards"]:
+        rank = (order.index(card["before"]["outcome"]), card["before"]["points"])
+        if card["player"] in last:
+            assert rank <= last[card["player"]] or rank[0] < last[card["player"]][0]
+        last[card["player"]] = (order.index(card["after"]["outcome"]), card["after"]["points"])
+
+
+def test_a_ramsch_in_german(run: Run) -> None:
+    result = run("--lang", "de", "analyze", RAMSCH)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Ein Ramsch, jeder für sich, mit offenen Karten gegen die anderen drei:"
+    assert lines[1] == (
+        "Anni hätte sich einen Durchmarsch sichern können; Bertl eine Jungfrau; "
+        "Sepp eine Jungfrau; Vroni eine Jungfrau."
+    )
+    assert lines[2].startswith("Stich 1, Anni: Herz-Sau kostete den Durchmarsch (jetzt 120 Augen")
+    assert "Eichel-Ober" in lines[2]
+    assert lines[-1] == "Fehler: Anni 1, Bertl 1, Sepp 0, Vroni 0."
+
+
+def test_replay_analyze_takes_a_ramsch(run: Run) -> None:
+    result = run("replay", RAMSCH, "--analyze")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-len(RAMSCH_TEXT) :] == RAMSCH_TEXT

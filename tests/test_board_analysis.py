@@ -185,26 +185,21 @@ def test_serve_hands_names_the_folders_and_unreadable_files_are_passed_by(
     assert reply.status_code == 200 and reply.json()["file"] == str(copied)
 
 
-def test_a_ramsch_cannot_be_analysed_and_says_why_in_one_line(run: Run, tmp_path: Path) -> None:
+def test_a_replayed_ramsch_is_analysed_each_player_for_themself(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "ramsch.csv"
-    shutil.copy(HANDS / "bavarian-ramsch.txt", tmp_path / "ramsch.txt")
+    shutil.copy(HANDS / "ramsch-mistake.txt", tmp_path / "ramsch.txt")
     _ok(run, "-f", path, "new", "--players", "Anni,Bertl,Sepp,Vroni", "--rules", "bavarian")
     _ok(run, "-f", path, "replay", tmp_path / "ramsch.txt", "--record")
-    board = Board(path, poll=0.05)
-    counting = board.analyses.run = Counted()
-    with _client(board) as client:
+    printed = _ok(run, "analyze", tmp_path / "ramsch.txt").splitlines()
+    with _client(Board(path, poll=0.05)) as client:
         about = client.get("/api/hands/1").json()
         reply = client.get("/api/hands/1/analysis")
-        german = client.get("/api/hands/1/analysis?lang=de").json()["error"]
-    message = (
-        "hand 1 cannot be analysed: a Ramsch has no declaring side: analyze takes hands "
-        "someone played"
-    )
-    assert about["replayed"] is True and about["file"] == str(tmp_path / "ramsch.txt")
-    assert about["analysis"] is False and about["reason"] == message
-    assert reply.status_code == 422 and reply.json() == {"error": message}
-    assert "\n" not in german and german != message and german.startswith("Spiel 1 ")
-    assert counting.calls == 0
+    assert about["analysis"] is True and about["reason"] is None
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["game"] == "ramsch" and body["declarers"] == []
+    assert body["start"]["Anni"] == {"outcome": "durchmarsch", "points": 120}
+    assert body["text"] == printed
 
 
 def test_one_analysis_at_a_time_and_the_board_keeps_serving_meanwhile(

@@ -57,9 +57,10 @@ class CardVerdict:
 class HandAnalysis:
     declarers: tuple[str, ...]
     picker: str
-    start: Value
+    start: Value | None  # None: a Ramsch (each player's start is in `ramsch`)
     cards: tuple[CardVerdict, ...]
     bettel_or_tout: bool
+    ramsch: dict[str, Value] | None = None  # a Ramsch: each player's value from the start
 
     @property
     def mistakes(self) -> tuple[CardVerdict, ...]:
@@ -75,8 +76,6 @@ def analyse(
     """Analyse every card of a hand file that replay reads and finds nothing wrong with.
     `tick(done, total)` is called as the cards are analysed (and now and then within one)."""
     replayed = replay(hand, rules)
-    if replayed.picker is None:
-        raise ScorepadError(_("a Ramsch has no declaring side: analyze takes hands someone played"))
     broken = [p for p in replayed.problems if p.player is not None or p.trick is not None]
     if broken:
         raise ScorepadError(
@@ -84,6 +83,10 @@ def analyse(
                 "the hand breaks the rules ({problem}): analyze takes hands played by the rules"
             ).format(problem=broken[0])
         )
+    if replayed.picker is None:  # a Ramsch: each player for themself
+        from .ramsch import analyse_ramsch
+
+        return analyse_ramsch(hand, rules, tick)
     position = position_for(hand, rules)
     total = sum(len(cards) for _line, cards in hand.tricks)
     done = [0]

@@ -9,9 +9,16 @@ import random
 from ..cards import DECK, SHORT_DECK, Card, Game, parse_suit
 from ..replay import HandFile
 from ..rules import Rules, load_rules
-from .position import Position, position_for
+from .position import Position, position_for, ramsch_view
 
-__all__ = ["KINDS", "played_at_random", "random_hand", "random_line", "random_position"]
+__all__ = [
+    "KINDS",
+    "played_at_random",
+    "random_hand",
+    "random_line",
+    "random_position",
+    "random_ramsch",
+]
 
 KINDS = {
     # name: (rules, players, game, call: "ace" a callable ace, "jd", "alone" or none)
@@ -111,4 +118,25 @@ def played_at_random(rng: random.Random, kind: str) -> HandFile:
         played.append(position.cards[number])
         position.play(number)
     hand.tricks = [(0, played[i : i + size]) for i in range(0, len(played), size)]
+    return hand
+
+
+def random_ramsch(rng: random.Random, played: bool = False) -> HandFile:
+    """A random Ramsch deal (Bavarian rules, four players), its tricks played at random by the
+    rules with `played`."""
+    rules = _RULES.get("bavarian") or _RULES.setdefault("bavarian", load_rules("bavarian"))
+    deck = list(DECK)
+    rng.shuffle(deck)
+    players = ["P1", "P2", "P3", "P4"]
+    hand = HandFile(rules="bavarian", players=players, dealer="P4", game="ramsch")
+    for i, player in enumerate(players):
+        hand.hands[player] = deck[i * 8 : (i + 1) * 8]
+    if played:
+        position = ramsch_view(hand, rules, players[0])
+        cards = []
+        while position.tricks_left:
+            number = rng.choice(position.legal())
+            cards.append(position.cards[number])
+            position.play(number)
+        hand.tricks = [(0, cards[i : i + 4]) for i in range(0, len(cards), 4)]
     return hand

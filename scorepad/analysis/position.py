@@ -17,10 +17,17 @@ from dataclasses import dataclass
 from ..cards import Card, Game
 from ..names import TOTAL_POINTS
 from ..replay import HandFile
-from ..replay.tricks import Call, Play, before_the_first_card, play_problems, trick_winner
+from ..replay.tricks import (
+    Call,
+    Play,
+    before_the_first_card,
+    play_problems,
+    ramsch_deal,
+    trick_winner,
+)
 from ..rules import Rules
 
-__all__ = ["Position", "position_for"]
+__all__ = ["Position", "position_for", "ramsch_view"]
 
 KEPT = 100_000
 """The most answers each of a position's stores keeps (cards allowed, trick winners)."""
@@ -36,13 +43,13 @@ class Position:
     call: Call
     players: tuple[str, ...]
     picker: str
-    side: tuple[bool, ...]  # by seat: on the declaring side
+    side: tuple[bool, ...]  # by seat: on the declaring side (the maximizing side of the search)
     cards: tuple[Card, ...]
     hands: list[int]
     leader: int
     trick: list[int]
     called_led: bool
-    points: int  # the declaring side's card points so far (Sheepshead: the bury included)
+    points: int  # the counted seats' card points so far (Sheepshead: the bury included)
     side_tricks: int
     other_tricks: int
     tricks_left: int
@@ -50,8 +57,13 @@ class Position:
     tout: bool = False  # the declaring side wins only by taking every trick
     other_points: int = 0
     bury: int = 0  # the card points the side has without a trick (Sheepshead's bury)
+    # by seat: whose tricks count as `points` and `side_tricks` (empty: `side`'s). A Ramsch
+    # seen from player X's seat: X is the side, the other three are counted (`ramsch_view`)
+    counted: tuple[bool, ...] = ()
 
     def __post_init__(self) -> None:
+        if not self.counted:
+            self.counted = self.side
         cards, game = self.cards, self.game
         count = len(cards)
         self.card_points = tuple(c.points for c in cards)
@@ -264,13 +276,17 @@ class Position:
     def ordered(self, moves: list[int]) -> list[int]:
         """The cards in the order the search tries them, likely good ones first (only the
         speed depends on it): a lead high; following, with the trick going to the own side,
-        the richest card; else the cheapest card that takes the trick over, then the poorest."""
+        the richest card; else the cheapest card that takes the trick over, then the poorest.
+        (Own side: where the points help the mover; in a Ramsch, the others' for the player.)"""
         if len(moves) < 2:
             return moves
         rank, suit, trump = self.rank, self.suit, self.trump
         trick = self.trick
-        if not trick:
-            return sorted(moves, key=rank.__getitem__, reverse=True)
+        if not trick:  # (in a Ramsch, where nobody wants the points, low)
+            mover = self.leader
+            return sorted(
+                moves, key=rank.__getitem__, reverse=self.counted[mover] == self.side[mover]
+            )
         best = trick[0]
         for number in trick[1:]:
             if (trump[number] and not trump[best]) or (
@@ -280,7 +296,8 @@ class Position:
         count = len(self.players)
         winner = (self.leader + trick.index(best)) % count
         points = self.card_points
-        if self.side[winner] == self.side[(self.leader + len(trick)) % count]:
+        # (the trick's points go the mover's way: to the counted seats for the side, else away)
+        if self.counted[winner] == self.side[(self.leader + len(trick)) % count]:
             return sorted(moves, key=lambda n: rank[n] - 1000 * points[n])
         over = [
             n
@@ -343,7 +360,7 @@ class Position:
         worth = 0
         for number in trick:
             worth += self.card_points[number]
-        if self.side[winner]:
+        if self.counted[winner]:
             self.points += worth
             self.side_tricks += 1
         else:
@@ -378,7 +395,7 @@ class Position:
 def position_for(hand: HandFile, rules: Rules) -> Position:
     """The deal of a hand file before its first card (the blind taken and the bury made), as
     replay reads it. The caller has replayed the hand (replay raises on a deal it cannot
-    read); a Ramsch has no declaring side and is not taken here."""
+    read); a Ramsch has no declaring side and is taken by `ramsch_view`."""
     assert hand.picker is not None and hand.dealer is not None
     game, call, holding = before_the_first_card(hand, rules)
     players = tuple(hand.players)
@@ -410,3 +427,35 @@ def position_for(hand: HandFile, rules: Rules) -> Position:
         bury=bury,
     )
     return position
+
+
+def ramsch_view(hand: HandFile, rules: Rules, player: str) -> Position:
+    """A Ramsch before its first card, seen from `player`'s seat: he is the side the search
+    plays for, against the other three together, whose tricks are counted (so the search's
+    most points are the most he can make sure the others take; its every trick his Jungfrau,
+    its no trick his Durchmarsch)."""
+    assert hand.dealer is not None
+    game, call, holding = ramsch_deal(hand, rules)
+    players = tuple(hand.players)
+    cards = tuple(c for p in players for c in holding[p])
+    numbers = {c: i for i, c in enumerate(cards)}
+    hands = [sum(1 << numbers[c] for c in holding[p]) for p in players]
+    leader = (players.index(hand.dealer) + 1) % len(players)
+    return Position(
+        rules,
+        game,
+        call,
+        players,
+        player,
+        tuple(p == player for p in players),
+        cards,
+        hands,
+        leader,
+        [],
+        False,
+        0,
+        0,
+        0,
+        len(holding[players[0]]),
+        counted=tuple(p != player for p in players),
+    )

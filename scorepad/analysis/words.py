@@ -69,6 +69,9 @@ def as_lines(
 ) -> list[str]:
     """The analysis as text: the deal's value, the mistakes (every card with `every`), and
     how often each player erred."""
+    if found.ramsch is not None:
+        return _ramsch_lines(found, found.ramsch, every)
+    assert found.start is not None
     side = _side(found, schafkopf)
     lines = [
         _("With every card open, {side} could force {value}.").format(
@@ -78,18 +81,93 @@ def as_lines(
     for verdict in found.cards:
         if verdict.mistake or every:
             lines.append(_card_line(verdict, side))
+    if not found.mistakes:
+        lines.append(_("No card changed what {side} could force.").format(side=side))
+    lines.append(_counts(found))
+    return lines
+
+
+def _counts(found: HandAnalysis) -> str:
+    """`Mistakes: Anni 0, Bertl 1, ...`: how often each player erred."""
     counts: dict[str, int] = {}
     for verdict in found.cards:
         counts.setdefault(verdict.player, 0)
         counts[verdict.player] += verdict.mistake
-    if not found.mistakes:
-        lines.append(_("No card changed what {side} could force.").format(side=side))
-    lines.append(
-        _("Mistakes: {counts}.").format(
-            counts=", ".join(f"{player} {count}" for player, count in counts.items())
-        )
+    return _("Mistakes: {counts}.").format(
+        counts=", ".join(f"{player} {count}" for player, count in counts.items())
     )
+
+
+def _a_ramsch(value: Value) -> str:
+    """A player's value in a Ramsch: `a Jungfrau`, `a Durchmarsch`, `24 card points or fewer`."""
+    if value.outcome == "durchmarsch":
+        return _("a Durchmarsch")
+    if value.outcome == "jungfrau":
+        return _("a Jungfrau")
+    return _("{points} card points or fewer").format(points=value.points)
+
+
+def _the_ramsch(value: Value) -> str:
+    """`the Jungfrau`, `the Durchmarsch`, `24 card points or fewer`."""
+    if value.outcome == "durchmarsch":
+        return _("the Durchmarsch")
+    if value.outcome == "jungfrau":
+        return _("the Jungfrau")
+    return _("{points} card points or fewer").format(points=value.points)
+
+
+def _ramsch_lines(found: HandAnalysis, start: dict[str, Value], every: bool) -> list[str]:
+    """A Ramsch as text: each player's value from the start, the mistakes (every card with
+    `every`), and how often each player erred."""
+    values = []
+    for index, (player, value) in enumerate(start.items()):
+        if index:
+            values.append(_("{player} of {value}").format(player=player, value=_a_ramsch(value)))
+        else:
+            values.append(
+                _("{player} could make sure of {value}").format(
+                    player=player, value=_a_ramsch(value)
+                )
+            )
+    lines = [
+        _("A Ramsch, each player for themself, with every card open against the other three:"),
+        "; ".join(values) + ".",
+    ]
+    for verdict in found.cards:
+        if verdict.mistake or every:
+            lines.append(_ramsch_card_line(verdict))
+    if not found.mistakes:
+        lines.append(_("No card changed what its player could make sure of."))
+    lines.append(_counts(found))
     return lines
+
+
+def _ramsch_card_line(verdict: CardVerdict) -> str:
+    where = _("Trick {trick}: {player}'s {card}").format(
+        trick=verdict.trick, player=verdict.player, card=card_name(verdict.card)
+    )
+    before, after = verdict.before, verdict.after
+    if not verdict.mistake:
+        return _("{where} kept {outcome}{points}").format(
+            where=where, outcome=_the_ramsch(after), points=""
+        )
+    if before.outcome == "points":
+        return _(
+            "{where} let {player} take {after} where {least} could be made sure of; "
+            "{better} kept {least}"
+        ).format(
+            where=where,
+            player=verdict.player,
+            after=_a_ramsch(after),
+            least=before.points,
+            better=_either(verdict.better),
+        )
+    return _("{where} lost {lost} (now {after}); {better} kept {lost}").format(
+        where=where,
+        lost=_the_ramsch(before),
+        after=_a_ramsch(after),
+        better=_either(verdict.better),
+    )
 
 
 def _card_line(verdict: CardVerdict, side: str) -> str:
@@ -118,11 +196,19 @@ def _card_line(verdict: CardVerdict, side: str) -> str:
 
 
 def as_data(found: HandAnalysis, file: str) -> dict[str, object]:
-    """The analysis as the JSON output's keys name it."""
+    """The analysis as the JSON output's keys name it (a Ramsch: its `game`, no declarers,
+    and each player's value by name as `start`)."""
+    head: dict[str, object] = {"file": file}
+    if found.ramsch is not None:
+        head["game"] = "ramsch"
+        start: object = {player: value.as_dict() for player, value in found.ramsch.items()}
+    else:
+        assert found.start is not None
+        start = found.start.as_dict()
     return {
-        "file": file,
+        **head,
         "declarers": list(found.declarers),
-        "start": found.start.as_dict(),
+        "start": start,
         "cards": [
             {
                 "trick": v.trick,

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 @click.option(
     "--points",
     is_flag=True,
-    help="Add the exact card points each side could force (slower: several searches a card).",
+    help=(
+        "Add the exact card points each side could force (slower: several searches a card; "
+        "a Ramsch always gives its points)."
+    ),
 )
 @click.option(
     "--format",
@@ -50,7 +53,9 @@ def analyze(hand_files: tuple[Path, ...], every: bool, points: bool, fmt: str) -
     and partners) could force, had everyone seen every hand, before the card and after it:
     a win or a loss, schneider, schwarz (a Bettel or a Tout: made or not). A card that makes
     that outcome worse for its player's side is a mistake; the cards that would have kept the
-    outcome are named. A Ramsch has no declaring side and is not analysed.
+    outcome are named. A Ramsch is analysed each player for themself, against the other three
+    together: a Durchmarsch, a Jungfrau, else the fewest card points he could make sure of
+    (points are always given: --points makes no difference; a Ramsch takes minutes).
 
     Examples:
 
@@ -79,8 +84,8 @@ def after_replay(
     path: Path, hand: HandFile, rules: Rules, fmt: str
 ) -> list[str] | dict[str, object] | None:
     """`replay --analyze`: the analysis of a replayed hand, as lines of text to print or (JSON)
-    the object of one hand of `analyze --format json`; a hand it cannot analyse (a renege, a
-    Ramsch) gives a line saying why (in JSON: None). Ctrl-C stops with exit 130."""
+    the object of one hand of `analyze --format json`; a hand it cannot analyse (a renege)
+    gives a line saying why (in JSON: None). Ctrl-C stops with exit 130."""
     from ..analysis.words import as_data, as_lines
 
     try:

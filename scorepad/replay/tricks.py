@@ -637,6 +637,12 @@ def before_the_first_card(hand: HandFile, rules: Rules) -> tuple[Game, Call, dic
     return _game(hand, rules), _call(hand, rules, holding, []), holding
 
 
+def ramsch_deal(hand: HandFile, rules: Rules) -> tuple[Game, Call, dict[str, list[Card]]]:
+    """A Ramsch's game, call (none: `Call((), "Ramsch")`, as replay plays it) and hands before
+    the first card (for the analysis)."""
+    return _game(hand, rules), Call((), "Ramsch"), {p: list(hand.hands[p]) for p in hand.players}
+
+
 def play_problems(
     play: Play, led: Suit | str | None, game: Game, call: Call, picker: str | None, rules: Rules
 ) -> list[Misplay]:

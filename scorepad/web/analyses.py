@@ -130,8 +130,6 @@ def refusal(hand: HandFile, rules: Rules) -> str | None:
     it makes before its search, made here without the search, for the hand view to say why
     it offers no analysis."""
     replayed = replay(hand, rules)
-    if replayed.picker is None:
-        return _("a Ramsch has no declaring side: analyze takes hands someone played")
     broken = [p for p in replayed.problems if p.player is not None or p.trick is not None]
     if broken:
         return _(
@@ -236,7 +234,7 @@ class Analyses:
             self.running = running
             try:  # (a request that goes away leaves it running: what it finds is kept)
                 kept = await asyncio.shield(running)
-            except ScorepadError as exc:  # (refused before its search: a Ramsch, a renege)
+            except ScorepadError as exc:  # (refused before its search: a renege)
                 return Answer(422, {"error": _in(language, CANNOT, hand=number, reason=exc)})
         text = await asyncio.to_thread(self._text, kept, language)
         return Answer(200, {**as_data(kept.analysis, str(kept.path)), "text": text})
