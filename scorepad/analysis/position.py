@@ -22,7 +22,6 @@ from ..replay.tricks import (
     Play,
     before_the_first_card,
     play_problems,
-    ramsch_deal,
     trick_winner,
 )
 from ..rules import Rules
@@ -435,7 +434,7 @@ def ramsch_view(hand: HandFile, rules: Rules, player: str) -> Position:
     most points are the most he can make sure the others take; its every trick his Jungfrau,
     its no trick his Durchmarsch)."""
     assert hand.dealer is not None
-    game, call, holding = ramsch_deal(hand, rules)
+    game, call, holding = before_the_first_card(hand, rules)
     players = tuple(hand.players)
     cards = tuple(c for p in players for c in holding[p])
     numbers = {c: i for i, c in enumerate(cards)}

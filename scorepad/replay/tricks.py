@@ -632,15 +632,13 @@ def _check_held(
 
 
 def before_the_first_card(hand: HandFile, rules: Rules) -> tuple[Game, Call, dict[str, list[Card]]]:
-    """The game, the call and the hands after the bury, as replay reads them (for the analysis)."""
+    """The game, the call and the hands after the bury, as replay reads them (for the analysis);
+    a Ramsch (no picker) has no call, `Call((), "Ramsch")`, and no bury."""
+    if hand.picker is None:
+        holding = {p: list(hand.hands[p]) for p in hand.players}
+        return _game(hand, rules), Call((), "Ramsch"), holding
     holding = _after_the_bury(hand)
     return _game(hand, rules), _call(hand, rules, holding, []), holding
-
-
-def ramsch_deal(hand: HandFile, rules: Rules) -> tuple[Game, Call, dict[str, list[Card]]]:
-    """A Ramsch's game, call (none: `Call((), "Ramsch")`, as replay plays it) and hands before
-    the first card (for the analysis)."""
-    return _game(hand, rules), Call((), "Ramsch"), {p: list(hand.hands[p]) for p in hand.players}
 
 
 def play_problems(
@@ -775,12 +773,7 @@ def _runs(hand: HandFile, game: Game, side: set[str]) -> int:
     owner = {c: p for p, cards in hand.hands.items() for c in cards}
     # (only the trumps dealt count: a short deck has no 8 or 7)
     top = ["side" if owner[c] in side else "others" for c in game.trumps if c in owner]
-    count = 0
-    for holder in top:
-        if holder != top[0]:
-            break
-        count += 1
-    return count
+    return next((i for i, holder in enumerate(top) if holder != top[0]), len(top))
 
 
 def _picker_hand(outcome: HandReplay) -> PickerHand:
