@@ -144,7 +144,8 @@ def check_perfect_deal(kind: str, seed: int) -> None:
 
 # A whole deal played perfectly takes from a tenth of a second to half a minute (the perfect
 # play tries every legal card); the default run takes a few deals that are quick, the slow run
-# takes random ones.
+# four a game that hypothesis draws alike every run (derandomized: a Bettel drawn at random once
+# took 9 minutes, and CI's time must not swing with the draw).
 @pytest.mark.parametrize(
     ("kind", "seed"),
     [("sauspiel", 0), ("sheepshead-5", 0), ("sheepshead-5", 1), ("bettel", 1), ("solo", 0)],
@@ -155,7 +156,7 @@ def test_a_deal_played_perfectly_has_no_mistake(kind: str, seed: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sauspiel", "sheepshead-5", "bettel", "solo", "wenz", "geier"])
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=4, deadline=None, derandomize=True)
 @given(seed=SEEDS)
 def test_random_deals_played_perfectly_have_no_mistake(kind: str, seed: int) -> None:
     check_perfect_deal(kind, seed)
