@@ -157,20 +157,16 @@ def test_ctrl_c_stops_with_one_line_and_exit_130(run: Run, monkeypatch: pytest.M
 
 # (the Hochzeit and the Sie take several seconds: the slow run analyses them; the Bavarian
 # Ramsch takes minutes, 4 to 9 on a 2-core machine, longer than CI may: `pytest -m minutes`)
-SLOW_SAMPLES = {"bavarian-hochzeit.txt", "bavarian-sie.txt"}
-MINUTES_SAMPLES = {"bavarian-ramsch.txt"}
+SAMPLE_MARKS = {
+    "bavarian-hochzeit.txt": pytest.mark.slow,
+    "bavarian-sie.txt": pytest.mark.slow,
+    "bavarian-ramsch.txt": pytest.mark.minutes,
+}
 
 
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(p, marks=pytest.mark.slow)
-        if p.name in SLOW_SAMPLES
-        else pytest.param(p, marks=pytest.mark.minutes)
-        if p.name in MINUTES_SAMPLES
-        else p
-        for p in sorted(HANDS.glob("*.txt"))
-    ],
+    [pytest.param(p, marks=SAMPLE_MARKS.get(p.name, ())) for p in sorted(HANDS.glob("*.txt"))],
     ids=lambda p: p.name,
 )
 def test_every_sample_hand_file_is_analysed_or_refused(run: Run, path: Path) -> None:
