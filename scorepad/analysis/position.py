@@ -122,6 +122,11 @@ class Position:
             p: sum(1 << i for i in range(count) if self.card_points[i] == p)
             for p in set(self.card_points)
         }
+        # the trumps, highest first, and the unknown card's number (-1: none)
+        self.high_trumps = tuple(
+            sorted((i for i in range(count) if trumps[i]), key=lambda i: -self.rank[i])
+        )
+        self.unknown = next((i for i, c in enumerate(cards) if c == self.call.unknown), -1)
         self.suit_mask = [
             sum(1 << i for i in range(count) if self.suit[i] == k) for k in range(len(classes))
         ]
@@ -268,6 +273,25 @@ class Position:
         held = self.hands[(self.leader + len(self.trick)) % len(self.players)]
         return not between & seen & ~(held & self.worth[worth])
 
+    def sure(self) -> tuple[bool, int]:
+        """At a trick's start: who holds the highest trumps left, those of them in a row one
+        side's (the counted seats' or the others'), and their card points, which that side is
+        sure of: a trick with one of them in it goes to the highest trump in it, one of them.
+        (0 points: no trumps left, or the unknown card among them, which may not win.)"""
+        left, owner, counted = self.left, self.owner, self.counted
+        whose, worth = False, 0
+        first = True
+        for number in self.high_trumps:
+            if left >> number & 1:
+                if number == self.unknown:
+                    break
+                if first:
+                    whose, first = counted[owner[number]], False
+                elif counted[owner[number]] != whose:
+                    break
+                worth += self.card_points[number]
+        return whose, worth
+
     def tries(self) -> list[int]:
         """`ordered(moves())`: the cards the search tries here, in order."""
         return self.ordered(self.moves())
@@ -343,19 +367,7 @@ class Position:
                 self.called_led,
             )
         )
-        if first and self.call.unknown is not None:  # (the unknown card cannot win)
-            win = trick_winner(self.game, self.call, [self.cards[i] for i in trick], first)
-        else:  # the highest trump, else the highest card of the suit led
-            rank, suit, trumps = self.rank, self.suit, self.trump
-            best = trick[0]
-            for number in trick:
-                if trumps[number]:
-                    if not trumps[best] or rank[number] > rank[best]:
-                        best = number
-                elif not trumps[best] and suit[number] == suit[best] and rank[number] > rank[best]:
-                    best = number
-            win = trick.index(best)
-        winner = (self.leader + win) % len(self.players)
+        winner = (self.leader + self._winner(trick, first)) % len(self.players)
         worth = 0
         for number in trick:
             worth += self.card_points[number]
@@ -369,6 +381,32 @@ class Position:
         self.leader = winner
         self.trick = []
         self.tricks_left -= 1
+
+    def _winner(self, trick: tuple[int, ...] | list[int], first: bool) -> int:
+        """Where in `trick` its winner played (`first`: the called suit's first lead)."""
+        if first and self.call.unknown is not None:  # (the unknown card cannot win)
+            return trick_winner(self.game, self.call, [self.cards[i] for i in trick], first)
+        rank, suit, trumps = self.rank, self.suit, self.trump
+        best = trick[0]  # the highest trump, else the highest card of the suit led
+        for number in trick:
+            if trumps[number]:
+                if not trumps[best] or rank[number] > rank[best]:
+                    best = number
+            elif not trumps[best] and suit[number] == suit[best] and rank[number] > rank[best]:
+                best = number
+        return trick.index(best)
+
+    def last_trick(self) -> tuple[bool, int]:
+        """The last trick, its cards forced, worked out without playing it: whether the
+        counted seats take it, and its card points."""
+        count, leader, hands = len(self.players), self.leader, self.hands
+        trick = [hands[(leader + seat) % count].bit_length() - 1 for seat in range(count)]
+        first = not self.called_led and self.suit[trick[0]] == self.called_suit
+        winner = (leader + self._winner(trick, first)) % count
+        worth = 0
+        for number in trick:
+            worth += self.card_points[number]
+        return self.counted[winner], worth
 
     def undo(self) -> None:
         """Take back the last card played."""

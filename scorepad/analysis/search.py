@@ -9,7 +9,9 @@ every trick or none), whatever the others play? It is an AND-OR search over the 
   who leads, whether the called suit was led and the points the side still needs (so the
   answers for different lines of points share it: a yes for needing n is a yes for less, a no
   for more);
-- cut-offs: the goal already made, or out of reach with all the points left;
+- cut-offs: the goal already made, or out of reach with all the points left, or made or out
+  of reach with the points of the highest trumps left that are one side's in a row (sure to
+  go to that side); the last trick, its cards forced, worked out without a search;
 - equivalent cards searched as one (`Position.moves`).
 
 The outcome of a position is found by a few such questions at the scoring lines (make,
@@ -150,7 +152,7 @@ class Searcher:
         key = None
         points = position.points
         if not position.trick:
-            settled = self._settled(target, tricks, tables)
+            settled = self._settled(target, tricks)
             if settled is not None:
                 return settled
             table = tables[position.tricks_left]
@@ -205,7 +207,7 @@ class Searcher:
             self._keep(table, key, answer, bound - points)
         return answer
 
-    def _settled(self, target: int, tricks: int, tables: list[dict[str, list[int]]]) -> bool | None:
+    def _settled(self, target: int, tricks: int) -> bool | None:
         """The answer at the start of a trick where no search is needed (the goal made or out
         of reach, the last trick's cards forced), else None."""
         position = self.position
@@ -229,8 +231,39 @@ class Searcher:
         if most < target:
             self.bound = most + 1
             return False
-        if left == 1:  # every card is forced: play them out
-            return self._last_trick(target, tricks, tables)
+        if left > 1:
+            ours, sure = position.sure()
+            if sure:
+                if ours:
+                    if tricks == NONE:
+                        self.bound = 0
+                        return False
+                    if points + sure >= target and tricks <= ONE:
+                        self.bound = points + sure
+                        return True
+                else:
+                    if tricks == ALL:
+                        self.bound = 0
+                        return False
+                    if most - sure < target:
+                        self.bound = most - sure + 1
+                        return False
+        if left == 1:  # every card is forced: the last trick decides
+            taken, worth = position.last_trick()
+            if taken:
+                points += worth
+                if tricks == NONE:
+                    self.bound = 0
+                    return False
+                counts = True
+            elif tricks == ALL:
+                self.bound = 0
+                return False
+            if points >= target and counts:
+                self.bound = points
+                return True
+            self.bound = points + 1 if counts else 0
+            return False
         return None
 
     def _keep(self, table: dict[str, list[int]], key: str, answer: bool, more: int) -> None:
@@ -257,17 +290,3 @@ class Searcher:
             best.clear()
             if self.kept <= TABLE_SIZE // 2:
                 break
-
-    def _last_trick(self, target: int, tricks: int, tables: list[dict[str, list[int]]]) -> bool:
-        position = self.position
-        hands = position.hands
-        count = len(position.players)
-        leader = position.leader
-        for seat in range(count):
-            held = hands[(leader + seat) % count]
-            position.play(held.bit_length() - 1)
-        try:
-            return self._search(target, tricks, tables)
-        finally:
-            for _ in range(count):
-                position.undo()
