@@ -65,6 +65,7 @@ class Position:
             self.counted = self.side
         cards, game = self.cards, self.game
         count = len(cards)
+        self.seats = len(self.players)
         self.card_points = tuple(c.points for c in cards)
         self.owner = tuple(
             next(seat for seat, held in enumerate(self.hands) if held >> i & 1)
@@ -145,7 +146,7 @@ class Position:
         self._numbers: dict[int, tuple[int, ...]] = {}
         self._legal: dict[int, tuple[int, ...]] = {}
         self.history: list[int] = []  # the cards played, in order
-        self._closed: list[tuple[int, tuple[int, ...], int, int, int, int, bool]] = []
+        self._closed: list[tuple[int, list[int], int, int, int, int, bool]] = []
 
     # --- who plays what -------------------------------------------------------------------
 
@@ -154,7 +155,7 @@ class Position:
         return self.rank[number]
 
     def to_move(self) -> int:
-        return (self.leader + len(self.trick)) % len(self.players)
+        return (self.leader + len(self.trick)) % self.seats
 
     def remaining_points(self) -> int:
         """The card points still in the players' hands and the trick."""
@@ -171,7 +172,7 @@ class Position:
     def legal(self) -> tuple[int, ...]:
         """The numbers of the cards the player to move may play, as replay checks a play."""
         trick = self.trick
-        seat = (self.leader + len(trick)) % len(self.players)
+        seat = (self.leader + len(trick)) % self.seats
         held = self.hands[seat]
         if seat not in self._bound:  # follow suit (or trump), else any card
             if trick:
@@ -211,7 +212,7 @@ class Position:
             if led is None:  # a lead: the called suit is first led by this very card
                 first = not self.called_led and self.suit[number] == self.called_suit
             play = Play(
-                len(self.history) // len(self.players) + 1,
+                len(self.history) // self.seats + 1,
                 self.players[seat],
                 card,
                 led is None,
@@ -232,7 +233,7 @@ class Position:
             return list(legal)
         special, points, between, worth = self.special, self.card_points, self.between, self.worth
         seen = self._seen()
-        held = self.hands[(self.leader + len(self.trick)) % len(self.players)]
+        held = self.hands[(self.leader + len(self.trick)) % self.seats]
         chosen: list[int] = []
         for number in legal:  # (`_alike`, written out: the search's busiest loop)
             if not special[number]:
@@ -270,7 +271,7 @@ class Position:
         worth = self.card_points[a]
         if worth != self.card_points[b]:
             return False
-        held = self.hands[(self.leader + len(self.trick)) % len(self.players)]
+        held = self.hands[(self.leader + len(self.trick)) % self.seats]
         return not between & seen & ~(held & self.worth[worth])
 
     def sure(self) -> tuple[bool, int]:
@@ -316,7 +317,7 @@ class Position:
                 suit[number] == suit[best] and rank[number] > rank[best]
             ):
                 best = number
-        count = len(self.players)
+        count = self.seats
         winner = (self.leader + trick.index(best)) % count
         points = self.card_points
         # (the trick's points go the mover's way: to the counted seats for the side, else away)
@@ -350,12 +351,12 @@ class Position:
         self.history.append(number)
         trick = self.trick
         trick.append(number)
-        if len(trick) == len(self.players):
+        if len(trick) == self.seats:
             self._close_trick()
 
     def _close_trick(self) -> None:
-        trick = tuple(self.trick)
-        first = self.first_of_called()
+        trick = self.trick  # (kept as it is: `undo` takes it back)
+        first = not self.called_led and self.suit[trick[0]] == self.called_suit
         self._closed.append(
             (
                 self.leader,
@@ -367,10 +368,8 @@ class Position:
                 self.called_led,
             )
         )
-        winner = (self.leader + self._winner(trick, first)) % len(self.players)
-        worth = 0
-        for number in trick:
-            worth += self.card_points[number]
+        winner = (self.leader + self._winner(trick, first)) % self.seats
+        worth = sum(map(self.card_points.__getitem__, trick))
         if self.counted[winner]:
             self.points += worth
             self.side_tricks += 1
@@ -382,7 +381,7 @@ class Position:
         self.trick = []
         self.tricks_left -= 1
 
-    def _winner(self, trick: tuple[int, ...] | list[int], first: bool) -> int:
+    def _winner(self, trick: list[int], first: bool) -> int:
         """Where in `trick` its winner played (`first`: the called suit's first lead)."""
         if first and self.call.unknown is not None:  # (the unknown card cannot win)
             return trick_winner(self.game, self.call, [self.cards[i] for i in trick], first)
@@ -399,14 +398,11 @@ class Position:
     def last_trick(self) -> tuple[bool, int]:
         """The last trick, its cards forced, worked out without playing it: whether the
         counted seats take it, and its card points."""
-        count, leader, hands = len(self.players), self.leader, self.hands
+        count, leader, hands = self.seats, self.leader, self.hands
         trick = [hands[(leader + seat) % count].bit_length() - 1 for seat in range(count)]
         first = not self.called_led and self.suit[trick[0]] == self.called_suit
         winner = (leader + self._winner(trick, first)) % count
-        worth = 0
-        for number in trick:
-            worth += self.card_points[number]
-        return self.counted[winner], worth
+        return self.counted[winner], sum(map(self.card_points.__getitem__, trick))
 
     def undo(self) -> None:
         """Take back the last card played."""
@@ -414,14 +410,13 @@ class Position:
         if not self.trick:
             (
                 self.leader,
-                trick,
+                self.trick,
                 self.points,
                 self.other_points,
                 self.side_tricks,
                 self.other_tricks,
                 self.called_led,
             ) = self._closed.pop()
-            self.trick = list(trick)
             self.tricks_left += 1
         self.trick.pop()
         bit = 1 << number

@@ -171,7 +171,7 @@ class Searcher:
             self.nodes += 1
             if self.tick is not None and not self.nodes & 0x3FFF:
                 self.tick()
-        ours = position.side[(position.leader + len(position.trick)) % len(position.players)]
+        ours = position.side[(position.leader + len(position.trick)) % position.seats]
         answer = not ours
         # a yes of the side's: the least any of the others' cards leaves it (or the first good
         # card's); a no: the most any of the side's cards could reach (or the first bad one's)
