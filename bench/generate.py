@@ -10,6 +10,7 @@ the file passes `scorepad verify`.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import random
 import sys
@@ -96,9 +97,13 @@ def _possible(points: int, tricks: int | None, players: int, blind: int) -> int:
 
 
 def main() -> int:
-    hands = int(sys.argv[1])
-    path = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(f"bench/data/session-{hands}.csv")
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("hands", type=int, help="how many hands")
+    parser.add_argument("file", nargs="?", type=Path, help="default: bench/data/session-HANDS.csv")
+    parser.add_argument("seed", nargs="?", type=int, default=1, help="default: 1")
+    arguments = parser.parse_args()
+    hands, seed = arguments.hands, arguments.seed
+    path = arguments.file or Path(f"bench/data/session-{hands}.csv")
     path.parent.mkdir(parents=True, exist_ok=True)
     generate(hands, path, seed)
     print(path)

@@ -661,6 +661,20 @@ def test_repair_writes_whole_numbers_a_spreadsheet_saved_as_decimals(
     assert "nothing to repair" in run("-f", path, "repair").stdout
 
 
+def test_repair_says_what_it_did_in_german(run: Run, tmp_path: Path) -> None:
+    path = _friday(tmp_path)
+    lines = path.read_bytes().split(b"\r\n")
+    path.write_bytes(b"\r\n".join([*lines[:6], b"", *lines[6:-1]]) + b"\r\n\r\nAnn,")
+    out = run("--lang", "de", "-f", path, "repair").stdout
+    assert "die unvollständige Zeile 48 (4 Bytes) nach friday.csv.rejected verschoben" in out
+    assert "1 Leerzeile zwischen den Zeilen entfernt (Zeile 7)" in out
+    assert "1 Leerzeile am Ende entfernt" in out
+    assert "die Datei, wie sie war, bleibt als friday.csv.bak erhalten" in out
+    assert "removed" not in out and "line" not in out.replace("rules_line", "")
+    english = run("-f", path, "repair").stdout
+    assert english == f"{path}: nothing to repair.\n"
+
+
 def test_repair_removes_the_empty_file_a_killed_new_left(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "night.csv"
     path.write_bytes(b"")

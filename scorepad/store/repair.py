@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from .base import ENCODING, SessionError, encode
 from .format import (
     HAND_KINDS,
@@ -127,7 +128,7 @@ def repair_file(
             path,
             _("cannot repair: {strerror}; the file is as it was").format(strerror=exc.strerror),
         ) from None
-    done.append(f"the file as it was is kept as {path.name}.bak")
+    done.append(_("the file as it was is kept as {name}.bak").format(name=path.name))
     return done
 
 
@@ -310,7 +311,11 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
         mending.removed.append(at)
         mending.unreadable.append(at)
         rejected.append((record, at, _moving(path, at, why)))
-        done.append(f"moved line {at}, which cannot be read as CSV, to {path.name}.rejected")
+        done.append(
+            _("moved line {line}, which cannot be read as CSV, to {name}.rejected").format(
+                line=at, name=path.name
+            )
+        )
 
     for line, raw in enumerate(snapshot.binary(), 1):
         if not raw.endswith(b"\n"):  # the torn last line
@@ -319,7 +324,9 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
                 pending = []
             rejected.append((raw, line, ""))
             done.append(
-                f"moved the incomplete line {line} ({len(raw)} bytes) to {path.name}.rejected"
+                _("moved the incomplete line {line} ({size} bytes) to {name}.rejected").format(
+                    line=line, size=len(raw), name=path.name
+                )
             )
             continue
         if not pending and not raw.strip():
@@ -354,24 +361,41 @@ def _pass(snapshot: Snapshot, mending: _Mending, out: Any) -> tuple[list[str], A
     removed = [at for at in mending.removed if at not in mending.unreadable]
     if removed:
         done.append(
-            f"removed {_count(len(removed), 'blank line')} between rows ({_named(removed)})"
+            ngettext(
+                "removed {count} blank line between rows ({lines})",
+                "removed {count} blank lines between rows ({lines})",
+                len(removed),
+            ).format(count=len(removed), lines=_lines_text(removed))
         )
         if mending.renumbered:
+            renumbered = mending.renumbered
             done.append(
-                f"renumbered the lines that rules_line, undoes and redoes name (the rows below "
-                f"a blank line moved up) on {_count(len(mending.renumbered), 'line')} "
-                f"({_named(mending.renumbered)})"
+                ngettext(
+                    "renumbered the lines that rules_line, undoes and redoes name (the rows "
+                    "below a blank line moved up) on {count} line ({lines})",
+                    "renumbered the lines that rules_line, undoes and redoes name (the rows "
+                    "below a blank line moved up) on {count} lines ({lines})",
+                    len(renumbered),
+                ).format(count=len(renumbered), lines=_lines_text(renumbered))
             )
     if blank_run:
         done.append(
-            f"removed {len(blank_run)} blank line{'s' if len(blank_run) > 1 else ''} at the end"
+            ngettext(
+                "removed {count} blank line at the end",
+                "removed {count} blank lines at the end",
+                len(blank_run),
+            ).format(count=len(blank_run))
         )
     if mending.decimals:
         mended = mending.decimals
         done.append(
-            f"wrote whole numbers written as decimals (like 2.0) as whole numbers "
-            f"on {len(mended)} line{'s' if len(mended) > 1 else ''} "
-            f"({_lines_text(mended)})"
+            ngettext(
+                "wrote whole numbers written as decimals (like 2.0) as whole numbers on "
+                "{count} line ({lines})",
+                "wrote whole numbers written as decimals (like 2.0) as whole numbers on "
+                "{count} lines ({lines})",
+                len(mended),
+            ).format(count=len(mended), lines=_lines_text(mended, named=False))
         )
     return done, rejected
 
@@ -398,17 +422,15 @@ def _moving(path: Path, line: int, why: str) -> str:
     ).format(path=path, line=line, why=why, name=path.name)
 
 
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}" + ("" if number == 1 else "s")
-
-
-def _named(lines: list[int]) -> str:
-    return f"line {lines[0]}" if len(lines) == 1 else _lines_text(lines)
-
-
-def _lines_text(lines: list[int]) -> str:
+def _lines_text(lines: list[int], named: bool = True) -> str:
+    """`line 4`, `lines 4, 7`, `lines 4, 7, 9, 12, 15 and 2 more` (`named`: one line as a
+    line, else as `lines 4`)."""
+    if named and len(lines) == 1:
+        return _("line {line}").format(line=lines[0])
     shown = ", ".join(str(n) for n in lines[:5])
-    return f"lines {shown}" + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+    if len(lines) > 5:
+        return _("lines {shown} and {more} more").format(shown=shown, more=len(lines) - 5)
+    return _("lines {shown}").format(shown=shown)
 
 
 def _reject(path: Path, lines: list[bytes]) -> None:
