@@ -286,6 +286,37 @@ def test_the_page_shows_the_entry_form_only_with_the_token(
     assert recorded == "Recorded hand 2: Bob 80.", recorded
 
 
+def test_the_entry_form_words_its_choices_in_german_and_sends_their_names(
+    bavarian: Path, run: Run, chromium: Any
+) -> None:
+    with served(bavarian, allow_entry=True, token=TOKEN) as url:
+        browser = chromium.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(locale="de-DE", extra_http_headers={"accept-language": "de"})
+            page.goto(f"{url}/?token={TOKEN}")
+            page.wait_for_selector("#entry:not(.hidden)")
+            shown = page.evaluate(
+                """() => Object.fromEntries(['kind', 'game', 'called', 'crack'].map((id) =>
+                    [id, [...document.querySelectorAll('#' + id + ' option')]
+                        .map((o) => [o.value, o.textContent])]))"""
+            )
+            page.select_option("#picker", "Cy")
+            page.select_option("#game", "partner")
+            page.select_option("#called", "eichel")
+            page.check("#partners input[value=Ann]")
+            page.fill("#points", "70")
+            page.click("button[type=submit]")
+            page.wait_for_function("document.querySelector('#entry-message').textContent")
+        finally:
+            browser.close()
+    assert ["hand", "Spiel"] in shown["kind"] and ["ramsch", "Ramsch"] in shown["kind"]
+    assert ["manual", "selbst gezählt"] in shown["kind"]
+    assert ["partner", "Sauspiel"] in shown["game"] and ["solo", "Solo"] in shown["game"]
+    assert ["eichel", "Eichel-Sau"] in shown["called"], shown["called"]
+    last = json.loads(run("-f", bavarian, "sheet", "--format", "json").stdout)["hands"][-1]
+    assert (last["picker"], last["game"], last["called"]) == ("Cy", "partner", "eichel"), last
+
+
 # --- undo ----------------------------------------------------------------------------------------
 
 
