@@ -595,4 +595,4 @@ class Session:
             raise SessionError(
                 path, _("cannot remove the empty file: {strerror}").format(strerror=exc.strerror)
             ) from None
-        return ["removed the empty file (start the session with `scorepad new`)"]
+        return [_("removed the empty file (start the session with `scorepad new`)")]

@@ -682,6 +682,10 @@ def test_repair_removes_the_empty_file_a_killed_new_left(run: Run, tmp_path: Pat
     assert "removed the empty file" in run("-f", path, "repair").stdout
     assert not path.exists()
     assert run("-f", path, "new", "--players", PLAYERS).exit_code == 0
+    german = tmp_path / "abend.csv"
+    german.write_bytes(b"")
+    out = run("--lang", "de", "-f", german, "repair").stdout
+    assert "die leere Datei entfernt (eine Sitzung beginnt mit `scorepad new`)" in out, out
 
 
 def _torn_night(run: Run, tmp_path: Path) -> tuple[Path, bytes]:
@@ -781,6 +785,10 @@ def test_the_room_a_repair_needs_is_the_sizes_people_read(run: Run) -> None:
         "50 MiB",
         "3.0 GiB",
     ]
+    from scorepad import i18n
+
+    with i18n.speaking("de"):
+        assert [size_text(n) for n in (1, 512, 1536 * 1024)] == ["1 Byte", "512 Bytes", "1,5 MiB"]
 
 
 def test_a_line_torn_anywhere_in_it_quoted_or_not_is_one_for_repair(

@@ -274,20 +274,21 @@ class Position:
         held = self.hands[(self.leader + len(self.trick)) % self.seats]
         return not between & seen & ~(held & self.worth[worth])
 
-    def sure(self) -> tuple[bool, int]:
-        """At a trick's start: who holds the highest trumps left, those of them in a row one
-        side's (the counted seats' or the others'), and their card points, which that side is
-        sure of: a trick with one of them in it goes to the highest trump in it, one of them.
-        (0 points: no trumps left, or the unknown card among them, which may not win.)"""
+    def sure(self) -> tuple[bool | None, int]:
+        """At a trick's start: who holds the highest trumps left (True: the counted seats,
+        False: the others, None: no trumps are left, or the highest is the unknown card, which
+        may not win), those of them in a row one side's, and their card points. That side is
+        sure of those points and of a trick: a trick with one of them in it goes to the
+        highest trump in it, one of them."""
         left, owner, counted = self.left, self.owner, self.counted
-        whose, worth = False, 0
-        first = True
+        whose: bool | None = None
+        worth = 0
         for number in self.high_trumps:
             if left >> number & 1:
                 if number == self.unknown:
                     break
-                if first:
-                    whose, first = counted[owner[number]], False
+                if whose is None:
+                    whose = counted[owner[number]]
                 elif counted[owner[number]] != whose:
                     break
                 worth += self.card_points[number]

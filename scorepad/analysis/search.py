@@ -232,22 +232,21 @@ class Searcher:
             self.bound = most + 1
             return False
         if left > 1:
-            ours, sure = position.sure()
-            if sure:
-                if ours:
-                    if tricks == NONE:
-                        self.bound = 0
-                        return False
-                    if points + sure >= target and tricks <= ONE:
-                        self.bound = points + sure
-                        return True
-                else:
-                    if tricks == ALL:
-                        self.bound = 0
-                        return False
-                    if most - sure < target:
-                        self.bound = most - sure + 1
-                        return False
+            whose, sure = position.sure()
+            if whose:  # (the side's: a trick and `sure` points)
+                if tricks == NONE:
+                    self.bound = 0
+                    return False
+                if points + sure >= target and tricks <= ONE:
+                    self.bound = points + sure
+                    return True
+            elif whose is not None:  # (the others')
+                if tricks == ALL:
+                    self.bound = 0
+                    return False
+                if most - sure < target:
+                    self.bound = most - sure + 1
+                    return False
         if left == 1:  # every card is forced: the last trick decides
             taken, worth = position.last_trick()
             if taken:

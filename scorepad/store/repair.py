@@ -10,8 +10,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from ..i18n import decimal_text, ngettext
 from ..i18n import gettext as _
-from ..i18n import ngettext
 from .base import ENCODING, SessionError, encode
 from .format import (
     HAND_KINDS,
@@ -57,8 +57,9 @@ def size_text(size: int) -> str:
     """A size as people read it: 12 KiB, 3.4 MiB, 1.2 GiB."""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
-            return f"{size / scale:.1f} {unit}" if size < 10 * scale else f"{size // scale} {unit}"
-    return f"{size} bytes"
+            shown = f"{size / scale:.1f}" if size < 10 * scale else f"{size // scale}"
+            return f"{decimal_text(shown)} {unit}"
+    return ngettext("{size} byte", "{size} bytes", size).format(size=size)
 
 
 def _room_problem(snapshot: Snapshot) -> str | None:
@@ -82,12 +83,11 @@ def _room_problem(snapshot: Snapshot) -> str | None:
         except OSError:
             continue
         if free < needed:
-            return (
-                f"cannot repair: it needs {size_text(needed)} free beside the file (a new "
-                f"copy of it and {path.name}.bak), and {size_text(free)} are free; nothing "
-                f"was changed (make room, or copy the file where there is room and repair "
-                f"it there)"
-            )
+            return _(
+                "cannot repair: it needs {needed} free beside the file (a new copy of it and "
+                "{name}.bak), and {free} are free; nothing was changed (make room, or copy the "
+                "file where there is room and repair it there)"
+            ).format(needed=size_text(needed), name=path.name, free=size_text(free))
     return None
 
 
