@@ -163,11 +163,11 @@ class Position:
 
     def first_of_called(self) -> bool:
         """Whether the trick is the called suit's first lead."""
-        return (
-            bool(self.trick)
-            and not self.called_led
-            and self.suit[self.trick[0]] == self.called_suit
-        )
+        return bool(self.trick) and self._leads_called(self.trick[0])
+
+    def _leads_called(self, number: int) -> bool:
+        """Whether a trick led with card `number` is the called suit's first lead."""
+        return not self.called_led and self.suit[number] == self.called_suit
 
     def legal(self) -> tuple[int, ...]:
         """The numbers of the cards the player to move may play, as replay checks a play."""
@@ -210,7 +210,7 @@ class Position:
         ok = []
         for number, card in zip(numbers, cards, strict=True):
             if led is None:  # a lead: the called suit is first led by this very card
-                first = not self.called_led and self.suit[number] == self.called_suit
+                first = self._leads_called(number)
             play = Play(
                 len(self.history) // self.seats + 1,
                 self.players[seat],
@@ -357,7 +357,7 @@ class Position:
 
     def _close_trick(self) -> None:
         trick = self.trick  # (kept as it is: `undo` takes it back)
-        first = not self.called_led and self.suit[trick[0]] == self.called_suit
+        first = self._leads_called(trick[0])
         self._closed.append(
             (
                 self.leader,
@@ -401,7 +401,7 @@ class Position:
         counted seats take it, and its card points."""
         count, leader, hands = self.seats, self.leader, self.hands
         trick = [hands[(leader + seat) % count].bit_length() - 1 for seat in range(count)]
-        first = not self.called_led and self.suit[trick[0]] == self.called_suit
+        first = self._leads_called(trick[0])
         winner = (leader + self._winner(trick, first)) % count
         return self.counted[winner], sum(map(self.card_points.__getitem__, trick))
 
