@@ -9,7 +9,9 @@ from _types import Fails, Run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorepad.cards import Card, Suit
 from scorepad.replay import HandFileError, parse_hand_file, replay
+from scorepad.replay.tricks import Play, before_the_first_card, play_problems
 from scorepad.rules import load_rules
 from scorepad.simulate import random_hand
 
@@ -109,6 +111,47 @@ def test_the_unknown_card_follows_the_called_suit_and_cannot_win() -> None:
     wrong = variant(call="AS unknown 7C")  # West trumps the first spade lead instead
     assert problems(wrong) == [
         "trick 4: West must play the unknown card 7C when spades are first led, not 10D"
+    ]
+
+
+UNKNOWN_ASIDE = """\
+rules: first-night
+players: West, North, East, Pat, South
+dealer: South
+West:  AC 7C QC QS JD 8D
+North: 10C KC QH JC 9S 8S
+East:  9C 8C AS 10S KS 7S
+Pat:   AH 10H KH 9H QD JS
+South: 8H 7H JH AD 10D KD
+blind: 9D 7D
+picker: West
+bury: 9D 7D
+call: AS unknown 7C
+trick: AC KC 9C QD 8H
+trick: 9H 7H 8D JC 7S
+trick: 10C 8C 10H KD {west}
+trick: QS QH KS JS JH
+trick: JD 8S 10S KH 10D
+trick: {last} 9S AS AH AD
+"""
+
+
+def test_the_unknown_card_laid_aside_is_not_held_for_following_suit() -> None:
+    # clubs led before spades: West's only club is the unknown card, face down until then, so
+    # he may play any card (it used to be a renege, and playing the 7C a misplay: no card was
+    # right)
+    text = UNKNOWN_ASIDE.format(west="QC", last="7C")
+    assert problems(text) == []
+    # the card itself stays barred until then, and a player holding a club still follows suit
+    rules = load_rules("first-night")
+    game, call, holding = before_the_first_card(parse_hand_file(text), rules)
+    aside = Play(3, "West", Card.parse("7C"), False, holding["West"][1:], False, False, False)
+    assert [m.message for m in play_problems(aside, Suit.CLUBS, game, call, "West", rules)] == [
+        "West played the unknown card 7C before spades were led"
+    ]
+    changed = text.replace("10C 8C 10H KD QC", "10C 10S 10H KD QC").replace("8S 10S KH", "8S 8C KH")
+    assert problems(changed) == [
+        "trick 3: East reneged: played 10S on a club lead while holding 8C"
     ]
 
 

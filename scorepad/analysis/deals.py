@@ -21,7 +21,8 @@ __all__ = [
 ]
 
 KINDS = {
-    # name: (rules, players, game, call: "ace" a callable ace, "jd", "alone" or none)
+    # name: (rules, players, game, call: "ace" a callable ace, "unknown" an ace with the
+    # unknown card, "jd", "alone" or none)
     "sauspiel": ("schafkopf", 4, "partner", "ace"),
     "solo": ("schafkopf", 4, "solo H", ""),
     "wenz": ("schafkopf", 4, "wenz", ""),
@@ -31,6 +32,7 @@ KINDS = {
     "tout": ("schafkopf", 4, "solo-tout S", ""),
     "sheepshead-5": ("standard", 5, "", "ace"),
     "sheepshead-5-jd": ("standard", 5, "", "jd"),
+    "sheepshead-5-unknown": ("standard", 5, "", "unknown"),
     "sheepshead-3": ("standard", 3, "", "alone"),
 }
 """The kinds of game the tests and the bench deal."""
@@ -76,6 +78,14 @@ def _call_for(rules: Rules, calling: str, own: list[Card], rng: random.Random) -
         return "alone"
     if calling == "jd":
         return "JD"
+    if calling == "unknown":  # the ace of a suit the picker has no card of; any card aside
+        game = _trumps(rules, "partner")
+        suits = [
+            s for s in "CSH" if not any(c.suit.value == s and not game.is_trump(c) for c in own)
+        ]
+        if not suits:
+            return "alone"
+        return f"A{rng.choice(suits)} unknown {rng.choice(own)}"
     if calling != "ace":
         return ""
     suits = "CSD" if rules.is_schafkopf else "CSH"

@@ -652,10 +652,16 @@ def play_problems(
 def _follow_problems(
     play: Play, led: Suit | str, game: Game, call: Call, picker: str | None
 ) -> list[Misplay]:
-    """A renege: not following the suit led while holding it."""
+    """A renege: not following the suit led while holding it. The picker's unknown card,
+    laid face down until the called suit is first led, is not held for it."""
     if play.leads:
         return []
-    following = [c for c in play.held if game.suit_of(c) == led]
+    aside = (
+        call.unknown
+        if play.player == picker and not play.first_of_called and not play.called_led_before
+        else None
+    )
+    following = [c for c in play.held if game.suit_of(c) == led and c != aside]
     is_unknown = play.player == picker and play.card == call.unknown and play.first_of_called
     if following and game.suit_of(play.card) != led and not is_unknown:
         return [
