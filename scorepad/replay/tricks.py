@@ -652,15 +652,12 @@ def play_problems(
 def _follow_problems(
     play: Play, led: Suit | str, game: Game, call: Call, picker: str | None
 ) -> list[Misplay]:
-    """A renege: not following the suit led while holding it. The picker's unknown card,
-    laid face down until the called suit is first led, is not held for it."""
+    """A renege: not following the suit led while holding it (the picker's unknown card, face
+    down until the called suit is first led, is not held for it)."""
     if play.leads:
         return []
-    aside = (
-        call.unknown
-        if play.player == picker and not play.first_of_called and not play.called_led_before
-        else None
-    )
+    early = play.player == picker and not (play.first_of_called or play.called_led_before)
+    aside = call.unknown if early else None
     following = [c for c in play.held if game.suit_of(c) == led and c != aside]
     is_unknown = play.player == picker and play.card == call.unknown and play.first_of_called
     if following and game.suit_of(play.card) != led and not is_unknown:
@@ -668,15 +665,13 @@ def _follow_problems(
             Misplay(
                 play.trick,
                 play.player,
-                (
-                    _(
-                        "{player} reneged: played {card} on a {suit_word} lead while holding {map}"
-                    ).format(
-                        player=play.player,
-                        card=card_name(play.card),
-                        suit_word=suit_word(led),
-                        map=", ".join(map(card_name, following)),
-                    )
+                _(
+                    "{player} reneged: played {card} on a {suit_word} lead while holding {map}"
+                ).format(
+                    player=play.player,
+                    card=card_name(play.card),
+                    suit_word=suit_word(led),
+                    map=", ".join(map(card_name, following)),
                 ),
             )
         ]
