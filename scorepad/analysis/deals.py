@@ -78,21 +78,17 @@ def _call_for(rules: Rules, calling: str, own: list[Card], rng: random.Random) -
         return "alone"
     if calling == "jd":
         return "JD"
+    game = _trumps(rules, "partner")
     if calling == "unknown":  # the ace of a suit the picker has no card of; any card aside
-        game = _trumps(rules, "partner")
-        suits = [
+        lacking = [
             s for s in "CSH" if not any(c.suit.value == s and not game.is_trump(c) for c in own)
         ]
-        if not suits:
-            return "alone"
-        return f"A{rng.choice(suits)} unknown {rng.choice(own)}"
+        return f"A{rng.choice(lacking)} unknown {rng.choice(own)}" if lacking else "alone"
     if calling != "ace":
         return ""
-    suits = "CSD" if rules.is_schafkopf else "CSH"
-    game = _trumps(rules, "partner")
     options = [
         s
-        for s in suits
+        for s in ("CSD" if rules.is_schafkopf else "CSH")
         if all(str(c) != f"A{s}" for c in own)
         and any(c.suit.value == s and not game.is_trump(c) for c in own)
     ]
