@@ -371,6 +371,14 @@ def part_four(figures: Figures, scratch: Path, runs: int) -> None:
     name = f"season, {SEASON_NIGHTS} nights of {SEASON_HANDS} hands"
     figures.add(name, paired(always(season), bare, runs, no_checkpoints), 3.0, 60)
     figures.add(f"{name} again (checkpoints)", paired(always(season), bare, runs), 0.3, 60)
+    # the floor under it: what starting Python and importing click alone take, against the
+    # same pass (above 0.3x, the target again is out of reach of any click program)
+    floor = paired(always([PYTHON, "-c", "import click"]), bare, runs)
+    figures.notes.append(
+        f"floor of a season again: python -c 'import click' takes {floor.ratio:.2f}x the bare "
+        f"pass over the {SEASON_NIGHTS} nights ({floor.measured * 1000:.0f} ms against "
+        f"{floor.baseline * 1000:.0f} ms)"
+    )
     shutil.rmtree(nights)
 
 
