@@ -155,6 +155,80 @@ def test_ctrl_c_stops_with_one_line_and_exit_130(run: Run, monkeypatch: pytest.M
     assert result.stderr == "Stopped: the analysis was not finished.\n"
 
 
+@pytest.mark.parametrize("calls", [200, 400, 1000])
+def test_ctrl_c_in_the_middle_of_a_play_stops_as_cleanly(
+    run: Run, monkeypatch: pytest.MonkeyPatch, calls: int
+) -> None:
+    # Ctrl-C lands while a trick is being closed (its card played, its winner not yet found):
+    # the position is not taken back (that raised IndexError over the interrupt: a traceback)
+    from scorepad.analysis.position import Position
+
+    winner, count = Position._winner, [0]
+
+    def interrupted(self: Position, trick: list[int], first: bool) -> int:
+        count[0] += 1
+        if count[0] == calls:
+            raise KeyboardInterrupt
+        return winner(self, trick, first)
+
+    monkeypatch.setattr(Position, "_winner", interrupted)
+    for command in (("analyze", SAUSPIEL), ("replay", SAUSPIEL, "--analyze")):
+        count[0] = 0
+        result = run(*command)
+        assert (result.exit_code, result.stderr) == (
+            130,
+            "Stopped: the analysis was not finished.\n",
+        ), result.stderr
+
+
+def test_replay_record_analyze_stopped_says_the_hand_is_recorded(
+    run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import scorepad.analysis
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scorepad.analysis, "analyse", interrupted)
+    walkthrough = HANDS / "first-night-walkthrough.txt"
+    for fmt in ("text", "json"):
+        session = tmp_path / f"{fmt}.csv"
+        run(
+            "-f", session, "new", "--players", "West,North,East,Pat,South", "--rules", "first-night"
+        )
+        result = run("-f", session, "replay", walkthrough, "--record", "--analyze", "--format", fmt)
+        assert result.exit_code == 130
+        assert result.stderr.splitlines() == [
+            "Stopped: the analysis was not finished.",
+            "Hand 1 is recorded all the same.",
+        ]
+        # the replay and the recording are shown before the analysis starts (text)
+        assert ("Recorded into" in result.stdout) == (fmt == "text")
+        assert run("-f", session, "standings", "--format", "json").stdout.count('"West": 2') == 1
+
+
+def test_several_files_one_bad_print_nothing_but_the_error(
+    run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bad = tmp_path / "empty.txt"
+    bad.write_text("")
+    import scorepad.analysis
+
+    analysed = []
+    monkeypatch.setattr(scorepad.analysis, "analyse", lambda *a, **k: analysed.append(a))
+    for command in (
+        ("replay", SAUSPIEL, bad, "--format", "json"),
+        ("replay", SAUSPIEL, bad, "--analyze", "--format", "json"),
+        ("replay", SAUSPIEL, bad),
+        ("analyze", SAUSPIEL, bad),
+        ("analyze", SAUSPIEL, tmp_path / "missing.txt"),
+    ):
+        result = run(*command)
+        assert result.exit_code == 1 and result.stdout == "", command
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error: ")
+    assert analysed == []  # (the files are read before any analysis starts)
+
+
 # (the Hochzeit and the Sie take several seconds: the slow run analyses them; the Bavarian
 # Ramsch takes minutes, 4 to 9 on a 2-core machine, longer than CI may: `pytest -m minutes`)
 SAMPLE_MARKS = {

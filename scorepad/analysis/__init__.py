@@ -170,9 +170,9 @@ def _keeps(searcher: Searcher, number: int, ours: bool, level: int) -> bool:
     """Whether playing card `number` keeps the outcome `level` for its player's side."""
     position = searcher.position
     position.play(number)
-    try:
-        if ours:
-            return searcher.reaches(searcher.goal(level))
-        return level == len(LEVELS) - 1 or not searcher.reaches(searcher.goal(level + 1))
-    finally:
-        position.undo()
+    if ours:
+        keeps = searcher.reaches(searcher.goal(level))
+    else:
+        keeps = level == len(LEVELS) - 1 or not searcher.reaches(searcher.goal(level + 1))
+    position.undo()
+    return keeps

@@ -99,10 +99,8 @@ def _card(searcher: Searcher, trick: int, card: Card, before: Value) -> CardVerd
             _("trick {trick}: {card} cannot be played").format(trick=trick, card=card)
         )
     position.play(number)
-    try:
-        after = ramsch_value(searcher, before, -1)
-    finally:
-        position.undo()
+    after = ramsch_value(searcher, before, -1)
+    position.undo()
     worse = _rank(after) > _rank(before)
     better: list[Card] = []
     if worse:
@@ -117,10 +115,8 @@ def _card(searcher: Searcher, trick: int, card: Card, before: Value) -> CardVerd
             if same is None:
                 same = other
                 position.play(other)
-                try:
-                    kept[other] = searcher.reaches(goal)
-                finally:
-                    position.undo()
+                kept[other] = searcher.reaches(goal)
+                position.undo()
             if kept[same]:
                 better.append(position.cards[other])
     return CardVerdict(

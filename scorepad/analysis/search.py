@@ -52,7 +52,8 @@ class Goal:
 
 class Searcher:
     """The searches over one deal, sharing their tables. `tick` is called now and then (a
-    progress indication; it may raise to stop the search)."""
+    progress indication; it may raise to stop the search, leaving the position part way
+    along a line: it is thrown away then)."""
 
     def __init__(self, position: Position, tick: Callable[[], None] | None = None):
         self.position = position
@@ -186,11 +187,11 @@ class Searcher:
                 tries.insert(0, first)
         play, undo, search = position.play, position.undo, self._search
         for number in tries:
+            # (no try/finally: a search stopped part way, Ctrl-C perhaps in the middle of a
+            # play, leaves the position to be thrown away, not taken back)
             play(number)
-            try:
-                found = search(target, tricks, tables)
-            finally:
-                undo()
+            found = search(target, tricks, tables)
+            undo()
             if found == ours:
                 answer = ours
                 bound = self.bound

@@ -64,8 +64,12 @@ def analyze(hand_files: tuple[Path, ...], every: bool, points: bool, fmt: str) -
         scorepad analyze hand.txt --all --points
         scorepad analyze hand.txt --format json
     """
+    from .cards import read_hand_file
+
+    # every file read first: one that cannot be read stops the command before any analysis
+    hands = [(path, *read_hand_file(path)) for path in hand_files]
     try:
-        found = [_analyse_one(path, points) for path in hand_files]
+        found = [(path, _analysed(path, hand, rules, points), rules) for path, hand, rules in hands]
     except KeyboardInterrupt:
         _clear()
         click.echo(_("Stopped: the analysis was not finished."), err=True)
@@ -73,19 +77,13 @@ def analyze(hand_files: tuple[Path, ...], every: bool, points: bool, fmt: str) -
     _print(found, every, fmt)
 
 
-def _analyse_one(path: Path, points: bool) -> tuple[Path, HandAnalysis, Any]:
-    from .cards import read_hand_file
-
-    hand, rules = read_hand_file(path)
-    return path, _analysed(path, hand, rules, points), rules
-
-
 def after_replay(
-    path: Path, hand: HandFile, rules: Rules, fmt: str
+    path: Path, hand: HandFile, rules: Rules, fmt: str, recorded: int | None = None
 ) -> list[str] | dict[str, object] | None:
     """`replay --analyze`: the analysis of a replayed hand, as lines of text to print or (JSON)
     the object of one hand of `analyze --format json`; a hand it cannot analyse (a renege)
-    gives a line saying why (in JSON: None). Ctrl-C stops with exit 130."""
+    gives a line saying why (in JSON: None). Ctrl-C stops with exit 130, saying so (and that
+    the hand is recorded, as hand `recorded`, where it was)."""
     from ..analysis.words import as_data, as_lines
 
     try:
@@ -93,6 +91,8 @@ def after_replay(
     except KeyboardInterrupt:
         _clear()
         click.echo(_("Stopped: the analysis was not finished."), err=True)
+        if recorded is not None:
+            click.echo(_("Hand {hand} is recorded all the same.").format(hand=recorded), err=True)
         raise SystemExit(130) from None
     except ScorepadError as exc:
         if fmt == "json":

@@ -403,16 +403,34 @@ def replay_command(
         scorepad replay sample_sessions/hands/friday-disputed.txt
         scorepad -f friday.csv replay hand.txt --record
     """
+    from ..render import to_json
+
     several = len(hand_files) > 1
-    wrong = False
-    for number, hand_file in enumerate(hand_files):
-        if several and fmt == "json":
-            click.echo("[" if number == 0 else ",")
-        elif several:
+    # every file read and replayed first: a file that cannot be read stops the command before
+    # anything is printed or recorded; JSON is printed whole at the end
+    replayed = [_replayed(hand_file) for hand_file in hand_files]
+    wrong, objects = False, []
+    for number, (hand_file, parsed, rules, outcome) in enumerate(replayed):
+        if several and fmt != "json":
             click.echo(f"{'' if number == 0 else chr(10)}==> {hand_file} <==")
-        wrong |= _replay_one(path, hand_file, record, note, fmt, analyze)
-    if several and fmt == "json":
-        click.echo("]")
+        problems, data = _replay_one(path, hand_file, parsed, rules, outcome, record, note, fmt)
+        if analyze:
+            from .analyze import after_replay
+
+            analysis = after_replay(hand_file, parsed, rules, fmt, data.get("recorded"))
+            if fmt == "json":
+                data["analysis"] = analysis
+            elif analysis:
+                click.echo()
+                for line in analysis:
+                    click.echo(line)
+        objects.append(data)
+        wrong |= problems
+    if fmt == "json":
+        if several:
+            click.echo("[\n" + "\n,\n".join(map(to_json, objects)) + "\n]")
+        else:
+            click.echo(to_json(objects[0]))
     if wrong:
         sys.exit(1)
 
@@ -442,18 +460,32 @@ def read_hand_file(hand_file: Path) -> tuple[HandFile, Rules]:
         raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
 
 
-def _replay_one(
-    path: Path, hand_file: Path, record: bool, note: str, fmt: str, analyze: bool = False
-) -> bool:
-    """Replay one hand file (as `replay` shows it); whether something was found wrong."""
-    from ..render import render, to_json
-    from ..replay import HandFileError, digest, replay
+def _replayed(hand_file: Path) -> tuple[Path, HandFile, Rules, HandReplay]:
+    """A hand file read and replayed; a problem as `FILE:LINE: message`."""
+    from ..replay import HandFileError, replay
 
     parsed, rules = read_hand_file(hand_file)
     try:
-        outcome = replay(parsed, rules)
+        return hand_file, parsed, rules, replay(parsed, rules)
     except HandFileError as exc:
         raise ScorepadError(f"{hand_file}:{exc.line}: {exc.message}") from None
+
+
+def _replay_one(
+    path: Path,
+    hand_file: Path,
+    parsed: HandFile,
+    rules: Rules,
+    outcome: HandReplay,
+    record: bool,
+    note: str,
+    fmt: str,
+) -> tuple[bool, dict[str, Any]]:
+    """Record a replayed hand if asked and show it (as text; JSON: its object, printed by the
+    caller, "recorded" the hand's number or None): whether something was found wrong."""
+    from ..render import render
+    from ..replay import digest
+
     recorded = None
     if record:
         if outcome.problems:
@@ -465,13 +497,8 @@ def _replay_one(
             )
 
         recorded = open_session(path).record_replayed(outcome.hand(), digest(parsed), note)
-    analysis = None
-    if analyze:
-        from .analyze import after_replay
-
-        analysis = after_replay(hand_file, parsed, rules, fmt)
     if fmt == "json":
-        data = {
+        data: dict[str, Any] = {
             "rules": rules.name,
             "players": list(outcome.players),
             "dealer": outcome.dealer,
@@ -502,9 +529,7 @@ def _replay_one(
             "score": outcome.score.to_dict() if outcome.score else None,
             "recorded": recorded[0].hand if recorded else None,
         }
-        if analyze:
-            data["analysis"] = analysis
-        click.echo(to_json(data))
+        return bool(outcome.problems), data
     else:
         _echo_replay(outcome, fmt, render)
         if recorded:
@@ -515,11 +540,7 @@ def _replay_one(
 
             click.echo(summary_text(row, result))
             click.echo(next_line(state))
-        if isinstance(analysis, list):
-            click.echo()
-            for line in analysis:
-                click.echo(line)
-    return bool(outcome.problems)
+    return bool(outcome.problems), {"recorded": recorded[0].hand if recorded else None}
 
 
 def _augen(fmt: str) -> str:
