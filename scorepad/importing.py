@@ -253,14 +253,37 @@ def _night(imported: Imported, night: Path) -> Imported:
     """The night, made at `night`: every game recorded as a hand, its points as the session
     scores them checked against the replay's."""
     from .session import Session
+    from .store.format import check_new_name
 
     first = imported.sources[0]
     players = first.record.players
+    for source in imported.sources:  # (a name a hand file holds, a session file may not)
+        for player in source.record.players:
+            try:
+                check_new_name(player)
+            except ScorepadError as exc:
+                raise ScorepadError(f"{source.path}:{source.record.games[0].line}: {exc}") from None
     dealer = first.record.games[0].dealer
     made = Session.create(night, players, first.rules, dealer)
     recorded = left_out = 0
-    for source in imported.sources:
+    seen: dict[str, tuple[int, int, Path]] = {}  # a game's digest: where it was first
+    for index, source in enumerate(imported.sources):
         for tallied in source.games:
+            if tallied.outcome is not None and tallied.digest:
+                here = (index, tallied.game.number, source.path)
+                again = seen.setdefault(tallied.digest, here)
+                if again != here:
+                    raise ScorepadError(
+                        _(
+                            "{path}: game {number} is game {first} of {first_path} again: a "
+                            "night counts a game once (nothing written)"
+                        ).format(
+                            path=source.path,
+                            number=tallied.game.number,
+                            first=again[1],
+                            first_path=again[2],
+                        )
+                    )
             hand: Hand | None = tallied.hand
             note = _("imported: {name}, game {number}").format(
                 name=source.path.name, number=tallied.game.number
@@ -275,8 +298,9 @@ def _night(imported: Imported, night: Path) -> Imported:
                 _row, result, _state = made.record(hand, note)
             elif tallied.outcome is not None and tallied.game.dealer == dealer:
                 _row, result, _state = made.record_replayed(hand, tallied.digest, note)
-            else:  # (after a game not recorded, the record's dealer is not the night's next)
-                _row, result, _state = made.record(hand, note)
+            else:  # (the record's dealer is not the night's next: after a game not recorded,
+                # or in records of games apart, as openschafkopf's lines are)
+                _row, result, _state = made.record(hand, note, tallied.digest or "")
             if dict(result.deltas) != dict(tallied.deltas or tallied.game.deltas or {}):
                 raise ScorepadError(
                     _(

@@ -272,12 +272,14 @@ class Session:
 
         return self._retried(change)
 
-    def record(self, hand: Hand, note: str = "") -> tuple[Row, Score, Ledger]:
-        """Score a hand and append it; returns its row, its score and the night after it."""
+    def record(self, hand: Hand, note: str = "", digest: str = "") -> tuple[Row, Score, Ledger]:
+        """Score a hand and append it; returns its row, its score and the night after it. An
+        imported game keeps its hand file's `digest` (the import checks it is new)."""
 
         def make(night: _Resumed) -> tuple[Row, Score]:
             self._room()
-            return night.ledger.record(hand, note, now())
+            row, result = night.ledger.record(hand, note, now())
+            return (row._replace(digest=digest) if digest else row), result
 
         return self._appended(make)
 

@@ -2,6 +2,7 @@
 game adds up to the record's own totals."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -159,6 +160,8 @@ def _line_of(path: Path, text: str) -> int:
             "a game scorepad does not read: 'Bettel Brett'",
         ),
         ("Geber: Anni", "Geber Anni", "Geber Anni", "expected 'Geber: NAME', which starts a game"),
+        ("am 14.03.25", "am 31.02.25", "gespielt von", "no such day: 31.02.25"),
+        ("am 14.03.25", "am 99.99.25", "gespielt von", "no such day: 99.99.25"),
     ],
 )
 def test_bad_input_names_its_file_and_line_and_writes_nothing(
@@ -168,6 +171,62 @@ def test_bad_input_names_its_file_and_line_and_writes_nothing(
     before = files_in(here)
     error = fails("import", path.name, "--to", "hands", "--session", "abend.csv")
     assert error.startswith(f"Error: mangled.txt:{_line_of(path, at)}: {message}"), error
+    assert files_in(here) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("A,B", "player 'A,B': a name cannot hold a comma"),
+        ("=cmd", "player '=cmd': a name cannot start with ="),
+        ("A" * 41, "player AAAAAAAAAAAAAAAAAAAA...: a name has at most 40 characters"),
+    ],
+)
+def test_a_name_no_night_may_hold_is_said_where_the_record_starts(
+    fails: Fails, here: Path, name: str, message: str
+) -> None:
+    path = here / "mangled.txt"
+    path.write_bytes(PROTOCOL.read_bytes().replace(b"Anni", name.encode()))
+    before = files_in(here)
+    error = fails("import", path.name, "--to", "hands", "--session", "abend.csv")
+    assert error.startswith(f"Error: mangled.txt:{_line_of(path, 'Geber:')}: {message}"), error
+    assert files_in(here) == before
+
+
+@pytest.mark.parametrize(
+    ("line", "change", "message"),
+    [
+        (3, (" g7 ", " gq "), "unknown card 'gq'"),
+        (2, ("Schelln-Solo von 2:", "# a comment"), "write the rules, a colon and the cards"),
+    ],
+)
+def test_a_bad_game_line_is_said_by_its_line(
+    fails: Fails, here: Path, line: int, change: tuple[str, str], message: str
+) -> None:
+    # one bad line among game lines is that line's error, not "not a game record"
+    path = here / "lines.txt"
+    rows = LINES.read_text().splitlines(keepends=True)
+    rows[line - 1] = rows[line - 1].replace(*change, 1)
+    path.write_text("".join(rows))
+    before = files_in(here)
+    error = fails("import", path.name, "--to", "hands", "--session", "night.csv")
+    assert error.startswith(f"Error: lines.txt:{line}: {message}"), error
+    assert files_in(here) == before
+
+
+def test_game_lines_keep_their_digests_and_a_game_is_counted_once(run: Run, here: Path) -> None:
+    # every line's dealer is seat 3, never the night's next: each hand keeps its digest still
+    assert run("import", LINES.name, "--to", "hands", "--session", "night.csv").exit_code == 0
+    rows = (here / "night.csv").read_text().splitlines()
+    digests = [row for row in rows if row.startswith(tuple(f"{n}," for n in range(1, 8)))]
+    assert len(digests) == 7 and all(re.search(",[0-9a-f]{64},", row) for row in digests)
+    before = files_in(here)
+    twice = run("import", LINES.name, LINES.name, "--to", "more", "--session", "twice.csv")
+    assert twice.exit_code == 1 and twice.stdout == ""
+    assert twice.stderr.splitlines()[-1] == (
+        "Error: openschafkopf-games.txt: game 1 is game 1 of openschafkopf-games.txt again: a "
+        "night counts a game once (nothing written)"
+    )
     assert files_in(here) == before
 
 

@@ -195,12 +195,14 @@ def detect(text: str) -> str | None:
     ):
         return "netschafkopf"
     filled = [row for row in rows if row]
-    if filled and all(_GAME_LINE.fullmatch(row) for row in filled):
+    if any(_GAME_LINE.fullmatch(row) for row in filled):  # (its other lines: errors by line)
         return "openschafkopf"
     return None
 
 
-_GAME_LINE = re.compile(r"[^:]+:\s*(?:[egshEGSH][789zxuokaZXUOKA]\s*)+")
+_GAME_LINE = re.compile(r"[^:]+:(?:\s+\S\S){6,}\s*")
+"""A line like a game line (the rules, a colon, two-letter cards): its reader says what is
+wrong with it, and with the file's other lines, by line."""
 
 
 def unrecognised() -> str:

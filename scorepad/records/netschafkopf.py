@@ -28,6 +28,7 @@ in are read as games scorepad cannot record (`RecordedGame.skipped`), with what 
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field, replace
 
@@ -36,7 +37,9 @@ from ..i18n import gettext as _
 from ..text import unprintable, unprintable_problem
 from . import Played, Record, RecordedGame, RecordError, Said, card, check_deal, lines, suit_named
 
-_HEADER = re.compile(r"gespielt von (?P<owner>.+?) am (?P<d>\d\d)\.(?P<m>\d\d)\.(?P<y>\d\d)\b")
+_HEADER = re.compile(
+    r"gespielt von (?P<owner>.+?) am (?P<d>[0-9]{2})\.(?P<m>[0-9]{2})\.(?P<y>[0-9]{2})\b"
+)
 _HAND = re.compile(r"(?P<name>.+?) hat: (?P<cards>.*)")
 _TRICK = re.compile(r"(?P<name>.+?) spielt aus: (?P<cards>.*)")
 _TABLE = re.compile(r"Spiel\s+Preis\s+(?P<names>.+?)\s+Stock")
@@ -141,6 +144,15 @@ def read(text: str) -> Record:
         )
     protocol.owner = found["owner"]
     date = f"20{found['y']}-{found['m']}-{found['d']}"
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError:
+        raise RecordError(
+            filled[header][0],
+            _("no such day: {day} (the protocol's date, DD.MM.YY)").format(
+                day=f"{found['d']}.{found['m']}.{found['y']}"
+            ),
+        ) from None
     blocks: list[_Block] = []
     for number, row in filled[header + 1 :]:
         if row.startswith("Geber:"):
