@@ -104,14 +104,18 @@ def load(
 
 
 def _read(path: Path) -> Record:
+    from .store.files import read_regular
+
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError:
         raise ScorepadError(_("{path}: no such file").format(path=path)) from None
     except OSError as exc:
         raise ScorepadError(
             _("{path}: cannot read: {strerror}").format(path=path, strerror=exc.strerror)
         ) from None
+    if data is None:
+        raise ScorepadError(_("{path}: not a regular file").format(path=path))
     text = decode(data)
     kind = detect(text)
     if kind is None:

@@ -2,6 +2,7 @@
 game adds up to the record's own totals."""
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -315,3 +316,15 @@ def test_a_failure_while_writing_leaves_nothing_behind(fails: Fails, here: Path)
     error = fails("import", PROTOCOL.name, "--to", "hands/abend", "--session", "night/abend.csv")
     assert error.startswith("Error: ") and error.endswith("(nothing written)")
     assert files_in(here) == before  # (no night, no temp file, no folder made for them)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize(
+    "command", [("import",), ("replay",), ("analyze",), ("replay", "--analyze")], ids=" ".join
+)
+def test_a_fifo_given_as_a_file_is_refused_not_waited_on(
+    fails: Fails, here: Path, command: tuple[str, ...]
+) -> None:
+    # (a reader that opened it blocking would wait for a writer for ever)
+    os.mkfifo(here / "pipe")
+    assert fails(*command, "pipe") == "Error: pipe: not a regular file"

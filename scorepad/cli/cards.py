@@ -438,9 +438,13 @@ def replay_command(
 def read_hand_file(hand_file: Path) -> tuple[HandFile, Rules]:
     """A hand file read and its rules loaded; a problem as `FILE:LINE: message`."""
     from ..replay import HandFileError, parse_hand_file, rules_for
+    from ..store.files import read_regular
 
     try:
-        text = hand_file.read_text(encoding="utf-8-sig")
+        data = read_regular(hand_file)  # (None: a FIFO, a device: never waited on)
+        if data is None:
+            raise ScorepadError(_("{hand_file}: not a regular file").format(hand_file=hand_file))
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise ScorepadError(
             _("{hand_file}: no such hand file").format(hand_file=hand_file)

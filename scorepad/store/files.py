@@ -98,3 +98,19 @@ def create_exclusive(temp: str, path: os.PathLike[str] | str) -> None:
         os.rename(temp, path)
     else:
         os.link(temp, path)
+
+
+def read_regular(path: os.PathLike[str] | str) -> bytes | None:
+    """A whole file's bytes, or None when it is not a regular file (a FIFO, a device, a
+    directory): opened without blocking, so that a FIFO never hangs the reader. OSError as
+    `open` raises it (no such file, no permission)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | BINARY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
