@@ -404,3 +404,14 @@ def test_replay_analyze_takes_a_ramsch(run: Run) -> None:
     result = run("replay", RAMSCH, "--analyze")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[-len(RAMSCH_TEXT) :] == RAMSCH_TEXT
+
+
+def test_a_bettel_has_no_points_even_with_points(run: Run) -> None:
+    # won or lost by its tricks: neither the start nor any card says card points
+    bettel = HANDS / "bavarian-bettel.txt"
+    text = run("analyze", bettel, "--points", "--all")
+    assert text.exit_code == 0 and text.stdout.count("\n") > 30
+    assert "card points" not in text.stdout
+    data = json.loads(run("analyze", bettel, "--points", "--format", "json").stdout)["hands"][0]
+    assert "points" not in data["start"]
+    assert all("points" not in c["before"] and "points" not in c["after"] for c in data["cards"])

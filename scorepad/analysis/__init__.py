@@ -120,7 +120,8 @@ def _value(searcher: Searcher, points: bool, guess: Value | None = None, bound: 
     says which way the card can have moved it: -1 down (a card of the declaring side's),
     +1 up (one of the others'); a card seldom moves it, so that is asked first."""
     level = searcher.outcome(LEVELS.index(guess.outcome if guess else "win"), bound)
-    if not points:
+    position = searcher.position
+    if not points or position.bettel or position.tout:  # (tricks decide those, not points)
         return Value(LEVELS[level])
     was = guess.points if guess is not None else None
     exact = searcher.best_points(least=was if bound > 0 else None, most=was if bound < 0 else None)
