@@ -193,8 +193,13 @@ def data_cell(value: Any) -> Any:
     if isinstance(value, Figure):
         return float(value)
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        if _SIGNED.fullmatch(value):  # (a number a report signed as it shows it: no formula)
+            return value.removeprefix("+")
         return "'" + value
     return value
+
+
+_SIGNED = re.compile(r"[+-][0-9]+(?:\.[0-9]+)?")
 
 
 def table_formats() -> list[str]:

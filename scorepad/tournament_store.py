@@ -192,7 +192,12 @@ def check_currency(symbol: str) -> str:
     """A currency symbol as it may stand before every amount (as `settle --currency`)."""
     from .store.format import FORMULA_STARTS
 
-    if not isinstance(symbol, str) or len(symbol) > 5 or not symbol.isprintable():
+    if (
+        not isinstance(symbol, str)
+        or len(symbol) > 5
+        or not symbol.isprintable()
+        or any(c.isdigit() for c in symbol)
+    ):
         raise TournamentError(_("currency: a symbol of up to 5 printable characters, e.g. $, €"))
     if symbol.startswith(FORMULA_STARTS):
         raise TournamentError(

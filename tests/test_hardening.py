@@ -1030,6 +1030,10 @@ def test_a_wait_that_is_not_a_number_is_refused_not_an_endless_wait(
         ("=1+1", "cannot start with ="),
         ("a\nb", "up to 5 printable characters"),
         ("€" * 500, "up to 5 printable characters"),
+        # (a digit reads as part of the amount: "1" at 0.25 showed "10.25")
+        ("1", "not blank and holds no digit"),
+        ("EUR1", "not blank and holds no digit"),
+        ("", "not blank and holds no digit"),
     ],
 )
 def test_a_currency_symbol_is_short_printable_and_no_formula(
@@ -1061,3 +1065,14 @@ def test_a_correction_naming_a_hand_past_any_number_is_one_clear_line(
     assert result.output.strip().splitlines() == [
         f"{path}:{at + 1}: ref: {'1' * 24} is not a hand recorded above"
     ]
+
+
+@pytest.mark.parametrize("command", [("void", "1"), ("undo",), ("redo",)])
+def test_a_reason_that_is_no_note_is_named_as_the_reason(
+    fails: Fails, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    # (it is kept as the row's note, and was refused as "--note", an option these lack)
+    path = tmp_path / "night.csv"
+    message = fails("-f", path, *command, "--reason", "=x", code=2)
+    assert "'--reason'" in message and "a note cannot start with =" in message
+    assert "--note" not in message and not path.exists()

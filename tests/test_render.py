@@ -211,3 +211,21 @@ def test_a_text_table_is_tabulates(table: tuple[list[str], list[list[object]], l
     plain ASCII) or has tabulate do it."""
     headers, rows, align = table
     assert render(headers, rows, "text", align) == _tabulated(headers, rows, align)
+
+
+def test_a_signed_number_in_csv_is_a_number_not_a_guarded_formula(run: Run) -> None:
+    # a report that hands a cell over signed as it shows it ("+10.00") writes it as a number;
+    # anything else starting like a formula stays behind its '
+    from scorepad.render import data_cell
+
+    assert [data_cell(v) for v in ("+10.00", "-1.91", "+1", "-0")] == ["10.00", "-1.91", "1", "-0"]
+    assert [data_cell(v) for v in ("=1+1", "+1e3", "-", "+1.", "@x")] == [
+        "'=1+1",
+        "'+1e3",
+        "'-",
+        "'+1.",
+        "'@x",
+    ]
+    league = Path(__file__).parent.parent / "sample_sessions" / "league"
+    for command in (("season", league), ("season", league, "--placings"), ("rating", league)):
+        assert "'" not in run(*command, "--format", "csv").stdout, command

@@ -45,6 +45,12 @@ def currency_symbol(symbol: str) -> str:
                 symbol=repr(symbol), start=symbol[0]
             )
         )
+    if not symbol.strip() or any(c.isdigit() for c in symbol):  # ("1": is 10.25 1 and .25?)
+        raise click.BadParameter(
+            _("{symbol}: a symbol is not blank and holds no digit, e.g. $, €, EUR").format(
+                symbol=repr(symbol)
+            )
+        )
     return symbol
 
 

@@ -3,6 +3,7 @@ rounds, the rules changed mid-night, players joining and leaving, and repair of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +33,23 @@ if TYPE_CHECKING:
     from ..store.format import Row
 
 
+def _reason(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from ..store.format import check_note
+
+    try:
+        return check_note(value)
+    except HandError as exc:  # ("⟨note⟩: a note cannot ...": the option is --reason here)
+        raise click.BadParameter(exc.raw.partition(": ")[2]) from None
+
+
+def reason_option(help: str) -> Callable[..., Any]:
+    """Add `--reason TEXT`, checked as a note is (its message names --reason)."""
+    return click.option("--reason", default="", metavar="TEXT", help=help, callback=_reason)
+
+
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("steps", type=WholeRange(min=1), default=1, metavar="[N]")
-@click.option("--reason", default="", metavar="TEXT", help="Why (kept as the new row's note).")
+@reason_option("Why (kept as the new row's note).")
 @table_format_option()
 @session_file_option
 @click.pass_obj
@@ -58,7 +73,7 @@ def undo(path: Path, steps: int, reason: str, fmt: str) -> None:
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("steps", type=WholeRange(min=1), default=1, metavar="[N]")
-@click.option("--reason", default="", metavar="TEXT", help="Why (kept as the new row's note).")
+@reason_option("Why (kept as the new row's note).")
 @table_format_option()
 @session_file_option
 @click.pass_obj
@@ -251,7 +266,7 @@ def _set_from(path: Path, changes: tuple[str, ...], note: str, start: int) -> No
 
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("number", type=WholeRange(min=1), metavar="N")
-@click.option("--reason", default="", metavar="TEXT", help="Why the hand is voided.")
+@reason_option("Why the hand is voided.")
 @table_format_option()
 @session_file_option
 @click.pass_obj

@@ -162,7 +162,11 @@ class Setting(NamedTuple):
         elif not isinstance(value, str):
             raise self._bad(value)
         elif self.kind == "symbol":
-            if not 1 <= len(value) <= 5 or value.startswith(("=", "+", "-", "@")):
+            if (
+                not 1 <= len(value) <= 5
+                or value.startswith(("=", "+", "-", "@"))
+                or any(c.isdigit() for c in value)
+            ):
                 raise self._bad(value)
             value = checked_text(self.key, value)
         else:
