@@ -25,7 +25,7 @@ from .store import checkpoint, files
 from .store.base import ENCODING, MAX_HEAD, MAX_LINE, REPAIR, TORN, VERIFY_HINT, SessionError
 from .store.checkpoint import Checkpoint
 from .store.format import LedgerError, Problem, Row, RowKind
-from .store.scan import Fate, cells_at, find_corrections
+from .store.scan import Fate, cells_at, find_corrections, line_count
 from .store.snapshot import TOO_LONG, Head, LineTooLong, Snapshot
 from .store.tail import row_at_line, tail
 
@@ -409,8 +409,19 @@ def _row_before(snapshot: Snapshot, head: Head, offset: int, line: int) -> Row:
 
 
 def resume(snapshot: Snapshot, head: Head, last: Row, last_hand: int) -> Ledger:
-    """The night as its last row records it, under the rules in force then."""
+    """The night as its last row records it, under the rules in force then (a change is made
+    from it without a pass: totals that do not add up to zero, a sure sign of a hand-edited
+    row, are refused, not carried on)."""
     rules = rules_in_force(snapshot, head, last.rules_line)
+    off = sum(last.totals.values()) + last.pot if rules.settlement != "race" else 0
+    if off:
+        raise SessionError(
+            head.path,
+            _("totals: with the pot they do not add up to zero ({off:+d}); {verify_hint}").format(
+                off=off, verify_hint=VERIFY_HINT
+            ),
+            line_count(snapshot),  # (the last row is the file's last line)
+        )
     return Ledger.resume(rules, head.players, last, last_hand, head.codec, last.rules_line)
 
 

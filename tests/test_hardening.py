@@ -1076,3 +1076,33 @@ def test_a_reason_that_is_no_note_is_named_as_the_reason(
     message = fails("-f", path, *command, "--reason", "=x", code=2)
     assert "'--reason'" in message and "a note cannot start with =" in message
     assert "--note" not in message and not path.exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("hand", "--picker", "Bob", "--partner", "Cy", "--points", "70", "--tricks", "3"),
+        ("penalty", "Bob", "--points", "1"),
+        ("seat", "remove", "Ann"),
+        ("seat", "add", "Flo"),
+        ("set", "base=2"),
+    ],
+    ids=lambda change: " ".join(change[:2]),
+)
+def test_a_change_made_from_the_last_row_refuses_totals_that_are_not_zero_sum(
+    fails: Fails, tmp_path: Path, change: tuple[str, ...]
+) -> None:
+    # a change reads the night from its last row alone; a hand-edited total there was carried
+    # on into every later row, the standings showing totals that do not add up
+    path = tmp_path / "friday.csv"
+    text = (Path(__file__).parent.parent / "sample_sessions" / "standard-friday.csv").read_text()
+    lines = text.splitlines(keepends=True)
+    assert '""Ann"":-10' in lines[-1]
+    lines[-1] = lines[-1].replace('""Ann"":-10', '""Ann"":-99')
+    path.write_text("".join(lines))
+    before = path.read_bytes()
+    message = fails("-f", path, *change)
+    assert message.startswith(
+        f"Error: {path}:{len(lines)}: totals: with the pot they do not add up to zero (-89)"
+    )
+    assert path.read_bytes() == before
